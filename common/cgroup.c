@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: MIT
+/* Cgroup lifecycle: create, enable controllers, set values, own, delegate, kill, remove. */
+#include "cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cpu.h"
+#include "file.h"
+#include "parse.h"
+#include "spec.h"
+
+uint64_t cg_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			       .tv_nsec = (long)(ns % 1000000000ULL) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static const char *disp(const char *path, char *buf, size_t size)
+{
+	snprintf(buf, size, "/%s", path);
+	return buf;
+}
+
+static int journal_add(struct cg_journal *j, enum cg_undo_kind kind, const struct cg_hier *h,
+		       const char *path, const char *controller)
+{
+	struct cg_undo *nu;
+
+	if (!j)
+		return 0;
+	nu = realloc(j->u, (j->n + 1) * sizeof(*nu));
+	if (!nu)
+		return -ENOMEM;
+	j->u = nu;
+	nu[j->n] = (struct cg_undo){ .kind = kind, .hier = h };
+	nu[j->n].path = strdup(path);
+	nu[j->n].controller = controller ? strdup(controller) : NULL;
+	if (!nu[j->n].path || (controller && !nu[j->n].controller)) {
+		free(nu[j->n].path);
+		free(nu[j->n].controller);
+		return -ENOMEM;
+	}
+	j->n++;
+	return 0;
+}
+
+void cg_journal_clear(struct cg_journal *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		free(j->u[i].path);
+		free(j->u[i].controller);
+	}
+	free(j->u);
+	j->u = NULL;
+	j->n = 0;
+}
+
+static int rmdir_beneath(const struct cg_hier *h, const char *path);
+
+int cg_journal_rollback(struct cg_journal *j)
+{
+	int first = 0;
+
+	for (size_t i = j->n; i-- > 0;) {
+		struct cg_undo *u = &j->u[i];
+		int r;
+
+		if (u->kind == CG_UNDO_RMDIR) {
+			r = rmdir_beneath(u->hier, u->path);
+		} else {
+			_cleanup_close_ int fd = cg_open_dir(u->hier, u->path);
+			char v[80];
+
+			snprintf(v, sizeof(v), "-%s", u->controller);
+			r = fd < 0 ? fd : cg_write_at(fd, "cgroup.subtree_control", v);
+		}
+		if (r < 0 && !first)
+			first = r;
+	}
+	cg_journal_clear(j);
+	return first;
+}
+
+int cg_open_dir(const struct cg_hier *h, const char *path)
+{
+	return cg_open_beneath(h->fd, path, O_PATH | O_DIRECTORY, 0);
+}
+
+bool cg_exists(const struct cg_hier *h, const char *path)
+{
+	_cleanup_close_ int fd = cg_open_dir(h, path);
+
+	return fd >= 0;
+}
+
+/* Split "a/b/c" into the parent's fd (beneath the mount, verified cgroupfs) and "c". */
+static int open_parent(const struct cg_hier *h, const char *path, const char **ret_name)
+{
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *parent = slash ? strndup(path, (size_t)(slash - path)) : strdup("");
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (!parent)
+		return -ENOMEM;
+	*ret_name = slash ? slash + 1 : path;
+	if (!cg_name_is_plain(*ret_name))
+		return -EINVAL;
+	fd = cg_open_dir(h, parent);
+	if (fd < 0)
+		return fd;
+	r = cg_fd_check_cgroupfs(fd);
+	if (r < 0)
+		return r;
+	return TAKE_FD(fd);
+}
+
+static int rmdir_beneath(const struct cg_hier *h, const char *path)
+{
+	const char *name;
+	_cleanup_close_ int pfd = -1;
+
+	if (!*path)
+		return -EBUSY; /* the hierarchy root is never removed */
+	pfd = open_parent(h, path, &name);
+	if (pfd < 0)
+		return pfd;
+	return unlinkat(pfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
+}
+
+/* v1 cpuset starts a new cgroup with no CPUs and no memory nodes, so no task could join. */
+static int cpuset_inherit(const struct cg_hier *h, const char *path, const char *parent)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	_cleanup_close_ int cfd = cg_open_dir(h, path), pfd = cg_open_dir(h, parent);
+
+	if (cfd < 0 || pfd < 0)
+		return cfd < 0 ? cfd : pfd;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		_cleanup_free_ char *mine = NULL, *theirs = NULL;
+		int r;
+
+		if (cg_read_at(cfd, files[i], &mine) < 0 || (mine[0] && mine[0] != '\n'))
+			continue;
+		r = cg_read_at(pfd, files[i], &theirs);
+		if (r < 0)
+			return r;
+		if (theirs[0] && theirs[0] != '\n' && (r = cg_write_at(cfd, files[i], theirs)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg_journal *j,
+	      struct cg_diag *d)
+{
+	_cleanup_free_ char *sofar = strdup("");
+	_cleanup_free_ char *copy = strdup(path);
+	char buf[PATH_MAX + 2], *save = NULL;
+	int r;
+
+	if (!sofar || !copy)
+		return -ENOMEM;
+	if (!*path)
+		return parents ? 0
+			       : cg_diag_fail(d, EEXIST, CG_OP_MKDIR, h->version, "/", h->label,
+					      "mkdir");
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		_cleanup_free_ char *next = cg_path_join(sofar, c);
+		_cleanup_close_ int pfd = -1;
+		const char *name;
+		bool last = !save || !*save;
+
+		if (!next)
+			return -ENOMEM;
+		if (!last && !parents) {
+			/* without -p the ancestors must exist already */
+			if (!cg_exists(h, next))
+				return cg_diag_fail(d, ENOENT, CG_OP_MKDIR, h->version,
+						    disp(next, buf, sizeof(buf)), h->label,
+						    "parent does not exist (use -p)");
+			free(sofar);
+			sofar = TAKE_PTR(next);
+			continue;
+		}
+		pfd = open_parent(h, next, &name);
+		if (pfd < 0)
+			return cg_diag_fail(d, -pfd, CG_OP_MKDIR, h->version,
+					    disp(next, buf, sizeof(buf)), h->label, "mkdir");
+		if (mkdirat(pfd, name, 0755) < 0) {
+			r = -errno;
+			if (r != -EEXIST || (last && !parents))
+				return cg_diag_fail(d, -r, CG_OP_MKDIR, h->version,
+						    disp(next, buf, sizeof(buf)), h->label, "mkdir");
+		} else {
+			r = journal_add(j, CG_UNDO_RMDIR, h, next, NULL);
+			if (r < 0)
+				return r;
+			if (h->version == 1 && cg_hier_has(h, "cpuset") &&
+			    (r = cpuset_inherit(h, next, sofar)) < 0)
+				return cg_diag_fail(d, -r, CG_OP_WRITE, h->version,
+						    disp(next, buf, sizeof(buf)), h->label,
+						    "copy cpuset.cpus/mems from the parent");
+		}
+		free(sofar);
+		sofar = TAKE_PTR(next);
+	}
+	return 0;
+}
+
+int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, struct cg_journal *j,
+	      struct cg_diag *d)
+{
+	_cleanup_free_ char *copy = strdup(path), *sofar = strdup("");
+	char buf[PATH_MAX + 2], *save = NULL, *c;
+	int r;
+
+	if (!copy || !sofar)
+		return -ENOMEM;
+	if (h->version != 2 || !ctrls || !*ctrls)
+		return 0;
+	for (char *const *k = ctrls; *k; k++)
+		if (!cg_strv_contains(h->controllers, *k))
+			return cg_diag_say(d, ENOENT, disp(path, buf, sizeof(buf)), h->label,
+					   "enable", "controller '%s' is not available in the unified "
+					   "hierarchy at %s (it is bound to a v1 hierarchy or not "
+					   "built into the kernel)",
+					   *k, h->mountpoint);
+	/* walk root -> parent(path); each level enables what the next one down needs */
+	c = strtok_r(copy, "/", &save);
+	while (c) {
+		_cleanup_close_ int fd = cg_open_dir(h, sofar);
+		_cleanup_free_ char *cur = NULL, *next = NULL;
+		_cleanup_strv_free_ char **on = NULL;
+
+		if (fd < 0)
+			return cg_diag_fail(d, -fd, CG_OP_SUBTREE, 2, disp(sofar, buf, sizeof(buf)),
+					    h->label, "open");
+		r = cg_read_at(fd, "cgroup.subtree_control", &cur);
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_SUBTREE, 2, disp(sofar, buf, sizeof(buf)),
+					    h->label, "read cgroup.subtree_control");
+		on = cg_strv_split(cur, " \n");
+		if (!on)
+			return -ENOMEM;
+		for (char *const *k = ctrls; *k; k++) {
+			char v[80];
+
+			if (cg_strv_contains(on, *k))
+				continue;
+			snprintf(v, sizeof(v), "+%s", *k);
+			r = cg_write_at(fd, "cgroup.subtree_control", v);
+			if (r < 0)
+				return cg_diag_fail(d, -r, CG_OP_SUBTREE, 2,
+						    disp(sofar, buf, sizeof(buf)), h->label,
+						    "enable %s in cgroup.subtree_control", v);
+			r = journal_add(j, CG_UNDO_DISABLE, h, sofar, *k);
+			if (r < 0)
+				return r;
+		}
+		next = cg_path_join(sofar, c);
+		if (!next)
+			return -ENOMEM;
+		free(sofar);
+		sofar = TAKE_PTR(next);
+		c = strtok_r(NULL, "/", &save);
+	}
+	return 0;
+}
+
+int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *d)
+{
+	_cleanup_close_ int fd = cg_open_dir(h, path);
+	char buf[PATH_MAX + 2];
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	if (h->version != 2)
+		return cg_diag_say(d, ENOTSUP, buf, h->label, "make threaded",
+				   "threaded subtrees exist only in the unified (v2) hierarchy; "
+				   "v1 places threads freely");
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_TYPE, 2, buf, h->label, "open");
+	r = cg_write_at(fd, "cgroup.type", "threaded");
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_TYPE, 2, buf, h->label,
+				    "write cgroup.type \"threaded\"");
+	return 0;
+}
+
+static bool is_membership_file(const char *file)
+{
+	return !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
+	       !strcmp(file, "tasks");
+}
+
+char *cg_file_controller(const char *file)
+{
+	const char *dot = strchr(file, '.');
+
+	if (!dot || dot == file || !strncmp(file, "cgroup.", 7) || !strcmp(file, "tasks") ||
+	    !strcmp(file, "notify_on_release") || !strcmp(file, "release_agent"))
+		return NULL;
+	/* cpuacct.*, cpuset.*, memory.* ... the controller is the prefix */
+	return strndup(file, (size_t)(dot - file));
+}
+
+int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
+	   struct cg_diag *d)
+{
+	struct cg_setting out[2];
+	size_t n = 0;
+	char why[256] = "", buf[PATH_MAX + 2];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	if (!cg_name_is_plain(file))
+		return cg_diag_say(d, EINVAL, buf, h->label, "set",
+				   "'%s' is not an interface file name (no '/' allowed)", file);
+	if (is_membership_file(file))
+		return cg_diag_say(d, EINVAL, buf, h->label, "set",
+				   "%s is a membership file: move tasks with cgmigrate or cgexec2",
+				   file);
+	r = cg_cpu_translate(h->version, file, value, out, &n, why, sizeof(why));
+	if (r < 0)
+		return cg_diag_say(d, -r, buf, h->label, "set", "%s", why);
+	if (r == 1) {
+		const char *v2 = h->version == 2 ? cg_v2_name_for_v1(file) : NULL;
+
+		if (v2)
+			return cg_diag_say(d, ENOTSUP, buf, h->label, "set",
+					   "%s is a cgroup v1 file; on v2 use %s", file, v2);
+		snprintf(out[0].file, sizeof(out[0].file), "%s", file);
+		snprintf(out[0].value, sizeof(out[0].value), "%s", value);
+		n = 1;
+		if (strlen(file) >= sizeof(out[0].file) || strlen(value) >= sizeof(out[0].value))
+			return cg_diag_say(d, EINVAL, buf, h->label, "set", "%s=%s is too long", file,
+					   value);
+	}
+	fd = cg_open_dir(h, path);
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
+	for (size_t i = 0; i < n; i++) {
+		r = cg_write_at(fd, out[i].file, out[i].value);
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, buf, h->label,
+					    "write %s \"%s\"", out[i].file, out[i].value);
+	}
+	return 0;
+}
+
+static int chown_one(int dfd, const char *name, uid_t uid, gid_t gid)
+{
+	if (uid == (uid_t)-1 && gid == (gid_t)-1)
+		return 0;
+	if (fchownat(dfd, name, uid, gid, *name ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH) < 0)
+		return -errno;
+	return 0;
+}
+
+/* A directory fd that may be read (for listing, fchmod) and that is on cgroupfs. */
+static int open_cgroup_rdonly(const struct cg_hier *h, const char *path)
+{
+	_cleanup_close_ int fd = cg_open_beneath(h->fd, path, O_RDONLY | O_DIRECTORY, 0);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_fd_check_cgroupfs(fd);
+	return r < 0 ? r : TAKE_FD(fd);
+}
+
+int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_perm *p,
+		  struct cg_diag *d)
+{
+	_cleanup_close_ int fd = open_cgroup_rdonly(h, path);
+	_cleanup_closedir_ DIR *dir = NULL;
+	char buf[PATH_MAX + 2];
+	struct dirent *e;
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
+	if ((r = chown_one(fd, "", p->a_uid, p->a_gid)) < 0)
+		return cg_diag_fail(d, -r, CG_OP_CHOWN, h->version, buf, h->label, "chown");
+	if (p->has_dmode && fchmod(fd, p->dmode) < 0)
+		return cg_diag_fail(d, errno, CG_OP_CHOWN, h->version, buf, h->label, "chmod");
+	dir = fdopendir(dup(fd));
+	if (!dir)
+		return cg_diag_fail(d, errno, CG_OP_OPEN, h->version, buf, h->label, "opendir");
+	while ((e = readdir(dir))) {
+		bool member;
+
+		if (e->d_type != DT_REG)
+			continue;
+		member = is_membership_file(e->d_name);
+		r = member ? chown_one(fd, e->d_name, p->t_uid, p->t_gid)
+			   : chown_one(fd, e->d_name, p->a_uid, p->a_gid);
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_CHOWN, h->version, buf, h->label,
+					    "chown %s", e->d_name);
+		if (member ? p->has_tmode : p->has_fmode) {
+			if (fchmodat(fd, e->d_name, member ? p->tmode : p->fmode, 0) < 0)
+				return cg_diag_fail(d, errno, CG_OP_CHOWN, h->version, buf,
+						    h->label, "chmod %s", e->d_name);
+		}
+	}
+	return 0;
+}
+
+int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid,
+		struct cg_diag *d)
+{
+	static const char *const v1_files[] = { "tasks", "cgroup.procs" };
+	_cleanup_close_ int fd = open_cgroup_rdonly(h, path);
+	_cleanup_free_ char *list = NULL;
+	_cleanup_strv_free_ char **files = NULL;
+	char buf[PATH_MAX + 2];
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
+	if (h->version == 2) {
+		/* the kernel publishes which files a delegatee must own */
+		int kfd = open("/sys/kernel/cgroup/delegate", O_RDONLY | O_CLOEXEC);
+
+		if (kfd >= 0) {
+			r = cg_read_fd(kfd, &list, NULL);
+			close(kfd);
+			if (r < 0)
+				list = NULL;
+		}
+		files = cg_strv_split(list ? list : "cgroup.procs\ncgroup.threads\n"
+						    "cgroup.subtree_control\n",
+				      "\n");
+	} else {
+		files = calloc(ARRAY_SIZE(v1_files) + 1, sizeof(char *));
+		for (size_t i = 0; files && i < ARRAY_SIZE(v1_files); i++)
+			files[i] = strdup(v1_files[i]);
+	}
+	if (!files)
+		return -ENOMEM;
+	if ((r = chown_one(fd, "", uid, gid)) < 0)
+		return cg_diag_fail(d, -r, CG_OP_CHOWN, h->version, buf, h->label, "chown");
+	for (char **f = files; *f; f++) {
+		r = chown_one(fd, *f, uid, gid);
+		/* memory.reclaim and friends exist only where their controller is enabled */
+		if (r == -ENOENT)
+			continue;
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_CHOWN, h->version, buf, h->label,
+					    "chown %s", *f);
+	}
+	return 0;
+}
+
+int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t **ret,
+		 size_t *ret_n)
+{
+	_cleanup_close_ int fd = cg_open_dir(h, path);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	char *save = NULL;
+	const char *file = threads ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_read_at(fd, file, &text);
+	if (r < 0)
+		return r;
+	for (char *t = strtok_r(text, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
+		pid_t pid;
+
+		if (cg_parse_pid(t, &pid) < 0)
+			continue;
+		if (n == cap) {
+			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(pid_t));
+			if (!nv)
+				return -ENOMEM;
+			v = nv;
+		}
+		v[n++] = pid;
+	}
+	*ret = TAKE_PTR(v);
+	*ret_n = n;
+	return 0;
+}
+
+/* Children of a cgroup (names), for depth-first walks. */
+static int list_children(const struct cg_hier *h, const char *path, char ***ret)
+{
+	_cleanup_close_ int fd = cg_open_beneath(h->fd, path, O_RDONLY | O_DIRECTORY, 0);
+	_cleanup_closedir_ DIR *dir = NULL;
+	char **v = calloc(1, sizeof(char *));
+	struct dirent *e;
+
+	if (!v)
+		return -ENOMEM;
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		cg_strv_free(v);
+		return fd < 0 ? fd : -errno;
+	}
+	fd = -1; /* owned by dir now */
+	while ((e = readdir(dir))) {
+		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (cg_strv_push(&v, e->d_name) < 0) {
+			cg_strv_free(v);
+			return -ENOMEM;
+		}
+	}
+	*ret = v;
+	return 0;
+}
+
+int cg_populated(const struct cg_hier *h, const char *path)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n;
+	int r;
+
+	if (h->version == 2) {
+		_cleanup_close_ int fd = cg_open_dir(h, path);
+		_cleanup_free_ char *ev = NULL;
+		char *p;
+
+		if (fd < 0)
+			return fd;
+		r = cg_read_at(fd, "cgroup.events", &ev);
+		if (r < 0)
+			return r;
+		p = strstr(ev, "populated ");
+		return p && p[10] == '1';
+	}
+	r = cg_read_pids(h, path, false, &pids, &n);
+	if (r < 0)
+		return r;
+	if (n)
+		return 1;
+	r = list_children(h, path, &kids);
+	if (r < 0)
+		return r;
+	for (char **k = kids; *k; k++) {
+		_cleanup_free_ char *sub = cg_path_join(path, *k);
+
+		if (!sub)
+			return -ENOMEM;
+		r = cg_populated(h, sub);
+		if (r != 0 && r != -ENOENT)
+			return r;
+	}
+	return 0;
+}
+
+int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	_cleanup_strv_free_ char **kids = NULL;
+	size_t n = 0;
+	int r, count = 0;
+
+	r = cg_read_pids(h, path, false, &pids, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++)
+		if (kill(pids[i], sig) == 0)
+			count++;
+	if (!recursive)
+		return count;
+	r = list_children(h, path, &kids);
+	if (r < 0)
+		return r == -ENOENT ? count : r;
+	for (char **k = kids; *k; k++) {
+		_cleanup_free_ char *sub = cg_path_join(path, *k);
+
+		if (!sub)
+			return -ENOMEM;
+		r = cg_signal(h, sub, true, sig);
+		if (r > 0)
+			count += r;
+	}
+	return count;
+}
+
+/* Poll until the subtree is empty or the deadline passes. */
+static int wait_empty(const struct cg_hier *h, const char *path, uint64_t deadline)
+{
+	uint64_t nap = 100000;
+
+	for (;;) {
+		int r = cg_populated(h, path);
+
+		if (r <= 0)
+			return r == -ENOENT ? 0 : r;
+		if (cg_now_ns() >= deadline)
+			return -ETIMEDOUT;
+		sleep_ns(nap);
+		if (nap < 20000000)
+			nap *= 2;
+	}
+}
+
+int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d)
+{
+	uint64_t deadline = cg_now_ns() + timeout_ns;
+	char buf[PATH_MAX + 2];
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	if (h->version == 2) {
+		_cleanup_close_ int fd = cg_open_dir(h, path);
+
+		if (fd < 0)
+			return cg_diag_fail(d, -fd, CG_OP_KILL, 2, buf, h->label, "open");
+		/* cgroup.kill (5.14+) kills the whole subtree atomically, forks included */
+		r = cg_write_at(fd, "cgroup.kill", "1");
+		if (r == 0) {
+			r = wait_empty(h, path, deadline);
+			return r < 0 ? cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label,
+						    "wait for the cgroup to empty")
+				     : 0;
+		}
+		if (r != -ENOENT)
+			return cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label, "write cgroup.kill");
+	}
+	for (;;) {
+		r = cg_signal(h, path, true, SIGKILL);
+		if (r < 0 && r != -ENOENT)
+			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "kill");
+		r = wait_empty(h, path, cg_now_ns() + 10000000);
+		if (r == 0)
+			return 0;
+		if (r != -ETIMEDOUT)
+			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "kill");
+		if (cg_now_ns() >= deadline)
+			return cg_diag_fail(d, ETIMEDOUT, CG_OP_KILL, h->version, buf, h->label,
+					    "kill every process");
+	}
+}
+
+static int remove_tree(const struct cg_hier *h, const char *path, bool recursive,
+		       struct cg_diag *d)
+{
+	char buf[PATH_MAX + 2];
+	int r;
+
+	if (recursive) {
+		_cleanup_strv_free_ char **kids = NULL;
+
+		r = list_children(h, path, &kids);
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version,
+					    disp(path, buf, sizeof(buf)), h->label, "list children");
+		for (char **k = kids; *k; k++) {
+			_cleanup_free_ char *sub = cg_path_join(path, *k);
+
+			if (!sub)
+				return -ENOMEM;
+			r = remove_tree(h, sub, true, d);
+			if (r < 0)
+				return r;
+		}
+	}
+	r = rmdir_beneath(h, path);
+	if (r == -EBUSY) {
+		_cleanup_strv_free_ char **kids = NULL;
+		bool has_kids = list_children(h, path, &kids) == 0 && kids[0];
+
+		return cg_diag_say(d, EBUSY, disp(path, buf, sizeof(buf)), h->label, "rmdir",
+				   "%s", !*path ? "the hierarchy root cannot be removed"
+				   : has_kids  ? "the cgroup has child cgroups (use -R)"
+					       : "the cgroup has processes (use -k to stop them)");
+	}
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, disp(path, buf, sizeof(buf)),
+				    h->label, "rmdir");
+	return 0;
+}
+
+int cg_remove(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
+	      struct cg_diag *d)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	char buf[PATH_MAX + 2];
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	r = list_children(h, path, &kids);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label, "rmdir");
+	/* refuse before signalling anything: without -R the children would survive anyway */
+	if (!o->recursive && kids[0])
+		return cg_diag_say(d, EBUSY, buf, h->label, "rmdir",
+				   "the cgroup has child cgroups (use -R)");
+	if (o->signal && cg_populated(h, path) > 0) {
+		r = cg_signal(h, path, true, o->signal);
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "signal");
+		if (wait_empty(h, path, cg_now_ns() + o->grace_ns) == -ETIMEDOUT) {
+			r = cg_kill(h, path, 5000000000ULL, d);
+			if (r < 0)
+				return r;
+		}
+	}
+	return remove_tree(h, path, o->recursive, d);
+}

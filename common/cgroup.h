@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* Cgroup lifecycle: create, enable controllers, set values, own, delegate, kill, remove. */
+#ifndef CGKIT_CGROUP_H
+#define CGKIT_CGROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "mount.h"
+
+/*
+ * What a call changed, newest last, so that a failure can take all of it back (deepest
+ * first): directories it made, controllers it enabled.
+ */
+enum cg_undo_kind { CG_UNDO_RMDIR, CG_UNDO_DISABLE };
+struct cg_undo {
+	enum cg_undo_kind kind;
+	const struct cg_hier *hier;
+	char *path;
+	char *controller; /* CG_UNDO_DISABLE */
+};
+struct cg_journal {
+	struct cg_undo *u;
+	size_t n;
+};
+/* Undo everything recorded, newest first; best effort, returns the first error or 0. */
+int cg_journal_rollback(struct cg_journal *j);
+void cg_journal_clear(struct cg_journal *j);
+
+/* The cgroup's directory as an O_PATH fd beneath the hierarchy root, or -errno. */
+int cg_open_dir(const struct cg_hier *h, const char *path);
+bool cg_exists(const struct cg_hier *h, const char *path);
+
+/*
+ * mkdir the cgroup. With parents, missing ancestors are made too and an existing cgroup
+ * is fine (0); without, an existing one is -EEXIST. Every directory made is journaled.
+ * On v1 cpuset, a new cgroup gets cpuset.cpus/mems copied from its parent (else no task
+ * could ever join it).
+ */
+int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg_journal *j,
+	      struct cg_diag *d);
+
+/*
+ * v2: make ctrls available in path by enabling them top-down in the cgroup.subtree_control
+ * of every ancestor from the hierarchy root to path's parent. Writes only where a controller
+ * is not enabled yet. Journaled. No-op on v1.
+ */
+int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, struct cg_journal *j,
+	      struct cg_diag *d);
+
+/* v2: cgroup.type = threaded. */
+int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *d);
+
+/*
+ * Write FILE=VALUE. FILE must be a plain name and not a membership file (cgroup.procs,
+ * cgroup.threads, tasks). The CPU vocabulary is translated for v1 (see cpu.h).
+ */
+int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
+	   struct cg_diag *d);
+/* The controller an interface file belongs to ("memory.max" -> "memory"), NULL for cgroup.* */
+char *cg_file_controller(const char *file);
+
+/* libcgroup's cgcreate permissions: -a, -t, -d, -f, -s. -1 / 0 fields mean "leave". */
+struct cg_perm {
+	uid_t a_uid;
+	gid_t a_gid;
+	uid_t t_uid;
+	gid_t t_gid;
+	mode_t dmode, fmode, tmode;
+	bool has_dmode, has_fmode, has_tmode;
+};
+int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_perm *p,
+		  struct cg_diag *d);
+/* Hand the cgroup to a user per the kernel's delegation rules (/sys/kernel/cgroup/delegate). */
+int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid,
+		struct cg_diag *d);
+
+/* Member pids (threads: true lists thread ids: v2 cgroup.threads, v1 tasks). */
+int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t **ret,
+		 size_t *ret_n);
+/* 1 if the cgroup (subtree) has processes, 0 if not. */
+int cg_populated(const struct cg_hier *h, const char *path);
+/* Send sig to every process in the cgroup (recursive: its subtree). Returns how many. */
+int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig);
+/*
+ * Kill everything in the subtree and wait until it is empty: cgroup.kill where the kernel
+ * has it, else SIGKILL rounds. timeout_ns bounds the wait; -ETIMEDOUT when it runs out.
+ */
+int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d);
+
+struct cg_remove_opts {
+	bool recursive; /* children first, depth-first */
+	int signal;     /* 0: refuse a populated cgroup; else send it, wait grace, then kill */
+	uint64_t grace_ns;
+};
+int cg_remove(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
+	      struct cg_diag *d);
+
+uint64_t cg_now_ns(void);
+
+#endif

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/* One CPU vocabulary on every layout: v2 names, translated for v1; threaded subtrees. */
+#include "cpu.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "parse.h"
+
+/* kernel/sched/core.c sched_prio_to_weight[]: nice -20..19 -> load weight (nice 0 = 1024) */
+static const int nice_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+const char *cg_v2_name_for_v1(const char *file)
+{
+	static const char *const map[][2] = {
+		{ "cpu.shares", "cpu.weight" },
+		{ "cpu.cfs_quota_us", "cpu.max" },
+		{ "cpu.cfs_period_us", "cpu.max" },
+		{ "memory.limit_in_bytes", "memory.max" },
+		{ "memory.soft_limit_in_bytes", "memory.low" },
+		{ "memory.memsw.limit_in_bytes", "memory.swap.max" },
+		{ "blkio.weight", "io.weight" },
+		{ "cpuacct.usage", "cpu.stat" },
+		{ "freezer.state", "cgroup.freeze" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strcmp(file, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+static void put(struct cg_setting *s, const char *file, const char *value)
+{
+	snprintf(s->file, sizeof(s->file), "%s", file);
+	snprintf(s->value, sizeof(s->value), "%s", value);
+}
+
+/* "QUOTA|max [PERIOD]" -> quota (-1 for max) and period (0 when not given) */
+static int parse_cpu_max(const char *value, int64_t *quota, uint64_t *period)
+{
+	char q[32], p[32], extra[2];
+	int n = sscanf(value, "%31s %31s %1s", q, p, extra);
+
+	if (n < 1 || n > 2)
+		return -EINVAL;
+	*period = 0;
+	if (!strcmp(q, "max"))
+		*quota = -1;
+	else {
+		uint64_t v;
+		/* the kernel's own bounds: 1 ms .. 1 s period, quota at least 1 ms */
+		if (cg_parse_u64(q, INT64_MAX / 1000, &v) < 0 || v < 1000)
+			return -EINVAL;
+		*quota = (int64_t)v;
+	}
+	if (n == 2 && (cg_parse_u64(p, 1000000, period) < 0 || *period < 1000))
+		return -EINVAL;
+	return 0;
+}
+
+int cg_cpu_translate(int version, const char *file, const char *value, struct cg_setting out[2],
+		     size_t *ret_n, char *why, size_t whylen)
+{
+	char buf[64];
+	int64_t i;
+	uint64_t u;
+
+	if (!strcmp(file, "cpu.weight")) {
+		if (cg_parse_u64(value, 10000, &u) < 0 || u < 1) {
+			snprintf(why, whylen, "cpu.weight takes 1..10000 (default 100), not '%s'",
+				 value);
+			return -EINVAL;
+		}
+		if (version == 2) {
+			put(&out[0], file, value);
+		} else {
+			/* cpu.shares 2..262144 is what the kernel accepts; weight 1 maps to 10 */
+			snprintf(buf, sizeof(buf), "%" PRIu64, u * 1024 / 100 < 2 ? 2 : u * 1024 / 100);
+			put(&out[0], "cpu.shares", buf);
+		}
+		*ret_n = 1;
+		return 0;
+	}
+	if (!strcmp(file, "cpu.weight.nice")) {
+		if (cg_parse_i64(value, -20, 19, &i) < 0) {
+			snprintf(why, whylen, "cpu.weight.nice takes -20..19, not '%s'", value);
+			return -EINVAL;
+		}
+		if (version == 2) {
+			put(&out[0], file, value);
+		} else {
+			snprintf(buf, sizeof(buf), "%d", nice_to_weight[i + 20]);
+			put(&out[0], "cpu.shares", buf);
+		}
+		*ret_n = 1;
+		return 0;
+	}
+	if (!strcmp(file, "cpu.max")) {
+		int64_t quota;
+		uint64_t period;
+
+		if (parse_cpu_max(value, &quota, &period) < 0) {
+			snprintf(why, whylen,
+				 "cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in microseconds "
+				 "(quota >= 1000, period 1000..1000000), not '%s'",
+				 value);
+			return -EINVAL;
+		}
+		if (version == 2) {
+			put(&out[0], file, value);
+			*ret_n = 1;
+			return 0;
+		}
+		*ret_n = 0;
+		if (period) {
+			snprintf(buf, sizeof(buf), "%" PRIu64, period);
+			put(&out[(*ret_n)++], "cpu.cfs_period_us", buf);
+		}
+		snprintf(buf, sizeof(buf), "%" PRId64, quota);
+		put(&out[(*ret_n)++], "cpu.cfs_quota_us", buf);
+		return 0;
+	}
+	if (!strcmp(file, "cpu.idle")) {
+		if (cg_parse_u64(value, 1, &u) < 0) {
+			snprintf(why, whylen, "cpu.idle takes 0 or 1, not '%s'", value);
+			return -EINVAL;
+		}
+		put(&out[0], file, value);
+		*ret_n = 1;
+		return 0;
+	}
+	if (version == 2) {
+		const char *v2 = cg_v2_name_for_v1(file);
+
+		if (v2) {
+			snprintf(why, whylen, "%s is a cgroup v1 file; on v2 use %s", file, v2);
+			return -ENOTSUP;
+		}
+	}
+	return 1;
+}

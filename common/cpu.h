@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* One CPU vocabulary on every layout: v2 names, translated for v1; threaded subtrees. */
+#ifndef CGKIT_CPU_H
+#define CGKIT_CPU_H
+
+#include <stddef.h>
+
+struct cg_setting {
+	char file[64];
+	char value[64];
+};
+
+/*
+ * Translate FILE=VALUE for a hierarchy of the given version.
+ * Returns 1 when FILE is not part of the CPU vocabulary (write it as it is), 0 with 1..2
+ * settings in out[] (in the order to write them), or -EINVAL (bad value) / -ENOTSUP
+ * (a v1 name on v2, or a v2 name v1 cannot express) with a sentence in why.
+ *   v2: cpu.weight 1..10000, cpu.weight.nice -20..19, cpu.max "QUOTA|max [PERIOD]",
+ *       cpu.idle 0|1, cpuset.cpus: validated, written as they are.
+ *   v1: cpu.weight -> cpu.shares (weight * 1024 / 100), cpu.weight.nice -> cpu.shares by the
+ *       scheduler's nice table, cpu.max -> cpu.cfs_period_us then cpu.cfs_quota_us,
+ *       cpu.idle and cpuset.cpus as they are. v1 names pass through on v1.
+ */
+int cg_cpu_translate(int version, const char *file, const char *value, struct cg_setting out[2],
+		     size_t *ret_n, char *why, size_t whylen);
+
+/* v2 interface files whose v1 ancestors people still type: the v2 name, or NULL. */
+const char *cg_v2_name_for_v1(const char *file);
+
+#endif

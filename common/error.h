@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* errno -> explanation in cgroup terms, and the diagnostic a failed operation leaves behind. */
+#ifndef CGKIT_ERROR_H
+#define CGKIT_ERROR_H
+
+/* What was being done when the kernel said no: the same errno means different rules. */
+enum cg_op {
+	CG_OP_OTHER,
+	CG_OP_MKDIR,
+	CG_OP_RMDIR,
+	CG_OP_ATTACH,        /* a process into cgroup.procs (or v1 tasks for a whole process) */
+	CG_OP_ATTACH_THREAD, /* a thread into cgroup.threads / v1 tasks */
+	CG_OP_SUBTREE,       /* cgroup.subtree_control */
+	CG_OP_TYPE,          /* cgroup.type */
+	CG_OP_WRITE,         /* any other interface file */
+	CG_OP_READ,
+	CG_OP_OPEN,
+	CG_OP_CHOWN,
+	CG_OP_KILL,
+};
+
+/*
+ * Filled by common/ when an operation fails, so the tool can print one line:
+ *   tool: cgroup WHERE (HIER): WHAT: WHY
+ * WHERE is the cgroup the kernel refused, which may be an ancestor of the one asked for.
+ */
+struct cg_diag {
+	char where[512];
+	char hier[128];
+	char what[512];
+	char why[512];
+};
+
+/* The rule behind err for op on a v1 or v2 hierarchy, or NULL when strerror says it all. */
+const char *cg_explain(int err, enum cg_op op, int version);
+
+/* Record a failure: why = strerror(err) [": " explanation]. d may be NULL. Returns -err. */
+int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const char *where,
+		 const char *hier, const char *what_fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* Record a failure described by a sentence of our own (no errno text). Returns -err. */
+int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier, const char *what,
+		const char *why_fmt, ...) __attribute__((format(printf, 6, 7)));
+
+#endif

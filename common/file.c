@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/* Safe small-file I/O beneath a cgroup mount: no symlinks, no "..", no writes off cgroupfs. */
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+
+/* Virtual files larger than this are not "small"; refuse rather than eat memory. */
+#define READ_LIMIT (64u << 20)
+
+bool cg_name_is_plain(const char *name)
+{
+	if (!name || !*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+static int open_walk(int dirfd, const char *path, int flags, mode_t mode)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	_cleanup_close_ int cur = -1;
+	char *save = NULL, *comp, *next;
+
+	if (!copy)
+		return -ENOMEM;
+	cur = openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0)
+		return -errno;
+	comp = strtok_r(copy, "/", &save);
+	if (!comp) {
+		int fd = openat(cur, ".", flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+	for (; comp; comp = next) {
+		int fd;
+
+		next = strtok_r(NULL, "/", &save);
+		if (!strcmp(comp, ".."))
+			return -EXDEV;
+		if (next)
+			fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		else
+			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd < 0)
+			return -errno;
+		close(cur);
+		cur = fd;
+	}
+	return TAKE_FD(cur);
+}
+
+int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
+{
+	/* once the kernel said ENOSYS there is no point in asking again */
+	static int have_openat2 = 1;
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *p = (!path || !*path) ? "." : path;
+	int fd;
+
+	if (p[0] == '/')
+		return -EXDEV;
+	if (have_openat2) {
+		do
+			fd = (int)syscall(SYS_openat2, dirfd, p, &how, sizeof(how));
+		while (fd < 0 && errno == EAGAIN);
+		if (fd >= 0)
+			return fd;
+		if (errno != ENOSYS)
+			return -errno;
+		have_openat2 = 0;
+	}
+	return open_walk(dirfd, p, flags, mode);
+}
+
+int cg_fd_check_cgroupfs(int fd)
+{
+	struct statfs sfs;
+
+	if (fstatfs(fd, &sfs) < 0)
+		return -errno;
+	if (sfs.f_type != (typeof(sfs.f_type))CGROUP_SUPER_MAGIC &&
+	    sfs.f_type != (typeof(sfs.f_type))CGROUP2_SUPER_MAGIC)
+		return -ENXIO;
+	return 0;
+}
+
+ssize_t cg_pread_buf(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (size < 2)
+		return -EINVAL;
+	do
+		n = pread(fd, buf, size - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n == size - 1)
+		return -EFBIG;
+	buf[n] = '\0';
+	return n;
+}
+
+int cg_read_fd(int fd, char **ret, size_t *ret_len)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t cap = 4096;
+
+	for (;;) {
+		char *nb = realloc(buf, cap + 1);
+		ssize_t n;
+
+		if (!nb)
+			return -ENOMEM;
+		buf = nb;
+		do
+			n = pread(fd, buf, cap + 1, 0);
+		while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			/* pipes and some /proc files do not seek; those are read once, plainly */
+			if (errno != ESPIPE)
+				return -errno;
+			do
+				n = read(fd, buf, cap + 1);
+			while (n < 0 && errno == EINTR);
+			if (n < 0)
+				return -errno;
+		}
+		if ((size_t)n <= cap) {
+			buf[n] = '\0';
+			if (ret_len)
+				*ret_len = (size_t)n;
+			*ret = TAKE_PTR(buf);
+			return 0;
+		}
+		if (cap >= READ_LIMIT)
+			return -EFBIG;
+		cap *= 4;
+	}
+}
+
+int cg_read_at(int dirfd, const char *path, char **ret)
+{
+	_cleanup_close_ int fd = cg_open_beneath(dirfd, path, O_RDONLY, 0);
+
+	if (fd < 0)
+		return fd;
+	return cg_read_fd(fd, ret, NULL);
+}
+
+int cg_write_fd(int fd, const char *value, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, value, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != len)
+		return -EIO;
+	return 0;
+}
+
+int cg_write_at(int dirfd, const char *path, const char *value)
+{
+	_cleanup_close_ int fd = cg_open_beneath(dirfd, path, O_WRONLY, 0);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_fd_check_cgroupfs(fd);
+	if (r < 0)
+		return r;
+	return cg_write_fd(fd, value, strlen(value));
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Safe small-file I/O beneath a cgroup mount: no symlinks, no "..", no writes off cgroupfs. */
+#ifndef CGKIT_FILE_H
+#define CGKIT_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Open PATH (relative, "" or "." for dirfd itself) beneath dirfd: it may not leave dirfd's
+ * tree, nor pass a symlink or magic link. openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|
+ * RESOLVE_NO_MAGICLINKS) where the kernel has it, else a per-component O_NOFOLLOW walk.
+ * O_CLOEXEC is always added. Returns an fd or -errno.
+ */
+int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
+
+/* -ENXIO unless fd lives on cgroupfs (v1) or cgroup2fs. */
+int cg_fd_check_cgroupfs(int fd);
+
+/*
+ * Whole content of a virtual file from offset 0, NUL-terminated: one pread of size+1 and,
+ * when that comes back full, a bigger buffer and a fresh pread (never a second append read,
+ * which could stitch two generations of the file together). *ret_len may be NULL.
+ */
+int cg_read_fd(int fd, char **ret, size_t *ret_len);
+int cg_read_at(int dirfd, const char *path, char **ret);
+/* Read into a caller buffer (hot path of the sampler): returns length or -errno; -EFBIG if full. */
+ssize_t cg_pread_buf(int fd, char *buf, size_t size);
+
+/* One write() of the whole value; a short write is -EIO. */
+int cg_write_fd(int fd, const char *value, size_t len);
+/* Open beneath dirfd, verify cgroupfs, write value in one write(). */
+int cg_write_at(int dirfd, const char *path, const char *value);
+
+/* The last component of path must be a plain name: no "/", not "." or "..", no control chars. */
+bool cg_name_is_plain(const char *name);
+
+#endif

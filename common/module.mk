@@ -1,0 +1,9 @@
+# common/: libcgkit.a, the only code that knows cgroupfs. Every .c here belongs to it.
+COMMON_SRC := $(sort $(wildcard common/*.c))
+COMMON_OBJ := $(COMMON_SRC:%.c=$(OBJ)/%.o)
+LIBCGKIT := $(OBJ)/libcgkit.a
+
+$(LIBCGKIT): $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^

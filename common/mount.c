@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: MIT
+/* Where the cgroup hierarchies are: unified, legacy, hybrid, named, namespaced. */
+#include "mount.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "file.h"
+#include "parse.h"
+
+#define CG_MOUNT_BASE "/sys/fs/cgroup"
+
+char **cg_strv_split(const char *s, const char *sep)
+{
+	_cleanup_free_ char *copy = strdup(s ? s : "");
+	char **v = calloc(1, sizeof(char *));
+	char *save = NULL;
+
+	if (!copy || !v) {
+		free(v);
+		return NULL;
+	}
+	for (char *t = strtok_r(copy, sep, &save); t; t = strtok_r(NULL, sep, &save)) {
+		if (cg_strv_push(&v, t) < 0) {
+			cg_strv_free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+void cg_strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+size_t cg_strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+bool cg_strv_contains(char *const *v, const char *s)
+{
+	for (; v && *v; v++)
+		if (!strcmp(*v, s))
+			return true;
+	return false;
+}
+
+int cg_strv_push(char ***v, const char *s)
+{
+	size_t n = cg_strv_len(*v);
+	char **nv = realloc(*v, (n + 2) * sizeof(char *));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[n] = strdup(s);
+	nv[n + 1] = NULL;
+	return nv[n] ? 0 : -ENOMEM;
+}
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r;) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}
+
+/* Mount options of a v1 cgroup superblock that are not controllers. */
+static bool is_v1_option(const char *o)
+{
+	static const char *const opts[] = {
+		"rw", "ro", "none", "noprefix", "clone_children", "xattr", "cpuset_v2_mode",
+		"favordynmods", "nsdelegate", "memory_localevents", "memory_recursiveprot",
+		"memory_hugetlb_accounting", "pids_localevents",
+	};
+
+	if (!strncmp(o, "release_agent=", 14) || !strncmp(o, "name=", 5))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (!strcmp(o, opts[i]))
+			return true;
+	return false;
+}
+
+static void hier_clear(struct cg_hier *h)
+{
+	free(h->mountpoint);
+	free(h->root);
+	free(h->name);
+	free(h->label);
+	cg_strv_free(h->controllers);
+	if (h->fd >= 0)
+		close(h->fd);
+	memset(h, 0, sizeof(*h));
+	h->fd = -1;
+}
+
+void cg_layout_free(struct cg_layout *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		hier_clear(&l->hier[i]);
+	free(l->hier);
+	free(l);
+}
+
+static int make_label(struct cg_hier *h)
+{
+	size_t len = 1;
+	char *s;
+
+	if (h->version == 2) {
+		h->label = strdup("unified");
+		return h->label ? 0 : -ENOMEM;
+	}
+	for (char **c = h->controllers; c && *c; c++)
+		len += strlen(*c) + 1;
+	if (h->name)
+		len += strlen(h->name) + 6;
+	s = calloc(1, len);
+	if (!s)
+		return -ENOMEM;
+	for (char **c = h->controllers; c && *c; c++) {
+		if (*s)
+			strcat(s, ",");
+		strcat(s, *c);
+	}
+	if (h->name) {
+		if (*s)
+			strcat(s, ",");
+		strcat(s, "name=");
+		strcat(s, h->name);
+	}
+	h->label = s;
+	return 0;
+}
+
+/* One mountinfo line -> hierarchy; 0 with h->version == 0 when it is not a cgroup mount. */
+static int parse_line(char *line, struct cg_hier *h)
+{
+	char *f[7] = { 0 }, *save = NULL, *t, *fstype, *super, *dash;
+	unsigned maj, min;
+	int i = 0;
+
+	h->fd = -1;
+	/* optional fields vary in number; " - " ends them */
+	dash = strstr(line, " - ");
+	if (!dash)
+		return -EINVAL;
+	*dash = '\0';
+	for (t = strtok_r(line, " ", &save); t && i < 6; t = strtok_r(NULL, " ", &save))
+		f[i++] = t;
+	if (i < 6)
+		return -EINVAL;
+	save = NULL;
+	fstype = strtok_r(dash + 3, " ", &save);
+	(void)strtok_r(NULL, " ", &save); /* source */
+	super = strtok_r(NULL, " \n", &save);
+	if (!fstype || !super)
+		return -EINVAL;
+	if (strcmp(fstype, "cgroup") && strcmp(fstype, "cgroup2"))
+		return 0;
+	if (sscanf(f[2], "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	unescape(f[3]);
+	unescape(f[4]);
+	h->dev = makedev(maj, min);
+	h->root = strdup(f[3]);
+	h->mountpoint = strdup(f[4]);
+	if (!h->root || !h->mountpoint)
+		return -ENOMEM;
+	if (!strcmp(fstype, "cgroup2")) {
+		h->version = 2;
+		h->controllers = calloc(1, sizeof(char *));
+		if (!h->controllers)
+			return -ENOMEM;
+	} else {
+		char *osave = NULL;
+
+		h->version = 1;
+		h->controllers = calloc(1, sizeof(char *));
+		if (!h->controllers)
+			return -ENOMEM;
+		for (char *o = strtok_r(super, ",", &osave); o; o = strtok_r(NULL, ",", &osave)) {
+			if (!strncmp(o, "name=", 5)) {
+				free(h->name);
+				h->name = strdup(o + 5);
+				if (!h->name)
+					return -ENOMEM;
+			} else if (!is_v1_option(o) && cg_strv_push(&h->controllers, o) < 0) {
+				return -ENOMEM;
+			}
+		}
+	}
+	return make_label(h);
+}
+
+static size_t root_depth(const char *root)
+{
+	size_t d = 0;
+
+	for (const char *p = root; *p; p++)
+		d += *p == '/';
+	return strcmp(root, "/") ? d : 0;
+}
+
+int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
+{
+	_cleanup_free_ char *copy = strdup(mountinfo ? mountinfo : "");
+	struct cg_layout *l = calloc(1, sizeof(*l));
+	char *save = NULL;
+	int r;
+
+	if (!copy || !l) {
+		free(l);
+		return -ENOMEM;
+	}
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct cg_hier h = { .fd = -1 };
+		bool replaced = false;
+
+		r = parse_line(line, &h);
+		if (r < 0 || h.version == 0) {
+			hier_clear(&h);
+			if (r < 0 && r != -EINVAL)
+				goto fail;
+			continue;
+		}
+		for (size_t i = 0; i < l->n; i++) {
+			struct cg_hier *o = &l->hier[i];
+
+			/* a later mount on the same mountpoint hides the earlier one */
+			if (!strcmp(o->mountpoint, h.mountpoint)) {
+				hier_clear(o);
+				*o = h;
+				replaced = true;
+				break;
+			}
+			/* the same hierarchy mounted twice: keep the mount that sees the most */
+			if (o->dev == h.dev) {
+				if (root_depth(h.root) < root_depth(o->root)) {
+					hier_clear(o);
+					*o = h;
+				} else {
+					hier_clear(&h);
+				}
+				replaced = true;
+				break;
+			}
+		}
+		if (replaced)
+			continue;
+		struct cg_hier *nh = realloc(l->hier, (l->n + 1) * sizeof(*nh));
+		if (!nh) {
+			hier_clear(&h);
+			r = -ENOMEM;
+			goto fail;
+		}
+		l->hier = nh;
+		l->hier[l->n++] = h;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if (l->hier[i].version == 2 && !l->unified)
+			l->unified = &l->hier[i];
+	*ret = l;
+	return 0;
+fail:
+	cg_layout_free(l);
+	return r;
+}
+
+static int read_path(const char *path, char **ret)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return cg_read_fd(fd, ret, NULL);
+}
+
+int cg_layout_load(struct cg_layout **ret)
+{
+	const char *src = getenv("CGKIT_MOUNTINFO");
+	_cleanup_free_ char *text = NULL;
+	struct cg_layout *l;
+	int r;
+
+	r = read_path(src && *src ? src : "/proc/self/mountinfo", &text);
+	if (r < 0)
+		return r;
+	r = cg_layout_parse(text, &l);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < l->n; i++) {
+		struct cg_hier *h = &l->hier[i];
+
+		h->fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (h->fd < 0) {
+			r = -errno;
+			cg_layout_free(l);
+			return r;
+		}
+	}
+	if (l->unified) {
+		_cleanup_free_ char *ctrls = NULL;
+
+		/* a missing file (fixture tree without it) just means no controllers */
+		if (cg_read_at(l->unified->fd, "cgroup.controllers", &ctrls) == 0) {
+			char **v = cg_strv_split(ctrls, " \n");
+
+			if (!v) {
+				cg_layout_free(l);
+				return -ENOMEM;
+			}
+			cg_strv_free(l->unified->controllers);
+			l->unified->controllers = v;
+		}
+	}
+	*ret = l;
+	return 0;
+}
+
+enum cg_layout_kind cg_layout_kind(const struct cg_layout *l)
+{
+	bool v1 = false;
+
+	for (size_t i = 0; i < l->n; i++)
+		v1 |= l->hier[i].version == 1;
+	if (l->unified)
+		return v1 ? CG_LAYOUT_HYBRID : CG_LAYOUT_UNIFIED;
+	return v1 ? CG_LAYOUT_LEGACY : CG_LAYOUT_NONE;
+}
+
+const char *cg_layout_kind_name(enum cg_layout_kind k)
+{
+	switch (k) {
+	case CG_LAYOUT_UNIFIED:
+		return "unified";
+	case CG_LAYOUT_LEGACY:
+		return "legacy";
+	case CG_LAYOUT_HYBRID:
+		return "hybrid";
+	default:
+		return "none";
+	}
+}
+
+bool cg_hier_has(const struct cg_hier *h, const char *controller)
+{
+	if (!strncmp(controller, "name=", 5))
+		return h->version == 1 && h->name && !strcmp(h->name, controller + 5);
+	return cg_strv_contains(h->controllers, controller);
+}
+
+struct cg_hier *cg_layout_find(const struct cg_layout *l, const char *controller)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], controller))
+			return &l->hier[i];
+	if (l->unified && cg_hier_has(l->unified, controller))
+		return l->unified;
+	return NULL;
+}
+
+int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
+{
+	_cleanup_free_ char *copy = strdup(text ? text : "");
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2, *path;
+		size_t rl;
+		bool match = false;
+
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+			continue;
+		*c1 = *c2 = '\0';
+		path = c2 + 1;
+		if (h->version == 2) {
+			match = !strcmp(line, "0") && c1[1] == '\0';
+		} else if (c1[1]) {
+			_cleanup_strv_free_ char **ctl = cg_strv_split(c1 + 1, ",");
+
+			if (!ctl)
+				return -ENOMEM;
+			if (h->controllers && h->controllers[0])
+				match = cg_strv_contains(ctl, h->controllers[0]);
+			else if (h->name) {
+				_cleanup_free_ char *n = NULL;
+				if (asprintf(&n, "name=%s", h->name) < 0)
+					return -ENOMEM;
+				match = cg_strv_contains(ctl, n);
+			}
+		}
+		if (!match)
+			continue;
+		/* outside our cgroup namespace, or outside a bind-mounted subtree */
+		rl = strcmp(h->root, "/") ? strlen(h->root) : 0;
+		if (strncmp(path, h->root, rl) || (path[rl] != '/' && path[rl] != '\0'))
+			return -ENOENT;
+		path += rl;
+		while (*path == '/')
+			path++;
+		*ret = strdup(path);
+		return *ret ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
+int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[64];
+	int r;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/cgroup", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	r = read_path(path, &text);
+	if (r == -ENOENT)
+		return -ESRCH;
+	if (r < 0)
+		return r;
+	return cg_proc_cgroup_parse(text, h, ret);
+}
+
+static int do_mount(const char *fstype, const char *dir, const char *opts,
+		    void (*cb)(const char *what))
+{
+	char what[512];
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mount(fstype, dir, fstype, MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
+		return -errno;
+	if (cb) {
+		snprintf(what, sizeof(what), "mounted %s%s%s at %s", fstype, opts ? " -o " : "",
+			 opts ? opts : "", dir);
+		cb(what);
+	}
+	return 0;
+}
+
+/* Distributions co-mount these pairs and keep each name as a symlink. */
+static const char *const comounts[][2] = { { "cpu", "cpuacct" }, { "net_cls", "net_prio" } };
+
+static int mount_legacy(void (*cb)(const char *what))
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/cgroups", "re");
+	char line[256];
+	char **avail = calloc(1, sizeof(char *));
+	int r = 0;
+
+	if (!avail)
+		return -ENOMEM;
+	if (!f) {
+		r = -errno;
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+		unsigned hier, num, enabled;
+
+		if (line[0] == '#' ||
+		    sscanf(line, "%63s %u %u %u", name, &hier, &num, &enabled) != 4)
+			continue;
+		if (enabled && hier == 0 && (r = cg_strv_push(&avail, name)) < 0)
+			goto out;
+	}
+	if ((r = do_mount("tmpfs", CG_MOUNT_BASE, "mode=755", cb)) < 0)
+		goto out;
+	for (char **c = avail; *c; c++) {
+		const char *pair = NULL;
+		char dir[256];
+
+		for (size_t i = 0; i < ARRAY_SIZE(comounts); i++) {
+			if (!strcmp(*c, comounts[i][1]) && cg_strv_contains(avail, comounts[i][0]))
+				goto next; /* mounted with its partner */
+			if (!strcmp(*c, comounts[i][0]) && cg_strv_contains(avail, comounts[i][1]))
+				pair = comounts[i][1];
+		}
+		if (pair) {
+			char opts[160], link[256];
+
+			snprintf(opts, sizeof(opts), "%s,%s", *c, pair);
+			snprintf(dir, sizeof(dir), CG_MOUNT_BASE "/%s", opts);
+			if ((r = do_mount("cgroup", dir, opts, cb)) < 0)
+				goto out;
+			snprintf(link, sizeof(link), CG_MOUNT_BASE "/%s", *c);
+			if (symlink(opts, link) < 0 && errno != EEXIST)
+				goto fail_errno;
+			snprintf(link, sizeof(link), CG_MOUNT_BASE "/%s", pair);
+			if (symlink(opts, link) < 0 && errno != EEXIST)
+				goto fail_errno;
+		} else {
+			snprintf(dir, sizeof(dir), CG_MOUNT_BASE "/%s", *c);
+			if ((r = do_mount("cgroup", dir, *c, cb)) < 0)
+				goto out;
+		}
+next:;
+	}
+	goto out;
+fail_errno:
+	r = -errno;
+out:
+	cg_strv_free(avail);
+	return r;
+}
+
+int cg_mount_setup(enum cg_mount_mode mode, void (*cb)(const char *what))
+{
+	struct cg_layout *l;
+	struct stat st;
+	int r;
+
+	r = cg_layout_load(&l);
+	if (r < 0)
+		return r;
+	r = l->n ? -EEXIST : 0;
+	cg_layout_free(l);
+	if (r < 0)
+		return r;
+	/* without sysfs there is no /sys/fs/cgroup to mount on; say so instead of creating it */
+	if (stat(CG_MOUNT_BASE, &st) < 0)
+		return -errno;
+	if (mode == CG_MOUNT_UNIFIED)
+		return do_mount("cgroup2", CG_MOUNT_BASE, NULL, cb);
+	r = mount_legacy(cb);
+	if (r < 0 || mode == CG_MOUNT_LEGACY)
+		return r;
+	return do_mount("cgroup2", CG_MOUNT_BASE "/unified", NULL, cb);
+}

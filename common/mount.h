@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* Where the cgroup hierarchies are: unified, legacy, hybrid, named, namespaced. */
+#ifndef CGKIT_MOUNT_H
+#define CGKIT_MOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct cg_hier {
+	int version;        /* 1 or 2 */
+	char *mountpoint;   /* unescaped, absolute */
+	char *root;         /* the mount's root inside the hierarchy: "/" unless bind/namespace */
+	char *name;         /* v1 "name=" hierarchy name, or NULL */
+	char **controllers; /* NULL-terminated. v1: from the mount options; v2: cgroup.controllers */
+	char *label;        /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
+	dev_t dev;          /* several mounts of one hierarchy share it */
+	int fd;             /* O_PATH|O_DIRECTORY of mountpoint, -1 when not opened */
+};
+
+enum cg_layout_kind {
+	CG_LAYOUT_NONE,
+	CG_LAYOUT_UNIFIED,
+	CG_LAYOUT_LEGACY,
+	CG_LAYOUT_HYBRID,
+};
+
+struct cg_layout {
+	struct cg_hier *hier;
+	size_t n;
+	struct cg_hier *unified; /* NULL when no cgroup2 is mounted */
+};
+
+/* Parse mountinfo text only (no filesystem access): for unit tests and for cg_layout_load. */
+int cg_layout_parse(const char *mountinfo, struct cg_layout **ret);
+/*
+ * Parse /proc/self/mountinfo ($CGKIT_MOUNTINFO overrides it, for fixture trees), open every
+ * hierarchy's root and read the unified controllers from its cgroup.controllers.
+ */
+int cg_layout_load(struct cg_layout **ret);
+void cg_layout_free(struct cg_layout *l);
+
+enum cg_layout_kind cg_layout_kind(const struct cg_layout *l);
+const char *cg_layout_kind_name(enum cg_layout_kind k);
+
+bool cg_hier_has(const struct cg_hier *h, const char *controller);
+/*
+ * The hierarchy serving a controller ("cpu", "name=systemd"): a v1 hierarchy that has it
+ * mounted, else the unified one when its cgroup.controllers offers it. NULL when neither.
+ */
+struct cg_hier *cg_layout_find(const struct cg_layout *l, const char *controller);
+
+/* Split "a,b,c" into a NULL-terminated vector (used for controllers everywhere). */
+char **cg_strv_split(const char *s, const char *sep);
+void cg_strv_free(char **v);
+size_t cg_strv_len(char *const *v);
+bool cg_strv_contains(char *const *v, const char *s);
+int cg_strv_push(char ***v, const char *s);
+static inline void cg_strv_freep(char ***v)
+{
+	cg_strv_free(*v);
+}
+#define _cleanup_strv_free_ __attribute__((cleanup(cg_strv_freep)))
+
+/* "/proc/PID/cgroup" text -> this hierarchy's cgroup path relative to its mountpoint
+ * ("" for the mount's root). -ENOENT when the line is missing or outside the mount. */
+int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret);
+/* pid (and tid, 0 for the whole process) -> its cgroup in h, relative to the mountpoint */
+int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret);
+
+/* The kernel's controller list in /proc/cgroups that are enabled and not bound to any v1 mount. */
+enum cg_mount_mode {
+	CG_MOUNT_UNIFIED,
+	CG_MOUNT_HYBRID,
+	CG_MOUNT_LEGACY,
+};
+/*
+ * Mount the cgroup filesystems at /sys/fs/cgroup when nothing is mounted (early boot).
+ * -EEXIST when a cgroup filesystem is already mounted: nothing is changed then.
+ * verbose_cb, when set, hears each mount made.
+ */
+int cg_mount_setup(enum cg_mount_mode mode, void (*verbose_cb)(const char *what));
+
+#endif

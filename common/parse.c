@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/* The one strict number parser: every number cgkit reads from a user or the kernel. */
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+
+/* strtoull accepts leading blanks and a '-' (wrapping!); the kernel and users never need either */
+static int check_start(const char *s)
+{
+	if (!s || !*s)
+		return -EINVAL;
+	if (!isdigit((unsigned char)s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	return 0;
+}
+
+static int check_end(const char *end)
+{
+	if (end[0] == '\n')
+		end++;
+	return end[0] ? -EINVAL : 0;
+}
+
+int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (check_start(s) < 0 || s[0] == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (check_end(end) < 0)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret)
+{
+	char *end;
+	long long v;
+
+	if (check_start(s) < 0)
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (check_end(end) < 0)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int cg_parse_pid(const char *s, pid_t *ret)
+{
+	uint64_t v;
+	/* PID_MAX_LIMIT is 2^22; pid 0 means "the writer" to cgroup.procs, never wanted here */
+	int r = cg_parse_u64(s, 4194304, &v);
+
+	if (r < 0)
+		return r;
+	if (v == 0)
+		return -ERANGE;
+	*ret = (pid_t)v;
+	return 0;
+}
+
+int cg_parse_seconds(const char *s, uint64_t *ret_ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 1000000000;
+	const char *dot;
+
+	if (!s || !*s)
+		return -EINVAL;
+	dot = strchr(s, '.');
+	if (dot) {
+		_cleanup_free_ char *w = strndup(s, dot - s);
+		if (!w)
+			return -ENOMEM;
+		if (*w && cg_parse_u64(w, 86400, &whole) < 0)
+			return -EINVAL;
+		if (!*w && !dot[1])
+			return -EINVAL;
+		for (const char *p = dot + 1; *p; p++) {
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	} else {
+		int r = cg_parse_u64(s, 86400, &whole);
+		if (r < 0)
+			return r;
+	}
+	if (whole == 86400 && frac)
+		return -ERANGE;
+	if (whole == 0 && frac == 0)
+		return -ERANGE;
+	*ret_ns = whole * 1000000000ULL + frac;
+	return 0;
+}
+
+static int parse_uid(const char *s, uid_t *ret)
+{
+	uint64_t v;
+	struct passwd *pw;
+
+	if (cg_parse_u64(s, UINT32_MAX - 1, &v) == 0) {
+		*ret = (uid_t)v;
+		return 0;
+	}
+	pw = getpwnam(s);
+	if (!pw)
+		return -ENOENT;
+	*ret = pw->pw_uid;
+	return 0;
+}
+
+static int parse_gid(const char *s, gid_t *ret)
+{
+	uint64_t v;
+	struct group *gr;
+
+	if (cg_parse_u64(s, UINT32_MAX - 1, &v) == 0) {
+		*ret = (gid_t)v;
+		return 0;
+	}
+	gr = getgrnam(s);
+	if (!gr)
+		return -ENOENT;
+	*ret = gr->gr_gid;
+	return 0;
+}
+
+int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid)
+{
+	_cleanup_free_ char *copy = strdup(s ? s : "");
+	uid_t uid = (uid_t)-1;
+	gid_t gid = (gid_t)-1;
+	char *colon;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	colon = strchr(copy, ':');
+	if (colon)
+		*colon = '\0';
+	if (*copy) {
+		r = parse_uid(copy, &uid);
+		if (r < 0)
+			return r;
+	}
+	if (colon && colon[1]) {
+		r = parse_gid(colon + 1, &gid);
+		if (r < 0)
+			return r;
+	}
+	if (uid == (uid_t)-1 && gid == (gid_t)-1)
+		return -EINVAL;
+	*ret_uid = uid;
+	*ret_gid = gid;
+	return 0;
+}
+
+int cg_parse_mode(const char *s, mode_t *ret)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (const char *p = s; *p; p++)
+		if (*p < '0' || *p > '7')
+			return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (errno || *end || v > 07777)
+		return -ERANGE;
+	*ret = (mode_t)v;
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The one strict number parser: every number cgkit reads from a user or the kernel. */
+#ifndef CGKIT_PARSE_H
+#define CGKIT_PARSE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Whole-string decimal parse; a trailing newline (kernel files) is accepted, nothing else.
+ * Returns 0, -EINVAL (not a number, sign on unsigned, junk) or -ERANGE (outside [min, max]).
+ */
+int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret);
+int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret);
+int cg_parse_pid(const char *s, pid_t *ret);
+/* "1.5" seconds -> nanoseconds; positive, at most a day */
+int cg_parse_seconds(const char *s, uint64_t *ret_ns);
+/* "UID:GID", names or numbers, either side may be empty (unchanged: -1) */
+int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid);
+/* octal mode, 0..07777 */
+int cg_parse_mode(const char *s, mode_t *ret);
+
+#endif

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/* "CONTROLLERS:PATH" and bare "PATH" specs -> one target per hierarchy, confined to its mount. */
+#include "spec.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+
+int cg_path_normalize(const char *in, char **ret)
+{
+	size_t len = strlen(in);
+	_cleanup_free_ char *out = malloc(len + 1);
+	char *w;
+
+	if (!out)
+		return -ENOMEM;
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	w = out;
+	for (const char *p = in; *p;) {
+		const char *e;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		for (const char *c = p; c < e; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return -EINVAL;
+		if (!(n == 1 && p[0] == '.')) {
+			if (w != out)
+				*w++ = '/';
+			memcpy(w, p, n);
+			w += n;
+		}
+		p = e;
+	}
+	*w = '\0';
+	*ret = TAKE_PTR(out);
+	return 0;
+}
+
+char *cg_path_join(const char *parent, const char *child)
+{
+	char *s;
+
+	if (!*parent)
+		return strdup(child);
+	if (!*child)
+		return strdup(parent);
+	if (asprintf(&s, "%s/%s", parent, child) < 0)
+		return NULL;
+	return s;
+}
+
+const char *cg_target_name(const struct cg_target *t, char *buf, size_t size)
+{
+	snprintf(buf, size, "/%s", t->path);
+	return buf;
+}
+
+void cg_targets_clear(struct cg_targets *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->t[i].path);
+		cg_strv_free(t->t[i].controllers);
+	}
+	free(t->t);
+	t->t = NULL;
+	t->n = 0;
+}
+
+/* v1 names people still type on v2, and what v2 calls the same thing */
+static const char *v2_hint(const char *c)
+{
+	static const char *const hints[][2] = {
+		{ "cpuacct", "CPU accounting is cpu.stat in every v2 cgroup; name cpu or no controller" },
+		{ "blkio", "the v2 controller is called io" },
+		{ "freezer", "v2 has cgroup.freeze in every cgroup; name no controller" },
+		{ "devices", "v2 controls devices with BPF programs, not a controller" },
+		{ "net_cls", "v2 has no net_cls; use the cgroup path in BPF or nftables" },
+		{ "net_prio", "v2 has no net_prio" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(hints); i++)
+		if (!strcmp(c, hints[i][0]))
+			return hints[i][1];
+	return NULL;
+}
+
+static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *spec,
+		       struct cg_diag *d)
+{
+	char where[400] = "";
+	size_t off = 0;
+	const char *hint = l->unified ? v2_hint(ctrl) : NULL;
+
+	for (size_t i = 0; i < l->n && off < sizeof(where) - 1; i++) {
+		const struct cg_hier *h = &l->hier[i];
+
+		if (h->version == 1)
+			off += (size_t)snprintf(where + off, sizeof(where) - off, "%s%s at %s",
+						off ? "; " : "", h->label, h->mountpoint);
+	}
+	if (l->unified && off < sizeof(where) - 1) {
+		_cleanup_free_ char *offers = NULL;
+		size_t n = 1;
+
+		for (char **c = l->unified->controllers; c && *c; c++)
+			n += strlen(*c) + 1;
+		offers = calloc(1, n);
+		for (char **c = l->unified->controllers; offers && c && *c; c++) {
+			if (*offers)
+				strcat(offers, " ");
+			strcat(offers, *c);
+		}
+		snprintf(where + off, sizeof(where) - off, "%sunified at %s offers: %s",
+			 off ? "; " : "", l->unified->mountpoint,
+			 offers && *offers ? offers : "no controllers");
+	}
+	if (hint)
+		return cg_diag_say(d, ENOENT, spec, "", "controller",
+				   "controller '%s' is not mounted (%s); mounted here: %s", ctrl,
+				   hint, *where ? where : "nothing");
+	return cg_diag_say(d, ENOENT, spec, "", "controller",
+			   "controller '%s' is not mounted on any hierarchy; mounted here: %s", ctrl,
+			   *where ? where : "nothing");
+}
+
+static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *path,
+		      const char *ctrl)
+{
+	struct cg_target *t = NULL, *nt;
+
+	for (size_t i = 0; i < acc->n; i++)
+		if (acc->t[i].hier == h && !strcmp(acc->t[i].path, path))
+			t = &acc->t[i];
+	if (!t) {
+		nt = realloc(acc->t, (acc->n + 1) * sizeof(*nt));
+		if (!nt)
+			return -ENOMEM;
+		acc->t = nt;
+		t = &acc->t[acc->n];
+		*t = (struct cg_target){ .hier = h };
+		t->path = strdup(path);
+		t->controllers = calloc(1, sizeof(char *));
+		if (!t->path || !t->controllers) {
+			free(t->path);
+			free(t->controllers);
+			return -ENOMEM;
+		}
+		acc->n++;
+	}
+	if (ctrl && !cg_strv_contains(t->controllers, ctrl))
+		return cg_strv_push(&t->controllers, ctrl);
+	return 0;
+}
+
+/* A "CONTROLLERS:" prefix is made of controller-name characters only; else it is a path. */
+static bool looks_like_controllers(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,=*.-",
+			    s[i]))
+			return false;
+	return true;
+}
+
+int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets *acc,
+		  struct cg_diag *d)
+{
+	struct cg_targets tmp = { 0 };
+	_cleanup_free_ char *path = NULL;
+	_cleanup_strv_free_ char **ctrls = NULL;
+	const char *colon = strchr(spec, ':');
+	const char *rawpath = spec;
+	int r;
+
+	if (colon && looks_like_controllers(spec, (size_t)(colon - spec))) {
+		_cleanup_free_ char *list = strndup(spec, (size_t)(colon - spec));
+
+		if (!list)
+			return -ENOMEM;
+		ctrls = cg_strv_split(list, ",");
+		if (!ctrls)
+			return -ENOMEM;
+		rawpath = colon + 1;
+	}
+	r = cg_path_normalize(rawpath, &path);
+	if (r == -ENAMETOOLONG)
+		return cg_diag_say(d, EINVAL, rawpath, "", "path", "name too long");
+	if (r < 0)
+		return cg_diag_say(d, -r, rawpath, "", "path",
+				   "'..' and control characters are not allowed in a cgroup path "
+				   "(paths are relative to the hierarchy root)");
+	if (l->n == 0)
+		return cg_diag_say(d, ENOENT, spec, "", "spec",
+				   "no cgroup filesystem is mounted (see cgcreate2 --mount)");
+
+	/* copy into acc only once every piece resolved, so acc is untouched on failure */
+	for (size_t i = 0; i < acc->n; i++) {
+		r = add_target(&tmp, acc->t[i].hier, acc->t[i].path, NULL);
+		for (char **c = acc->t[i].controllers; r == 0 && *c; c++)
+			r = add_target(&tmp, acc->t[i].hier, acc->t[i].path, *c);
+		if (r < 0)
+			goto fail;
+	}
+	if (!ctrls) {
+		if (l->unified) {
+			r = add_target(&tmp, l->unified, path, NULL);
+		} else {
+			for (size_t i = 0; r == 0 && i < l->n; i++)
+				r = add_target(&tmp, &l->hier[i], path, NULL);
+		}
+		if (r < 0)
+			goto fail;
+	} else if (!ctrls[0]) {
+		r = cg_diag_say(d, EINVAL, spec, "", "spec", "no controller named before ':'");
+		goto fail;
+	} else {
+		for (char **c = ctrls; *c; c++) {
+			struct cg_hier *h;
+
+			if (!strcmp(*c, "*")) {
+				for (size_t i = 0; r == 0 && i < l->n; i++)
+					r = add_target(&tmp, &l->hier[i], path, NULL);
+				if (r < 0)
+					goto fail;
+				continue;
+			}
+			h = cg_layout_find(l, *c);
+			if (!h) {
+				r = not_mounted(l, *c, spec, d);
+				goto fail;
+			}
+			/* a named hierarchy is not a controller to enable */
+			r = add_target(&tmp, h, path, strncmp(*c, "name=", 5) ? *c : NULL);
+			if (r < 0)
+				goto fail;
+		}
+	}
+	cg_targets_clear(acc);
+	*acc = tmp;
+	return 0;
+fail:
+	cg_targets_clear(&tmp);
+	return r;
+}

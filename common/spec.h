@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* "CONTROLLERS:PATH" and bare "PATH" specs -> one target per hierarchy, confined to its mount. */
+#ifndef CGKIT_SPEC_H
+#define CGKIT_SPEC_H
+
+#include "error.h"
+#include "mount.h"
+
+struct cg_target {
+	struct cg_hier *hier; /* borrowed from the layout */
+	char *path;           /* relative to the mountpoint, normalized: "a/b"; "" is the root */
+	char **controllers;   /* what the spec named on this hierarchy (v2: to be enabled) */
+};
+
+struct cg_targets {
+	struct cg_target *t;
+	size_t n;
+};
+
+/*
+ * Add the targets of one spec to acc (merging a repeated hierarchy+path).
+ * Specs: "cpu,memory:/a/b", "name=systemd:a", "*:a", "a/b" (the unified hierarchy when one is
+ * mounted, else every v1 hierarchy). Rejects "..", control characters and unmounted
+ * controllers, with the reason in d. Returns 0 or -errno; acc is unchanged on failure.
+ */
+int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets *acc,
+		  struct cg_diag *d);
+void cg_targets_clear(struct cg_targets *t);
+
+/* "/a//b/" -> "a/b"; -EINVAL for "..", control characters, over-long names. */
+int cg_path_normalize(const char *in, char **ret);
+
+/* "/a/b" for messages (static buffer per call site is the caller's: writes into buf). */
+const char *cg_target_name(const struct cg_target *t, char *buf, size_t size);
+
+/* Join a target path and a child name: "a" + "b" -> "a/b", "" + "b" -> "b". */
+char *cg_path_join(const char *parent, const char *child);
+
+#endif

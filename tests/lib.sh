@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: MIT
+# Shared by the shunit2 suites: binaries, layout discovery, the sandbox, skips, the report.
+# A suite sources this file, defines test functions, then: . cgk_run_shunit2 (see bottom).
+#
+# Sandbox rules: every cgroup a test makes lives under cgkit-test.<pid> at the top of the
+# hierarchy it uses; an EXIT trap kills what runs there (our own processes only) and removes
+# it depth-first. Nothing outside the sandbox is ever written.
+
+CGKIT_TOP=${CGKIT_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+CGKIT_BIN=${CGKIT_BIN:-$CGKIT_TOP}
+CGKIT_OBJ=${CGKIT_OBJ:-$CGKIT_TOP/.obj}
+HELPERS=$CGKIT_OBJ/tests/helpers
+FIXTURES=$CGKIT_TOP/tests/fixtures
+SANDBOX_NAME=cgkit-test.$$
+SHUNIT_COLOR=none
+_cgk_sandboxes=()
+_cgk_skipped=0
+_cgk_tmp=$(mktemp -d)
+export SHUNIT_COLOR
+
+# Mountpoint of the hierarchy serving $1: a v1 controller ("cpu"), "name=systemd", or
+# "unified". Empty when not mounted. Reads /proc/self/mountinfo like common/mount.c does.
+cgk_mnt() {
+	awk -v want="$1" '
+	{
+		for (i = 7; i <= NF; i++) if ($i == "-") break
+		fs = $(i + 1); opts = "," $(i + 3) ","
+		if (want == "unified") { if (fs == "cgroup2") { print $5; exit } ; next }
+		if (fs == "cgroup" && index(opts, "," want ",")) { print $5; exit }
+	}' /proc/self/mountinfo
+}
+
+# "unified", "legacy", "hybrid" or "none"
+cgk_layout() {
+	local u v1
+	u=$(cgk_mnt unified)
+	v1=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break; if ($(i + 1) == "cgroup") { print; exit } }' /proc/self/mountinfo)
+	if [ -n "$u" ] && [ -n "$v1" ]; then echo hybrid
+	elif [ -n "$u" ]; then echo unified
+	elif [ -n "$v1" ]; then echo legacy
+	else echo none; fi
+}
+
+# v2 controllers the unified root offers
+cgk_v2_has() {
+	local u
+	u=$(cgk_mnt unified)
+	[ -n "$u" ] && grep -qw -- "$1" "$u/cgroup.controllers" 2>/dev/null
+}
+
+# Make (once) and print the sandbox in the hierarchy serving $1.
+cgk_sandbox() {
+	local m
+	m=$(cgk_mnt "$1")
+	[ -n "$m" ] || return 1
+	if [ ! -d "$m/$SANDBOX_NAME" ]; then
+		mkdir "$m/$SANDBOX_NAME" || return 1
+		_cgk_sandboxes+=("$m/$SANDBOX_NAME")
+		# v1 cpuset: a cgroup without cpus/mems accepts no task
+		if [ -f "$m/$SANDBOX_NAME/cpuset.cpus" ]; then
+			cat "$m/cpuset.cpus" >"$m/$SANDBOX_NAME/cpuset.cpus"
+			cat "$m/cpuset.mems" >"$m/$SANDBOX_NAME/cpuset.mems"
+		fi
+	fi
+	echo "$m/$SANDBOX_NAME"
+}
+
+# Kill by PID whatever our tests left in a sandbox, then remove it bottom-up.
+cgk_sandbox_remove() {
+	local dir=$1 i pid
+	[ -d "$dir" ] || return 0
+	for i in $(seq 1 50); do
+		local any=0
+		while read -r pid; do
+			[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null && any=1
+		done < <(find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null)
+		[ $any -eq 0 ] && break
+		sleep 0.05
+	done
+	# thaw first: a frozen cgroup keeps its killed tasks alive
+	find "$dir" -name cgroup.freeze -exec sh -c 'echo 0 > "$1"' _ {} \; 2>/dev/null
+	find "$dir" -name freezer.state -exec sh -c 'echo THAWED > "$1"' _ {} \; 2>/dev/null
+	for i in $(seq 1 100); do
+		find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null
+		[ -d "$dir" ] || return 0
+		sleep 0.05
+	done
+	echo "lib.sh: could not remove sandbox $dir" >&2
+	return 1
+}
+
+cgk_cleanup() {
+	local s
+	for s in "${_cgk_sandboxes[@]}"; do cgk_sandbox_remove "$s"; done
+	_cgk_sandboxes=()
+	rm -rf "$_cgk_tmp"
+}
+trap cgk_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Skip the rest of the current test, saying why. Counted as skipped, never as passed.
+cgk_skip() {
+	echo "SKIP ${_shunit_test_:-?}: $*"
+	_cgk_skipped=$((_cgk_skipped + 1))
+	startSkipping
+}
+
+cgk_need_root() {
+	[ "$(id -u)" -eq 0 ] || { cgk_skip "needs root"; return 1; }
+}
+
+cgk_need_v1() {
+	[ -n "$(cgk_mnt "$1")" ] && [ "$(cgk_mnt "$1")" != "$(cgk_mnt unified)" ] ||
+		{ cgk_skip "no v1 hierarchy for $1 on this machine ($(cgk_layout))"; return 1; }
+}
+
+cgk_need_unified() {
+	[ -n "$(cgk_mnt unified)" ] || { cgk_skip "no unified hierarchy ($(cgk_layout))"; return 1; }
+}
+
+# v2 controllers enabled for children of the root: the unified VM has them, this host not.
+cgk_need_v2() {
+	local c u
+	u=$(cgk_mnt unified)
+	[ -n "$u" ] || { cgk_skip "no unified hierarchy ($(cgk_layout))"; return 1; }
+	for c in "$@"; do
+		grep -qw -- "$c" "$u/cgroup.subtree_control" 2>/dev/null ||
+			{ cgk_skip "v2 controller $c is not enabled at the unified root ($(cgk_layout))"; return 1; }
+	done
+}
+
+# Wait up to ~5 s for a command to succeed (the kernel's updates are asynchronous at times).
+cgk_wait_for() {
+	local i
+	for i in $(seq 1 100); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# The cgroup path (relative to the hierarchy root, leading /) of pid $1 in hierarchy $2
+# ("unified" or a v1 controller name).
+cgk_cgroup_of() {
+	if [ "$2" = unified ]; then
+		sed -n 's/^0::\(.*\)/\1/p' "/proc/$1/cgroup"
+	else
+		awk -F: -v c="$2" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3 }' "/proc/$1/cgroup"
+	fi
+}
+
+# Run a command, keeping stdout/stderr/exit in $_cgk_tmp/{out,err} and $rc.
+cgk_capture() {
+	"$@" >"$_cgk_tmp/out" 2>"$_cgk_tmp/err"
+	rc=$?
+	out=$(cat "$_cgk_tmp/out")
+	err=$(cat "$_cgk_tmp/err")
+}
+
+# Called by shunit2 at the end: report for tests/run, then the suite's own teardown.
+oneTimeTearDown() {
+	type suite_teardown >/dev/null 2>&1 && suite_teardown
+	cgk_cleanup
+	if [ -n "${CGKIT_RESULTS:-}" ]; then
+		local passed=$((__shunit_testsPassed - _cgk_skipped))
+		[ $passed -lt 0 ] && passed=0
+		echo "passed=$passed failed=$__shunit_testsFailed skipped=$_cgk_skipped" >>"$CGKIT_RESULTS"
+	fi
+}
+
+# shunit2 counts a test that skipped as passed; we count it as skipped instead.
+tearDown() {
+	type test_teardown >/dev/null 2>&1 && test_teardown
+	endSkipping
+}
+
+SHUNIT2=${SHUNIT2:-$(command -v shunit2 || echo /usr/share/shunit2/shunit2)}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Smoke: the binaries exist, --help and --version work, usage errors exit 64.
+. "$(dirname "$0")/lib.sh"
+
+test_tools_built() {
+	local t
+	for t in cgcreate2 cgexec2 cgmigrate cgtop2; do
+		[ -x "$CGKIT_BIN/$t" ] || { fail "$t is not built"; continue; }
+		cgk_capture "$CGKIT_BIN/$t" --help
+		assertEquals "$t --help exit" 0 "$rc"
+		assertContains "$t --help" "$out" "Usage: $t"
+		cgk_capture "$CGKIT_BIN/$t" --no-such-option
+		assertEquals "$t bad option exit" 64 "$rc"
+	done
+}
+
+. "$SHUNIT2"
