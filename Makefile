@@ -25,7 +25,9 @@ OBJ := $(O)/.obj
 CFLAGS ?=
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
-ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE -Icommon -MMD -MP $(CFLAGS)
+VERSION := 0.1.0
+ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE -DCGKIT_VERSION='"$(VERSION)"' -Icommon \
+	-MMD -MP $(CFLAGS)
 ALL_LDFLAGS := $(SANLD) $(LDFLAGS)
 
 TOOLS := cgcreate2 cgexec2 cgmigrate cgtop2

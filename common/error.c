@@ -141,3 +141,14 @@ int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier,
 	va_end(ap);
 	return -err;
 }
+
+const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size)
+{
+	if (d->hier[0])
+		snprintf(buf, size, "cgroup %s (%s): %s: %s", d->where, d->hier, d->what, d->why);
+	else if (d->where[0])
+		snprintf(buf, size, "%s: %s: %s", d->where, d->what, d->why);
+	else
+		snprintf(buf, size, "%s: %s", d->what, d->why);
+	return buf;
+}

@@ -3,6 +3,8 @@
 #ifndef CGKIT_ERROR_H
 #define CGKIT_ERROR_H
 
+#include <stddef.h>
+
 /* What was being done when the kernel said no: the same errno means different rules. */
 enum cg_op {
 	CG_OP_OTHER,
@@ -42,5 +44,8 @@ int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const c
 /* Record a failure described by a sentence of our own (no errno text). Returns -err. */
 int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier, const char *what,
 		const char *why_fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* "cgroup WHERE (HIER): WHAT: WHY" into buf, the body of every error line a tool prints. */
+const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size);
 
 #endif
