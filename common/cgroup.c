@@ -197,9 +197,9 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 		if (!last && !parents) {
 			/* without -p the ancestors must exist already */
 			if (!cg_exists(h, next))
-				return cg_diag_fail(d, ENOENT, CG_OP_MKDIR, h->version,
-						    disp(next, buf, sizeof(buf)), h->label,
-						    "parent does not exist (use -p)");
+				return cg_diag_say(d, ENOENT, disp(next, buf, sizeof(buf)),
+						   h->label, "mkdir",
+						   "the parent cgroup does not exist (-p creates it)");
 			free(sofar);
 			sofar = TAKE_PTR(next);
 			continue;

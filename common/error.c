@@ -146,8 +146,10 @@ const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size)
 {
 	if (d->hier[0])
 		snprintf(buf, size, "cgroup %s (%s): %s: %s", d->where, d->hier, d->what, d->why);
-	else if (d->where[0])
+	else if (d->where[0] && d->what[0])
 		snprintf(buf, size, "%s: %s: %s", d->where, d->what, d->why);
+	else if (d->where[0])
+		snprintf(buf, size, "%s: %s", d->where, d->why);
 	else
 		snprintf(buf, size, "%s: %s", d->what, d->why);
 	return buf;

@@ -130,10 +130,10 @@ static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *
 			 offers && *offers ? offers : "no controllers");
 	}
 	if (hint)
-		return cg_diag_say(d, ENOENT, spec, "", "controller",
+		return cg_diag_say(d, ENOENT, spec, "", "",
 				   "controller '%s' is not mounted (%s); mounted here: %s", ctrl,
 				   hint, *where ? where : "nothing");
-	return cg_diag_say(d, ENOENT, spec, "", "controller",
+	return cg_diag_say(d, ENOENT, spec, "", "",
 			   "controller '%s' is not mounted on any hierarchy; mounted here: %s", ctrl,
 			   *where ? where : "nothing");
 }

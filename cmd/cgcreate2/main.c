@@ -1,1 +1,509 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: MIT
+/* cgcreate2: create (and remove) cgroups, enable controllers, threaded subtrees, values, owners. */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "error.h"
+#include "mount.h"
+#include "parse.h"
+#include "spec.h"
+
+const char *argp_program_version = "cgcreate2 (cgkit) " CGKIT_VERSION;
+
+enum {
+	OPT_GRACE = 0x100,
+};
+
+struct setting {
+	char *file;
+	char *value;
+};
+
+struct cgcreate2_args {
+	char **specs; /* -g and bare PATHs, in order */
+	char **enable;
+	struct setting *set;
+	size_t n_set;
+	bool parents, threaded, remove, recursive, verbose, quiet;
+	bool has_perm, has_delegate, mount;
+	int kill_signal;
+	uint64_t grace_ns;
+	enum cg_mount_mode mount_mode;
+	struct cg_perm perm;
+	uid_t d_uid;
+	gid_t d_gid;
+};
+
+static const struct argp_option options[] = {
+	{ 0, 0, 0, 0, "Which cgroups:", 1 },
+	{ "group", 'g', "CONTROLLERS:PATH", 0,
+	  "Cgroup to create; CONTROLLERS is a comma list, name=NAME or *; repeatable", 1 },
+	{ "parents", 'p', 0, 0, "Create missing ancestors; an existing cgroup is not an error", 1 },
+	{ 0, 0, 0, 0, "What to set up (v2 where noted):", 2 },
+	{ "enable", 'e', "CTRLS", 0,
+	  "v2: enable these controllers top-down from the root so the cgroup has them", 2 },
+	{ "threaded", 'T', 0, 0, "v2: make the new cgroup threaded (cgroup.type)", 2 },
+	{ "set", 'r', "FILE=VALUE", 0,
+	  "Write an interface file after creation; CPU names (cpu.weight, cpu.max, ...) are "
+	  "translated on v1; repeatable",
+	  2 },
+	{ 0, 0, 0, 0, "Ownership and permissions (as libcgroup's cgcreate):", 3 },
+	{ "admin", 'a', "UID:GID", 0, "Owner of the directory and its interface files", 3 },
+	{ "tasks", 't', "UID:GID", 0,
+	  "Owner of the membership files (tasks; v2 cgroup.procs, cgroup.threads)", 3 },
+	{ "dperm", 'd', "MODE", 0, "Octal mode of the directory", 3 },
+	{ "fperm", 'f', "MODE", 0, "Octal mode of the interface files", 3 },
+	{ "tperm", 's', "MODE", 0, "Octal mode of the membership files", 3 },
+	{ "delegate", 'D', "USER[:GROUP]", 0,
+	  "Delegate the cgroup to USER per the kernel's rules (directory, cgroup.procs, "
+	  "cgroup.threads, cgroup.subtree_control)",
+	  3 },
+	{ 0, 0, 0, 0, "Removal:", 4 },
+	{ "remove", 'x', 0, 0, "Remove the cgroups instead of creating them", 4 },
+	{ "recursive", 'R', 0, 0, "With -x: remove child cgroups too, deepest first", 4 },
+	{ "kill", 'k', "SIGNAL", OPTION_ARG_OPTIONAL,
+	  "With -x: signal what runs inside (default TERM), wait --grace, then kill it", 4 },
+	{ "grace", OPT_GRACE, "SECONDS", 0, "With -k: how long to wait before killing (default 5)",
+	  4 },
+	{ 0, 0, 0, 0, "Other:", 5 },
+	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL,
+	  "Mount the cgroup filesystems at /sys/fs/cgroup if none is: unified (default), hybrid "
+	  "or legacy",
+	  5 },
+	{ "verbose", 'v', 0, 0, "Print each action taken", 5 },
+	{ "quiet", 'q', 0, 0,
+	  "With -x: a cgroup that does not exist is not an error; with -M: no note when "
+	  "already mounted",
+	  5 },
+	{},
+};
+
+
+static int parse_signal(const char *s)
+{
+	int64_t n;
+
+	if (cg_parse_i64(s, 1, SIGRTMAX, &n) == 0)
+		return (int)n;
+	if (!strncasecmp(s, "SIG", 3))
+		s += 3;
+	for (int i = 1; i < NSIG; i++) {
+		const char *name = sigabbrev_np(i);
+
+		if (name && !strcasecmp(name, s))
+			return i;
+	}
+	return -1;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cgcreate2_args *a = state->input;
+	int r;
+
+	switch (key) {
+	case 'g':
+	case ARGP_KEY_ARG:
+		if (cg_strv_push(&a->specs, arg) < 0)
+			return ENOMEM;
+		break;
+	case 'p':
+		a->parents = true;
+		break;
+	case 'e': {
+		_cleanup_strv_free_ char **v = cg_strv_split(arg, ", ");
+
+		if (!v || !v[0])
+			argp_error(state, "--enable needs a list of controllers");
+		for (char **c = v; *c; c++)
+			if (cg_strv_push(&a->enable, *c) < 0)
+				return ENOMEM;
+		break;
+	}
+	case 'T':
+		a->threaded = true;
+		break;
+	case 'r': {
+		char *eq = strchr(arg, '=');
+		struct setting *ns;
+
+		if (!eq || eq == arg)
+			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
+		ns = realloc(a->set, (a->n_set + 1) * sizeof(*ns));
+		if (!ns)
+			return ENOMEM;
+		a->set = ns;
+		ns[a->n_set].file = strndup(arg, (size_t)(eq - arg));
+		ns[a->n_set].value = strdup(eq + 1);
+		a->n_set++;
+		break;
+	}
+	case 'a':
+	case 't': {
+		uid_t u;
+		gid_t g;
+
+		r = cg_parse_owner(arg, &u, &g);
+		if (r < 0)
+			argp_error(state, "-%c takes UID:GID (names or numbers), not '%s'", key, arg);
+		if (key == 'a') {
+			a->perm.a_uid = u;
+			a->perm.a_gid = g;
+		} else {
+			a->perm.t_uid = u;
+			a->perm.t_gid = g;
+		}
+		a->has_perm = true;
+		break;
+	}
+	case 'd':
+	case 'f':
+	case 's': {
+		mode_t m;
+
+		if (cg_parse_mode(arg, &m) < 0)
+			argp_error(state, "-%c takes an octal mode, not '%s'", key, arg);
+		if (key == 'd') {
+			a->perm.dmode = m;
+			a->perm.has_dmode = true;
+		} else if (key == 'f') {
+			a->perm.fmode = m;
+			a->perm.has_fmode = true;
+		} else {
+			a->perm.tmode = m;
+			a->perm.has_tmode = true;
+		}
+		a->has_perm = true;
+		break;
+	}
+	case 'D':
+		if (cg_parse_owner(arg, &a->d_uid, &a->d_gid) < 0 || a->d_uid == (uid_t)-1)
+			argp_error(state, "--delegate takes USER[:GROUP], not '%s'", arg);
+		a->has_delegate = true;
+		break;
+	case 'x':
+		a->remove = true;
+		break;
+	case 'R':
+		a->recursive = true;
+		break;
+	case 'k':
+		a->kill_signal = arg ? parse_signal(arg) : SIGTERM;
+		if (a->kill_signal < 0)
+			argp_error(state, "--kill takes a signal name or number, not '%s'", arg);
+		break;
+	case OPT_GRACE:
+		if (!strcmp(arg, "0"))
+			a->grace_ns = 0;
+		else if (cg_parse_seconds(arg, &a->grace_ns) < 0)
+			argp_error(state, "--grace takes seconds (0 to 86400, fractions allowed), "
+					  "not '%s'",
+				   arg);
+		break;
+	case 'M':
+		a->mount = true;
+		if (!arg || !strcmp(arg, "unified"))
+			a->mount_mode = CG_MOUNT_UNIFIED;
+		else if (!strcmp(arg, "hybrid"))
+			a->mount_mode = CG_MOUNT_HYBRID;
+		else if (!strcmp(arg, "legacy"))
+			a->mount_mode = CG_MOUNT_LEGACY;
+		else
+			argp_error(state, "--mount takes unified, hybrid or legacy, not '%s'", arg);
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case ARGP_KEY_END:
+		if (!a->specs && !a->mount)
+			argp_error(state, "no cgroup given (PATH or -g CONTROLLERS:PATH)");
+		if (a->remove && (a->enable || a->n_set || a->threaded || a->has_perm ||
+				  a->has_delegate || a->parents))
+			argp_error(state, "--remove cannot be combined with options that create");
+		if (!a->remove && (a->recursive || a->kill_signal))
+			argp_error(state, "-R and -k go with --remove");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[PATH...]",
+	.doc = "Create cgroups (or remove them with -x) on the unified, legacy or hybrid layout.\v"
+	"A bare PATH names the unified hierarchy when one is mounted, else every v1 hierarchy. "
+	"On failure nothing this call created is left behind.\n"
+	"Exit status: 0 done, 1 an operation failed, 64 usage error.",
+};
+
+static void report(const struct cg_diag *d)
+{
+	char buf[2048];
+
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		cg_diag_format(d, buf, sizeof(buf)));
+}
+
+static void say_mount(const char *what)
+{
+	printf("%s\n", what);
+}
+
+/* The target that carries FILE: its controller's hierarchy among the call's targets. */
+static struct cg_target *route(struct cg_targets *ts, const char *file, struct cg_diag *d)
+{
+	_cleanup_free_ char *ctrl = cg_file_controller(file);
+	struct cg_target *unified = NULL, *first = NULL;
+
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+
+		if (t->hier->version == 2)
+			unified = t;
+		if (ctrl && t->hier->version == 1 && cg_hier_has(t->hier, ctrl))
+			return t;
+		/* cpuacct is co-mounted with cpu or alone; cpu.weight may land in either */
+		if (!first)
+			first = t;
+	}
+	if (unified && (!ctrl || cg_hier_has(unified->hier, ctrl)))
+		return unified;
+	if (!ctrl && first)
+		return first;
+	cg_diag_say(d, ENOENT, file, "", "set",
+		    "%s belongs to controller '%s', and no cgroup of this call is in a hierarchy "
+		    "that has it (add -g %s:PATH)",
+		    file, ctrl ? ctrl : "?", ctrl ? ctrl : "CONTROLLER");
+	return NULL;
+}
+
+static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_targets *ts)
+{
+	struct cg_journal j = { 0 };
+	struct cg_target **where = calloc(a->n_set + 1, sizeof(*where));
+	struct cg_diag d = { 0 };
+	char name[PATH_MAX + 2];
+	int r = 0;
+
+	if (!where)
+		return -ENOMEM;
+	/* everything that can be refused without touching the kernel is refused first */
+	if (a->enable || a->threaded) {
+		bool any = false;
+
+		for (size_t i = 0; i < ts->n; i++)
+			any |= ts->t[i].hier->version == 2;
+		if (!any) {
+			cg_diag_say(&d, ENOTSUP, "", "", a->threaded ? "--threaded" : "--enable",
+				    "needs a cgroup in the unified (v2) hierarchy; this system is %s",
+				    cg_layout_kind_name(cg_layout_kind(l)));
+			r = -ENOTSUP;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->t[i].hier->version == 2)
+			for (char **c = a->enable; c && *c; c++)
+				if (!cg_strv_contains(ts->t[i].controllers, *c) &&
+				    (r = cg_strv_push(&ts->t[i].controllers, *c)) < 0)
+					goto out;
+	for (size_t k = 0; k < a->n_set; k++) {
+		_cleanup_free_ char *ctrl = cg_file_controller(a->set[k].file);
+
+		where[k] = route(ts, a->set[k].file, &d);
+		if (!where[k]) {
+			r = -ENOENT;
+			goto out;
+		}
+		/* on v2 a file exists only where its controller is enabled from above */
+		if (ctrl && where[k]->hier->version == 2 &&
+		    !cg_strv_contains(where[k]->controllers, ctrl) &&
+		    (r = cg_strv_push(&where[k]->controllers, ctrl)) < 0)
+			goto out;
+	}
+
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+		size_t before = j.n;
+
+		r = cg_create(t->hier, t->path, a->parents, &j, &d);
+		if (r < 0)
+			goto out;
+		if (a->verbose)
+			for (size_t u = before; u < j.n; u++)
+				printf("created cgroup /%s (%s)\n", j.u[u].path, t->hier->label);
+	}
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+		size_t before = j.n;
+
+		r = cg_enable(t->hier, t->path, t->controllers, &j, &d);
+		if (r < 0)
+			goto out;
+		if (a->verbose)
+			for (size_t u = before; u < j.n; u++)
+				printf("enabled +%s in cgroup /%s (%s)\n", j.u[u].controller,
+				       j.u[u].path, t->hier->label);
+		if (a->threaded && t->hier->version == 2) {
+			r = cg_make_threaded(t->hier, t->path, &d);
+			if (r < 0)
+				goto out;
+			if (a->verbose)
+				printf("made cgroup %s threaded\n", cg_target_name(t, name, sizeof(name)));
+		}
+	}
+	for (size_t k = 0; k < a->n_set; k++) {
+		r = cg_set(where[k]->hier, where[k]->path, a->set[k].file, a->set[k].value, &d);
+		if (r < 0)
+			goto out;
+		if (a->verbose)
+			printf("set %s=%s in cgroup %s (%s)\n", a->set[k].file, a->set[k].value,
+			       cg_target_name(where[k], name, sizeof(name)), where[k]->hier->label);
+	}
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+
+		if (a->has_perm && (r = cg_apply_perm(t->hier, t->path, &a->perm, &d)) < 0)
+			goto out;
+		if (a->has_delegate &&
+		    (r = cg_delegate(t->hier, t->path, a->d_uid, a->d_gid, &d)) < 0)
+			goto out;
+		if (a->verbose && (a->has_perm || a->has_delegate))
+			printf("%s cgroup %s (%s)\n", a->has_delegate ? "delegated" : "set owner of",
+			       cg_target_name(t, name, sizeof(name)), t->hier->label);
+	}
+out:
+	if (r < 0) {
+		if (d.why[0])
+			report(&d);
+		else
+			fprintf(stderr, "%s: %s\n", program_invocation_short_name, strerror(-r));
+		if (cg_journal_rollback(&j) < 0)
+			fprintf(stderr, "%s: could not undo every change this call made\n",
+				program_invocation_short_name);
+		else if (a->verbose && j.n)
+			printf("undone\n");
+	}
+	cg_journal_clear(&j);
+	free(where);
+	return r;
+}
+
+static int do_remove(struct cgcreate2_args *a, struct cg_targets *ts)
+{
+	struct cg_remove_opts o = {
+		.recursive = a->recursive,
+		.signal = a->kill_signal,
+		.grace_ns = a->grace_ns,
+	};
+	char name[PATH_MAX + 2];
+	int ret = 0;
+
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+		struct cg_diag d = { 0 };
+		int r;
+
+		if (!cg_exists(t->hier, t->path)) {
+			if (a->quiet)
+				continue;
+			cg_diag_fail(&d, ENOENT, CG_OP_RMDIR, t->hier->version,
+				     cg_target_name(t, name, sizeof(name)), t->hier->label, "remove");
+			report(&d);
+			ret = -ENOENT;
+			continue;
+		}
+		r = cg_remove(t->hier, t->path, &o, &d);
+		if (r < 0) {
+			report(&d);
+			ret = r;
+		} else if (a->verbose) {
+			printf("removed cgroup %s (%s)\n", cg_target_name(t, name, sizeof(name)),
+			       t->hier->label);
+		}
+	}
+	return ret;
+}
+
+static int run(struct cgcreate2_args *a)
+{
+	struct cg_layout *l = NULL;
+	struct cg_targets ts = { 0 };
+	struct cg_diag d = { 0 };
+	int r;
+
+	if (a->mount) {
+		r = cg_mount_setup(a->mount_mode, a->verbose ? say_mount : NULL);
+		if (r < 0 && r != -EEXIST) {
+			fprintf(stderr, "%s: mount cgroup filesystems at /sys/fs/cgroup: %s\n",
+				program_invocation_short_name, strerror(-r));
+			return 1;
+		}
+		if (r == -EEXIST && !a->quiet) {
+			r = cg_layout_load(&l);
+			if (r == 0) {
+				printf("cgroup filesystems already mounted (%s layout), nothing changed:\n",
+				       cg_layout_kind_name(cg_layout_kind(l)));
+				for (size_t i = 0; i < l->n; i++)
+					printf("  %s %s\n", l->hier[i].mountpoint, l->hier[i].label);
+				cg_layout_free(l);
+				l = NULL;
+			}
+		}
+		if (!a->specs)
+			return 0;
+	}
+	r = cg_layout_load(&l);
+	if (r < 0) {
+		fprintf(stderr, "%s: read the cgroup mounts: %s\n", program_invocation_short_name,
+			strerror(-r));
+		return 1;
+	}
+	for (char **s = a->specs; *s; s++) {
+		r = cg_spec_parse(l, *s, &ts, &d);
+		if (r < 0) {
+			report(&d);
+			goto out;
+		}
+	}
+	r = a->remove ? do_remove(a, &ts) : do_create(a, l, &ts);
+out:
+	cg_targets_clear(&ts);
+	cg_layout_free(l);
+	return r < 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cgcreate2_args a = {
+		.grace_ns = 5000000000ULL,
+		.perm = { .a_uid = (uid_t)-1, .a_gid = (gid_t)-1, .t_uid = (uid_t)-1,
+			  .t_gid = (gid_t)-1 },
+	};
+	int ret;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	ret = run(&a);
+	cg_strv_free(a.specs);
+	cg_strv_free(a.enable);
+	for (size_t i = 0; i < a.n_set; i++) {
+		free(a.set[i].file);
+		free(a.set[i].value);
+	}
+	free(a.set);
+	return ret;
+}
