@@ -35,7 +35,7 @@ bool cg_name_is_plain(const char *name)
 	return true;
 }
 
-static int open_walk(int dirfd, const char *path, int flags, mode_t mode)
+int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 {
 	_cleanup_free_ char *copy = strdup(path);
 	_cleanup_close_ int cur = -1;
@@ -93,7 +93,7 @@ int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
 			return -errno;
 		have_openat2 = 0;
 	}
-	return open_walk(dirfd, p, flags, mode);
+	return cg_open_beneath_walk(dirfd, p, flags, mode);
 }
 
 int cg_fd_check_cgroupfs(int fd)

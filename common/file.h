@@ -15,6 +15,9 @@
  */
 int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
 
+/* The fallback walk itself (kernels before 5.6), exposed so tests cover it everywhere. */
+int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode);
+
 /* -ENXIO unless fd lives on cgroupfs (v1) or cgroup2fs. */
 int cg_fd_check_cgroupfs(int fd);
 

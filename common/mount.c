@@ -425,7 +425,9 @@ int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 		}
 		if (!match)
 			continue;
-		/* outside our cgroup namespace, or outside a bind-mounted subtree */
+		/* outside our cgroup namespace ("/../x"), or outside a bind-mounted subtree */
+		if (!strncmp(path, "/..", 3) && (path[3] == '/' || path[3] == '\0'))
+			return -ENOENT;
 		rl = strcmp(h->root, "/") ? strlen(h->root) : 0;
 		if (strncmp(path, h->root, rl) || (path[rl] != '/' && path[rl] != '\0'))
 			return -ENOENT;

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* common/file: confinement beneath a directory, the read-size+1 rule, the cgroupfs check. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "file.h"
+
+int main(void)
+{
+	char tmpl[] = "/tmp/cgkit-file-test.XXXXXX";
+	char *dir = mkdtemp(tmpl), path[256], *text = NULL, big[10000];
+	int root, fd;
+	size_t len = 0;
+
+	if (!dir)
+		return 77;
+	snprintf(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/f", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	memset(big, 'x', sizeof(big));
+	CHECK(write(fd, big, sizeof(big)) == (ssize_t)sizeof(big));
+	close(fd);
+	snprintf(path, sizeof(path), "%s/a/link", dir);
+	CHECK_INT(symlink("/etc/passwd", path), 0);
+	snprintf(path, sizeof(path), "%s/a/dirlink", dir);
+	CHECK_INT(symlink(".", path), 0);
+	root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	/* a file bigger than the first buffer comes back whole */
+	fd = cg_open_beneath(root, "a/f", O_RDONLY, 0);
+	CHECK(fd >= 0);
+	CHECK_INT(cg_read_fd(fd, &text, &len), 0);
+	CHECK_INT(len, sizeof(big));
+	free(text);
+	/* a buffer exactly the size of the file is "maybe truncated" */
+	{
+		char small[10000];
+		CHECK_INT(cg_pread_buf(fd, small, sizeof(small)), -EFBIG);
+	}
+	/* plain files are not cgroupfs: writes must be refused */
+	CHECK_INT(cg_fd_check_cgroupfs(fd), -ENXIO);
+	CHECK_INT(cg_write_at(root, "a/f", "1"), -ENXIO);
+	close(fd);
+
+	CHECK(cg_open_beneath(root, "../etc/passwd", O_RDONLY, 0) < 0);
+	CHECK(cg_open_beneath(root, "/etc/passwd", O_RDONLY, 0) < 0);
+	CHECK(cg_open_beneath(root, "a/link", O_RDONLY, 0) < 0);
+	CHECK(cg_open_beneath(root, "a/dirlink/f", O_RDONLY, 0) < 0);
+	/* the same walls without openat2 */
+	CHECK_INT(cg_open_beneath_walk(root, "../etc/passwd", O_RDONLY, 0), -EXDEV);
+	CHECK(cg_open_beneath_walk(root, "a/link", O_RDONLY, 0) < 0);
+	CHECK(cg_open_beneath_walk(root, "a/dirlink/f", O_RDONLY, 0) < 0);
+	fd = cg_open_beneath_walk(root, "a//f", O_RDONLY, 0);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	fd = cg_open_beneath(root, "", O_PATH | O_DIRECTORY, 0);
+	CHECK(fd >= 0);
+	close(fd);
+
+	CHECK(cg_name_is_plain("memory.max"));
+	CHECK(!cg_name_is_plain("a/b"));
+	CHECK(!cg_name_is_plain(".."));
+	CHECK(!cg_name_is_plain("x\ny"));
+
+	close(root);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK_INT(system(path), 0);
+	return CHECK_DONE();
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/* common/mount: layouts from literal mountinfo text, /proc/PID/cgroup lines. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "mount.h"
+
+/* this development host: v1 controllers split, name=systemd, cgroup2 at unified */
+static const char hybrid[] =
+	"22 1 253:0 / / rw,relatime - ext4 /dev/vda rw\n"
+	"31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+	"32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+	"33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct\n"
+	"34 31 0:31 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n"
+	"35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+	"40 31 0:37 / /sys/fs/cgroup/systemd rw,relatime - cgroup cgroup rw,name=systemd\n"
+	"41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+
+/* a systemd distribution in legacy mode: co-mounted pairs, optional fields, xattr */
+static const char legacy[] =
+	"25 18 0:22 / /sys/fs/cgroup ro,nosuid,nodev,noexec shared:9 - tmpfs tmpfs ro,mode=755\n"
+	"26 25 0:23 / /sys/fs/cgroup/systemd rw,nosuid shared:10 - cgroup cgroup "
+	"rw,xattr,release_agent=/lib/systemd/systemd-cgroups-agent,name=systemd\n"
+	"29 25 0:26 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:13 - cgroup cgroup "
+	"rw,cpu,cpuacct\n"
+	"30 25 0:27 / /sys/fs/cgroup/net_cls,net_prio rw shared:14 - cgroup cgroup "
+	"rw,net_cls,net_prio\n"
+	"31 25 0:28 / /sys/fs/cgroup/memory rw shared:15 master:3 - cgroup cgroup rw,memory\n";
+
+static const char unified[] =
+	"26 22 0:23 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 "
+	"rw,nsdelegate,memory_recursiveprot\n";
+
+/* odd places: spaces escaped, the same hierarchy twice, a bind of a subtree, an overmount */
+static const char odd[] =
+	"40 31 0:40 / /mnt/my\\040cgroups rw - cgroup cgroup rw,pids\n"
+	"41 31 0:40 /sub /srv/pids-sub rw - cgroup cgroup rw,pids\n"
+	"42 31 0:41 /app /srv/app rw - cgroup2 cgroup2 rw\n"
+	"43 31 0:42 / /srv/app rw - cgroup2 cgroup2 rw\n"
+	"garbage line without separator\n"
+	"44 31 0:43 / /srv/short - cgroup\n";
+
+static void test_hybrid(void)
+{
+	struct cg_layout *l;
+	char *p = NULL;
+
+	CHECK_INT(cg_layout_parse(hybrid, &l), 0);
+	CHECK_INT(l->n, 6);
+	CHECK_INT(cg_layout_kind(l), CG_LAYOUT_HYBRID);
+	CHECK(l->unified != NULL);
+	CHECK_STR(l->unified->mountpoint, "/sys/fs/cgroup/unified");
+	CHECK_STR(cg_layout_find(l, "cpu")->mountpoint, "/sys/fs/cgroup/cpu");
+	CHECK_STR(cg_layout_find(l, "cpuacct")->mountpoint, "/sys/fs/cgroup/cpuacct");
+	CHECK_STR(cg_layout_find(l, "name=systemd")->label, "name=systemd");
+	CHECK(cg_layout_find(l, "io") == NULL);
+	CHECK(cg_layout_find(l, "name=other") == NULL);
+
+	CHECK_INT(cg_proc_cgroup_parse("4:memory:/process_api/x\n2:cpuacct:/\n0::/a/b\n",
+				       cg_layout_find(l, "memory"), &p),
+		  0);
+	CHECK_STR(p, "process_api/x");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("9:name=systemd:/user.slice\n0::/a/b\n",
+				       cg_layout_find(l, "name=systemd"), &p),
+		  0);
+	CHECK_STR(p, "user.slice");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n0::/a/b\n", l->unified, &p), 0);
+	CHECK_STR(p, "a/b");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n", l->unified, &p), -ENOENT);
+	/* a process outside our cgroup namespace */
+	CHECK_INT(cg_proc_cgroup_parse("0::/../../sibling\n", l->unified, &p), -ENOENT);
+	cg_layout_free(l);
+}
+
+static void test_legacy(void)
+{
+	struct cg_layout *l;
+	struct cg_hier *h;
+
+	CHECK_INT(cg_layout_parse(legacy, &l), 0);
+	CHECK_INT(l->n, 4);
+	CHECK_INT(cg_layout_kind(l), CG_LAYOUT_LEGACY);
+	CHECK(l->unified == NULL);
+	h = cg_layout_find(l, "cpuacct");
+	CHECK(h && h == cg_layout_find(l, "cpu"));
+	CHECK_STR(h->label, "cpu,cpuacct");
+	CHECK_STR(h->mountpoint, "/sys/fs/cgroup/cpu,cpuacct");
+	h = cg_layout_find(l, "name=systemd");
+	CHECK(h && h->controllers[0] == NULL);
+	CHECK_STR(h->name, "systemd");
+	CHECK_STR(cg_layout_find(l, "net_prio")->label, "net_cls,net_prio");
+	cg_layout_free(l);
+}
+
+static void test_unified(void)
+{
+	struct cg_layout *l;
+
+	CHECK_INT(cg_layout_parse(unified, &l), 0);
+	CHECK_INT(l->n, 1);
+	CHECK_INT(cg_layout_kind(l), CG_LAYOUT_UNIFIED);
+	CHECK_STR(l->unified->mountpoint, "/sys/fs/cgroup");
+	CHECK_STR(l->unified->label, "unified");
+	/* controllers of v2 come from cgroup.controllers, not from the mount options */
+	CHECK(cg_layout_find(l, "memory") == NULL);
+	cg_layout_free(l);
+	CHECK_INT(cg_layout_parse("", &l), 0);
+	CHECK_INT(cg_layout_kind(l), CG_LAYOUT_NONE);
+	cg_layout_free(l);
+}
+
+static void test_odd(void)
+{
+	struct cg_layout *l;
+	struct cg_hier *h;
+	char *p = NULL;
+
+	CHECK_INT(cg_layout_parse(odd, &l), 0);
+	CHECK_INT(l->n, 2);
+	h = cg_layout_find(l, "pids");
+	CHECK_STR(h->mountpoint, "/mnt/my cgroups");
+	CHECK_STR(h->root, "/");
+	/* the overmount hides the bind of /app */
+	CHECK_STR(l->unified->mountpoint, "/srv/app");
+	CHECK_STR(l->unified->root, "/");
+	cg_layout_free(l);
+
+	/* a mount of a subtree only sees paths below its root */
+	CHECK_INT(cg_layout_parse("42 31 0:41 /app /srv/app rw - cgroup2 cgroup2 rw\n", &l), 0);
+	CHECK_INT(cg_proc_cgroup_parse("0::/app/x/y\n", l->unified, &p), 0);
+	CHECK_STR(p, "x/y");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("0::/app\n", l->unified, &p), 0);
+	CHECK_STR(p, "");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("0::/apple\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_proc_cgroup_parse("0::/../outside\n", l->unified, &p), -ENOENT);
+	cg_layout_free(l);
+}
+
+static void test_strv(void)
+{
+	char **v = cg_strv_split("cpu,,memory,", ",");
+
+	CHECK_INT(cg_strv_len(v), 2);
+	CHECK(cg_strv_contains(v, "memory"));
+	CHECK(!cg_strv_contains(v, ""));
+	cg_strv_free(v);
+}
+
+int main(void)
+{
+	test_hybrid();
+	test_legacy();
+	test_unified();
+	test_odd();
+	test_strv();
+	return CHECK_DONE();
+}
