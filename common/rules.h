@@ -13,11 +13,24 @@
 /*
  * The destination cgrules.conf (libcgroup's parser and matching: user, @group, process
  * name, '%' continuation lines) gives for pid, as targets in this layout.
- * -ENOENT with a sentence in d when no rule matches.
+ * -ENOENT with a sentence in d when no rule matches (or there is no /etc/cgrules.conf).
+ * 0 with no targets (ret->n == 0) when the matching rule is an "ignore" rule: leave pid be.
+ * -ESRCH when pid does not exist. The rules are read once per process.
+ *
+ * Matching follows libcgroup's cached-rules matcher (the one cgrulesengd uses): the first
+ * rule whose user (or '*', or @group of the effective uid/gid) matches and whose process
+ * name is absent, equal to the name or its basename, or a "prefix*" of it. Destinations get
+ * libcgroup's %u %U %g %G %p %P substitution; template cgroups are not created.
  */
 int cg_rules_classify(const struct cg_layout *l, pid_t pid, struct cg_targets *ret,
 		      struct cg_diag *d);
-/* Tell a running cgrulesengd to leave pid (and its children) where it is, or to stop doing so. */
+/*
+ * Tell a running cgrulesengd to leave pid (and its children) where it is, or to stop doing so.
+ * 0 also when no cgrulesengd is listening (as libcgroup: nothing to tell); -EIO when the
+ * daemon did not confirm.
+ */
 int cg_rules_sticky(pid_t pid, bool sticky, struct cg_diag *d);
+/* Whether a cgrulesengd listens on its socket (for -v: --sticky is a no-op without one). */
+bool cg_rules_daemon_running(void);
 
 #endif
