@@ -1,0 +1,1314 @@
+// SPDX-License-Identifier: MIT
+/* Live statistics sampler: cached dir fds + pread, cpu/memory/io/tasks/PSI, v1 and v2 joined. */
+#include "stats.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "file.h"
+#include "parse.h"
+#include "spec.h"
+
+/* ---- pure parsers ---------------------------------------------------------------------- */
+
+/* Copy the token [p, e) into buf so the strict parser sees a whole string. */
+static int token_u64(const char *p, const char *e, uint64_t *ret)
+{
+	char buf[32];
+	size_t n = (size_t)(e - p);
+
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return cg_parse_u64(buf, UINT64_MAX, ret);
+}
+
+/* A kernel counter that is summed must not wrap silently. */
+static int add_u64(uint64_t *acc, uint64_t v)
+{
+	if (*acc > UINT64_MAX - v)
+		return -ERANGE;
+	*acc += v;
+	return 0;
+}
+
+int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; l && *l;) {
+		const char *eol = strchrnul(l, '\n');
+
+		if ((size_t)(eol - l) > kl && !strncmp(l, key, kl) && l[kl] == ' ')
+			return token_u64(l + kl + 1, eol, ret);
+		l = *eol ? eol + 1 : eol;
+	}
+	return -ENOENT;
+}
+
+int cg_stats_parse_number(const char *text, uint64_t *ret)
+{
+	return cg_parse_u64(text, UINT64_MAX, ret);
+}
+
+int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write)
+{
+	uint64_t rd = 0, wr = 0;
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n'), *p = l;
+		bool dev = false;
+
+		while (p < eol) {
+			const char *e = p, *eq;
+			uint64_t v;
+
+			while (e < eol && *e != ' ')
+				e++;
+			if (!dev) {
+				/* "MAJ:MIN" opens every line */
+				if (!memchr(p, ':', (size_t)(e - p)))
+					return -EINVAL;
+				dev = true;
+			} else if (e > p) {
+				eq = memchr(p, '=', (size_t)(e - p));
+				if (!eq || token_u64(eq + 1, e, &v) < 0)
+					return -EINVAL;
+				if (eq - p == 6 && !strncmp(p, "rbytes", 6) && add_u64(&rd, v) < 0)
+					return -ERANGE;
+				if (eq - p == 6 && !strncmp(p, "wbytes", 6) && add_u64(&wr, v) < 0)
+					return -ERANGE;
+			}
+			p = e < eol ? e + 1 : e;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	*ret_read = rd;
+	*ret_write = wr;
+	return 0;
+}
+
+int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write)
+{
+	uint64_t rd = 0, wr = 0;
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+		const char *sp1 = memchr(l, ' ', (size_t)(eol - l)), *sp2;
+		uint64_t v;
+
+		if (eol == l) {
+			l = *eol ? eol + 1 : eol;
+			continue;
+		}
+		if (!sp1)
+			return -EINVAL;
+		/* the grand "Total N" line has no device */
+		if (sp1 - l == 5 && !strncmp(l, "Total", 5)) {
+			if (token_u64(sp1 + 1, eol, &v) < 0)
+				return -EINVAL;
+			l = *eol ? eol + 1 : eol;
+			continue;
+		}
+		sp2 = memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1));
+		if (!memchr(l, ':', (size_t)(sp1 - l)) || !sp2 || token_u64(sp2 + 1, eol, &v) < 0)
+			return -EINVAL;
+		if (sp2 - sp1 - 1 == 4 && !strncmp(sp1 + 1, "Read", 4) && add_u64(&rd, v) < 0)
+			return -ERANGE;
+		if (sp2 - sp1 - 1 == 5 && !strncmp(sp1 + 1, "Write", 5) && add_u64(&wr, v) < 0)
+			return -ERANGE;
+		l = *eol ? eol + 1 : eol;
+	}
+	*ret_read = rd;
+	*ret_write = wr;
+	return 0;
+}
+
+int cg_stats_parse_psi(const char *text, double *ret_some_avg10)
+{
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+
+		if (!strncmp(l, "some ", 5)) {
+			const char *p = strstr(l, " avg10=");
+			char buf[32], *end;
+			size_t n = 0;
+			double v;
+
+			if (!p || p > eol)
+				return -EINVAL;
+			p += 7;
+			while (p + n < eol && p[n] != ' ' && n < sizeof(buf) - 1) {
+				buf[n] = p[n];
+				n++;
+			}
+			buf[n] = '\0';
+			if (!n || !(buf[0] >= '0' && buf[0] <= '9'))
+				return -EINVAL;
+			errno = 0;
+			v = strtod(buf, &end);
+			if (errno || *end || !isfinite(v) || v < 0 || v > 100)
+				return -EINVAL;
+			*ret_some_avg10 = v;
+			return 0;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	return -EINVAL;
+}
+
+uint64_t cg_stats_count_lines(const char *text)
+{
+	uint64_t n = 0;
+
+	for (const char *p = text; *p; p++)
+		if (*p == '\n')
+			n++;
+	/* a last line without its newline still counts */
+	if (*text && text[strlen(text) - 1] != '\n')
+		n++;
+	return n;
+}
+
+int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
+	uint64_t ut, st;
+	size_t n;
+
+	if (!open || !close || close < open || size == 0)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= size)
+		n = size - 1;
+	memcpy(comm, open + 1, n);
+	comm[n] = '\0';
+	/* after ")": state is field 3, utime field 14, stime field 15 */
+	p = close + 1;
+	for (int field = 2; field < 13; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -EINVAL;
+	}
+	{
+		const char *e = strchr(p + 1, ' ');
+		const char *e2;
+
+		if (!e || token_u64(p + 1, e, &ut) < 0)
+			return -EINVAL;
+		e2 = strchr(e + 1, ' ');
+		if (!e2)
+			e2 = e + 1 + strlen(e + 1);
+		if (token_u64(e + 1, e2, &st) < 0)
+			return -EINVAL;
+	}
+	*ret_ticks = ut + st;
+	return 0;
+}
+
+/* ---- sampler --------------------------------------------------------------------------- */
+
+/* The hierarchies a cgroup's numbers can come from. */
+enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_PROC, R_N };
+
+enum metric { M_CPU, M_MEMORY, M_IO, M_TASKS, M_PSI_CPU, M_PSI_MEMORY, M_PSI_IO, M_N };
+
+enum kind {
+	F_CPU_STAT,
+	F_CPUACCT,
+	F_MEM_CURRENT,
+	F_MEM_V1,
+	F_MEMINFO,
+	F_IO_STAT,
+	F_BLKIO_THROTTLE,
+	F_BLKIO,
+	F_PIDS_V2,
+	F_PIDS_V1,
+	F_TASKS_PIDS,
+	F_THREADS_V2,
+	F_TASKS_CPUACCT,
+	F_TASKS_MEMORY,
+	F_TASKS_BLKIO,
+	F_PSI_CPU,
+	F_PSI_MEMORY,
+	F_PSI_IO,
+	F_PROC_PSI_CPU,
+	F_PROC_PSI_MEMORY,
+	F_PROC_PSI_IO,
+	F_TYPE,
+	F_N
+};
+
+/* Preference order within a metric is the order of the table. */
+static const struct file_def {
+	enum metric metric;
+	enum role role;
+	const char *name;
+	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
+	bool count;     /* tasks by counting lines, not a pids.current */
+} defs[F_N] = {
+	[F_CPU_STAT] = { M_CPU, R_UNIFIED, "cpu.stat", false, false },
+	[F_CPUACCT] = { M_CPU, R_CPUACCT, "cpuacct.usage", false, false },
+	[F_MEM_CURRENT] = { M_MEMORY, R_UNIFIED, "memory.current", false, false },
+	[F_MEM_V1] = { M_MEMORY, R_MEMORY, "memory.usage_in_bytes", false, false },
+	[F_MEMINFO] = { M_MEMORY, R_PROC, "/proc/meminfo", true, false },
+	[F_IO_STAT] = { M_IO, R_UNIFIED, "io.stat", false, false },
+	[F_BLKIO_THROTTLE] = { M_IO, R_BLKIO, "blkio.throttle.io_service_bytes", false, false },
+	[F_BLKIO] = { M_IO, R_BLKIO, "blkio.io_service_bytes", false, false },
+	[F_PIDS_V2] = { M_TASKS, R_UNIFIED, "pids.current", false, false },
+	[F_PIDS_V1] = { M_TASKS, R_PIDS, "pids.current", false, false },
+	[F_TASKS_PIDS] = { M_TASKS, R_PIDS, "tasks", false, true },
+	[F_THREADS_V2] = { M_TASKS, R_UNIFIED, "cgroup.threads", false, true },
+	[F_TASKS_CPUACCT] = { M_TASKS, R_CPUACCT, "tasks", false, true },
+	[F_TASKS_MEMORY] = { M_TASKS, R_MEMORY, "tasks", false, true },
+	[F_TASKS_BLKIO] = { M_TASKS, R_BLKIO, "tasks", false, true },
+	[F_PSI_CPU] = { M_PSI_CPU, R_UNIFIED, "cpu.pressure", false, false },
+	[F_PSI_MEMORY] = { M_PSI_MEMORY, R_UNIFIED, "memory.pressure", false, false },
+	[F_PSI_IO] = { M_PSI_IO, R_UNIFIED, "io.pressure", false, false },
+	[F_PROC_PSI_CPU] = { M_PSI_CPU, R_PROC, "/proc/pressure/cpu", true, false },
+	[F_PROC_PSI_MEMORY] = { M_PSI_MEMORY, R_PROC, "/proc/pressure/memory", true, false },
+	[F_PROC_PSI_IO] = { M_PSI_IO, R_PROC, "/proc/pressure/io", true, false },
+	[F_TYPE] = { M_N, R_UNIFIED, "cgroup.type", false, false },
+};
+
+/* fd[] states besides a real fd */
+#define FD_UNTRIED (-1)
+#define FD_ABSENT (-2)
+#define FD_UNCACHED (-3) /* exists; opened for each read because the fd budget is spent */
+
+struct node {
+	char *path; /* "" or "a/b" */
+	int depth;
+	struct node *parent, *child, *sibling, *hnext;
+	size_t index; /* in s->nodes */
+	unsigned srcs; /* bit per role: the directory exists there */
+	int dfd[R_N];  /* O_RDONLY|O_DIRECTORY, -1 when not cached */
+	int wd[R_N];
+	int fd[F_N];
+	int tasks_kind;
+	bool has_prev;
+	uint64_t prev_t, prev_cpu, prev_rd, prev_wr;
+	unsigned prev_have;
+	struct cg_stat_row row;
+};
+
+struct wd_slot {
+	struct node *node;
+	int role;
+};
+
+struct cg_stats {
+	const struct cg_layout *layout;
+	const struct cg_hier *hier[R_N]; /* NULL: not mounted */
+	int canon[R_N]; /* a hierarchy serving two roles is listed and read under the first */
+	char *root;
+	int depth;
+	bool threads;
+	int ifd;
+	struct wd_slot *wds;
+	size_t n_wds;
+	struct node **nodes;
+	size_t n_nodes, cap_nodes;
+	struct node **hash;
+	size_t hash_size;
+	struct cg_stat_row **rows;
+	size_t fds_held, fd_budget, reopened;
+	bool rescan;
+	char *buf;
+	size_t buf_size;
+	char sources[512];
+	long clk_tck;
+};
+
+static size_t hash_path(const char *p, size_t size)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (size_t)(h & (size - 1));
+}
+
+static struct node *node_find(struct cg_stats *s, const char *path)
+{
+	for (struct node *n = s->hash[hash_path(path, s->hash_size)]; n; n = n->hnext)
+		if (!strcmp(n->path, path))
+			return n;
+	return NULL;
+}
+
+static int hash_grow(struct cg_stats *s)
+{
+	size_t size = s->hash_size * 2;
+	struct node **h = calloc(size, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n_nodes; i++) {
+		struct node *n = s->nodes[i];
+		size_t b = hash_path(n->path, size);
+
+		n->hnext = h[b];
+		h[b] = n;
+	}
+	free(s->hash);
+	s->hash = h;
+	s->hash_size = size;
+	return 0;
+}
+
+static struct node *node_add(struct cg_stats *s, struct node *parent, const char *path)
+{
+	struct node *n;
+	size_t b;
+
+	if (s->n_nodes == s->cap_nodes) {
+		size_t cap = s->cap_nodes ? s->cap_nodes * 2 : 64;
+		struct node **nn = realloc(s->nodes, cap * sizeof(*nn));
+		struct cg_stat_row **nr = realloc(s->rows, cap * sizeof(*nr));
+
+		if (nn)
+			s->nodes = nn;
+		if (nr)
+			s->rows = nr;
+		if (!nn || !nr)
+			return NULL;
+		s->cap_nodes = cap;
+	}
+	if (s->n_nodes >= s->hash_size && hash_grow(s) < 0)
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->path = strdup(path);
+	if (asprintf(&n->row.path, "/%s", path) < 0)
+		n->row.path = NULL;
+	if (!n->path || !n->row.path) {
+		free(n->path);
+		free(n->row.path);
+		free(n);
+		return NULL;
+	}
+	for (int r = 0; r < R_N; r++)
+		n->dfd[r] = n->wd[r] = -1;
+	for (int f = 0; f < F_N; f++)
+		n->fd[f] = FD_UNTRIED;
+	n->tasks_kind = -1;
+	n->parent = parent;
+	n->depth = parent ? parent->depth + 1 : 0;
+	n->row.depth = n->depth;
+	if (parent) {
+		n->sibling = parent->child;
+		parent->child = n;
+	}
+	b = hash_path(path, s->hash_size);
+	n->hnext = s->hash[b];
+	s->hash[b] = n;
+	n->index = s->n_nodes;
+	s->nodes[s->n_nodes++] = n;
+	return n;
+}
+
+static void close_fd(struct cg_stats *s, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		s->fds_held--;
+	}
+}
+
+/* Forget everything the node had from one hierarchy (its directory went away there). */
+static void node_drop_role(struct cg_stats *s, struct node *n, int role)
+{
+	for (int f = 0; f < F_N; f++) {
+		if (s->canon[defs[f].role] != role)
+			continue;
+		close_fd(s, &n->fd[f]);
+		n->fd[f] = FD_UNTRIED;
+		if (n->tasks_kind == f)
+			n->tasks_kind = -1;
+	}
+	close_fd(s, &n->dfd[role]);
+	n->dfd[role] = -1;
+	if (n->wd[role] >= 0) {
+		if ((size_t)n->wd[role] < s->n_wds)
+			s->wds[n->wd[role]].node = NULL;
+		inotify_rm_watch(s->ifd, n->wd[role]);
+		n->wd[role] = -1;
+	}
+	n->srcs &= ~(1u << role);
+	/* the numbers may now come from another hierarchy: a delta across sources is no rate */
+	n->has_prev = false;
+}
+
+static void node_free(struct cg_stats *s, struct node *n)
+{
+	struct node **pp;
+
+	while (n->child)
+		node_free(s, n->child);
+	for (int r = 0; r < R_N; r++)
+		node_drop_role(s, n, r);
+	for (int f = 0; f < F_N; f++)
+		close_fd(s, &n->fd[f]);
+	if (n->parent) {
+		for (pp = &n->parent->child; *pp != n; pp = &(*pp)->sibling)
+			;
+		*pp = n->sibling;
+	}
+	for (pp = &s->hash[hash_path(n->path, s->hash_size)]; *pp != n; pp = &(*pp)->hnext)
+		;
+	*pp = n->hnext;
+	s->nodes[n->index] = s->nodes[--s->n_nodes];
+	s->nodes[n->index]->index = n->index;
+	free(n->row.threads);
+	free(n->row.path);
+	free(n->path);
+	free(n);
+}
+
+/* The directory went away in one hierarchy: so did every descendant there. */
+static void node_vanish(struct cg_stats *s, struct node *n, int role)
+{
+	for (struct node *c = n->child, *next; c; c = next) {
+		next = c->sibling;
+		node_vanish(s, c, role);
+	}
+	node_drop_role(s, n, role);
+	if (!n->srcs)
+		node_free(s, n);
+}
+
+static bool fd_budget_left(const struct cg_stats *s)
+{
+	return s->fds_held < s->fd_budget;
+}
+
+static int open_root_relative(const struct cg_stats *s, int role, const char *path)
+{
+	int fd = openat(s->hier[role]->fd, *path ? path : ".",
+			O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* The node's directory in a hierarchy: cached, or opened for this use only (*tmp set). */
+static int node_dir(struct cg_stats *s, struct node *n, int role, int *tmp)
+{
+	*tmp = -1;
+	if (n->dfd[role] >= 0)
+		return n->dfd[role];
+	*tmp = open_root_relative(s, role, n->path);
+	return *tmp;
+}
+
+static void watch(struct cg_stats *s, struct node *n, int role)
+{
+	_cleanup_free_ char *abs = NULL;
+	int wd;
+
+	if (s->ifd < 0 || n->wd[role] >= 0)
+		return;
+	if (asprintf(&abs, "%s/%s", s->hier[role]->mountpoint, n->path) < 0)
+		return;
+	wd = inotify_add_watch(s->ifd, abs,
+			       IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR |
+				       IN_DONT_FOLLOW);
+	if (wd < 0) {
+		/* out of watches: this directory is re-listed every sample instead */
+		s->rescan = true;
+		return;
+	}
+	if ((size_t)wd >= s->n_wds) {
+		size_t nw = (size_t)wd * 2 + 16;
+		struct wd_slot *w = realloc(s->wds, nw * sizeof(*w));
+
+		if (!w) {
+			inotify_rm_watch(s->ifd, wd);
+			s->rescan = true;
+			return;
+		}
+		memset(w + s->n_wds, 0, (nw - s->n_wds) * sizeof(*w));
+		s->wds = w;
+		s->n_wds = nw;
+	}
+	s->wds[wd] = (struct wd_slot){ .node = n, .role = role };
+	n->wd[role] = wd;
+}
+
+/* The cgroup at path exists in this hierarchy: make sure its node knows it. */
+static struct node *node_attach(struct cg_stats *s, struct node *parent, const char *path,
+				int role, int fd)
+{
+	struct node *n = node_find(s, path);
+
+	if (!n)
+		n = node_add(s, parent, path);
+	if (!n) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!(n->srcs & (1u << role))) {
+		n->srcs |= 1u << role;
+		n->has_prev = false;
+	}
+	if (n->dfd[role] < 0 && fd >= 0 && fd_budget_left(s)) {
+		n->dfd[role] = fd;
+		s->fds_held++;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	watch(s, n, role);
+	return n;
+}
+
+static bool is_dir_entry(int dfd, const struct dirent64 *de)
+{
+	struct stat st;
+
+	if (de->d_type == DT_DIR)
+		return true;
+	if (de->d_type != DT_UNKNOWN)
+		return false;
+	return fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * List the node's children in one hierarchy (recursively down to the depth limit), adding
+ * the new and, when prune is set, dropping the ones no longer listed.
+ */
+static int scan(struct cg_stats *s, struct node *n, int role, bool prune)
+{
+	char dbuf[8192];
+	int tmp, dfd;
+	size_t found_cap = 0, n_found = 0;
+	char **found = NULL;
+	int r = 0;
+
+	if (n->depth >= s->depth)
+		return 0;
+	dfd = node_dir(s, n, role, &tmp);
+	if (dfd < 0)
+		return dfd == -ENOENT || dfd == -ENODEV ? 0 : dfd;
+	if (lseek(dfd, 0, SEEK_SET) < 0) {
+		r = -errno;
+		goto out;
+	}
+	for (;;) {
+		long got = syscall(SYS_getdents64, dfd, dbuf, sizeof(dbuf));
+
+		if (got < 0) {
+			r = errno == ENOENT || errno == ENODEV ? 0 : -errno;
+			goto out;
+		}
+		if (got == 0)
+			break;
+		for (long off = 0; off < got;) {
+			struct dirent64 *de = (struct dirent64 *)(dbuf + off);
+
+			off += de->d_reclen;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+			    !is_dir_entry(dfd, de))
+				continue;
+			if (n_found == found_cap) {
+				size_t cap = found_cap ? found_cap * 2 : 16;
+				char **nf = realloc(found, cap * sizeof(*nf));
+
+				if (!nf) {
+					r = -ENOMEM;
+					goto out;
+				}
+				found = nf;
+				found_cap = cap;
+			}
+			found[n_found] = strdup(de->d_name);
+			if (!found[n_found]) {
+				r = -ENOMEM;
+				goto out;
+			}
+			n_found++;
+		}
+	}
+	if (prune) {
+		for (struct node *c = n->child, *next; c; c = next) {
+			const char *base = strrchr(c->path, '/');
+			bool seen = false;
+
+			next = c->sibling;
+			base = base ? base + 1 : c->path;
+			for (size_t i = 0; i < n_found && !seen; i++)
+				seen = !strcmp(found[i], base);
+			if (!seen && (c->srcs & (1u << role)))
+				node_vanish(s, c, role);
+		}
+	}
+	for (size_t i = 0; i < n_found; i++) {
+		_cleanup_free_ char *cpath = cg_path_join(n->path, found[i]);
+		struct node *c;
+		int cfd;
+
+		if (!cpath) {
+			r = -ENOMEM;
+			goto out;
+		}
+		c = node_find(s, cpath);
+		if (c && (c->srcs & (1u << role))) {
+			/* known: a rescan still walks below it, an event-driven scan need not */
+			if (prune && (r = scan(s, c, role, prune)) < 0)
+				goto out;
+			continue;
+		}
+		cfd = fd_budget_left(s) ? openat(dfd, found[i],
+						 O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+					: -1;
+		if (cfd < 0 && fd_budget_left(s) && (errno == ENOENT || errno == ENODEV))
+			continue; /* gone between the listing and the open */
+		c = node_attach(s, n, cpath, role, cfd);
+		if (!c) {
+			r = -ENOMEM;
+			goto out;
+		}
+		r = scan(s, c, role, prune);
+		if (r < 0)
+			goto out;
+	}
+out:
+	for (size_t i = 0; i < n_found; i++)
+		free(found[i]);
+	free(found);
+	if (tmp >= 0)
+		close(tmp);
+	return r;
+}
+
+static struct node *root_node(struct cg_stats *s)
+{
+	return node_find(s, s->root);
+}
+
+static int scan_all(struct cg_stats *s)
+{
+	struct node *root = root_node(s);
+	int r;
+
+	s->rescan = false;
+	for (int role = 0; role < R_PROC; role++) {
+		if (!s->hier[role] || !root || !(root->srcs & (1u << role)))
+			continue;
+		r = scan(s, root, role, true);
+		if (r < 0)
+			return r;
+		root = root_node(s);
+	}
+	return 0;
+}
+
+/* Apply what inotify saw since the last sample. */
+static int drain_events(struct cg_stats *s)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+
+	if (s->ifd < 0)
+		return 0;
+	for (;;) {
+		ssize_t len = read(s->ifd, buf, sizeof(buf));
+
+		if (len < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		for (char *p = buf; p < buf + len;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+			struct wd_slot *w;
+			struct node *c;
+			_cleanup_free_ char *cpath = NULL;
+
+			p += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				s->rescan = true;
+				continue;
+			}
+			if (ev->wd < 0 || (size_t)ev->wd >= s->n_wds || !ev->len ||
+			    !(ev->mask & IN_ISDIR))
+				continue;
+			w = &s->wds[ev->wd];
+			if (!w->node || w->node->wd[w->role] != ev->wd)
+				continue;
+			cpath = cg_path_join(w->node->path, ev->name);
+			if (!cpath)
+				return -ENOMEM;
+			if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+				c = node_find(s, cpath);
+				if (c && (c->srcs & (1u << w->role)))
+					node_vanish(s, c, w->role);
+			} else if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
+				struct node *parent = w->node;
+				int role = w->role, tmp, dfd, cfd;
+
+				if (parent->depth >= s->depth)
+					continue;
+				dfd = node_dir(s, parent, role, &tmp);
+				if (dfd < 0)
+					continue;
+				cfd = openat(dfd, ev->name,
+					     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+				if (tmp >= 0)
+					close(tmp);
+				if (cfd < 0)
+					continue; /* created and removed before we looked */
+				c = node_attach(s, parent, cpath, role, cfd);
+				if (!c)
+					return -ENOMEM;
+				/* mkdir -p may have made children before the watch was set */
+				if (scan(s, c, role, false) < 0)
+					s->rescan = true;
+			}
+		}
+	}
+}
+
+/* Read one stat file of a node into s->buf (or *heap when it is bigger). */
+static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
+{
+	const struct file_def *d = &defs[k];
+	int fd = n->fd[k], tmp = -1, r;
+	ssize_t len;
+
+	*heap = NULL;
+	if (fd == FD_ABSENT)
+		return -ENOENT;
+	if (fd < 0) {
+		if (d->role == R_PROC) {
+			tmp = open(d->name, O_RDONLY | O_CLOEXEC);
+		} else {
+			int dtmp, dfd = node_dir(s, n, s->canon[d->role], &dtmp);
+
+			if (dfd < 0)
+				return dfd;
+			tmp = openat(dfd, d->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			if (dtmp >= 0)
+				close(dtmp);
+		}
+		if (tmp < 0) {
+			r = -errno;
+			if (r == -ENOENT && d->role != R_PROC) {
+				/* the file or the cgroup: a stat that never existed here is absent */
+				n->fd[k] = FD_ABSENT;
+			} else if (r == -EMFILE || r == -ENFILE) {
+				n->fd[k] = FD_UNCACHED;
+				s->fd_budget = s->fds_held > 16 ? s->fds_held - 16 : 0;
+			}
+			return r;
+		}
+		if (fd_budget_left(s)) {
+			n->fd[k] = tmp;
+			s->fds_held++;
+			fd = tmp;
+			tmp = -1;
+		} else {
+			n->fd[k] = FD_UNCACHED;
+			s->reopened++;
+			fd = tmp;
+		}
+	}
+	len = cg_pread_buf(fd, s->buf, s->buf_size);
+	if (len == -EFBIG) {
+		r = cg_read_fd(fd, heap, NULL);
+		len = r < 0 ? r : 0;
+	}
+	if (tmp >= 0)
+		close(tmp);
+	return len < 0 ? (int)len : 0;
+}
+
+static bool gone(int r)
+{
+	return r == -ENODEV || r == -ENOENT;
+}
+
+/* The directory of role vanished under a node we read: what inotify will say next anyway. */
+static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
+{
+	if (gone(r) && defs[k].role != R_PROC && n->fd[k] != FD_ABSENT) {
+		close_fd(s, &n->fd[k]);
+		n->fd[k] = FD_ABSENT;
+	}
+	if (r == -ENODEV)
+		n->srcs |= 1u << 31; /* marker: collect after the pass */
+}
+
+static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uint64_t prev_t)
+{
+	_cleanup_free_ char *heap = NULL, *list = NULL;
+	struct cg_stat_thread *old = n->row.threads, *nt = NULL;
+	size_t n_old = n->row.n_threads, n_new = 0, cap = 0;
+	const char *text;
+	int r;
+
+	r = read_kind(s, n, F_THREADS_V2, &heap);
+	if (r < 0)
+		goto out;
+	list = heap ? TAKE_PTR(heap) : strdup(s->buf);
+	if (!list)
+		goto out;
+	for (text = list; *text;) {
+		const char *eol = strchrnul(text, '\n');
+		char path[96], sbuf[1024], numbuf[16];
+		_cleanup_close_ int fd = -1;
+		struct cg_stat_thread t = { .cpu_percent = -1 };
+		size_t len = (size_t)(eol - text);
+		pid_t tid;
+		ssize_t got;
+
+		if (len && len < sizeof(numbuf)) {
+			memcpy(numbuf, text, len);
+			numbuf[len] = '\0';
+		} else {
+			numbuf[0] = '\0';
+		}
+		text = *eol ? eol + 1 : eol;
+		if (cg_parse_pid(numbuf, &tid) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tid, (int)tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue; /* exited since the listing */
+		got = cg_pread_buf(fd, sbuf, sizeof(sbuf));
+		if (got < 0 || cg_stats_parse_proc_stat(sbuf, t.comm, sizeof(t.comm), &t.ticks) < 0)
+			continue;
+		t.tid = tid;
+		for (size_t i = 0; i < n_old; i++) {
+			if (old[i].tid == tid && now > prev_t && t.ticks >= old[i].ticks) {
+				t.cpu_percent = (double)(t.ticks - old[i].ticks) / (double)s->clk_tck /
+						((double)(now - prev_t) / 1e9) * 100.0;
+				break;
+			}
+		}
+		if (n_new == cap) {
+			size_t c = cap ? cap * 2 : 8;
+			struct cg_stat_thread *g = realloc(nt, c * sizeof(*g));
+
+			if (!g)
+				break;
+			nt = g;
+			cap = c;
+		}
+		nt[n_new++] = t;
+	}
+out:
+	free(old);
+	n->row.threads = nt;
+	n->row.n_threads = n_new;
+}
+
+static bool is_threaded(struct cg_stats *s, struct node *n)
+{
+	_cleanup_free_ char *heap = NULL;
+
+	if (read_kind(s, n, F_TYPE, &heap) < 0)
+		return false;
+	return !strcmp(heap ? heap : s->buf, "threaded\n");
+}
+
+/* First file of the metric that this node has and that parses. */
+static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a,
+		       uint64_t *b, double *dv)
+{
+	for (int k = 0; k < F_N; k++) {
+		_cleanup_free_ char *heap = NULL;
+		const char *text;
+		int r;
+
+		if (defs[k].metric != m || !(n->srcs & (1u << s->canon[defs[k].role])))
+			continue;
+		if (defs[k].root_only && n->depth != 0)
+			continue;
+		if (defs[k].root_only && *n->path)
+			continue;
+		r = read_kind(s, n, k, &heap);
+		if (r < 0) {
+			read_failed(s, n, k, r);
+			continue;
+		}
+		text = heap ? heap : s->buf;
+		switch (k) {
+		case F_CPU_STAT:
+			if (cg_stats_parse_keyed(text, "usage_usec", a) < 0)
+				continue;
+			*a *= 1000;
+			break;
+		case F_MEMINFO: {
+			uint64_t total, avail;
+
+			/* the root has no memory.current: what the whole machine uses */
+			if (sscanf(text, "MemTotal: %" SCNu64, &total) != 1)
+				continue;
+			text = strstr(text, "MemAvailable:");
+			if (!text || sscanf(text, "MemAvailable: %" SCNu64, &avail) != 1 ||
+			    avail > total)
+				continue;
+			*a = (total - avail) * 1024;
+			break;
+		}
+		case F_IO_STAT:
+			if (cg_stats_parse_io_stat(text, a, b) < 0)
+				continue;
+			break;
+		case F_BLKIO_THROTTLE:
+		case F_BLKIO:
+			if (cg_stats_parse_blkio(text, a, b) < 0)
+				continue;
+			break;
+		case F_PSI_CPU:
+		case F_PSI_MEMORY:
+		case F_PSI_IO:
+		case F_PROC_PSI_CPU:
+		case F_PROC_PSI_MEMORY:
+		case F_PROC_PSI_IO:
+			if (cg_stats_parse_psi(text, dv) < 0)
+				continue;
+			break;
+		default:
+			if (defs[k].count) {
+				*a = cg_stats_count_lines(text);
+			} else if (cg_stats_parse_number(text, a) < 0) {
+				continue;
+			}
+			break;
+		}
+		return k;
+	}
+	return -ENOENT;
+}
+
+static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
+{
+	struct cg_stat_row *row = &n->row;
+	uint64_t a = 0, b = 0;
+	double dv = 0;
+	int k;
+
+	row->have = 0;
+	/* PSI cpu, memory, io: metrics M_PSI_CPU.. in the same order as CG_PSI_* */
+	for (int p = 0; p < CG_PSI_N; p++) {
+		if (read_metric(s, n, (enum metric)(M_PSI_CPU + p), &a, &b, &dv) >= 0) {
+			row->psi[p] = dv;
+			row->have |= CG_STAT_PSI_CPU << p;
+		}
+	}
+	if (read_metric(s, n, M_CPU, &a, &b, &dv) >= 0) {
+		row->cpu_ns = a;
+		row->have |= CG_STAT_CPU;
+	}
+	if (read_metric(s, n, M_MEMORY, &a, &b, &dv) >= 0) {
+		row->memory = a;
+		row->have |= CG_STAT_MEMORY;
+	}
+	if (read_metric(s, n, M_IO, &a, &b, &dv) >= 0) {
+		row->io_read = a;
+		row->io_write = b;
+		row->have |= CG_STAT_IO;
+	}
+	k = read_metric(s, n, M_TASKS, &a, &b, &dv);
+	if (k >= 0) {
+		row->tasks = a;
+		row->have |= CG_STAT_TASKS;
+	}
+	n->tasks_kind = k;
+	if (s->threads && (n->srcs & (1u << R_UNIFIED)) && is_threaded(s, n)) {
+		row->have |= CG_STAT_THREADED;
+		sample_threads(s, n, now, n->has_prev ? n->prev_t : 0);
+	} else if (row->threads) {
+		free(row->threads);
+		row->threads = NULL;
+		row->n_threads = 0;
+	}
+	if (n->has_prev && now > n->prev_t) {
+		double dt = (double)(now - n->prev_t) / 1e9;
+
+		if ((row->have & n->prev_have & CG_STAT_CPU) && row->cpu_ns >= n->prev_cpu) {
+			row->cpu_percent = (double)(row->cpu_ns - n->prev_cpu) / 1e9 / dt * 100.0;
+			row->have |= CG_STAT_CPU_RATE;
+		}
+		if ((row->have & n->prev_have & CG_STAT_IO) && row->io_read >= n->prev_rd &&
+		    row->io_write >= n->prev_wr) {
+			row->io_read_bps = (double)(row->io_read - n->prev_rd) / dt;
+			row->io_write_bps = (double)(row->io_write - n->prev_wr) / dt;
+			row->have |= CG_STAT_IO_RATE;
+		}
+	}
+	n->has_prev = true;
+	n->prev_t = now;
+	n->prev_have = row->have;
+	n->prev_cpu = row->cpu_ns;
+	n->prev_rd = row->io_read;
+	n->prev_wr = row->io_write;
+}
+
+/* Counted tasks are the cgroup's own: add the descendants' from the same hierarchy. */
+static void sum_counted_tasks(struct cg_stats *s)
+{
+	int maxd = 0;
+
+	for (size_t i = 0; i < s->n_nodes; i++)
+		if (s->nodes[i]->depth > maxd)
+			maxd = s->nodes[i]->depth;
+	for (int d = maxd; d > 0; d--) {
+		for (size_t i = 0; i < s->n_nodes; i++) {
+			struct node *n = s->nodes[i], *p = n->parent;
+
+			if (n->depth != d || !p || p->tasks_kind < 0 || n->tasks_kind < 0 ||
+			    !defs[p->tasks_kind].count ||
+			    defs[p->tasks_kind].role != defs[n->tasks_kind].role)
+				continue;
+			p->row.tasks += n->row.tasks;
+		}
+	}
+}
+
+int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n)
+{
+	uint64_t now;
+	struct timespec ts;
+	int r;
+
+	r = drain_events(s);
+	if (r < 0)
+		return r;
+	if (s->rescan || s->ifd < 0) {
+		r = scan_all(s);
+		if (r < 0)
+			return r;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	for (size_t i = 0; i < s->n_nodes; i++)
+		sample_node(s, s->nodes[i], now);
+	/* ENODEV: removed while we read; inotify says so too, but do not show a half row */
+	for (size_t i = 0; i < s->n_nodes;) {
+		struct node *n = s->nodes[i];
+
+		if (n->srcs & (1u << 31)) {
+			n->srcs &= ~(1u << 31);
+			for (int role = 0; role < R_PROC; role++) {
+				int tmp = -1, fd;
+
+				if (!(n->srcs & (1u << role)))
+					continue;
+				fd = n->dfd[role] >= 0 ? n->dfd[role]
+						       : (tmp = open_root_relative(s, role, n->path));
+				/* a removed cgroup directory lists nothing and reads ENODEV */
+				if (fd < 0 || faccessat(fd, "cgroup.procs", F_OK, 0) < 0) {
+					if (tmp >= 0)
+						close(tmp);
+					node_vanish(s, n, role);
+					i = 0;
+					goto next;
+				}
+				if (tmp >= 0)
+					close(tmp);
+			}
+		}
+		i++;
+next:;
+	}
+	sum_counted_tasks(s);
+	for (size_t i = 0; i < s->n_nodes; i++)
+		s->rows[i] = &s->nodes[i]->row;
+	*ret_rows = s->rows;
+	*ret_n = s->n_nodes;
+	return 0;
+}
+
+int cg_stats_set_depth(struct cg_stats *s, int depth)
+{
+	if (depth < 0)
+		depth = 0;
+	if (depth < s->depth) {
+		for (size_t i = 0; i < s->n_nodes;) {
+			struct node *n = s->nodes[i];
+
+			if (n->depth > depth && (!n->parent || n->parent->depth <= depth)) {
+				node_free(s, n);
+				i = 0;
+				continue;
+			}
+			i++;
+		}
+	}
+	s->depth = depth;
+	return scan_all(s);
+}
+
+void cg_stats_set_threads(struct cg_stats *s, bool threads)
+{
+	s->threads = threads;
+}
+
+const char *cg_stats_sources(const struct cg_stats *s)
+{
+	return s->sources;
+}
+
+size_t cg_stats_reopened(const struct cg_stats *s)
+{
+	return s->reopened;
+}
+
+static void describe_sources(struct cg_stats *s, const struct node *root)
+{
+	static const char *const mname[M_N] = { "cpu", "memory", "io", "tasks", "psi-cpu",
+						"psi-memory", "psi-io" };
+	size_t off = 0;
+
+	for (int m = 0; m < M_N; m++) {
+		const char *sep = "";
+
+		off += (size_t)snprintf(s->sources + off, sizeof(s->sources) - off, "%s%s:",
+					m ? "; " : "", mname[m]);
+		for (int k = 0; k < F_N && off < sizeof(s->sources); k++) {
+			const struct file_def *d = &defs[k];
+
+			if (d->metric != (enum metric)m || !s->hier[d->role] ||
+			    !(root->srcs & (1u << s->canon[d->role])) || (d->root_only && *s->root))
+				continue;
+			off += (size_t)snprintf(s->sources + off, sizeof(s->sources) - off,
+						"%s %s %s", sep,
+						d->role == R_PROC ? "proc" : s->hier[d->role]->label,
+						d->name);
+			sep = ",";
+		}
+		if (off >= sizeof(s->sources))
+			break;
+	}
+}
+
+int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret)
+{
+	static const char *const v1ctl[R_N] = { [R_CPUACCT] = "cpuacct", [R_MEMORY] = "memory",
+						[R_BLKIO] = "blkio", [R_PIDS] = "pids" };
+	static struct cg_hier proc_hier = { .label = (char *)"proc", .fd = -1 };
+	struct cg_stats *s = calloc(1, sizeof(*s));
+	struct rlimit rl;
+	struct node *root = NULL;
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	s->layout = l;
+	s->ifd = -1;
+	s->depth = o->depth < 0 ? 0 : o->depth;
+	s->threads = o->threads;
+	s->clk_tck = sysconf(_SC_CLK_TCK);
+	if (s->clk_tck <= 0)
+		s->clk_tck = 100;
+	s->root = strdup(o->path ? o->path : "");
+	s->buf_size = 65536;
+	s->buf = malloc(s->buf_size);
+	s->hash_size = 1024;
+	s->hash = calloc(s->hash_size, sizeof(*s->hash));
+	if (!s->root || !s->buf || !s->hash) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	s->hier[R_UNIFIED] = l->unified;
+	for (int role = R_CPUACCT; role <= R_PIDS; role++) {
+		for (size_t i = 0; i < l->n; i++)
+			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], v1ctl[role]))
+				s->hier[role] = &l->hier[i];
+	}
+	s->hier[R_PROC] = &proc_hier;
+	for (int role = 0; role < R_N; role++) {
+		s->canon[role] = role;
+		for (int other = R_CPUACCT; other < role && role < R_PROC; other++)
+			if (s->hier[role] && s->hier[other] == s->hier[role]) {
+				s->canon[role] = other;
+				break;
+			}
+	}
+	/* the fds are the cache: take all the kernel allows, keep a margin for the tool */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		s->fd_budget = rl.rlim_cur > 128 ? (size_t)rl.rlim_cur - 64 : 64;
+	} else {
+		s->fd_budget = 960;
+	}
+	s->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	for (int role = 0; role < R_PROC; role++) {
+		int fd;
+
+		if (!s->hier[role])
+			continue;
+		if (s->canon[role] != role)
+			continue;
+		fd = open_root_relative(s, role, s->root);
+		if (fd < 0) {
+			if (fd == -ENOENT || fd == -ENOTDIR)
+				continue;
+			r = fd;
+			goto fail;
+		}
+		if (!root)
+			root = node_add(s, NULL, s->root);
+		if (!root) {
+			close(fd);
+			r = -ENOMEM;
+			goto fail;
+		}
+		node_attach(s, NULL, s->root, role, fd);
+	}
+	if (!root) {
+		r = -ENOENT;
+		goto fail;
+	}
+	root->srcs |= 1u << R_PROC;
+	describe_sources(s, root);
+	r = scan_all(s);
+	if (r < 0)
+		goto fail;
+	*ret = s;
+	return 0;
+fail:
+	cg_stats_free(s);
+	return r;
+}
+
+void cg_stats_free(struct cg_stats *s)
+{
+	if (!s)
+		return;
+	while (s->n_nodes) {
+		struct node *n = s->nodes[0];
+
+		while (n->parent)
+			n = n->parent;
+		node_free(s, n);
+	}
+	if (s->ifd >= 0)
+		close(s->ifd);
+	free(s->wds);
+	free(s->nodes);
+	free(s->rows);
+	free(s->hash);
+	free(s->buf);
+	free(s->root);
+	free(s);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* Live statistics sampler: cached dir fds + pread, cpu/memory/io/tasks/PSI, v1 and v2 joined. */
+#ifndef CGKIT_STATS_H
+#define CGKIT_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "mount.h"
+
+/* Pure parsers of kernel stat files (tests/unit/stats_*.c). Each returns 0 or -EINVAL/-ERANGE. */
+
+/* "key value" lines (cpu.stat, memory.stat): the value of key; -ENOENT when it is absent. */
+int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret);
+/* io.stat: rbytes and wbytes summed over every device line. Empty text is 0/0. */
+int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+/*
+ * v1 blkio.throttle.io_service_bytes (and blkio.io_service_bytes): "MAJ:MIN Read N" and
+ * "MAJ:MIN Write N" summed over devices; the per-device and grand "Total" lines are ignored.
+ */
+int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+/* PSI ("some avg10=0.12 avg60=... total=N"): the "some" line's avg10 in percent. */
+int cg_stats_parse_psi(const char *text, double *ret_some_avg10);
+/* A single number file (cpuacct.usage, memory.current, pids.current, memory.usage_in_bytes). */
+int cg_stats_parse_number(const char *text, uint64_t *ret);
+/* Lines of a membership file (cgroup.procs, cgroup.threads, tasks). */
+uint64_t cg_stats_count_lines(const char *text);
+/* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
+int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
+
+/* What a row carries: unknown values have no bit. */
+enum {
+	CG_STAT_TASKS = 1u << 0,
+	CG_STAT_CPU = 1u << 1,      /* cumulative cpu_ns */
+	CG_STAT_CPU_RATE = 1u << 2, /* cpu_percent (needs a previous sample) */
+	CG_STAT_MEMORY = 1u << 3,
+	CG_STAT_IO = 1u << 4,      /* cumulative io_read/io_write */
+	CG_STAT_IO_RATE = 1u << 5, /* io_read_bps/io_write_bps */
+	CG_STAT_PSI_CPU = 1u << 6,
+	CG_STAT_PSI_MEMORY = 1u << 7,
+	CG_STAT_PSI_IO = 1u << 8,
+	CG_STAT_THREADED = 1u << 9, /* v2 cgroup.type is "threaded" */
+};
+
+enum { CG_PSI_CPU, CG_PSI_MEMORY, CG_PSI_IO, CG_PSI_N };
+
+struct cg_stat_thread {
+	pid_t tid;
+	char comm[32];
+	uint64_t ticks;
+	double cpu_percent; /* < 0: no previous sample yet */
+};
+
+struct cg_stat_row {
+	char *path; /* "/" or "/a/b", relative to the hierarchy roots */
+	int depth;  /* 0 for the cgroup the sampler was started on */
+	unsigned have;
+	uint64_t tasks;
+	uint64_t cpu_ns;
+	double cpu_percent;
+	uint64_t memory;
+	uint64_t io_read, io_write;
+	double io_read_bps, io_write_bps;
+	double psi[CG_PSI_N];
+	/* with threads enabled, in a threaded cgroup */
+	struct cg_stat_thread *threads;
+	size_t n_threads;
+};
+
+struct cg_stats;
+
+struct cg_stats_opts {
+	const char *path; /* normalized ("" is the root) */
+	int depth;        /* rows down to this many levels below path */
+	bool threads;     /* collect per-thread rows in threaded cgroups */
+};
+
+/*
+ * Find path in every hierarchy that offers statistics and start watching it. -ENOENT when
+ * no hierarchy has it. The layout must outlive the sampler.
+ */
+int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret);
+void cg_stats_free(struct cg_stats *s);
+int cg_stats_set_depth(struct cg_stats *s, int depth);
+void cg_stats_set_threads(struct cg_stats *s, bool threads);
+
+/*
+ * Take a sample: pick up cgroups that appeared, drop those that vanished (never an error),
+ * re-read every stat file and compute rates against the previous sample. The rows stay
+ * valid until the next call; they are in no particular order.
+ */
+int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n);
+
+/* Which hierarchy serves each column, e.g. "cpu: unified cpu.stat; memory: memory v1 ...". */
+const char *cg_stats_sources(const struct cg_stats *s);
+
+/* How many stat files are read with openat each time because the fd limit ran out. */
+size_t cg_stats_reopened(const struct cg_stats *s);
+
+#endif
