@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: MIT
+/* cgexec2: run a command in cgroups, placed before it runs, or in a transient cgroup with limits. */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "error.h"
+#include "file.h"
+#include "mount.h"
+#include "rules.h"
+#include "spawn.h"
+#include "spec.h"
+#include "usage.h"
+
+const char *argp_program_version = "cgexec2 (cgkit) " CGKIT_VERSION;
+
+/* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure */
+#define EXIT_CGEXEC 125
+
+/* How long the leftovers of a transient cgroup may take to die before we give up on it. */
+#define KILL_TIMEOUT_NS (5ULL * 1000000000ULL)
+
+enum {
+	OPT_KEEP = 0x100,
+	OPT_STICKY,
+	OPT_NO_CLONE3,
+};
+
+struct setting {
+	char *file;
+	char *value;
+};
+
+struct cgexec2_args {
+	char **specs;
+	struct setting *set;
+	size_t n_set;
+	bool transient, stats, keep, sticky, verbose, no_clone3;
+	char *name; /* --transient=NAME */
+	char **argv; /* COMMAND [ARG...], borrowed from main's argv */
+};
+
+static const struct argp_option options[] = {
+	{ 0, 0, 0, 0, "Where COMMAND runs:", 1 },
+	{ "group", 'g', "CONTROLLERS:PATH", 0,
+	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the "
+	  "unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy)",
+	  1 },
+	{ "transient", 't', "NAME", OPTION_ARG_OPTIONAL,
+	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the "
+	  "root; wait for COMMAND, then kill what is left in it and remove it (the NAME must be "
+	  "attached: -tNAME or --transient=NAME)",
+	  1 },
+	{ "set", 'r', "FILE=VALUE", 0,
+	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); "
+	  "CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is "
+	  "enabled on the way down; repeatable",
+	  1 },
+	{ "keep", OPT_KEEP, 0, 0, "Leave the transient cgroup and what runs in it", 1 },
+	{ "sticky", OPT_STICKY, 0, 0,
+	  "Tell a running cgrulesengd not to move COMMAND or its children (as libcgroup's cgexec)",
+	  1 },
+	{ 0, 0, 0, 0, "Output:", 2 },
+	{ "stats", 's', 0, 0,
+	  "After COMMAND exits, print a usage summary on stderr: wall time, CPU user/system, "
+	  "peak memory, IO bytes, peak tasks (each where the kernel exposes it)",
+	  2 },
+	{ "verbose", 'v', 0, 0, "Say where COMMAND was placed, and how", 2 },
+	{ "no-clone3", OPT_NO_CLONE3, 0, 0,
+	  "Place a waited-for COMMAND by moving it, never by clone3(CLONE_INTO_CGROUP)", 2 },
+	{},
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cgexec2_args *a = state->input;
+
+	switch (key) {
+	case 'g':
+		if (cg_strv_push(&a->specs, arg) < 0)
+			return ENOMEM;
+		break;
+	case 't':
+		a->transient = true;
+		if (arg) {
+			_cleanup_free_ char *norm = NULL;
+
+			if (!cg_name_is_plain(arg) || cg_path_normalize(arg, &norm) < 0 ||
+			    strcmp(norm, arg))
+				argp_error(state,
+					   "--transient=NAME takes a plain cgroup name (no '/', "
+					   "not '.' or '..', no control characters), not '%s'",
+					   arg);
+			a->name = arg;
+		}
+		break;
+	case 'r': {
+		char *eq = strchr(arg, '=');
+		struct setting *ns;
+
+		if (!eq || eq == arg)
+			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
+		ns = realloc(a->set, (a->n_set + 1) * sizeof(*ns));
+		if (!ns)
+			return ENOMEM;
+		a->set = ns;
+		ns[a->n_set].file = strndup(arg, (size_t)(eq - arg));
+		ns[a->n_set].value = strdup(eq + 1);
+		if (!ns[a->n_set].file || !ns[a->n_set].value)
+			return ENOMEM;
+		a->n_set++;
+		a->transient = true;
+		break;
+	}
+	case 's':
+		a->stats = true;
+		break;
+	case OPT_KEEP:
+		a->keep = true;
+		break;
+	case OPT_STICKY:
+		a->sticky = true;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case OPT_NO_CLONE3:
+		a->no_clone3 = true;
+		break;
+	case ARGP_KEY_ARG:
+		/* COMMAND: everything from here on is its own, options included */
+		a->argv = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->argv)
+			argp_error(state, "no COMMAND given");
+		if (a->keep && !a->transient)
+			argp_error(state, "--keep is about the transient cgroup: use it with -t or -r");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[--] COMMAND [ARG...]",
+	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into "
+	"the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every "
+	"cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be "
+	"waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as "
+	"for libcgroup's cgexec. Options end at COMMAND.\v"
+	"Exit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed (usage, "
+	"a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
+	"Examples:\n"
+	"  cgexec2 -g cpu,pids:batch make -j8\n"
+	"  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
+	"  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
+};
+
+static void report(const struct cg_diag *d)
+{
+	char buf[2048];
+
+	fprintf(stderr, "cgexec2: %s\n", cg_diag_format(d, buf, sizeof(buf)));
+}
+
+static bool is_membership_file(const char *file)
+{
+	return !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
+	       !strcmp(file, "tasks");
+}
+
+/*
+ * The target a -r FILE goes to: the one on the hierarchy that serves FILE's controller.
+ * Without -g that hierarchy's root joins the targets (the transient cgroup is made there);
+ * with -g one of them must be on it. v2 controllers are recorded for enabling.
+ */
+static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool have_g,
+			 const char *file, const char *base, struct cg_diag *d)
+{
+	_cleanup_free_ char *ctrl = cg_file_controller(file);
+	_cleanup_free_ char *spec = NULL;
+	struct cg_hier *h;
+
+	if (!cg_name_is_plain(file))
+		return cg_diag_say(d, EINVAL, file, "", "-r",
+				   "'%s' is not an interface file name (no '/' allowed)", file);
+	if (is_membership_file(file))
+		return cg_diag_say(d, EINVAL, file, "", "-r",
+				   "%s is a membership file: cgexec2 places COMMAND itself", file);
+	if (!ctrl)
+		return 0; /* cgroup.* core files: written to every target */
+	h = cg_layout_find(l, ctrl);
+	if (!h || !have_g) {
+		/* the spec parser names where the controller is, or says it is not mounted */
+		if (asprintf(&spec, "%s:/%s", ctrl, base) < 0)
+			return -ENOMEM;
+		return cg_spec_parse(l, spec, t, d);
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->t[i].hier != h)
+			continue;
+		if (h->version == 2 && !cg_strv_contains(t->t[i].controllers, ctrl))
+			return cg_strv_push(&t->t[i].controllers, ctrl);
+		return 0;
+	}
+	return cg_diag_say(d, EINVAL, file, "", "-r",
+			   "no -g cgroup is in the hierarchy of %s (%s at %s): add -g %s:PATH", ctrl,
+			   h->label, h->mountpoint, ctrl);
+}
+
+/* Which targets a -r FILE is written to. */
+static bool setting_applies(const struct cg_targets *t, size_t i, const char *file)
+{
+	_cleanup_free_ char *ctrl = cg_file_controller(file);
+	const struct cg_hier *h = t->t[i].hier;
+
+	if (ctrl)
+		return cg_hier_has(h, ctrl);
+	/* a core file exists in the unified hierarchy when there is one, else in each v1 one */
+	for (size_t j = 0; j < t->n; j++)
+		if (t->t[j].hier->version == 2)
+			return h->version == 2;
+	return true;
+}
+
+static int check_exist(const struct cg_targets *t, bool transient, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2];
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (cg_exists(t->t[i].hier, t->t[i].path))
+			continue;
+		return cg_diag_say(d, ENOENT, cg_target_name(&t->t[i], where, sizeof(where)),
+				   t->t[i].hier->label, "use",
+				   "No such cgroup (cgexec2 %s; create it with cgcreate2%s)",
+				   transient ? "makes the transient cgroup under an existing one"
+					     : "runs COMMAND in existing cgroups",
+				   transient ? "" : ", or use -t for a transient one");
+	}
+	return 0;
+}
+
+/* Make the transient cgroup under every target, enable and set what -r asks; t then names it. */
+static int make_transient(struct cgexec2_args *a, struct cg_targets *t, const char *name,
+			  struct cg_journal *j, struct cg_diag *d)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg_target *x = &t->t[i];
+		char *child = cg_path_join(x->path, name);
+		int r;
+
+		if (!child)
+			return -ENOMEM;
+		free(x->path);
+		x->path = child;
+		r = cg_create(x->hier, x->path, false, j, d);
+		if (r < 0)
+			return r;
+		if (x->hier->version == 2 && x->controllers[0]) {
+			r = cg_enable(x->hier, x->path, x->controllers, j, d);
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t k = 0; k < a->n_set; k++)
+		for (size_t i = 0; i < t->n; i++) {
+			int r;
+
+			if (!setting_applies(t, i, a->set[k].file))
+				continue;
+			r = cg_set(t->t[i].hier, t->t[i].path, a->set[k].file, a->set[k].value, d);
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
+
+/* -v: one line per cgroup, with how COMMAND got there */
+static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cloned_into)
+{
+	char where[PATH_MAX + 2];
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cg_target *x = &t->t[i];
+		const char *how = exec		  ? "cgexec2 moved itself there, then exec'd COMMAND"
+				  : cloned_into && x->hier->version == 2
+				  ? "spawned there by clone3(CLONE_INTO_CGROUP)"
+				  : "moved there before it could exec";
+
+		fprintf(stderr, "cgexec2: pid %d in %s (%s): %s\n", (int)pid,
+			cg_target_name(x, where, sizeof(where)), x->hier->label, how);
+	}
+}
+
+static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
+{
+	return cg_rules_sticky(pid, true, d);
+}
+
+/* The child is gone: kill what it left behind and remove the transient cgroup. */
+static int transient_cleanup(const struct cg_targets *t, struct cg_diag *d)
+{
+	const struct cg_remove_opts ro = { .recursive = true };
+	int first = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		int r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, d);
+
+		if (r == 0)
+			r = cg_remove(t->t[i].hier, t->t[i].path, &ro, d);
+		if (r < 0 && !first) {
+			report(d);
+			first = r;
+		}
+	}
+	return first;
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+/* Wait for the child, passing on the signals cgexec2 receives; returns its wait status. */
+static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusage *ru)
+{
+	for (;;) {
+		siginfo_t si;
+		int status, sig = sigwaitinfo(set, &si);
+
+		if (sig < 0)
+			continue;
+		if (sig == SIGCHLD) {
+			pid_t p = wait4(c->pid, &status, WNOHANG, ru);
+
+			if (p == c->pid)
+				return status;
+			continue;
+		}
+		/* the terminal signals the whole foreground group: the child has it already */
+		if (si.si_code == SI_KERNEL && getpgid(c->pid) == getpgrp())
+			continue;
+		cg_child_signal(c, sig);
+	}
+}
+
+static uint64_t timeval_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_CGEXEC;
+}
+
+static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanup,
+		       struct cg_journal *j, const sigset_t *oldmask, const sigset_t *set)
+{
+	struct cg_spawn_opts so = {
+		.child_mask = oldmask,
+		.no_clone3 = a->no_clone3,
+		.before_exec = a->sticky ? sticky_hook : NULL,
+	};
+	struct cg_usage before = { 0 }, after = { 0 };
+	struct cg_child c;
+	struct cg_diag d;
+	struct rusage ru;
+	uint64_t t0, wall;
+	int r, status;
+
+	if (a->stats && !cleanup)
+		(void)cg_usage_read(t, &before);
+	t0 = cg_now_ns();
+	r = cg_spawn(t, a->argv, &so, &c, &d);
+	if (r < 0) {
+		report(&d);
+		cg_journal_rollback(j);
+		return EXIT_CGEXEC;
+	}
+	if (c.exec_errno) {
+		fprintf(stderr, "cgexec2: %s: %s\n", a->argv[0], strerror(c.exec_errno));
+		while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
+			;
+		cg_child_close(&c);
+		/* COMMAND never ran: take back what this call made, --keep or not */
+		cg_journal_rollback(j);
+		return cg_exec_errno_status(c.exec_errno);
+	}
+	if (a->verbose)
+		say_placed(t, c.pid, false, c.cloned_into);
+	status = wait_forwarding(&c, set, &ru);
+	wall = cg_now_ns() - t0;
+	cg_child_close(&c);
+	if (cleanup) {
+		struct cg_diag kd;
+
+		/* leftovers first, so that the summary counts what they did too */
+		for (size_t i = 0; i < t->n; i++)
+			if (cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &kd) < 0)
+				report(&kd);
+	}
+	if (a->stats) {
+		char buf[512];
+
+		if (cg_usage_read(t, &after) == 0) {
+			cg_usage_delta(&before, &after);
+			/* no cgroup of ours counts CPU (hybrid, v1 without cpuacct): COMMAND's own */
+			if (!(after.have & CG_USAGE_CPU)) {
+				after.user_ns = timeval_ns(&ru.ru_utime);
+				after.system_ns = timeval_ns(&ru.ru_stime);
+				after.have |= CG_USAGE_CPU;
+			}
+			fprintf(stderr, "cgexec2: stats: %s\n", cg_usage_format(&after, wall, buf,
+									  sizeof(buf)));
+		}
+	}
+	if (cleanup) {
+		struct cg_diag rd;
+
+		transient_cleanup(t, &rd);
+		/* the controllers enabled on the way down stay: a sibling may rely on them now */
+		cg_journal_clear(j);
+	}
+	return exit_status(status);
+}
+
+static int run(struct cgexec2_args *a)
+{
+	struct cg_layout *l = NULL;
+	struct cg_targets t = { 0 };
+	struct cg_journal j = { 0 };
+	struct cg_diag d;
+	char name[64];
+	bool wait, cleanup;
+	sigset_t set, oldmask;
+	int r, ret = EXIT_CGEXEC;
+
+	r = cg_layout_load(&l);
+	if (r < 0) {
+		fprintf(stderr, "cgexec2: cannot read the cgroup mounts: %s\n", strerror(-r));
+		return EXIT_CGEXEC;
+	}
+	for (char **s = a->specs; s && *s; s++) {
+		r = cg_spec_parse(l, *s, &t, &d);
+		if (r < 0)
+			goto fail_report;
+	}
+	if (a->transient) {
+		if (!a->specs) {
+			r = cg_spec_parse(l, "/", &t, &d);
+			if (r < 0)
+				goto fail_report;
+		}
+		for (size_t k = 0; k < a->n_set; k++) {
+			r = route_setting(l, &t, a->specs != NULL, a->set[k].file, "", &d);
+			if (r < 0)
+				goto fail_report;
+		}
+	} else if (!a->specs) {
+		/* no -g, no -t: libcgroup's rules say where, as for its cgexec */
+		r = cg_rules_classify(l, getpid(), &t, &d);
+		if (r < 0)
+			goto fail_report;
+		if (a->verbose && !t.n)
+			fprintf(stderr, "cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND "
+					"where cgexec2 is\n");
+	}
+	r = cg_targets_check_placeable(&t, &d);
+	if (r == 0)
+		r = check_exist(&t, a->transient, &d);
+	if (r < 0)
+		goto fail_report;
+
+	cleanup = a->transient && !a->keep;
+	wait = cleanup || a->stats;
+	if (wait) {
+		/*
+		 * Blocked from before the transient cgroup exists, so that a SIGTERM meanwhile is
+		 * not lost: it reaches the child, and the cleanup still runs.
+		 */
+		sigemptyset(&set);
+		for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
+			sigaddset(&set, forwarded[i]);
+		sigaddset(&set, SIGCHLD);
+		/* an inherited SIG_IGN for SIGCHLD would reap the child behind our back */
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_BLOCK, &set, &oldmask);
+	}
+	if (a->transient) {
+		if (a->name)
+			snprintf(name, sizeof(name), "%s", a->name);
+		else
+			snprintf(name, sizeof(name), "cgexec2-%d", (int)getpid());
+		r = make_transient(a, &t, a->name ? a->name : name, &j, &d);
+		if (r < 0) {
+			report(&d);
+			cg_journal_rollback(&j);
+			goto out;
+		}
+	}
+	if (wait) {
+		ret = run_waiting(a, &t, cleanup, &j, &oldmask, &set);
+		goto out;
+	}
+
+	/* nothing to wait for: become COMMAND, in place, with our PID */
+	if (a->sticky && (r = cg_rules_sticky(getpid(), true, &d)) < 0)
+		goto fail_rollback;
+	r = cg_self_move(&t, &d);
+	if (r < 0)
+		goto fail_rollback;
+	if (a->verbose)
+		say_placed(&t, getpid(), true, false);
+	cg_journal_clear(&j);
+	cg_targets_clear(&t);
+	cg_layout_free(l);
+	l = NULL;
+	fflush(NULL);
+	execvp(a->argv[0], a->argv);
+	r = errno;
+	fprintf(stderr, "cgexec2: %s: %s\n", a->argv[0], strerror(r));
+	ret = cg_exec_errno_status(r);
+	goto out;
+
+fail_rollback:
+	report(&d);
+	cg_journal_rollback(&j);
+	goto out;
+fail_report:
+	report(&d);
+out:
+	cg_journal_clear(&j);
+	cg_targets_clear(&t);
+	cg_layout_free(l);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cgexec2_args a = { 0 };
+	int ret;
+
+	argp_err_exit_status = EXIT_CGEXEC;
+	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	ret = run(&a);
+	cg_strv_free(a.specs);
+	for (size_t i = 0; i < a.n_set; i++) {
+		free(a.set[i].file);
+		free(a.set[i].value);
+	}
+	free(a.set);
+	return ret;
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/* Starting a command inside its cgroups before it runs: clone3(CLONE_INTO_CGROUP) or a self-move. */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "file.h"
+#include "migrate.h"
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/* struct clone_args up to CLONE_ARGS_SIZE_VER2 (5.7, the cgroup field); ours, so that older
+ * kernel headers still build */
+struct cg_clone_args {
+	uint64_t flags;
+	uint64_t pidfd;
+	uint64_t child_tid;
+	uint64_t parent_tid;
+	uint64_t exit_signal;
+	uint64_t stack;
+	uint64_t stack_size;
+	uint64_t tls;
+	uint64_t set_tid;
+	uint64_t set_tid_size;
+	uint64_t cgroup;
+};
+
+int cg_exec_errno_status(int err)
+{
+	return err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP ? 127 : 126;
+}
+
+int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d)
+{
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = i + 1; j < t->n; j++) {
+			char a[PATH_MAX + 2], b[PATH_MAX + 2];
+
+			if (t->t[i].hier != t->t[j].hier || !strcmp(t->t[i].path, t->t[j].path))
+				continue;
+			return cg_diag_say(d, EINVAL, cg_target_name(&t->t[j], b, sizeof(b)),
+					   t->t[j].hier->label, "place",
+					   "%s (%s) is named too, and a process is in exactly one "
+					   "cgroup of each hierarchy",
+					   cg_target_name(&t->t[i], a, sizeof(a)), t->t[i].hier->label);
+		}
+	return 0;
+}
+
+static int read_proc_cgroup(pid_t pid, char **ret)
+{
+	char path[64];
+	_cleanup_close_ int fd = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid ? (int)pid : (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	return cg_read_fd(fd, ret, NULL);
+}
+
+/* Which targets pid is not in yet, from one read of /proc/PID/cgroup: bit i for target i. */
+static int misplaced(const struct cg_targets *t, const char *text, size_t *first_bad,
+		     char **ret_actual)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		_cleanup_free_ char *cur = NULL;
+		int r = cg_proc_cgroup_parse(text, t->t[i].hier, &cur);
+
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r == 0 && !strcmp(cur, t->t[i].path))
+			continue;
+		*first_bad = i;
+		if (ret_actual)
+			*ret_actual = r == 0 ? TAKE_PTR(cur) : NULL;
+		return 1;
+	}
+	return 0;
+}
+
+int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d)
+{
+	_cleanup_free_ char *text = NULL, *actual = NULL;
+	char where[PATH_MAX + 2];
+	size_t bad = 0;
+	int r;
+
+	r = read_proc_cgroup(pid, &text);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, 0, "", "", "verify /proc/%d/cgroup",
+				    pid ? (int)pid : (int)getpid());
+	r = misplaced(t, text, &bad, &actual);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, 0, "", "", "parse /proc/%d/cgroup",
+				    pid ? (int)pid : (int)getpid());
+	if (r == 0)
+		return 0;
+	return cg_diag_say(d, EXDEV, cg_target_name(&t->t[bad], where, sizeof(where)),
+			   t->t[bad].hier->label, "verify placement",
+			   "/proc/%d/cgroup says the process is in %s%s", pid ? (int)pid : (int)getpid(),
+			   actual ? "/" : "no cgroup of this hierarchy", actual ? actual : "");
+}
+
+/* Move pid into every target it is not in yet (a move to where it is costs a migration). */
+static int move_all(const struct cg_targets *t, pid_t pid, const struct cg_hier *skip,
+		    struct cg_diag *d)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = read_proc_cgroup(pid, &text);
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cg_target *x = &t->t[i];
+
+		if (x->hier == skip)
+			continue;
+		if (r == 0) {
+			_cleanup_free_ char *cur = NULL;
+
+			if (cg_proc_cgroup_parse(text, x->hier, &cur) == 0 && !strcmp(cur, x->path))
+				continue;
+		}
+		int k = cg_attach(x->hier, x->path, pid, false, d);
+		if (k < 0)
+			return k;
+	}
+	return 0;
+}
+
+int cg_self_move(const struct cg_targets *t, struct cg_diag *d)
+{
+	int r = move_all(t, getpid(), NULL, d);
+
+	return r < 0 ? r : cg_placement_verify(t, 0, d);
+}
+
+int cg_child_signal(const struct cg_child *c, int sig)
+{
+	if (c->pidfd >= 0) {
+		if (syscall(SYS_pidfd_send_signal, c->pidfd, sig, NULL, 0) == 0)
+			return 0;
+		if (errno != ENOSYS)
+			return -errno;
+	}
+	return kill(c->pid, sig) < 0 ? -errno : 0;
+}
+
+void cg_child_close(struct cg_child *c)
+{
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	c->pidfd = -1;
+}
+
+/*
+ * The child between clone and exec: only system calls here. It may be a raw clone3 child, in
+ * which glibc's idea of its own thread id is the parent's (no raise(), no abort()).
+ */
+static _Noreturn void child_main(int go_rd, int err_wr, char *const argv[], const sigset_t *mask)
+{
+	sigset_t empty;
+	ssize_t n;
+	char c;
+	int e;
+
+	do
+		n = read(go_rd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	/* EOF: the parent could not place us (or died); the command must not start elsewhere */
+	if (n != 1)
+		_exit(125);
+	if (!mask) {
+		sigemptyset(&empty);
+		mask = &empty;
+	}
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0) {
+		/* the parent is gone; the exit status still tells */
+	}
+	_exit(cg_exec_errno_status(e));
+}
+
+/* The unified target, if any: clone3 can put the child there directly. */
+static const struct cg_target *v2_target(const struct cg_targets *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->t[i].hier->version == 2)
+			return &t->t[i];
+	return NULL;
+}
+
+static pid_t clone_into(int cgfd, int *ret_pidfd)
+{
+	struct cg_clone_args a = {
+		.flags = CLONE_PIDFD | (cgfd >= 0 ? CLONE_INTO_CGROUP : 0),
+		.pidfd = (uint64_t)(uintptr_t)ret_pidfd,
+		.exit_signal = SIGCHLD,
+		.cgroup = cgfd >= 0 ? (uint64_t)cgfd : 0,
+	};
+
+	return (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+}
+
+int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spawn_opts *o,
+	     struct cg_child *ret, struct cg_diag *d)
+{
+	static const struct cg_spawn_opts none = { 0 };
+	const struct cg_target *v2 = v2_target(t);
+	_cleanup_close_ int cgfd = -1, go_rd = -1, go_wr = -1, err_rd = -1, err_wr = -1;
+	int go[2], er[2], pidfd = -1, status, r;
+	bool cloned_into = false;
+	pid_t pid = -1;
+	ssize_t n;
+	int e = 0;
+
+	if (!o)
+		o = &none;
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return cg_diag_fail(d, errno, CG_OP_OTHER, 0, "", "", "pipe");
+	go_rd = go[0], go_wr = go[1];
+	if (pipe2(er, O_CLOEXEC) < 0)
+		return cg_diag_fail(d, errno, CG_OP_OTHER, 0, "", "", "pipe");
+	err_rd = er[0], err_wr = er[1];
+
+	if (!o->no_clone3) {
+		if (v2) {
+			/* clone3 needs a real (not O_PATH) fd of a cgroup2 directory */
+			cgfd = cg_open_beneath(v2->hier->fd, v2->path, O_RDONLY | O_DIRECTORY, 0);
+			if (cgfd >= 0 && cg_fd_check_cgroupfs(cgfd) < 0) {
+				close(cgfd);
+				cgfd = -1;
+			}
+		}
+		pid = clone_into(cgfd, &pidfd);
+		if (pid == 0) {
+			close(go_wr);
+			close(err_rd);
+			child_main(go_rd, err_wr, argv, o->child_mask);
+		}
+		/*
+		 * Any failure (no clone3, a seccomp filter, or a cgroup rule) falls back to
+		 * fork + move: the move then names the rule that refused.
+		 */
+		cloned_into = pid > 0 && cgfd >= 0;
+	}
+	if (pid < 0) {
+		pidfd = -1;
+		pid = fork();
+		if (pid < 0)
+			return cg_diag_fail(d, errno, CG_OP_OTHER, 0, "", "", "fork");
+		if (pid == 0) {
+			close(go_wr);
+			close(err_rd);
+			child_main(go_rd, err_wr, argv, o->child_mask);
+		}
+		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (pidfd < 0)
+			pidfd = -1;
+		else
+			(void)fcntl(pidfd, F_SETFD, FD_CLOEXEC);
+	}
+	close(TAKE_FD(go_rd));
+	close(TAKE_FD(err_wr));
+
+	r = move_all(t, pid, cloned_into ? v2->hier : NULL, d);
+	if (r == 0)
+		r = cg_placement_verify(t, pid, d);
+	if (r == 0 && o->before_exec)
+		r = o->before_exec(pid, o->userdata, d);
+	if (r < 0) {
+		/* closing the go pipe makes the child exit without running anything */
+		close(TAKE_FD(go_wr));
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (pidfd >= 0)
+			close(pidfd);
+		return r;
+	}
+	if (write(go_wr, "x", 1) != 1) {
+		r = -errno;
+		close(TAKE_FD(go_wr));
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (pidfd >= 0)
+			close(pidfd);
+		return cg_diag_fail(d, -r, CG_OP_OTHER, 0, "", "", "start the command");
+	}
+	close(TAKE_FD(go_wr));
+	/* EOF: exec succeeded (the pipe is close-on-exec); an int: execvp's errno */
+	do
+		n = read(err_rd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	*ret = (struct cg_child){
+		.pid = pid,
+		.pidfd = pidfd,
+		.cloned_into = cloned_into,
+		.exec_errno = n == (ssize_t)sizeof(e) ? e : 0,
+	};
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Starting a command inside its cgroups before it runs: clone3(CLONE_INTO_CGROUP) or a self-move. */
+#ifndef CGKIT_SPAWN_H
+#define CGKIT_SPAWN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "spec.h"
+
+/*
+ * A process may be in one cgroup per hierarchy: two targets on one hierarchy (two v2 paths,
+ * or cpu:/a and cpu:/b) cannot both hold it. -EINVAL with the two names in d.
+ */
+int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d);
+
+/*
+ * Is pid in every target? Reads /proc/PID/cgroup once (0: the calling process).
+ * -EXDEV with the expected and the actual cgroup in d when one differs.
+ */
+int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d);
+
+/*
+ * Move the calling process (all its threads) into every target, then verify
+ * /proc/self/cgroup: after this an exec runs nowhere else. On failure the process may be in
+ * some of the targets already; nothing has been exec'd.
+ */
+int cg_self_move(const struct cg_targets *t, struct cg_diag *d);
+
+struct cg_child {
+	pid_t pid;
+	int pidfd;        /* CLONE_PIDFD / pidfd_open, -1 when the kernel has neither */
+	bool cloned_into; /* clone3(CLONE_INTO_CGROUP) placed it in the unified target */
+	int exec_errno;   /* execvp's errno when the command could not start (child exited), else 0 */
+};
+
+struct cg_spawn_opts {
+	const sigset_t *child_mask; /* signal mask the command starts with (NULL: empty) */
+	bool no_clone3;             /* force the fork + move path (tests, old kernels) */
+	/* called with the child's pid after placement, before it may exec (e.g. --sticky) */
+	int (*before_exec)(pid_t pid, void *userdata, struct cg_diag *d);
+	void *userdata;
+};
+
+/*
+ * Run argv (PATH search as execvp) as a child that is inside every target before its first
+ * instruction of argv: straight into the unified target by clone3(CLONE_INTO_CGROUP) where
+ * the kernel has it, into the others (and the unified one on old kernels) by moving it while
+ * it waits on a pipe; its /proc/PID/cgroup is verified, then it may exec. Returns 0 once the
+ * exec happened or failed (see exec_errno; the child then exits 126 or 127: reap it).
+ * On a placement failure the child is killed and reaped: argv never ran.
+ */
+int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spawn_opts *o,
+	     struct cg_child *ret, struct cg_diag *d);
+
+/* Signal the child, by pidfd when there is one (no pid-reuse race). */
+int cg_child_signal(const struct cg_child *c, int sig);
+void cg_child_close(struct cg_child *c);
+
+/* The exit status env(1) uses for an exec failure: 127 not found, 126 found but not runnable. */
+int cg_exec_errno_status(int err);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* One-shot usage summary of a cgroup: CPU, peak memory, IO bytes, peak tasks, where exposed. */
+#ifndef CGKIT_USAGE_H
+#define CGKIT_USAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec.h"
+
+enum {
+	CG_USAGE_CPU = 1 << 0,       /* user_ns, system_ns */
+	CG_USAGE_MEM_PEAK = 1 << 1,  /* mem_peak (bytes) */
+	CG_USAGE_IO = 1 << 2,        /* io_read, io_write (bytes) */
+	CG_USAGE_PIDS_PEAK = 1 << 3, /* pids_peak */
+};
+
+struct cg_usage {
+	unsigned have; /* CG_USAGE_* of the fields the layout provided */
+	uint64_t user_ns, system_ns;
+	uint64_t mem_peak;
+	uint64_t io_read, io_write;
+	uint64_t pids_peak;
+};
+
+/*
+ * Read what the targets' hierarchies expose, each field from the first target that has it:
+ * CPU from v2 cpu.stat, else v1 cpuacct.usage_user/usage_sys (or cpuacct.stat ticks); peak
+ * memory from memory.peak or v1 memory.max_usage_in_bytes; IO from io.stat or v1
+ * blkio.throttle.io_service_bytes(_recursive); tasks from pids.peak. Missing files are not
+ * errors: the field is left out of ret->have.
+ */
+int cg_usage_read(const struct cg_targets *t, struct cg_usage *ret);
+
+/* after - before for the counters (CPU, IO); peaks are taken from after as they are. */
+void cg_usage_delta(const struct cg_usage *before, struct cg_usage *after);
+
+/*
+ * "wall=1.234s user=0.010s system=0.002s memory_peak=1527808B io_read=0B io_write=4096B
+ * pids_peak=3", each field only where have says so (exact bytes: this is also read by
+ * scripts). Returns buf.
+ */
+const char *cg_usage_format(const struct cg_usage *u, uint64_t wall_ns, char *buf, size_t size);
+
+/* Parsers of kernel text (pure, for unit tests). Return -ENOENT when the keys are absent. */
+int cg_usage_parse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_system_ns);
+int cg_usage_parse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_user_ns,
+				uint64_t *ret_system_ns);
+int cg_usage_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+int cg_usage_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+
+#endif
