@@ -331,7 +331,7 @@ struct cg_stats {
 	bool rescan;
 	char *buf;
 	size_t buf_size;
-	char sources[512];
+	char sources[1024];
 	long clk_tck;
 };
 

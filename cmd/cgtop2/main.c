@@ -1,0 +1,1167 @@
+// SPDX-License-Identifier: MIT
+/* cgtop2: live cgroup statistics, interactive and batch, as text, JSON, CSV or OpenMetrics. */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "error.h"
+#include "mount.h"
+#include "parse.h"
+#include "spec.h"
+#include "stats.h"
+
+const char *argp_program_version = "cgtop2 (cgkit) " CGKIT_VERSION;
+
+enum order { O_PATH, O_TASKS, O_CPU, O_MEMORY, O_IO, O_PRESSURE };
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
+
+enum {
+	OPT_DEPTH = 0x100,
+	OPT_CPU,
+};
+
+struct cgtop2_args {
+	char *path; /* normalized, "" for the root */
+	bool batch, raw, threads, verbose, cpu_time;
+	unsigned long iterations; /* 0: until interrupted */
+	uint64_t delay_ns;
+	int depth;
+	enum order order;
+	enum format format;
+};
+
+static const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
+static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
+
+static const struct argp_option options[] = {
+	{ 0, 0, 0, 0, "Mode:", 1 },
+	{ "batch", 'b', 0, 0, "Batch mode: plain text snapshots, no escape codes, no input", 1 },
+	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until interrupted)", 1 },
+	{ 0, '1', 0, 0, "Shortcut for --iterations=1", 1 },
+	{ "delay", 'd', "SECONDS", 0, "Time between refreshes (default 1; fractions allowed)", 1 },
+	{ "format", 'F', "FORMAT", 0,
+	  "table (default), json (one line per refresh), csv or openmetrics; all but table "
+	  "imply --batch",
+	  1 },
+	{ 0, 0, 0, 0, "What to show:", 2 },
+	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
+	{ "order", 'o', "KEY", 0, "Sort by path, tasks, cpu (default), memory, io or pressure", 2 },
+	{ 0, 'p', 0, 0, "Sort by path", 2 },
+	{ 0, 't', 0, 0, "Sort by tasks", 2 },
+	{ 0, 'c', 0, 0, "Sort by CPU load", 2 },
+	{ 0, 'm', 0, 0, "Sort by memory", 2 },
+	{ 0, 'i', 0, 0, "Sort by IO (read + write per second)", 2 },
+	{ "raw", 'r', 0, 0, "Raw numbers: bytes, bytes per second, nanoseconds", 2 },
+	{ "cpu", OPT_CPU, "percentage|time", 0,
+	  "CPU column as percent of one CPU (default) or as CPU time used", 2 },
+	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
+	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
+	{},
+};
+
+static int lookup(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cgtop2_args *a = state->input;
+	uint64_t v;
+	int i;
+
+	switch (key) {
+	case 'b':
+		a->batch = true;
+		break;
+	case 'n':
+		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0 || v == 0)
+			argp_error(state, "--iterations takes a positive number, not '%s'", arg);
+		a->iterations = (unsigned long)v;
+		break;
+	case '1':
+		a->iterations = 1;
+		break;
+	case 'd':
+		if (cg_parse_seconds(arg, &a->delay_ns) < 0)
+			argp_error(state, "--delay takes seconds (more than 0, at most 86400, "
+					  "fractions allowed), not '%s'",
+				   arg);
+		break;
+	case 'F':
+		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
+		if (i < 0)
+			argp_error(state, "--format takes table, json, csv or openmetrics, not '%s'",
+				   arg);
+		a->format = (enum format)i;
+		break;
+	case OPT_DEPTH:
+		if (cg_parse_u64(arg, 1000, &v) < 0)
+			argp_error(state, "--depth takes a number from 0 to 1000, not '%s'", arg);
+		a->depth = (int)v;
+		break;
+	case 'o':
+		i = lookup(order_names, ARRAY_SIZE(order_names), arg);
+		if (i < 0)
+			argp_error(state,
+				   "--order takes path, tasks, cpu, memory, io or pressure, not '%s'",
+				   arg);
+		a->order = (enum order)i;
+		break;
+	case 'p':
+		a->order = O_PATH;
+		break;
+	case 't':
+		a->order = O_TASKS;
+		break;
+	case 'c':
+		a->order = O_CPU;
+		break;
+	case 'm':
+		a->order = O_MEMORY;
+		break;
+	case 'i':
+		a->order = O_IO;
+		break;
+	case 'r':
+		a->raw = true;
+		break;
+	case OPT_CPU:
+		if (!strcmp(arg, "percentage"))
+			a->cpu_time = false;
+		else if (!strcmp(arg, "time"))
+			a->cpu_time = true;
+		else
+			argp_error(state, "--cpu takes percentage or time, not '%s'", arg);
+		break;
+	case 'H':
+		a->threads = true;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->path)
+			argp_error(state, "only one CGROUP may be given");
+		if (cg_path_normalize(arg, &a->path) < 0)
+			argp_error(state,
+				   "cgroup '%s': '..', control characters and names over 255 bytes "
+				   "are not allowed in a cgroup path",
+				   arg);
+		break;
+	case ARGP_KEY_END:
+		if (!a->path && !(a->path = strdup("")))
+			return ENOMEM;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options,
+	parse_opt,
+	"[CGROUP]",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and "
+	"pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, "
+	"p t c m i sort, + - depth, space pause, % raw, / filter, H threads, h help); "
+	"otherwise, or with -b, it prints plain snapshots.\v"
+	"Statistics come from every hierarchy that has the cgroup, joined by path: cgroup2 "
+	"cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and "
+	"pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, "
+	"64 usage error.",
+	NULL,
+	NULL,
+	NULL,
+};
+
+/* ---- a growable output buffer: every screen and every batch snapshot is one write ------- */
+
+struct out {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(o->s ? o->s + o->len : NULL, o->cap - o->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			o->failed = true;
+			return;
+		}
+		if ((size_t)n < o->cap - o->len) {
+			o->len += (size_t)n;
+			return;
+		}
+		size_t cap = (o->cap + (size_t)n + 1) * 2;
+		char *ns = realloc(o->s, cap);
+
+		if (!ns) {
+			o->failed = true;
+			return;
+		}
+		o->s = ns;
+		o->cap = cap;
+	}
+}
+
+static int out_flush(struct out *o, int fd)
+{
+	size_t off = 0;
+
+	while (off < o->len) {
+		ssize_t n = write(fd, o->s + off, o->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		off += (size_t)n;
+	}
+	o->len = 0;
+	return o->failed ? -ENOMEM : 0;
+}
+
+/* ---- ordering --------------------------------------------------------------------------- */
+
+static enum order sort_order;
+
+/* '/' sorts before every other byte so that a parent's subtree stays together */
+static int path_cmp(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	if (*a == *b)
+		return 0;
+	if (*a == '/')
+		return *b ? -1 : 1;
+	if (*b == '/')
+		return *a ? 1 : -1;
+	return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+}
+
+static double pressure_max(const struct cg_stat_row *r)
+{
+	double m = -1;
+
+	for (int p = 0; p < CG_PSI_N; p++)
+		if ((r->have & (CG_STAT_PSI_CPU << p)) && r->psi[p] > m)
+			m = r->psi[p];
+	return m;
+}
+
+/* The sort key; NAN when unknown, which sorts last. */
+static double sort_key(const struct cg_stat_row *r)
+{
+	switch (sort_order) {
+	case O_TASKS:
+		return r->have & CG_STAT_TASKS ? (double)r->tasks : NAN;
+	case O_CPU:
+		return r->have & CG_STAT_CPU_RATE ? r->cpu_percent : NAN;
+	case O_MEMORY:
+		return r->have & CG_STAT_MEMORY ? (double)r->memory : NAN;
+	case O_IO:
+		return r->have & CG_STAT_IO_RATE ? r->io_read_bps + r->io_write_bps : NAN;
+	case O_PRESSURE: {
+		double m = pressure_max(r);
+		return m < 0 ? NAN : m;
+	}
+	default:
+		return NAN;
+	}
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct cg_stat_row *a = *(const struct cg_stat_row *const *)pa;
+	const struct cg_stat_row *b = *(const struct cg_stat_row *const *)pb;
+
+	if (sort_order != O_PATH) {
+		double ka = sort_key(a), kb = sort_key(b);
+
+		if (isnan(ka) != isnan(kb))
+			return isnan(ka) ? 1 : -1;
+		if (!isnan(ka) && ka != kb)
+			return ka > kb ? -1 : 1;
+	}
+	return path_cmp(a->path, b->path);
+}
+
+/* ---- cells ------------------------------------------------------------------------------ */
+
+static void fmt_bytes(char *buf, size_t size, double v)
+{
+	static const char units[] = "BKMGTPE";
+	int u = 0;
+
+	while (v >= 1024 && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0fB", v);
+	else
+		snprintf(buf, size, "%.1f%c", v, units[u]);
+}
+
+static void fmt_duration(char *buf, size_t size, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+
+	if (s < 60)
+		snprintf(buf, size, "%.1fs", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dmin %ds", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, size, "%dh %dmin", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+enum col { C_PATH, C_TASKS, C_CPU, C_MEMORY, C_IOR, C_IOW, C_PSI_CPU, C_PSI_MEM, C_PSI_IO, C_N };
+
+static const char *const col_names[C_N] = { "CGROUP",  "TASKS",   "%CPU",    "MEMORY", "IN/S",
+					    "OUT/S",   "PSI-CPU", "PSI-MEM", "PSI-IO" };
+
+static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum col c, char *buf,
+		 size_t size)
+{
+	snprintf(buf, size, "-");
+	switch (c) {
+	case C_PATH:
+		snprintf(buf, size, "%s", r->path);
+		break;
+	case C_TASKS:
+		if (r->have & CG_STAT_TASKS)
+			snprintf(buf, size, "%" PRIu64, r->tasks);
+		break;
+	case C_CPU:
+		if (a->cpu_time && (r->have & CG_STAT_CPU)) {
+			if (a->raw)
+				snprintf(buf, size, "%" PRIu64, r->cpu_ns);
+			else
+				fmt_duration(buf, size, r->cpu_ns);
+		} else if (!a->cpu_time && (r->have & CG_STAT_CPU_RATE)) {
+			snprintf(buf, size, "%.1f", r->cpu_percent);
+		}
+		break;
+	case C_MEMORY:
+		if (r->have & CG_STAT_MEMORY) {
+			if (a->raw)
+				snprintf(buf, size, "%" PRIu64, r->memory);
+			else
+				fmt_bytes(buf, size, (double)r->memory);
+		}
+		break;
+	case C_IOR:
+	case C_IOW:
+		if (r->have & CG_STAT_IO_RATE) {
+			double v = c == C_IOR ? r->io_read_bps : r->io_write_bps;
+
+			if (a->raw)
+				snprintf(buf, size, "%.0f", v);
+			else
+				fmt_bytes(buf, size, v);
+		}
+		break;
+	default: {
+		int p = c - C_PSI_CPU;
+
+		if (r->have & (CG_STAT_PSI_CPU << p))
+			snprintf(buf, size, "%.2f", r->psi[p]);
+		break;
+	}
+	}
+}
+
+/* ---- the table (batch and interactive) -------------------------------------------------- */
+
+struct view {
+	struct cg_stat_row **rows; /* sorted, filtered */
+	size_t n;
+};
+
+static int make_view(struct cg_stat_row *const *rows, size_t n, enum order order,
+		     const char *filter, struct view *v)
+{
+	struct cg_stat_row **sel = malloc((n ? n : 1) * sizeof(*sel));
+	size_t k = 0;
+
+	if (!sel)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!filter || !*filter || strstr(rows[i]->path, filter))
+			sel[k++] = rows[i];
+	sort_order = order;
+	qsort(sel, k, sizeof(*sel), row_cmp);
+	free(v->rows);
+	v->rows = sel;
+	v->n = k;
+	return 0;
+}
+
+/* Shorten a path to width by cutting its middle: the top and the leaf say the most. */
+static void ellipsize(char *s, size_t width)
+{
+	size_t len = strlen(s), head, tail;
+
+	if (len <= width || width < 5)
+		return;
+	head = (width - 3) / 2;
+	tail = width - 3 - head;
+	memmove(s + head + 3, s + len - tail, tail + 1);
+	memcpy(s + head, "...", 3);
+}
+
+/*
+ * Render rows as aligned text into o. path_width 0: as wide as the longest path (batch);
+ * else the column is cut to it. max_rows 0: all. eol ends each line.
+ */
+static void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
+			 size_t path_width, size_t max_rows, const char *eol)
+{
+	size_t w[C_N] = { 0 };
+	char buf[4096];
+	size_t rows = max_rows && max_rows < v->n ? max_rows : v->n;
+
+	for (int c = 0; c < C_N; c++)
+		w[c] = strlen(col_names[c]);
+	for (size_t i = 0; i < rows; i++)
+		for (int c = 0; c < C_N; c++) {
+			cell(a, v->rows[i], (enum col)c, buf, sizeof(buf));
+			if (strlen(buf) > w[c])
+				w[c] = strlen(buf);
+		}
+	if (path_width)
+		w[C_PATH] = path_width;
+	for (int c = 0; c < C_N; c++)
+		out_printf(o, c ? " %*s" : "%-*s", (int)w[c],
+			   c == C_CPU && a->cpu_time ? "CPU-TIME" : col_names[c]);
+	out_printf(o, "%s", eol);
+	for (size_t i = 0; i < rows; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		for (int c = 0; c < C_N; c++) {
+			cell(a, r, (enum col)c, buf, sizeof(buf));
+			if (c == C_PATH)
+				ellipsize(buf, w[c]);
+			out_printf(o, c ? " %*s" : "%-*s", (int)w[c], buf);
+		}
+		out_printf(o, "%s", eol);
+		for (size_t t = 0; t < r->n_threads; t++) {
+			const struct cg_stat_thread *th = &r->threads[t];
+			char name[96];
+
+			snprintf(name, sizeof(name), "  %d %s", (int)th->tid, th->comm);
+			ellipsize(name, w[C_PATH]);
+			out_printf(o, "%-*s %*s ", (int)w[C_PATH], name, (int)w[C_TASKS], "");
+			if (th->cpu_percent >= 0)
+				out_printf(o, "%*.1f", (int)w[C_CPU], th->cpu_percent);
+			else
+				out_printf(o, "%*s", (int)w[C_CPU], "-");
+			out_printf(o, "%s", eol);
+		}
+	}
+}
+
+/* ---- machine formats -------------------------------------------------------------------- */
+
+static void json_string(struct out *o, const char *s)
+{
+	out_printf(o, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			out_printf(o, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			out_printf(o, "\\u%04x", c);
+		else
+			out_printf(o, "%c", c);
+	}
+	out_printf(o, "\"");
+}
+
+static void json_num(struct out *o, bool have, const char *fmt, double v)
+{
+	if (have && isfinite(v))
+		out_printf(o, fmt, v);
+	else
+		out_printf(o, "null");
+}
+
+static double wall_time(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
+{
+	out_printf(o, "{\"time\":%.3f,\"cgroups\":[", wall_time());
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		out_printf(o, "%s{\"path\":", i ? "," : "");
+		json_string(o, r->path);
+		out_printf(o, ",\"tasks\":");
+		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
+		out_printf(o, ",\"cpu_percent\":");
+		json_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		out_printf(o, ",\"memory_bytes\":");
+		json_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
+		out_printf(o, ",\"io_read_bytes_per_sec\":");
+		json_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
+		out_printf(o, ",\"io_write_bytes_per_sec\":");
+		json_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
+		out_printf(o, ",\"pressure\":{\"cpu\":");
+		json_num(o, r->have & CG_STAT_PSI_CPU, "%.2f", r->psi[CG_PSI_CPU]);
+		out_printf(o, ",\"memory\":");
+		json_num(o, r->have & CG_STAT_PSI_MEMORY, "%.2f", r->psi[CG_PSI_MEMORY]);
+		out_printf(o, ",\"io\":");
+		json_num(o, r->have & CG_STAT_PSI_IO, "%.2f", r->psi[CG_PSI_IO]);
+		out_printf(o, "}");
+		if (a->threads && (r->have & CG_STAT_THREADED)) {
+			out_printf(o, ",\"threads\":[");
+			for (size_t t = 0; t < r->n_threads; t++) {
+				out_printf(o, "%s{\"tid\":%d,\"comm\":", t ? "," : "",
+					   (int)r->threads[t].tid);
+				json_string(o, r->threads[t].comm);
+				out_printf(o, ",\"cpu_percent\":");
+				json_num(o, r->threads[t].cpu_percent >= 0, "%.2f",
+					 r->threads[t].cpu_percent);
+				out_printf(o, "}");
+			}
+			out_printf(o, "]");
+		}
+		out_printf(o, "}");
+	}
+	out_printf(o, "]}\n");
+}
+
+static void csv_field(struct out *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		out_printf(o, "%s", s);
+		return;
+	}
+	out_printf(o, "\"");
+	for (; *s; s++)
+		out_printf(o, *s == '"' ? "\"\"" : "%c", *s);
+	out_printf(o, "\"");
+}
+
+static void csv_num(struct out *o, bool have, const char *fmt, double v)
+{
+	out_printf(o, ",");
+	if (have && isfinite(v))
+		out_printf(o, fmt, v);
+}
+
+static void render_csv(struct out *o, const struct view *v, bool header)
+{
+	double now = wall_time();
+
+	if (header)
+		out_printf(o, "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,"
+			      "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io\n");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		out_printf(o, "%.3f,", now);
+		csv_field(o, r->path);
+		csv_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
+		csv_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		csv_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
+		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
+		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
+		for (int p = 0; p < CG_PSI_N; p++)
+			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
+		out_printf(o, "\n");
+	}
+}
+
+static void om_label(struct out *o, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			out_printf(o, "\\%c", *s);
+		else if (*s == '\n')
+			out_printf(o, "\\n");
+		else
+			out_printf(o, "%c", *s);
+	}
+}
+
+struct om_family {
+	const char *name, *type, *unit, *help, *sample_suffix, *extra_label;
+	unsigned need;
+	int value; /* which number of a row */
+};
+
+enum { V_CPU_S, V_MEM, V_TASKS, V_IOR, V_IOW, V_PSI_CPU, V_PSI_MEM, V_PSI_IO };
+
+static const struct om_family families[] = {
+	{ "cgroup_cpu_usage_seconds", "counter", "seconds",
+	  "CPU time used by the cgroup and its descendants", "_total", NULL, CG_STAT_CPU, V_CPU_S },
+	{ "cgroup_memory_bytes", "gauge", "bytes", "Memory charged to the cgroup", "", NULL,
+	  CG_STAT_MEMORY, V_MEM },
+	{ "cgroup_tasks", "gauge", NULL, "Tasks (threads) in the cgroup and its descendants", "",
+	  NULL, CG_STAT_TASKS, V_TASKS },
+	{ "cgroup_io_read_bytes", "counter", "bytes", "Bytes read from block devices", "_total",
+	  NULL, CG_STAT_IO, V_IOR },
+	{ "cgroup_io_write_bytes", "counter", "bytes", "Bytes written to block devices", "_total",
+	  NULL, CG_STAT_IO, V_IOW },
+	{ "cgroup_pressure_some_avg10_ratio", "gauge", NULL,
+	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)",
+	  "", "resource=\"cpu\"", CG_STAT_PSI_CPU, V_PSI_CPU },
+};
+
+static void om_value(struct out *o, const struct cg_stat_row *r, int value)
+{
+	switch (value) {
+	case V_CPU_S:
+		out_printf(o, "%" PRIu64 ".%09" PRIu64, r->cpu_ns / 1000000000u,
+			   r->cpu_ns % 1000000000u);
+		break;
+	case V_MEM:
+		out_printf(o, "%" PRIu64, r->memory);
+		break;
+	case V_TASKS:
+		out_printf(o, "%" PRIu64, r->tasks);
+		break;
+	case V_IOR:
+		out_printf(o, "%" PRIu64, r->io_read);
+		break;
+	case V_IOW:
+		out_printf(o, "%" PRIu64, r->io_write);
+		break;
+	default:
+		out_printf(o, "%.4f", r->psi[value - V_PSI_CPU] / 100.0);
+		break;
+	}
+}
+
+static void render_openmetrics(struct out *o, const struct view *v)
+{
+	static const char *const psi_res[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
+		const struct om_family *fm = &families[f];
+		bool psi = fm->value == V_PSI_CPU;
+
+		out_printf(o, "# TYPE %s %s\n", fm->name, fm->type);
+		if (fm->unit)
+			out_printf(o, "# UNIT %s %s\n", fm->name, fm->unit);
+		out_printf(o, "# HELP %s %s.\n", fm->name, fm->help);
+		for (int p = 0; p < (psi ? CG_PSI_N : 1); p++) {
+			for (size_t i = 0; i < v->n; i++) {
+				const struct cg_stat_row *r = v->rows[i];
+
+				if (!(r->have & (fm->need << p)))
+					continue;
+				out_printf(o, "%s%s{cgroup=\"", fm->name, fm->sample_suffix);
+				om_label(o, r->path);
+				out_printf(o, "\"");
+				if (psi)
+					out_printf(o, ",resource=\"%s\"", psi_res[p]);
+				out_printf(o, "} ");
+				om_value(o, r, fm->value + p);
+				out_printf(o, "\n");
+			}
+		}
+	}
+	out_printf(o, "# EOF\n");
+}
+
+/* ---- batch ------------------------------------------------------------------------------ */
+
+static void sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(deadline_ns / 1000000000u),
+			       .tv_nsec = (long)(deadline_ns % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int report_errno(const struct cgtop2_args *a, const char *what, int r)
+{
+	struct cg_diag d = { 0 };
+	char buf[2048], where[PATH_MAX + 2];
+
+	snprintf(where, sizeof(where), "/%s", a->path);
+	cg_diag_fail(&d, -r, CG_OP_READ, 0, where, "all hierarchies", "%s", what);
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		cg_diag_format(&d, buf, sizeof(buf)));
+	return 1;
+}
+
+static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
+{
+	struct view v = { 0 };
+	struct out o = { 0 };
+	uint64_t next = mono_ns();
+	int ret = 0;
+
+	for (unsigned long it = 0; !a->iterations || it < a->iterations; it++) {
+		struct cg_stat_row *const *rows;
+		size_t n;
+		int r;
+
+		if (it) {
+			next += a->delay_ns;
+			sleep_until(next);
+		}
+		r = cg_stats_sample(s, &rows, &n);
+		if (r < 0) {
+			ret = report_errno(a, "sample", r);
+			break;
+		}
+		r = make_view(rows, n, a->order, NULL, &v);
+		if (r < 0) {
+			ret = report_errno(a, "sort", r);
+			break;
+		}
+		switch (a->format) {
+		case FMT_JSON:
+			render_json(&o, a, &v);
+			break;
+		case FMT_CSV:
+			render_csv(&o, &v, it == 0);
+			break;
+		case FMT_OPENMETRICS:
+			render_openmetrics(&o, &v);
+			break;
+		default:
+			/* a blank line between snapshots, as systemd-cgtop does */
+			if (it)
+				out_printf(&o, "\n");
+			render_table(&o, a, &v, 0, 0, "\n");
+			break;
+		}
+		r = out_flush(&o, STDOUT_FILENO);
+		if (r < 0) {
+			if (r != -EPIPE)
+				ret = report_errno(a, "write output", r);
+			break;
+		}
+	}
+	free(v.rows);
+	free(o.s);
+	return ret;
+}
+
+/* ---- interactive ------------------------------------------------------------------------ */
+
+struct screen {
+	struct termios saved;
+	bool raw;
+	int sigfd;
+	sigset_t blocked, old_mask;
+};
+
+static void term_leave(struct screen *sc)
+{
+	static const char leave[] = "\033[?25h\033[?1049l";
+
+	if (!sc->raw)
+		return;
+	if (write(STDOUT_FILENO, leave, sizeof(leave) - 1) < 0) {
+		/* the terminal is gone: nothing left to restore on it */
+	}
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &sc->saved);
+	sc->raw = false;
+}
+
+static int term_enter(struct screen *sc)
+{
+	static const char enter[] = "\033[?1049h\033[?25l\033[H\033[2J";
+	struct termios t;
+
+	if (tcgetattr(STDIN_FILENO, &sc->saved) < 0)
+		return -errno;
+	t = sc->saved;
+	/* keys one at a time, unechoed; ^C still raises SIGINT, which the loop handles */
+	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) < 0)
+		return -errno;
+	sc->raw = true;
+	if (write(STDOUT_FILENO, enter, sizeof(enter) - 1) < 0)
+		return -errno;
+	return 0;
+}
+
+static void term_size(unsigned *rows, unsigned *cols)
+{
+	struct winsize ws;
+
+	*rows = 24;
+	*cols = 80;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col) {
+		*rows = ws.ws_row;
+		*cols = ws.ws_col;
+	}
+}
+
+static const char help_text[] =
+	"cgtop2 keys\r\n\r\n"
+	"  q          quit\r\n"
+	"  p t c m i  sort by path, tasks, CPU, memory, IO\r\n"
+	"  P          sort by pressure\r\n"
+	"  + -        show one level deeper / shallower\r\n"
+	"  space      pause / resume refreshing\r\n"
+	"  %          raw numbers on / off\r\n"
+	"  /          filter by path substring (Enter applies, Esc clears)\r\n"
+	"  H          threads of threaded cgroups on / off\r\n"
+	"  h ?        this help; any key returns\r\n";
+
+struct ui {
+	struct cgtop2_args a;
+	char filter[256];
+	bool paused, help, editing;
+	char edit[256];
+};
+
+static void draw(struct ui *u, const struct view *v, struct out *o)
+{
+	unsigned rows, cols;
+	size_t fixed, path_w;
+
+	term_size(&rows, &cols);
+	out_printf(o, "\033[H");
+	if (u->help) {
+		out_printf(o, "%s\033[J", help_text);
+		return;
+	}
+	/* the title: what is shown, how it is sorted, what is paused or filtered */
+	{
+		char title[1024];
+		int n = snprintf(title, sizeof(title),
+				 "cgtop2 /%s  depth %d  order %s  every %.2gs%s%s%s%s  (h: help)",
+				 u->a.path, u->a.depth, order_names[u->a.order],
+				 (double)u->a.delay_ns / 1e9, u->paused ? "  PAUSED" : "",
+				 u->a.raw ? "  raw" : "", *u->filter ? "  filter: " : "", u->filter);
+
+		if (n > 0 && (unsigned)n > cols)
+			title[cols] = '\0';
+		out_printf(o, "%s\033[K\r\n", title);
+	}
+	/* the columns other than the path need about this much: give the path the rest */
+	fixed = u->a.raw ? 8 * 14 : 8 * 9;
+	path_w = cols > fixed + 10 ? cols - fixed : 10;
+	{
+		struct out t = { 0 };
+		size_t max_rows = rows > 3 ? rows - 3 : 1;
+
+		render_table(&t, &u->a, v, path_w, max_rows, "\n");
+		/* cut each line to the terminal width, then end it with clear-to-eol */
+		for (char *line = t.s, *nl; line && *line; line = nl + 1) {
+			size_t len;
+
+			nl = strchr(line, '\n');
+			if (!nl)
+				break;
+			len = (size_t)(nl - line);
+			if (len > cols)
+				len = cols;
+			out_printf(o, "%.*s\033[K\r\n", (int)len, line);
+		}
+		free(t.s);
+	}
+	if (u->editing)
+		out_printf(o, "filter: %s\033[K", u->edit);
+	out_printf(o, "\033[J");
+}
+
+/* One key; true when the screen should be sampled again (not only redrawn). */
+static bool key(struct ui *u, struct cg_stats *s, int c, bool *quit)
+{
+	if (u->editing) {
+		size_t len = strlen(u->edit);
+
+		if (c == '\r' || c == '\n') {
+			snprintf(u->filter, sizeof(u->filter), "%s", u->edit);
+			u->editing = false;
+		} else if (c == 27) {
+			u->filter[0] = '\0';
+			u->editing = false;
+		} else if ((c == 127 || c == 8) && len) {
+			u->edit[len - 1] = '\0';
+		} else if (c >= 0x20 && c < 0x7f && len < sizeof(u->edit) - 1) {
+			u->edit[len] = (char)c;
+			u->edit[len + 1] = '\0';
+		}
+		return false;
+	}
+	if (u->help) {
+		u->help = false;
+		return false;
+	}
+	switch (c) {
+	case 'q':
+		*quit = true;
+		break;
+	case 'p':
+		u->a.order = O_PATH;
+		break;
+	case 't':
+		u->a.order = O_TASKS;
+		break;
+	case 'c':
+		u->a.order = O_CPU;
+		break;
+	case 'm':
+		u->a.order = O_MEMORY;
+		break;
+	case 'i':
+		u->a.order = O_IO;
+		break;
+	case 'P':
+		u->a.order = O_PRESSURE;
+		break;
+	case '%':
+		u->a.raw = !u->a.raw;
+		break;
+	case ' ':
+		u->paused = !u->paused;
+		break;
+	case '+':
+	case '=':
+		u->a.depth++;
+		cg_stats_set_depth(s, u->a.depth);
+		return true;
+	case '-':
+		if (u->a.depth > 0) {
+			u->a.depth--;
+			cg_stats_set_depth(s, u->a.depth);
+			return true;
+		}
+		break;
+	case 'H':
+		u->a.threads = !u->a.threads;
+		cg_stats_set_threads(s, u->a.threads);
+		return true;
+	case '/':
+		u->editing = true;
+		snprintf(u->edit, sizeof(u->edit), "%s", u->filter);
+		break;
+	case 'h':
+	case '?':
+		u->help = true;
+		break;
+	}
+	return false;
+}
+
+static int run_interactive(const struct cgtop2_args *a, struct cg_stats *s)
+{
+	struct screen sc = { .sigfd = -1 };
+	struct ui u = { .a = *a };
+	struct view v = { 0 };
+	struct out o = { 0 };
+	struct cg_stat_row *const *rows = NULL;
+	size_t n = 0;
+	unsigned long done = 0;
+	uint64_t next = 0;
+	bool quit = false, resample = true;
+	int ret = 0, r;
+
+	sigemptyset(&sc.blocked);
+	sigaddset(&sc.blocked, SIGINT);
+	sigaddset(&sc.blocked, SIGTERM);
+	sigaddset(&sc.blocked, SIGHUP);
+	sigaddset(&sc.blocked, SIGWINCH);
+	sigaddset(&sc.blocked, SIGTSTP);
+	sigaddset(&sc.blocked, SIGCONT);
+	/* signals arrive as reads in the loop, so every exit passes through term_leave */
+	sigprocmask(SIG_BLOCK, &sc.blocked, &sc.old_mask);
+	sc.sigfd = signalfd(-1, &sc.blocked, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sc.sigfd < 0) {
+		ret = report_errno(a, "signalfd", -errno);
+		goto out;
+	}
+	r = term_enter(&sc);
+	if (r < 0) {
+		term_leave(&sc);
+		ret = report_errno(a, "terminal", r);
+		goto out;
+	}
+	while (!quit) {
+		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
+					 { .fd = sc.sigfd, .events = POLLIN } };
+		uint64_t now = mono_ns();
+		int timeout;
+
+		if (resample || (!u.paused && now >= next)) {
+			if (!u.paused || !rows) {
+				r = cg_stats_sample(s, &rows, &n);
+				if (r < 0) {
+					term_leave(&sc);
+					ret = report_errno(a, "sample", r);
+					goto out;
+				}
+				done++;
+			}
+			if (now >= next)
+				next = now + a->delay_ns;
+			resample = false;
+		}
+		if (make_view(rows, n, u.a.order, u.filter, &v) < 0) {
+			term_leave(&sc);
+			ret = report_errno(a, "sort", -ENOMEM);
+			goto out;
+		}
+		draw(&u, &v, &o);
+		if (out_flush(&o, STDOUT_FILENO) < 0)
+			break;
+		if (a->iterations && done >= a->iterations)
+			break;
+		now = mono_ns();
+		timeout = u.paused ? -1 : next > now ? (int)((next - now + 999999) / 1000000) : 0;
+		r = poll(pfd, 2, timeout);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sc.sigfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGWINCH || si.ssi_signo == SIGCONT)
+					continue; /* the next draw measures the terminal again */
+				if (si.ssi_signo == SIGTSTP) {
+					/* give the terminal back while stopped */
+					term_leave(&sc);
+					raise(SIGSTOP);
+					if (term_enter(&sc) < 0)
+						quit = true;
+					continue;
+				}
+				quit = true;
+			}
+		}
+		if (pfd[0].revents & POLLIN) {
+			char keys[64];
+			ssize_t got = read(STDIN_FILENO, keys, sizeof(keys));
+
+			if (got <= 0)
+				quit = true;
+			for (ssize_t i = 0; i < got; i++)
+				resample |= key(&u, s, (unsigned char)keys[i], &quit);
+		} else if (pfd[0].revents & (POLLHUP | POLLERR)) {
+			quit = true;
+		}
+	}
+out:
+	term_leave(&sc);
+	if (sc.sigfd >= 0)
+		close(sc.sigfd);
+	sigprocmask(SIG_SETMASK, &sc.old_mask, NULL);
+	free(v.rows);
+	free(o.s);
+	return ret;
+}
+
+/* ---- main ------------------------------------------------------------------------------- */
+
+static int run(const struct cgtop2_args *a)
+{
+	struct cg_layout *l = NULL;
+	struct cg_stats *s = NULL;
+	struct cg_stats_opts so = { .path = a->path, .depth = a->depth, .threads = a->threads };
+	bool interactive;
+	int r, ret;
+
+	r = cg_layout_load(&l);
+	if (r < 0)
+		return report_errno(a, "read the mount table", r);
+	if (!l->n) {
+		cg_layout_free(l);
+		fprintf(stderr, "%s: no cgroup filesystem is mounted\n",
+			program_invocation_short_name);
+		return 1;
+	}
+	r = cg_stats_new(l, &so, &s);
+	if (r < 0) {
+		struct cg_diag d = { 0 };
+		char buf[2048], where[PATH_MAX + 2];
+
+		snprintf(where, sizeof(where), "/%s", a->path);
+		if (r == -ENOENT)
+			cg_diag_say(&d, ENOENT, where, cg_layout_kind_name(cg_layout_kind(l)),
+				    "open", "no such cgroup in any mounted hierarchy");
+		else
+			cg_diag_fail(&d, -r, CG_OP_OPEN, 0, where,
+				     cg_layout_kind_name(cg_layout_kind(l)), "open");
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+			cg_diag_format(&d, buf, sizeof(buf)));
+		cg_layout_free(l);
+		return 1;
+	}
+	if (a->verbose)
+		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
+			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
+	interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
+		      isatty(STDOUT_FILENO);
+	ret = interactive ? run_interactive(a, s) : run_batch(a, s);
+	if (a->verbose && cg_stats_reopened(s))
+		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",
+			program_invocation_short_name, cg_stats_reopened(s));
+	cg_stats_free(s);
+	cg_layout_free(l);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cgtop2_args a = {
+		.delay_ns = 1000000000u,
+		.depth = 3,
+		.order = O_CPU,
+		.format = FMT_TABLE,
+	};
+	int ret;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	/* a closed pipe ends batch output quietly, as for head(1) */
+	signal(SIGPIPE, SIG_IGN);
+	ret = run(&a);
+	free(a.path);
+	return ret;
+}
