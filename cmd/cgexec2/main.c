@@ -333,9 +333,16 @@ static int transient_cleanup(const struct cg_targets *t, struct cg_diag *d)
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
-/* Wait for the child, passing on the signals cgexec2 receives; returns its wait status. */
-static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusage *ru)
+/*
+ * Wait for the child, passing on the signals cgexec2 receives; returns its wait status.
+ * Asked a second time to stop (SIGINT or SIGTERM; SIGHUP often means "reload"), with a
+ * transient cgroup to clean up, it kills everything in it: COMMAND had its chance to exit.
+ */
+static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusage *ru,
+			   const struct cg_targets *transient)
 {
+	int stops = 0;
+
 	for (;;) {
 		siginfo_t si;
 		int status, sig = sigwaitinfo(set, &si);
@@ -347,6 +354,16 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 
 			if (p == c->pid)
 				return status;
+			continue;
+		}
+		if ((sig == SIGINT || sig == SIGTERM) && ++stops > 1 && transient) {
+			for (size_t i = 0; i < transient->n; i++) {
+				struct cg_diag d;
+
+				if (cg_kill(transient->t[i].hier, transient->t[i].path,
+					    KILL_TIMEOUT_NS, &d) < 0)
+					report(&d);
+			}
 			continue;
 		}
 		/* the terminal signals the whole foreground group: the child has it already */
@@ -405,7 +422,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	}
 	if (a->verbose)
 		say_placed(t, c.pid, false, c.cloned_into);
-	status = wait_forwarding(&c, set, &ru);
+	status = wait_forwarding(&c, set, &ru, cleanup ? t : NULL);
 	wall = cg_now_ns() - t0;
 	cg_child_close(&c);
 	if (cleanup) {
@@ -476,6 +493,11 @@ static int run(struct cgexec2_args *a)
 	} else if (!a->specs) {
 		/* no -g, no -t: libcgroup's rules say where, as for its cgexec */
 		r = cg_rules_classify(l, getpid(), &t, &d);
+		if (r == -ENOENT) {
+			size_t n = strlen(d.why);
+
+			snprintf(d.why + n, sizeof(d.why) - n, "; name the cgroup with -g, or use -t");
+		}
 		if (r < 0)
 			goto fail_report;
 		if (a->verbose && !t.n)

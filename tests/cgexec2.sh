@@ -1,0 +1,399 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgexec2: usage, placement (v1, unified, both), exec keeping the PID, exit statuses, transient
+# cgroups (-r pids.max against a fork loop, leftovers, --keep, --stats), signal forwarding, bad
+# input creating nothing. Live tests never place a process in the v1 memory hierarchy.
+. "$(dirname "$0")/lib.sh"
+
+X=$CGKIT_BIN/cgexec2
+S=$SANDBOX_NAME
+
+# The hierarchy the pids tests use: the v1 pids one where mounted, else the unified one when
+# its root enables pids. Sets PH (cgk_mnt name), PLABEL (cgexec2's label), PSB (the sandbox).
+need_pids() {
+	if [ -n "$(cgk_mnt pids)" ]; then
+		PH=pids
+		PLABEL=$(awk -F: '$2 ~ /(^|,)pids(,|$)/ { print $2; exit }' /proc/self/cgroup)
+	else
+		cgk_need_v2 pids || return 1
+		PH=unified PLABEL=unified
+	fi
+	cgk_need_root || return 1
+	PSB=$(cgk_sandbox "$PH") || { fail "cannot make the sandbox in $PH"; return 1; }
+}
+
+# A leaf of the pids sandbox for tests that place processes directly (v2: no internal processes
+# where a transient cgroup enabled controllers).
+leaf() {
+	mkdir -p "$PSB/$1" && echo "$S/$1"
+}
+
+# Wait until pid $1 runs program $2 (exec happened).
+is_running() {
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]
+}
+
+pid_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+dir_gone() {
+	[ ! -d "$1" ]
+}
+
+# ---- usage ---------------------------------------------------------------------------------
+
+usage_error() {
+	printf 'cgexec2: %s\nTry `cgexec2 --help'"'"' or `cgexec2 --usage'"'"' for more information.\n' "$1"
+}
+
+test_usage_errors() {
+	cgk_capture "$X"
+	assertEquals "no command: exit" 125 "$rc"
+	assertEquals "no command: stderr" "$(usage_error "no COMMAND given")" "$err"
+
+	cgk_capture "$X" -g x --keep true
+	assertEquals "--keep alone: exit" 125 "$rc"
+	assertEquals "--keep alone: stderr" \
+		"$(usage_error "--keep is about the transient cgroup: use it with -t or -r")" "$err"
+
+	cgk_capture "$X" --transient=a/b true
+	assertEquals "-t a/b: exit" 125 "$rc"
+	assertEquals "-t a/b: stderr" "$(usage_error "--transient=NAME takes a plain cgroup name (no '/', not '.' or '..', no control characters), not 'a/b'")" "$err"
+
+	cgk_capture "$X" -r pids.max true
+	assertEquals "-r without =: exit" 125 "$rc"
+	assertEquals "-r without =: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max'")" "$err"
+
+	cgk_capture "$X" --no-such-option true
+	assertEquals "unknown option: exit" 125 "$rc"
+
+	cgk_capture "$X" --version
+	assertEquals "--version" "cgexec2 (cgkit) 0.1.0" "$out"
+}
+
+test_two_cgroups_in_one_hierarchy() {
+	cgk_need_unified || return 0
+	cgk_capture "$X" -g "$S/a" -g "$S/b" true
+	assertEquals "exit" 125 "$rc"
+	assertEquals "stderr" "cgexec2: cgroup /$S/b (unified): place: /$S/a (unified) is named too, and a process is in exactly one cgroup of each hierarchy" "$err"
+}
+
+test_options_end_at_command() {
+	need_pids || return 0
+	local g
+	g=$(leaf opts) || return 0
+	cgk_capture "$X" -g "pids:$g" echo -g -v --keep -- x
+	assertEquals "exit" 0 "$rc"
+	assertEquals "COMMAND's options are its own" "-g -v --keep -- x" "$out"
+	cgk_capture "$X" -g "pids:$g" -- echo -s
+	assertEquals "after --" "-s" "$out"
+}
+
+# ---- placement -----------------------------------------------------------------------------
+
+# exec mode: COMMAND keeps cgexec2's PID and is in every v1 cgroup named, several at once
+test_exec_keeps_pid_in_several_v1() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 freezer || return 0
+	local h pid
+	for h in cpu pids freezer; do
+		mkdir -p "$(cgk_sandbox $h)/exec" || { fail "sandbox $h"; return; }
+	done
+	"$X" -g "cpu,pids,freezer:$S/exec" sleep 30 &
+	pid=$!
+	cgk_wait_for is_running "$pid" sleep || { fail "sleep never ran as pid $pid"; kill "$pid"; return; }
+	for h in cpu pids freezer; do
+		assertEquals "$h cgroup of pid $pid" "/$S/exec" "$(cgk_cgroup_of "$pid" $h)"
+	done
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+test_place_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u pid
+	u=$(cgk_sandbox unified) || { fail "sandbox"; return; }
+	mkdir "$u/u" || return 0
+
+	"$X" -g "$S/u" sleep 30 &
+	pid=$!
+	cgk_wait_for is_running "$pid" sleep || { fail "sleep never ran as pid $pid"; kill "$pid"; return; }
+	assertEquals "exec: unified cgroup of pid $pid" "/$S/u" "$(cgk_cgroup_of "$pid" unified)"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+
+	# waited for (-s): spawned by clone3 straight into the cgroup
+	cgk_capture "$X" -v -s -g "$S/u" cat /proc/self/cgroup
+	assertEquals "clone3: exit" 0 "$rc"
+	assertContains "clone3: placed" "$out" "0::/$S/u"
+	assertContains "clone3: -v" "$err" "in /$S/u (unified): spawned there by clone3(CLONE_INTO_CGROUP)"
+
+	# the fallback: moved while it waits, before exec
+	cgk_capture "$X" -v -s --no-clone3 -g "$S/u" cat /proc/self/cgroup
+	assertEquals "moved: exit" 0 "$rc"
+	assertContains "moved: placed" "$out" "0::/$S/u"
+	assertContains "moved: -v" "$err" "in /$S/u (unified): moved there before it could exec"
+}
+
+# hybrid: the v1 cgroup by a move, the unified one by clone3, in one call
+test_place_hybrid_v1_and_unified() {
+	cgk_need_root || return 0
+	[ "$(cgk_layout)" = hybrid ] || { cgk_skip "not a hybrid layout ($(cgk_layout))"; return; }
+	cgk_need_v1 pids || return 0
+	mkdir -p "$(cgk_sandbox pids)/h" "$(cgk_sandbox unified)/h" || return 0
+	cgk_capture "$X" -v -s -g "pids:$S/h" -g "$S/h" cat /proc/self/cgroup
+	assertEquals "exit" 0 "$rc"
+	assertContains "unified" "$out" "0::/$S/h"
+	assertContains "pids" "$out" ":pids:/$S/h"
+	assertContains "-v unified" "$err" "(unified): spawned there by clone3(CLONE_INTO_CGROUP)"
+	assertContains "-v pids" "$err" "(pids): moved there before it could exec"
+}
+
+# ---- exit status ---------------------------------------------------------------------------
+
+check_statuses() {
+	local mode=$1 g=$2 noexec=$_cgk_tmp/noexec
+	shift 2
+	: >"$noexec"
+	chmod 644 "$noexec"
+	cgk_capture "$X" "$@" -g "$g" true
+	assertEquals "$mode: true" 0 "$rc"
+	cgk_capture "$X" "$@" -g "$g" sh -c 'exit 7'
+	assertEquals "$mode: exit 7" 7 "$rc"
+	cgk_capture "$X" "$@" -g "$g" sh -c 'kill -9 $$'
+	assertEquals "$mode: SIGKILL" 137 "$rc"
+	cgk_capture "$X" "$@" -g "$g" /nonexistent/cmd
+	assertEquals "$mode: not found" 127 "$rc"
+	assertEquals "$mode: not found stderr" "cgexec2: /nonexistent/cmd: No such file or directory" "$err"
+	cgk_capture "$X" "$@" -g "$g" "$noexec"
+	assertEquals "$mode: not executable" 126 "$rc"
+	assertEquals "$mode: not executable stderr" "cgexec2: $noexec: Permission denied" "$err"
+}
+
+test_exit_status() {
+	need_pids || return 0
+	local g
+	g=$(leaf status) || return 0
+	check_statuses exec "pids:$g"
+	check_statuses wait "pids:$g" -s
+	check_statuses transient "pids:$g" -t
+	assertEquals "no transient cgroup left" "" "$(cd "$PSB/status" && find . -mindepth 1 -type d)"
+}
+
+# ---- transient -----------------------------------------------------------------------------
+
+# -r pids.max=5 stops a fork loop at 5 tasks; the cgroup and the leftover children are gone after
+test_transient_pids_max_stops_fork_loop() {
+	need_pids || return 0
+	local pids=$_cgk_tmp/forkloop.pids p
+	cgk_capture "$X" -g "pids:$S" -tfl -r pids.max=5 "$HELPERS/exec_forkloop" 50 "$pids"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "the loop stopped at pids.max (itself + 4)" "forks=4 errno=EAGAIN" "$out"
+	assertEquals "stderr" "" "$err"
+	assertTrue "transient cgroup removed" "dir_gone $PSB/fl"
+	assertEquals "4 leftover children recorded" 4 "$(wc -l <"$pids")"
+	while read -r p; do
+		assertTrue "leftover $p killed" "cgk_wait_for pid_gone $p"
+	done <"$pids"
+}
+
+test_transient_default_name() {
+	need_pids || return 0
+	cgk_capture "$X" -g "pids:$S" -t sh -c 'echo $PPID; cat /proc/self/cgroup'
+	assertEquals "exit" 0 "$rc"
+	local ppid
+	ppid=$(echo "$out" | head -n 1)
+	# COMMAND's parent is cgexec2, which names the cgroup after itself
+	assertContains "in cgexec2-PID" "$out" "/$S/cgexec2-$ppid"
+	assertTrue "removed" "dir_gone $PSB/cgexec2-$ppid"
+}
+
+# --keep without -s has nothing to wait for: COMMAND replaces cgexec2, the cgroup stays
+test_keep() {
+	need_pids || return 0
+	local bg
+	cgk_capture "$X" -g "pids:$S" -tkept --keep sh -c 'sleep 300 & echo $!'
+	assertEquals "exit" 0 "$rc"
+	bg=$out
+	assertTrue "kept" "[ -d $PSB/kept ]"
+	assertEquals "its process stays in it" "/$S/kept" "$(cgk_cgroup_of "$bg" "$PH")"
+	kill "$bg"
+
+	# with -s it waits, and still leaves the cgroup and what runs there
+	cgk_capture "$X" -g "pids:$S" -tkept2 --keep -s sh -c 'sleep 300 & echo $!'
+	assertEquals "-s exit" 0 "$rc"
+	bg=$out
+	assertTrue "-s: kept" "[ -d $PSB/kept2 ]"
+	assertTrue "-s: leftover alive" "kill -0 $bg"
+	kill "$bg"
+}
+
+test_stats() {
+	need_pids || return 0
+	cgk_capture "$X" -g "pids:$S" -t -s sh -c 'sleep 0.2'
+	assertEquals "exit" 0 "$rc"
+	assertEquals "one line" 1 "$(echo "$err" | wc -l)"
+	assertTrue "format: $err" "echo '$err' | grep -Eq '^cgexec2: stats: wall=0\.[2-9][0-9]{2}s user=[0-9]+\.[0-9]{3}s system=[0-9]+\.[0-9]{3}s'"
+	if [ -f "$PSB/pids.peak" ]; then
+		assertContains "pids.peak: $err" "$err" " pids_peak=2"
+	fi
+	# outside a transient cgroup the counters are differences, COMMAND's share
+	local g
+	g=$(leaf stats) || return 0
+	cgk_capture "$X" -g "pids:$g" -s true
+	assertEquals "non-transient exit" 0 "$rc"
+	assertContains "non-transient" "$err" "cgexec2: stats: wall="
+}
+
+# v2 memory.peak where the unified hierarchy has the memory controller (the unified VM)
+test_stats_memory_v2() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	cgk_sandbox unified >/dev/null || return 0
+	cgk_capture "$X" -g "$S" -r memory.max=256M -s sh -c 'x=$(head -c 1000000 /dev/zero | tr "\0" a); echo ${#x}'
+	assertEquals "exit" 0 "$rc"
+	assertTrue "memory_peak: $err" "echo '$err' | grep -Eq ' memory_peak=[1-9][0-9]*B'"
+	assertContains "memory enabled on the way down" "$(cat "$(cgk_mnt unified)/$S/cgroup.subtree_control")" memory
+}
+
+test_signal_forwarding() {
+	need_pids || return 0
+	local f=$_cgk_tmp/sig r=$_cgk_tmp/ready pid
+	"$X" -g "pids:$S" -tsig sh -c "trap 'echo USR1 >>$f' USR1; trap 'echo HUP >>$f' HUP; trap 'echo TERM >>$f; exit 3' TERM; echo \$\$ >$r; while :; do sleep 0.05; done" &
+	pid=$!
+	cgk_wait_for test -s "$r" || { fail "COMMAND never started"; kill "$pid"; return; }
+	kill -USR1 "$pid"
+	cgk_wait_for grep -qs USR1 "$f" || fail "USR1 not forwarded"
+	kill -HUP "$pid"
+	cgk_wait_for grep -qs HUP "$f" || fail "HUP not forwarded"
+	kill -TERM "$pid"
+	wait "$pid"
+	assertEquals "COMMAND's exit status" 3 "$?"
+	assertEquals "what COMMAND heard" "USR1 HUP TERM" "$(echo $(cat "$f"))"
+	assertTrue "removed" "dir_gone $PSB/sig"
+}
+
+# killed by SIGTERM/SIGHUP, cgexec2 still kills the leftovers and removes the cgroup
+test_sigterm_cleans_up() {
+	need_pids || return 0
+	local sig f pid bg
+	for sig in TERM HUP; do
+		f=$_cgk_tmp/bg.$sig
+		"$X" -g "pids:$S" -tst$sig sh -c "sleep 300 & echo \$! >$f; exec sleep 300" &
+		pid=$!
+		cgk_wait_for test -s "$f" || { fail "$sig: COMMAND never started"; kill "$pid"; return; }
+		bg=$(cat "$f")
+		assertTrue "$sig: cgroup made" "[ -d $PSB/st$sig ]"
+		kill -$sig "$pid"
+		wait "$pid"
+		rc=$?
+		assertEquals "$sig: exit 128+N" $((128 + $(kill -l $sig))) "$rc"
+		assertTrue "$sig: leftover $bg killed" "cgk_wait_for pid_gone $bg"
+		assertTrue "$sig: removed" "dir_gone $PSB/st$sig"
+	done
+}
+
+# a COMMAND that ignores SIGTERM: the second one kills the transient cgroup
+test_second_sigterm_kills() {
+	need_pids || return 0
+	local r=$_cgk_tmp/ign pid
+	"$X" -g "pids:$S" -tign sh -c "trap '' TERM; echo x >$r; exec sleep 300" &
+	pid=$!
+	cgk_wait_for test -s "$r" || { fail "COMMAND never started"; kill "$pid"; return; }
+	sleep 0.1
+	kill -TERM "$pid"
+	sleep 0.2
+	assertTrue "first SIGTERM: still running" "kill -0 $pid"
+	kill -TERM "$pid"
+	wait "$pid"
+	assertEquals "exit" 137 "$?"
+	assertTrue "removed" "dir_gone $PSB/ign"
+}
+
+# ---- bad input: one line, exit 125, nothing created, COMMAND never ran ---------------------
+
+# bad_input NAME EXPECTED-STDERR-OR-SUBSTRING ARGS...: "=..." pins the whole line
+bad_input() {
+	local name=$1 want=$2 marker=$_cgk_tmp/ran before after
+	shift 2
+	rm -f "$marker"
+	before=$(cd "$PSB" && find . -mindepth 1 -type d | sort)
+	cgk_capture "$X" "$@" touch "$marker"
+	after=$(cd "$PSB" && find . -mindepth 1 -type d | sort)
+	assertEquals "$name: exit" 125 "$rc"
+	assertEquals "$name: one line: $err" 1 "$(echo "$err" | wc -l)"
+	case $want in
+	=*) assertEquals "$name: stderr" "${want#=}" "$err" ;;
+	*) assertContains "$name: stderr" "$err" "$want" ;;
+	esac
+	assertEquals "$name: nothing created" "$before" "$after"
+	assertFalse "$name: COMMAND did not run" "[ -e $marker ]"
+}
+
+test_bad_input() {
+	need_pids || return 0
+	bad_input "unknown controller" "controller 'nosuch' is not mounted" -g "nosuch:$S"
+	bad_input "dot-dot" "'..' and control characters are not allowed" -g "pids:$S/../x"
+	bad_input "missing cgroup" "=cgexec2: cgroup /$S/nope ($PLABEL): use: No such cgroup (cgexec2 runs COMMAND in existing cgroups; create it with cgcreate2, or use -t for a transient one)" -g "pids:$S/nope"
+	bad_input "missing parent of -t" "=cgexec2: cgroup /$S/nope ($PLABEL): use: No such cgroup (cgexec2 makes the transient cgroup under an existing one; create it with cgcreate2)" -g "pids:$S/nope" -t
+	bad_input "-r membership file" "=cgexec2: cgroup.procs: -r: cgroup.procs is a membership file: cgexec2 places COMMAND itself" -g "pids:$S" -r cgroup.procs=1
+	bad_input "-r tasks" "tasks is a membership file" -g "pids:$S" -r tasks=1
+	bad_input "-r bad value" "write pids.max \"bogus\"" -g "pids:$S" -r pids.max=bogus
+	bad_input "-r unknown controller" "controller 'nosuch' is not mounted" -g "pids:$S" -r nosuch.max=1
+}
+
+# hybrid: a -r file whose controller lives in no -g hierarchy
+test_bad_input_hybrid_routing() {
+	need_pids || return 0
+	[ "$(cgk_layout)" = hybrid ] && [ "$PH" = pids ] || { cgk_skip "needs v1 pids next to a unified hierarchy ($(cgk_layout))"; return; }
+	cgk_sandbox unified >/dev/null || return 0
+	bad_input "-r pids.max with a unified -g" "=cgexec2: pids.max: -r: no -g cgroup is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "$S" -r pids.max=5
+}
+
+# ---- cgrules.conf, --sticky ----------------------------------------------------------------
+
+test_rules_no_match() {
+	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists here; its rules are not ours to test"; return; }
+	cgk_capture "$X" true
+	assertEquals "exit" 125 "$rc"
+	assertEquals "one line" 1 "$(echo "$err" | wc -l)"
+	assertContains "says why" "$err" "classify: no rules from /etc/cgrules.conf"
+	assertContains "says what to do" "$err" "name the cgroup with -g, or use -t"
+}
+
+# only in the throwaway VM: a rule of our own in /etc/cgrules.conf
+test_rules_classify() {
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "writes /etc/cgrules.conf: only in the VM (CGKIT_VM)"; return; }
+	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists"; return; }
+	need_pids || return 0
+	local pid g
+	g=$(leaf ruled) || return 0
+	echo "*	pids	$g" >/etc/cgrules.conf
+	"$X" sleep 30 &
+	pid=$!
+	cgk_wait_for is_running "$pid" sleep || fail "sleep never ran as pid $pid"
+	assertEquals "placed by the rule" "/$g" "$(cgk_cgroup_of "$pid" "$PH")"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	rm -f /etc/cgrules.conf
+}
+
+test_sticky() {
+	need_pids || return 0
+	local g
+	g=$(leaf sticky) || return 0
+	# without a cgrulesengd there is nothing to tell, as with libcgroup's cgexec
+	cgk_capture "$X" --sticky -g "pids:$g" cat /proc/self/cgroup
+	assertEquals "exit" 0 "$rc"
+	assertContains "placed" "$out" ":/$g"
+	cgk_capture "$X" --sticky -s -g "pids:$g" cat /proc/self/cgroup
+	assertEquals "waiting: exit" 0 "$rc"
+	assertContains "waiting: placed" "$out" ":/$g"
+}
+
+. "$SHUNIT2"
