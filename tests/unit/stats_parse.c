@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the stat file parsers in common/stats.c, on literal kernel text. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond);                 \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static void test_keyed(void)
+{
+	/* cpu.stat of a cgroup2 without the cpu controller (6.x): usage_usec is still there */
+	const char *cpu = "usage_usec 203881529\nuser_usec 104422964\nsystem_usec 99458565\n"
+			  "nice_usec 0\n";
+	const char *mem = "cache 1234\nrss 5678\ntotal_rss 99\ntotal_inactive_file 7\n";
+	uint64_t v = 1;
+
+	CHECK(cg_stats_parse_keyed(cpu, "usage_usec", &v) == 0 && v == 203881529);
+	CHECK(cg_stats_parse_keyed(cpu, "nice_usec", &v) == 0 && v == 0);
+	CHECK(cg_stats_parse_keyed(cpu, "usage", &v) == -ENOENT);
+	CHECK(cg_stats_parse_keyed(cpu, "throttled_usec", &v) == -ENOENT);
+	CHECK(cg_stats_parse_keyed(mem, "rss", &v) == 0 && v == 5678);
+	CHECK(cg_stats_parse_keyed(mem, "total_rss", &v) == 0 && v == 99);
+	CHECK(cg_stats_parse_keyed("usage_usec 12x\n", "usage_usec", &v) == -EINVAL);
+	CHECK(cg_stats_parse_keyed("usage_usec -1\n", "usage_usec", &v) == -EINVAL);
+	CHECK(cg_stats_parse_keyed("usage_usec 99999999999999999999999\n", "usage_usec", &v) ==
+	      -ERANGE);
+	CHECK(cg_stats_parse_keyed("", "usage_usec", &v) == -ENOENT);
+	/* no newline at the end */
+	CHECK(cg_stats_parse_keyed("a 1\nusage_usec 5", "usage_usec", &v) == 0 && v == 5);
+}
+
+static void test_io_stat(void)
+{
+	uint64_t r = 1, w = 1;
+
+	CHECK(cg_stats_parse_io_stat("8:16 rbytes=1459200 wbytes=314773504 rios=192 wios=353 "
+				     "dbytes=0 dios=0\n8:0 rbytes=90430464 wbytes=299008000 "
+				     "rios=8950 wios=1252 dbytes=50331648 dios=3021\n",
+				     &r, &w) == 0);
+	CHECK(r == 1459200ull + 90430464ull && w == 314773504ull + 299008000ull);
+	CHECK(cg_stats_parse_io_stat("", &r, &w) == 0 && r == 0 && w == 0);
+	/* a device line without the byte keys (only ios) counts as zero bytes */
+	CHECK(cg_stats_parse_io_stat("253:0 rios=1 wios=2\n", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_stats_parse_io_stat("rbytes=1 wbytes=2\n", &r, &w) == -EINVAL);
+	CHECK(cg_stats_parse_io_stat("8:0 rbytes=x\n", &r, &w) == -EINVAL);
+	CHECK(cg_stats_parse_io_stat("8:0 rbytes\n", &r, &w) == -EINVAL);
+	CHECK(cg_stats_parse_io_stat("8:0 rbytes=18446744073709551615\n8:1 rbytes=1\n", &r, &w) ==
+	      -ERANGE);
+}
+
+static void test_blkio(void)
+{
+	uint64_t r = 1, w = 1;
+	const char *t = "8:0 Read 4096\n8:0 Write 8192\n8:0 Sync 8192\n8:0 Async 4096\n"
+			"8:0 Discard 0\n8:0 Total 12288\n8:16 Read 100\n8:16 Write 1\n"
+			"8:16 Total 101\nTotal 12389\n";
+
+	CHECK(cg_stats_parse_blkio(t, &r, &w) == 0 && r == 4196 && w == 8193);
+	/* the root of an idle host: only the grand total */
+	CHECK(cg_stats_parse_blkio("Total 0\n", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_stats_parse_blkio("", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_stats_parse_blkio("8:0 Read\n", &r, &w) == -EINVAL);
+	CHECK(cg_stats_parse_blkio("Read 5\n", &r, &w) == -EINVAL);
+	CHECK(cg_stats_parse_blkio("Total x\n", &r, &w) == -EINVAL);
+}
+
+static void test_psi(void)
+{
+	double v = -1;
+
+	CHECK(cg_stats_parse_psi("some avg10=3.05 avg60=1.92 avg300=0.72 total=19095579\n"
+				 "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+				 &v) == 0 &&
+	      fabs(v - 3.05) < 1e-9);
+	/* the system-wide cpu file before 5.13 has no full line */
+	CHECK(cg_stats_parse_psi("some avg10=100.00 avg60=1 avg300=0 total=1\n", &v) == 0 &&
+	      v == 100.0);
+	/* "full" first is legal too: find "some" wherever it is */
+	CHECK(cg_stats_parse_psi("full avg10=9.00 avg60=0 avg300=0 total=0\nsome avg10=0.50 "
+				 "avg60=0 avg300=0 total=0\n",
+				 &v) == 0 &&
+	      v == 0.5);
+	CHECK(cg_stats_parse_psi("full avg10=9.00 avg60=0 avg300=0 total=0\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_psi("some avg60=1.00\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_psi("some avg10=abc avg60=0\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_psi("some avg10=-1 avg60=0\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_psi("some avg10=nan avg60=0\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_psi("", &v) == -EINVAL);
+}
+
+static void test_numbers(void)
+{
+	uint64_t v = 0;
+
+	CHECK(cg_stats_parse_number("203881529000\n", &v) == 0 && v == 203881529000ull);
+	CHECK(cg_stats_parse_number("358490112\n", &v) == 0 && v == 358490112);
+	CHECK(cg_stats_parse_number("max\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_number("", &v) == -EINVAL);
+	CHECK(cg_stats_count_lines("") == 0);
+	CHECK(cg_stats_count_lines("1\n2\n3\n") == 3);
+	CHECK(cg_stats_count_lines("1\n2") == 2);
+}
+
+static void test_proc_stat(void)
+{
+	char comm[32];
+	uint64_t ticks = 0;
+	/* a comm with spaces and a ')' : only the last ')' ends it */
+	const char *t = "4242 (we (ird) x) R 1 4242 4242 0 -1 4194304 100 0 0 0 250 17 0 0 20 0 "
+			"3 0 12345 1000 100 18446744073709551615\n";
+
+	CHECK(cg_stats_parse_proc_stat(t, comm, sizeof(comm), &ticks) == 0);
+	CHECK(!strcmp(comm, "we (ird) x") && ticks == 267);
+	CHECK(cg_stats_parse_proc_stat("1 (init) S 0 1 1 0 -1 4 5 6 7 8 9 10\n", comm, sizeof(comm),
+				       &ticks) == 0 &&
+	      ticks == 19);
+	CHECK(cg_stats_parse_proc_stat("1 (init) S 0 1\n", comm, sizeof(comm), &ticks) == -EINVAL);
+	CHECK(cg_stats_parse_proc_stat("no parens", comm, sizeof(comm), &ticks) == -EINVAL);
+	/* comm is cut to the buffer, not overrun */
+	CHECK(cg_stats_parse_proc_stat(t, comm, 4, &ticks) == 0 && !strcmp(comm, "we "));
+}
+
+int main(void)
+{
+	test_keyed();
+	test_io_stat();
+	test_blkio();
+	test_psi();
+	test_numbers();
+	test_proc_stat();
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}
