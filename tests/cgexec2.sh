@@ -8,6 +8,22 @@
 X=$CGKIT_BIN/cgexec2
 S=$SANDBOX_NAME
 
+# Make the sandbox in hierarchy $1 and set SB to it. Never inside $(...): lib.sh registers
+# the sandbox for removal in the shell that calls cgk_sandbox.
+sandbox() {
+	cgk_sandbox "$1" >/dev/null || return 1
+	SB=$(cgk_mnt "$1")/$S
+}
+
+# Whatever a failed test left: every hierarchy's cgkit-test.<pid>, ours only.
+suite_teardown() {
+	local m
+	for m in $(awk '$9 == "cgroup" || $9 == "cgroup2" { print $5 }' /proc/self/mountinfo); do
+		[ -d "$m/$S" ] && cgk_sandbox_remove "$m/$S"
+	done
+	return 0
+}
+
 # The hierarchy the pids tests use: the v1 pids one where mounted, else the unified one when
 # its root enables pids. Sets PH (cgk_mnt name), PLABEL (cgexec2's label), PSB (the sandbox).
 need_pids() {
@@ -19,7 +35,8 @@ need_pids() {
 		PH=unified PLABEL=unified
 	fi
 	cgk_need_root || return 1
-	PSB=$(cgk_sandbox "$PH") || { fail "cannot make the sandbox in $PH"; return 1; }
+	sandbox "$PH" || { fail "cannot make the sandbox in $PH"; return 1; }
+	PSB=$SB
 }
 
 # A leaf of the pids sandbox for tests that place processes directly (v2: no internal processes
@@ -100,7 +117,7 @@ test_exec_keeps_pid_in_several_v1() {
 	cgk_need_v1 freezer || return 0
 	local h pid
 	for h in cpu pids freezer; do
-		mkdir -p "$(cgk_sandbox $h)/exec" || { fail "sandbox $h"; return; }
+		sandbox $h && mkdir -p "$SB/exec" || { fail "sandbox $h"; return; }
 	done
 	"$X" -g "cpu,pids,freezer:$S/exec" sleep 30 &
 	pid=$!
@@ -117,7 +134,8 @@ test_place_unified() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
 	local u pid
-	u=$(cgk_sandbox unified) || { fail "sandbox"; return; }
+	sandbox unified || { fail "sandbox"; return; }
+	u=$SB
 	mkdir "$u/u" || return 0
 
 	"$X" -g "$S/u" sleep 30 &
@@ -145,7 +163,7 @@ test_place_hybrid_v1_and_unified() {
 	cgk_need_root || return 0
 	[ "$(cgk_layout)" = hybrid ] || { cgk_skip "not a hybrid layout ($(cgk_layout))"; return; }
 	cgk_need_v1 pids || return 0
-	mkdir -p "$(cgk_sandbox pids)/h" "$(cgk_sandbox unified)/h" || return 0
+	sandbox pids && mkdir "$SB/h" && sandbox unified && mkdir "$SB/h" || { fail "sandboxes"; return; }
 	cgk_capture "$X" -v -s -g "pids:$S/h" -g "$S/h" cat /proc/self/cgroup
 	assertEquals "exit" 0 "$rc"
 	assertContains "unified" "$out" "0::/$S/h"
@@ -254,7 +272,7 @@ test_stats() {
 test_stats_memory_v2() {
 	cgk_need_root || return 0
 	cgk_need_v2 memory || return 0
-	cgk_sandbox unified >/dev/null || return 0
+	sandbox unified >/dev/null || return 0
 	cgk_capture "$X" -g "$S" -r memory.max=256M -s sh -c 'x=$(head -c 1000000 /dev/zero | tr "\0" a); echo ${#x}'
 	assertEquals "exit" 0 "$rc"
 	assertTrue "memory_peak: $err" "echo '$err' | grep -Eq ' memory_peak=[1-9][0-9]*B'"
@@ -351,7 +369,7 @@ test_bad_input() {
 test_bad_input_hybrid_routing() {
 	need_pids || return 0
 	[ "$(cgk_layout)" = hybrid ] && [ "$PH" = pids ] || { cgk_skip "needs v1 pids next to a unified hierarchy ($(cgk_layout))"; return; }
-	cgk_sandbox unified >/dev/null || return 0
+	sandbox unified >/dev/null || return 0
 	bad_input "-r pids.max with a unified -g" "=cgexec2: pids.max: -r: no -g cgroup is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "$S" -r pids.max=5
 }
 
