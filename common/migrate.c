@@ -2,14 +2,24 @@
 /* Moving processes and threads between cgroups: one write per id, verified, drains. */
 #include "migrate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
+#include "cpu.h"
 #include "file.h"
+#include "parse.h"
 
 const char *cg_membership_file(const struct cg_hier *h, bool thread)
 {
@@ -58,4 +68,778 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread,
 		return cg_diag_fail(d, -r, op, h->version, where, h->label, "move %s %d",
 				    thread ? "thread" : "process", (int)id);
 	return 0;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			       .tv_nsec = (long)(ns % 1000000000ULL) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool pid_in(const pid_t *v, size_t n, pid_t id)
+{
+	return v && bsearch(&id, v, n, sizeof(pid_t), cmp_pid);
+}
+
+int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
+{
+	_cleanup_free_ pid_t *v = NULL;
+	size_t n = 0, cap = 0, u = 0;
+
+	for (const char *p = text; *p;) {
+		const char *e = strchrnul(p, '\n');
+		char num[16];
+		pid_t id;
+
+		if ((size_t)(e - p) < sizeof(num) && e > p) {
+			memcpy(num, p, (size_t)(e - p));
+			num[e - p] = '\0';
+			if (cg_parse_pid(num, &id) < 0)
+				return -EINVAL;
+			if (n == cap) {
+				pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(pid_t));
+
+				if (!nv)
+					return -ENOMEM;
+				v = nv;
+			}
+			v[n++] = id;
+		} else if (e > p) {
+			return -EINVAL;
+		}
+		p = *e ? e + 1 : e;
+	}
+	if (n)
+		qsort(v, n, sizeof(pid_t), cmp_pid);
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*ret = TAKE_PTR(v);
+	*ret_n = u;
+	return 0;
+}
+
+int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
+		    size_t *ret_n)
+{
+	_cleanup_close_ int dfd = cg_open_beneath(h->fd, path, O_PATH | O_DIRECTORY, 0);
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	const char *file = thread ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
+	size_t len = 0, cap = 16384;
+	ssize_t k;
+
+	if (dfd < 0)
+		return dfd;
+	fd = cg_open_beneath(dfd, file, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+			cap *= 2;
+		}
+		k = read(fd, buf + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	buf[len] = '\0';
+	return cg_members_parse(buf, ret, ret_n);
+}
+
+static int read_proc(const char *path, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		return errno == ESRCH ? -ESRCH : -errno;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int cg_task_state(pid_t pid, pid_t tid)
+{
+	char path[64], buf[512], *p;
+	int r;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = read_proc(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	/* "pid (comm) S ...": comm may hold anything, the state follows the last ')' */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EIO;
+	return (unsigned char)p[2];
+}
+
+pid_t cg_tid_tgid(pid_t tid)
+{
+	char path[64], buf[2048], *p;
+	pid_t tgid;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	r = read_proc(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	p = strstr(buf, "\nTgid:");
+	if (!p)
+		return -EIO;
+	p += 6;
+	p[strcspn(p, "\n")] = '\0';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	r = cg_parse_pid(p, &tgid);
+	return r < 0 ? r : tgid;
+}
+
+int cg_thread_count(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	/* procfs counts a task directory's links as 2 + its threads */
+	return st.st_nlink > 2 ? (int)st.st_nlink - 2 : 1;
+}
+
+static bool task_is_dead(int state)
+{
+	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
+}
+
+static void fail(struct cg_move *m, enum cg_move_step step, int err, size_t target)
+{
+	m->state = CG_MOVE_FAILED;
+	m->step = step;
+	m->err = err;
+	m->target = target;
+}
+
+/*
+ * The id is not in the target's listing: ask /proc where it is. Gone when it exited (or is a
+ * zombie, which the kernel accepts in cgroup.procs without moving), else a failure.
+ */
+static void check_missing(const struct cg_target *t, size_t ti, bool thread, struct cg_move *m)
+{
+	pid_t pid = m->id, tid = 0;
+	_cleanup_free_ char *now = NULL;
+	int r;
+
+	if (thread) {
+		pid = cg_tid_tgid(m->id);
+		tid = m->id;
+		if (pid < 0) {
+			m->state = CG_MOVE_GONE;
+			return;
+		}
+	}
+	r = cg_pid_cgroup(t->hier, pid, tid, &now);
+	if (r == 0 && !strcmp(now, t->path))
+		return; /* it arrived after all: the listing raced with a fork or exec */
+	if (task_is_dead(cg_task_state(pid, tid)) || r == -ESRCH) {
+		m->state = CG_MOVE_GONE;
+		return;
+	}
+	fail(m, CG_STEP_CHECK, r < 0 ? r : -EXDEV, ti);
+	free(m->seen);
+	m->seen = r == 0 ? TAKE_PTR(now) : NULL;
+}
+
+/*
+ * A few ids are checked one by one through /proc; for many, one read of the target's listing
+ * is far cheaper than a /proc/PID/cgroup per id (which costs more than the move itself).
+ */
+#define CG_VERIFY_BY_LISTING 8
+
+int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struct cg_move *m,
+		 size_t n, struct cg_move_summary *sum, struct cg_diag *d)
+{
+	int *fds = calloc(t->n ? t->n : 1, sizeof(int));
+	struct cg_move_summary s = { 0 };
+	_cleanup_free_ pid_t *procs = NULL;
+	size_t nprocs = 0;
+	int r = 0;
+
+	if (!fds)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++)
+		fds[i] = -1;
+	for (size_t i = 0; i < t->n; i++) {
+		char where[PATH_MAX + 2];
+
+		fds[i] = cg_attach_open(t->t[i].hier, t->t[i].path, o->thread);
+		if (fds[i] < 0) {
+			snprintf(where, sizeof(where), "/%s", t->t[i].path);
+			r = cg_diag_fail(d, -fds[i], o->thread ? CG_OP_ATTACH_THREAD : CG_OP_ATTACH,
+					 t->t[i].hier->version, where, t->t[i].hier->label,
+					 "open %s", cg_membership_file(t->t[i].hier, o->thread));
+			goto out;
+		}
+	}
+	/* existence first: an id that exits during the move is gone, one that never was is not */
+	for (size_t k = 0; k < n; k++) {
+		m[k].state = CG_MOVE_PENDING;
+		if (kill(m[k].id, 0) < 0 && errno == ESRCH)
+			fail(&m[k], CG_STEP_EXIST, -ESRCH, 0);
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		for (size_t k = 0; k < n; k++) {
+			if (m[k].state != CG_MOVE_PENDING)
+				continue;
+			r = cg_attach_fd(fds[i], m[k].id);
+			if (r == -ESRCH)
+				m[k].state = CG_MOVE_GONE;
+			else if (r < 0)
+				fail(&m[k], CG_STEP_WRITE, r, i);
+		}
+	}
+	r = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		_cleanup_free_ pid_t *listed = NULL;
+		size_t nl = 0;
+
+		if (n > CG_VERIFY_BY_LISTING &&
+		    cg_members_read(t->t[i].hier, t->t[i].path, o->thread, &listed, &nl) < 0)
+			listed = NULL;
+		for (size_t k = 0; k < n; k++)
+			if (m[k].state == CG_MOVE_PENDING && !pid_in(listed, nl, m[k].id))
+				check_missing(&t->t[i], i, o->thread, &m[k]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		switch (m[k].state) {
+		case CG_MOVE_PENDING:
+			m[k].state = CG_MOVE_ARRIVED;
+			s.arrived++;
+			if (o->count_threads && !o->thread) {
+				int c = cg_thread_count(m[k].id);
+
+				m[k].threads = c > 0 ? (unsigned)c : 0;
+				s.threads += m[k].threads;
+			}
+			break;
+		case CG_MOVE_GONE:
+			s.gone++;
+			break;
+		case CG_MOVE_FAILED:
+			s.failed++;
+			break;
+		case CG_MOVE_ARRIVED:
+			break;
+		}
+	}
+	if (o->thread && o->count_threads) {
+		/* threads moved, and the distinct processes they belong to */
+		procs = calloc(s.arrived ? s.arrived : 1, sizeof(pid_t));
+		for (size_t k = 0; procs && k < n; k++) {
+			pid_t p = m[k].state == CG_MOVE_ARRIVED ? cg_tid_tgid(m[k].id) : -1;
+
+			if (p > 0)
+				procs[nprocs++] = p;
+		}
+		if (nprocs)
+			qsort(procs, nprocs, sizeof(pid_t), cmp_pid);
+		for (size_t k = 0; k < nprocs; k++)
+			if (!k || procs[k] != procs[k - 1])
+				s.processes++;
+		s.threads = s.arrived;
+	} else {
+		s.processes = s.arrived;
+	}
+	if (sum)
+		*sum = s;
+out:
+	for (size_t i = 0; i < t->n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	return r;
+}
+
+int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o,
+		 const struct cg_move *m, struct cg_diag *d)
+{
+	const struct cg_target *tg = &t->t[m->target < t->n ? m->target : 0];
+	enum cg_op op = o->thread ? CG_OP_ATTACH_THREAD : CG_OP_ATTACH;
+	const char *kind = o->thread ? "thread" : "process";
+	char where[PATH_MAX + 2];
+
+	snprintf(where, sizeof(where), "/%s", tg->path);
+	switch (m->step) {
+	case CG_STEP_EXIST:
+		return cg_diag_say(d, ESRCH, where, tg->hier->label, "move",
+				   "no such %s %d", kind, (int)m->id);
+	case CG_STEP_CHECK:
+		if (m->seen)
+			return cg_diag_say(d, EXDEV, where, tg->hier->label, "verify",
+					   "%s %d did not arrive: /proc says it is in /%s "
+					   "(moved again meanwhile?)", kind, (int)m->id, m->seen);
+		return cg_diag_fail(d, -m->err, CG_OP_READ, tg->hier->version, where,
+				    tg->hier->label, "verify %s %d", kind, (int)m->id);
+	case CG_STEP_WRITE:
+		break;
+	}
+	/* the kernel's EOPNOTSUPP for a thread says little: name the threaded subtrees involved */
+	if (o->thread && tg->hier->version == 2 && (m->err == -EOPNOTSUPP || m->err == -EINVAL)) {
+		pid_t tgid = cg_tid_tgid(m->id);
+
+		if (tgid > 0 && cg_thread_move_check(tg->hier, tg->path, tgid, m->id, d) < 0)
+			return m->err;
+	}
+	return cg_diag_fail(d, -m->err, op, tg->hier->version, where, tg->hier->label,
+			    "move %s %d", kind, (int)m->id);
+}
+
+void cg_moves_free(struct cg_move *m, size_t n)
+{
+	for (size_t k = 0; m && k < n; k++)
+		free(m[k].seen);
+	free(m);
+}
+
+int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n)
+{
+	char path[64];
+	_cleanup_closedir_ DIR *dir = NULL;
+	_cleanup_free_ pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((e = readdir(dir))) {
+		char cpath[96], comm[64];
+		pid_t tid;
+		int r;
+
+		if (cg_parse_pid(e->d_name, &tid) < 0)
+			continue;
+		if (glob) {
+			snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+			r = read_proc(cpath, comm, sizeof(comm));
+			if (r < 0)
+				continue; /* the thread ended meanwhile */
+			comm[strcspn(comm, "\n")] = '\0';
+			if (fnmatch(glob, comm, 0) != 0)
+				continue;
+		}
+		if (n == cap) {
+			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(pid_t));
+
+			if (!nv)
+				return -ENOMEM;
+			v = nv;
+		}
+		v[n++] = tid;
+	}
+	if (n)
+		qsort(v, n, sizeof(pid_t), cmp_pid);
+	*ret = TAKE_PTR(v);
+	*ret_n = n;
+	return 0;
+}
+
+/* ---- freezing ---- */
+
+static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct cg_freezer *ret,
+		    struct cg_diag *d)
+{
+	const struct cg_hier *h = t->hier;
+	char where[PATH_MAX + 2];
+
+	snprintf(where, sizeof(where), "/%s", t->path);
+	if (h->version == 1) {
+		h = NULL;
+		for (size_t i = 0; i < l->n; i++)
+			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], "freezer"))
+				h = &l->hier[i];
+		if (!h)
+			return cg_diag_say(d, ENOENT, where, t->hier->label, "freeze",
+					   "no v1 freezer hierarchy is mounted");
+		if (!cg_exists(h, t->path))
+			return cg_diag_say(d, ENOENT, where, h->label, "freeze",
+					   "no freezer cgroup of that path: on v1 the freezer is its "
+					   "own hierarchy; create the source in it too "
+					   "(cgcreate2 -g %s,freezer:%s)",
+					   t->hier->label, where);
+	}
+	*ret = (struct cg_freezer){ .hier = h, .path = strdup(t->path) };
+	return ret->path ? 0 : -ENOMEM;
+}
+
+void cg_freezer_clear(struct cg_freezer *f)
+{
+	free(f->path);
+	f->path = NULL;
+}
+
+bool cg_freezer_interrupted(const struct cg_freezer *f)
+{
+	sigset_t pending;
+
+	if (!f->blocked || sigpending(&pending) < 0)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++)
+		if (sigismember(&pending, held_signals[i]))
+			return true;
+	return false;
+}
+
+/* v2: is "frozen 1" in cgroup.events? v1: does freezer.state say FROZEN? */
+static int is_frozen(int dfd, int version)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = cg_read_at(dfd, version == 2 ? "cgroup.events" : "freezer.state", &text);
+
+	if (r < 0)
+		return r;
+	if (version == 1)
+		return !strcmp(text, "FROZEN\n") || !strcmp(text, "FROZEN");
+	return strstr(text, "frozen 1") != NULL;
+}
+
+int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d)
+{
+	const struct cg_hier *h = f->hier;
+	const char *file = h->version == 2 ? "cgroup.freeze" : "freezer.state";
+	_cleanup_close_ int dfd = cg_open_dir(h, f->path);
+	_cleanup_close_ int ev = -1;
+	uint64_t deadline = cg_now_ns() + (timeout_ns ? timeout_ns : 5000000000ULL);
+	char where[PATH_MAX + 2];
+	sigset_t set;
+	int r;
+
+	snprintf(where, sizeof(where), "/%s", f->path);
+	if (dfd < 0)
+		return cg_diag_fail(d, -dfd, CG_OP_OPEN, h->version, where, h->label, "open");
+	sigemptyset(&set);
+	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++)
+		sigaddset(&set, held_signals[i]);
+	if (!f->blocked && sigprocmask(SIG_BLOCK, &set, &f->oldmask) == 0)
+		f->blocked = true;
+	r = cg_write_at(dfd, file, h->version == 2 ? "1" : "FROZEN");
+	if (r < 0) {
+		cg_thaw(f, NULL);
+		return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, where, h->label, "write %s",
+				    file);
+	}
+	f->frozen = true;
+	if (h->version == 2)
+		ev = cg_open_beneath(dfd, "cgroup.events", O_RDONLY, 0);
+	for (;;) {
+		r = is_frozen(dfd, h->version);
+		if (r != 0)
+			break;
+		if (cg_now_ns() >= deadline) {
+			r = -ETIMEDOUT;
+			break;
+		}
+		if (ev >= 0) {
+			/* cgroup.events signals a change with POLLPRI */
+			struct pollfd p = { .fd = ev, .events = POLLPRI };
+
+			(void)poll(&p, 1, 10);
+		} else {
+			/* v1 moves FREEZING -> FROZEN only when asked again */
+			sleep_ns(1000000);
+			if (h->version == 1)
+				(void)cg_write_at(dfd, file, "FROZEN");
+		}
+	}
+	if (r < 0) {
+		cg_thaw(f, NULL);
+		if (r == -ETIMEDOUT)
+			return cg_diag_say(d, ETIMEDOUT, where, h->label, "freeze",
+					   "the cgroup did not freeze in time (a task in "
+					   "uninterruptible sleep?); thawed it again");
+		return cg_diag_fail(d, -r, CG_OP_READ, h->version, where, h->label, "freeze");
+	}
+	return 0;
+}
+
+int cg_thaw(struct cg_freezer *f, struct cg_diag *d)
+{
+	const struct cg_hier *h = f->hier;
+	char where[PATH_MAX + 2];
+	int r = 0;
+
+	if (f->frozen) {
+		_cleanup_close_ int dfd = cg_open_dir(h, f->path);
+
+		snprintf(where, sizeof(where), "/%s", f->path);
+		r = dfd < 0 ? dfd
+			    : cg_write_at(dfd, h->version == 2 ? "cgroup.freeze" : "freezer.state",
+					  h->version == 2 ? "0" : "THAWED");
+		/* a cgroup removed meanwhile has nothing left to thaw */
+		if (r == 0 || r == -ENOENT || r == -ENODEV)
+			f->frozen = false;
+		if (r < 0 && f->frozen)
+			cg_diag_fail(d, -r, CG_OP_WRITE, h->version, where, h->label, "thaw");
+		else
+			r = 0;
+	}
+	if (f->blocked) {
+		f->blocked = false;
+		sigprocmask(SIG_SETMASK, &f->oldmask, NULL);
+	}
+	return r;
+}
+
+/* ---- drain ---- */
+
+/* Is path the target or below it? Then a recursive drain leaves it out. */
+static bool is_under(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (!n)
+		return true;
+	return !strncmp(path, top, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
+{
+	pid_t *nv;
+
+	if (!na)
+		return 0;
+	nv = realloc(*v, (*n + na) * sizeof(pid_t));
+	if (!nv)
+		return -ENOMEM;
+	memcpy(nv + *n, add, na * sizeof(pid_t));
+	*v = nv;
+	*n += na;
+	return 0;
+}
+
+/* Processes of the source (recursive: its subtree, skipping the targets inside it). */
+static int list_source(const struct cg_target *src, const struct cg_targets *dst, bool recursive,
+		       const char *path, pid_t **v, size_t *n)
+{
+	_cleanup_free_ pid_t *own = NULL;
+	_cleanup_closedir_ DIR *dir = NULL;
+	size_t no = 0;
+	struct dirent *e;
+	int fd, r;
+
+	for (size_t i = 0; i < dst->n; i++)
+		if (dst->t[i].hier == src->hier && is_under(path, dst->t[i].path))
+			return 0;
+	r = cg_members_read(src->hier, path, false, &own, &no);
+	if (r < 0)
+		return r;
+	r = pids_append(v, n, own, no);
+	if (r < 0 || !recursive)
+		return r;
+	fd = cg_open_beneath(src->hier->fd, path, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	while ((e = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+
+		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		sub = cg_path_join(path, e->d_name);
+		if (!sub)
+			return -ENOMEM;
+		r = list_source(src, dst, true, sub, v, n);
+		/* a child cgroup removed during the walk held nobody */
+		if (r < 0 && r != -ENOENT && r != -ENODEV)
+			return r;
+	}
+	return 0;
+}
+
+static int note_failure(struct cg_drain_result *res, const struct cg_move *m)
+{
+	struct cg_move *nv = realloc(res->failures, (res->nfailures + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	res->failures = nv;
+	nv[res->nfailures++] = *m;
+	res->failed++;
+	return 0;
+}
+
+static bool failed_before(const struct cg_drain_result *res, pid_t id)
+{
+	for (size_t i = 0; i < res->nfailures; i++)
+		if (res->failures[i].id == id)
+			return true;
+	return false;
+}
+
+static int drain_rounds(const struct cg_target *src, const struct cg_targets *dst,
+			const struct cg_drain_opts *o, const int *fds, struct cg_freezer *fz,
+			struct cg_drain_result *res, struct cg_diag *d)
+{
+	unsigned max = o->max_rounds ? o->max_rounds : CG_DRAIN_ROUNDS;
+	_cleanup_free_ pid_t *zombies = NULL;
+	size_t nz = 0;
+	char where[PATH_MAX + 2];
+
+	snprintf(where, sizeof(where), "/%s", src->path);
+	for (unsigned round = 1;; round++) {
+		_cleanup_free_ pid_t *ids = NULL;
+		size_t n = 0, live = 0;
+		int r;
+
+		res->rounds = round;
+		r = list_source(src, dst, o->recursive, src->path, &ids, &n);
+		if (r < 0)
+			return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
+					    src->hier->label, "list processes");
+		for (size_t k = 0; k < n; k++) {
+			struct cg_move m = { .id = ids[k] };
+
+			/* already reported, or a zombie that stays listed until it is reaped */
+			if (failed_before(res, ids[k]) || pid_in(zombies, nz, ids[k]))
+				continue;
+			live++;
+			for (size_t i = 0; i < dst->n && m.state == CG_MOVE_PENDING; i++) {
+				r = cg_attach_fd(fds[i], ids[k]);
+				if (r == -ESRCH)
+					m.state = CG_MOVE_GONE;
+				else if (r < 0)
+					fail(&m, CG_STEP_WRITE, r, i);
+			}
+			if (m.state == CG_MOVE_PENDING && round > 1 &&
+			    task_is_dead(cg_task_state(ids[k], 0))) {
+				/* the kernel takes a zombie's pid and moves nothing */
+				r = pids_append(&zombies, &nz, &ids[k], 1);
+				if (r < 0)
+					return r;
+				qsort(zombies, nz, sizeof(pid_t), cmp_pid);
+				m.state = CG_MOVE_GONE;
+			}
+			if (m.state == CG_MOVE_PENDING)
+				res->moved++;
+			else if (m.state == CG_MOVE_GONE)
+				res->gone++;
+			else if ((r = note_failure(res, &m)) < 0)
+				return r;
+		}
+		if (!live) {
+			res->left = 0;
+			return 0;
+		}
+		if (fz && cg_freezer_interrupted(fz))
+			return -EINTR;
+		if (round >= max) {
+			res->left = live;
+			return cg_diag_say(d, EAGAIN, where, src->hier->label, "drain",
+					   "%zu process%s still there after %u rounds: they fork "
+					   "faster than they can be moved (use --freeze)",
+					   live, live == 1 ? " is" : "es are", round);
+		}
+		/* let forks in flight land before listing again: 0, 1, 2 .. 10 ms */
+		if (round > 1)
+			sleep_ns((uint64_t)(round - 1 < 10 ? round - 1 : 10) * 1000000ULL);
+	}
+}
+
+int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
+	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d)
+{
+	struct cg_freezer fz = { 0 };
+	int *fds = calloc(dst->n ? dst->n : 1, sizeof(int));
+	char where[PATH_MAX + 2];
+	int r = 0, t;
+
+	*res = (struct cg_drain_result){ 0 };
+	if (!fds)
+		return -ENOMEM;
+	for (size_t i = 0; i < dst->n; i++)
+		fds[i] = -1;
+	snprintf(where, sizeof(where), "/%s", src->path);
+	for (size_t i = 0; i < dst->n; i++) {
+		if (dst->t[i].hier == src->hier && !strcmp(dst->t[i].path, src->path)) {
+			r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
+					"the source is also the target");
+			goto out;
+		}
+		fds[i] = cg_attach_open(dst->t[i].hier, dst->t[i].path, false);
+		if (fds[i] < 0) {
+			char w[PATH_MAX + 2];
+
+			snprintf(w, sizeof(w), "/%s", dst->t[i].path);
+			r = cg_diag_fail(d, -fds[i], CG_OP_ATTACH, dst->t[i].hier->version, w,
+					 dst->t[i].hier->label, "open cgroup.procs");
+			goto out;
+		}
+	}
+	if (!cg_exists(src->hier, src->path)) {
+		r = cg_diag_fail(d, ENOENT, CG_OP_OPEN, src->hier->version, where,
+				 src->hier->label, "drain");
+		goto out;
+	}
+	if (o->freeze) {
+		r = cg_freezer_find(l, src, &fz, d);
+		if (r < 0)
+			goto out;
+		r = cg_freeze(&fz, o->freeze_timeout_ns, d);
+		if (r < 0)
+			goto out;
+	}
+	r = drain_rounds(src, dst, o, fds, o->freeze ? &fz : NULL, res, d);
+	if (o->freeze) {
+		struct cg_diag td;
+
+		/* a cgroup left frozen is worse than any drain error: its report wins */
+		t = cg_thaw(&fz, &td);
+		if (t < 0) {
+			if (d)
+				*d = td;
+			r = t;
+		}
+	}
+out:
+	cg_freezer_clear(&fz);
+	for (size_t i = 0; i < dst->n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	return r;
 }

@@ -3,11 +3,15 @@
 #ifndef CGKIT_MIGRATE_H
 #define CGKIT_MIGRATE_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "error.h"
 #include "mount.h"
+#include "spec.h"
 
 /*
  * The membership file for a move: v2 cgroup.procs / cgroup.threads; v1 cgroup.procs for a
@@ -22,5 +26,129 @@ int cg_attach_fd(int fd, pid_t id);
 /* Open + move + close, with a diagnostic naming the cgroup and the rule on failure. */
 int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread,
 	      struct cg_diag *d);
+
+/*
+ * The ids a cgroup lists (cgroup.procs, or its threads), sorted and unique. The kernel hands
+ * a listing out a page at a time, so unlike a settings file it is read to the end.
+ */
+int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
+		    size_t *ret_n);
+/* Parse listing text ("12\n34\n") into a sorted, unique vector (pure: unit tests). */
+int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n);
+
+/* Where a task is: 'R'unning/sleeping..., 'Z'ombie or 'X' dead (exited, not yet gone), or -ESRCH. */
+int cg_task_state(pid_t pid, pid_t tid);
+/* The process a thread id belongs to (Tgid: in /proc/TID/status), or -ESRCH. */
+pid_t cg_tid_tgid(pid_t tid);
+/* How many threads a process has (st_nlink of /proc/PID/task), or -errno. */
+int cg_thread_count(pid_t pid);
+
+enum cg_move_state {
+	CG_MOVE_PENDING,
+	CG_MOVE_ARRIVED,
+	CG_MOVE_GONE,   /* existed when asked, exited before or while it moved */
+	CG_MOVE_FAILED,
+};
+
+/* What failed for a CG_MOVE_FAILED entry. */
+enum cg_move_step {
+	CG_STEP_EXIST, /* the id did not exist when the move began */
+	CG_STEP_WRITE, /* the kernel refused the write */
+	CG_STEP_CHECK, /* the write passed, but /proc shows the task elsewhere */
+};
+
+struct cg_move {
+	pid_t id; /* a pid, or a tid for thread moves */
+	enum cg_move_state state;
+	enum cg_move_step step;
+	int err;       /* -errno of the failed step */
+	size_t target; /* index of the target it failed on */
+	char *seen;    /* CG_STEP_CHECK: where /proc says the task is */
+	unsigned threads; /* count_threads: threads the process had when it arrived */
+};
+
+struct cg_move_opts {
+	bool thread;        /* ids are thread ids: cgroup.threads / v1 tasks */
+	bool count_threads; /* fill cg_move.threads (one stat per process; for -v) */
+};
+
+struct cg_move_summary {
+	size_t arrived, threads, gone, failed;
+	size_t processes; /* thread moves: distinct processes the arrived threads belong to */
+};
+
+/*
+ * Move every id into every target. Per target the membership file is opened once and each id
+ * is one write. Then verification: an id counts as arrived when the target lists it (one read
+ * of the listing per target), else /proc/PID/cgroup (or /proc/PID/task/TID/cgroup) decides:
+ * exited or a zombie is gone, elsewhere is a failure. An id that did not exist before the move
+ * began is a failure. Outcomes are left in m[]; the summary may be NULL.
+ * Returns 0, or -errno with d filled when a target cannot be opened (nothing moved then).
+ */
+int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struct cg_move *m,
+		 size_t n, struct cg_move_summary *sum, struct cg_diag *d);
+/* The diagnostic for a failed entry (the rule behind it, for v2 threads the threaded subtree). */
+int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o,
+		 const struct cg_move *m, struct cg_diag *d);
+void cg_moves_free(struct cg_move *m, size_t n);
+
+/*
+ * Threads of pid whose name (/proc/PID/task/TID/comm) matches the fnmatch(3) glob (NULL: all).
+ * -ESRCH when pid does not exist.
+ */
+int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n);
+
+/*
+ * A frozen cgroup, and the signals held back while it is: the freeze is always undone by
+ * cg_thaw (on errors, and before SIGINT/SIGTERM/SIGHUP/SIGQUIT take effect: they are blocked
+ * from cg_freeze to cg_thaw and delivered when cg_thaw restores the mask).
+ */
+struct cg_freezer {
+	const struct cg_hier *hier; /* v2: the source's hierarchy; v1: the freezer hierarchy */
+	char *path;
+	bool frozen;
+	bool blocked;
+	sigset_t oldmask;
+};
+/*
+ * The freezer for a cgroup: v2 its own cgroup.freeze; v1 the cgroup of the same path in the
+ * freezer hierarchy (which on a hybrid or legacy host is another hierarchy than the cpu one).
+ */
+int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct cg_freezer *ret,
+		    struct cg_diag *d);
+/* Freeze and wait until the kernel says frozen (v2 cgroup.events, v1 freezer.state). */
+int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d);
+/* Thaw if frozen, then restore the signal mask. Safe to call twice. */
+int cg_thaw(struct cg_freezer *f, struct cg_diag *d);
+/* A blocked SIGINT/SIGTERM/SIGHUP/SIGQUIT is waiting: stop, thaw, let it act. */
+bool cg_freezer_interrupted(const struct cg_freezer *f);
+void cg_freezer_clear(struct cg_freezer *f);
+
+struct cg_drain_opts {
+	bool recursive;      /* the source's whole subtree */
+	bool freeze;         /* freeze the source for the drain */
+	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
+	uint64_t freeze_timeout_ns; /* 0: 5 s */
+};
+#define CG_DRAIN_ROUNDS 100
+
+struct cg_drain_result {
+	size_t moved, gone, failed;
+	unsigned rounds;   /* listings read, the last one empty when drained */
+	size_t left;       /* processes still in the source when it gave up */
+	struct cg_move *failures; /* the failed ones, for cg_move_diag; freed by the caller */
+	size_t nfailures;
+};
+
+/*
+ * Move every process of src (with recursive: of its subtree, except targets inside it) into
+ * the targets, listing and moving again until the source is empty, so that children forked
+ * meanwhile are caught too. With freeze, the source is frozen first and thawed at the end
+ * whatever happens. Returns 0 when the source ended empty (failures, if any, are in res),
+ * -EAGAIN with d when it gave up after max_rounds, -EINTR when a signal stopped it (thawed),
+ * other -errno with d.
+ */
+int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
+	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);
 
 #endif

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+/* cgmigrate: move processes or single threads into cgroups, or drain a cgroup, and verify. */
+#include <argp.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "error.h"
+#include "migrate.h"
+#include "mount.h"
+#include "parse.h"
+#include "rules.h"
+#include "spec.h"
+
+const char *argp_program_version = "cgmigrate (cgkit) " CGKIT_VERSION;
+
+#define EXIT_USAGE 64
+
+enum {
+	OPT_THREADS_OF = 0x100,
+	OPT_MATCH,
+	OPT_ROUNDS,
+	OPT_STICKY,
+	OPT_CANCEL_STICKY,
+};
+
+struct cgmigrate_args {
+	char **specs;
+	char **pidfiles; /* "-" is stdin */
+	pid_t *ids;
+	size_t n_ids;
+	bool thread, recursive, freeze, verbose;
+	pid_t threads_of;
+	const char *match;
+	const char *from;
+	unsigned rounds;
+	int sticky; /* 1 --sticky, -1 --cancel-sticky */
+};
+
+static const struct argp_option options[] = {
+	{ 0, 0, 0, 0, "Where to:", 1 },
+	{ "group", 'g', "CONTROLLERS:PATH", 0,
+	  "Target cgroup; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the "
+	  "unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy). "
+	  "Without -g, /etc/cgrules.conf decides for each process (as libcgroup's cgclassify)",
+	  1 },
+	{ 0, 0, 0, 0, "What moves:", 2 },
+	{ "pidfile", 'p', "FILE", 0, "Read ids from FILE, one a line ('-' is stdin); repeatable",
+	  2 },
+	{ "thread", 'T', 0, 0,
+	  "The ids are thread ids: move only those threads (v2 cgroup.threads: the target must "
+	  "be in the threaded subtree of the thread's process; v1 tasks)",
+	  2 },
+	{ "threads-of", OPT_THREADS_OF, "PID", 0, "Move the threads of process PID (implies -T)",
+	  2 },
+	{ "match", OPT_MATCH, "GLOB", 0,
+	  "With --threads-of: only the threads whose name (/proc/PID/task/TID/comm) matches the "
+	  "shell pattern GLOB",
+	  2 },
+	{ 0, 0, 0, 0, "Drain a cgroup:", 3 },
+	{ "from", 'F', "CONTROLLERS:PATH", 0,
+	  "Move every process of this cgroup into the target, listing it again until it is empty "
+	  "(children forked meanwhile are caught too)",
+	  3 },
+	{ "recursive", 'R', 0, 0, "With --from: the source's whole subtree", 3 },
+	{ "freeze", 'z', 0, 0,
+	  "With --from: freeze the source first (v2 cgroup.freeze, v1 freezer.state of the same "
+	  "path in the freezer hierarchy) so nothing forks; thawed at the end, also on error, "
+	  "SIGINT and SIGTERM",
+	  3 },
+	{ "rounds", OPT_ROUNDS, "N", 0, "With --from: give up after N rounds (default 100)", 3 },
+	{ 0, 0, 0, 0, "cgrulesengd:", 4 },
+	{ "sticky", OPT_STICKY, 0, 0,
+	  "Tell a running cgrulesengd to leave the processes (and their children) where they are",
+	  4 },
+	{ "cancel-sticky", OPT_CANCEL_STICKY, 0, 0, "Let cgrulesengd move them again", 4 },
+	{ 0, 0, 0, 0, "Output:", 5 },
+	{ "verbose", 'v', 0, 0,
+	  "Print a summary: moved N processes (M threads), K gone, F failed", 5 },
+	{ 0 }
+};
+
+static int push_id(struct cgmigrate_args *a, pid_t id)
+{
+	pid_t *nv = realloc(a->ids, (a->n_ids + 1) * sizeof(pid_t));
+
+	if (!nv)
+		return -ENOMEM;
+	a->ids = nv;
+	a->ids[a->n_ids++] = id;
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cgmigrate_args *a = state->input;
+	uint64_t u;
+	pid_t pid;
+
+	switch (key) {
+	case 'g':
+		if (cg_strv_push(&a->specs, arg) < 0)
+			argp_failure(state, EXIT_USAGE, ENOMEM, "-g");
+		break;
+	case 'p':
+		if (cg_strv_push(&a->pidfiles, arg) < 0)
+			argp_failure(state, EXIT_USAGE, ENOMEM, "-p");
+		break;
+	case 'T':
+		a->thread = true;
+		break;
+	case OPT_THREADS_OF:
+		if (cg_parse_pid(arg, &a->threads_of) < 0)
+			argp_error(state, "--threads-of: '%s' is not a process id", arg);
+		a->thread = true;
+		break;
+	case OPT_MATCH:
+		a->match = arg;
+		break;
+	case 'F':
+		a->from = arg;
+		break;
+	case 'R':
+		a->recursive = true;
+		break;
+	case 'z':
+		a->freeze = true;
+		break;
+	case OPT_ROUNDS:
+		if (cg_parse_u64(arg, 1000000, &u) < 0 || u < 1)
+			argp_error(state, "--rounds: '%s' is not a number of rounds (1..1000000)", arg);
+		a->rounds = (unsigned)u;
+		break;
+	case OPT_STICKY:
+	case OPT_CANCEL_STICKY:
+		if (a->sticky)
+			argp_error(state, "--sticky and --cancel-sticky exclude each other");
+		a->sticky = key == OPT_STICKY ? 1 : -1;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (!strcmp(arg, "-")) {
+			if (cg_strv_push(&a->pidfiles, "-") < 0)
+				argp_failure(state, EXIT_USAGE, ENOMEM, "-");
+			break;
+		}
+		if (cg_parse_pid(arg, &pid) < 0)
+			argp_error(state, "'%s' is not a process id", arg);
+		if (push_id(a, pid) < 0)
+			argp_failure(state, EXIT_USAGE, ENOMEM, "%s", arg);
+		break;
+	case ARGP_KEY_END:
+		if (a->match && !a->threads_of)
+			argp_error(state, "--match needs --threads-of");
+		if (a->from) {
+			if (a->n_ids || a->pidfiles || a->thread)
+				argp_error(state, "--from drains a cgroup: no ids, -p or -T with it");
+			if (!a->specs)
+				argp_error(state, "--from needs a target (-g)");
+		} else {
+			if (a->recursive || a->freeze || a->rounds)
+				argp_error(state, "-R, -z and --rounds go with --from");
+			if (!a->n_ids && !a->pidfiles && !a->threads_of)
+				argp_error(state, "no process ids given");
+			if (a->threads_of && (a->n_ids || a->pidfiles))
+				argp_error(state, "--threads-of takes no other ids");
+			if (a->thread && !a->specs)
+				argp_error(state, "--thread needs a target (-g): cgrules.conf "
+						  "classifies whole processes");
+		}
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char doc[] =
+	"Move processes (every thread) or single threads into cgroups, or drain a cgroup, and "
+	"verify through /proc what really arrived.\v"
+	"Whole processes go through cgroup.procs in every target hierarchy (one write per "
+	"process, never a loop over threads); single threads through cgroup.threads (v2) or tasks "
+	"(v1). A task that exits during the move counts as gone, not as a failure; an id that "
+	"never existed is a failure.\n\n"
+	"Exit status: 0 every task arrived or was gone; 1 some failed (each failure printed "
+	"with the kernel rule behind it); 64 usage error.";
+
+static struct argp argp = { options, parse_opt, "[PID...]", doc, 0, 0, 0 };
+
+static void report(const struct cg_diag *d)
+{
+	char buf[2048];
+
+	fprintf(stderr, "cgmigrate: %s\n", cg_diag_format(d, buf, sizeof(buf)));
+}
+
+/* Ids from a file or stdin: one a line, blanks around it ignored. */
+static int read_ids(struct cgmigrate_args *a, const char *name)
+{
+	_cleanup_fclose_ FILE *own = NULL;
+	_cleanup_free_ char *line = NULL;
+	FILE *f = stdin;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+
+	if (strcmp(name, "-")) {
+		f = own = fopen(name, "re");
+		if (!f) {
+			fprintf(stderr, "cgmigrate: %s: %s\n", name, strerror(errno));
+			return EXIT_USAGE;
+		}
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		char *s = line;
+		pid_t pid;
+
+		lineno++;
+		while (len && strchr(" \t\r\n", s[len - 1]))
+			s[--len] = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			continue;
+		if (cg_parse_pid(s, &pid) < 0) {
+			fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n",
+				strcmp(name, "-") ? name : "stdin", lineno, s);
+			return EXIT_USAGE;
+		}
+		if (push_id(a, pid) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int parse_specs(const struct cg_layout *l, char **specs, struct cg_targets *t)
+{
+	struct cg_diag d = { 0 };
+
+	for (char **s = specs; s && *s; s++) {
+		if (cg_spec_parse(l, *s, t, &d) < 0) {
+			report(&d);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int print_failures(const struct cg_targets *t, const struct cg_move_opts *o,
+			  const struct cg_move *m, size_t n)
+{
+	int failed = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		struct cg_diag d = { 0 };
+
+		if (m[k].state != CG_MOVE_FAILED)
+			continue;
+		cg_move_diag(t, o, &m[k], &d);
+		report(&d);
+		failed = 1;
+	}
+	return failed;
+}
+
+static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
+		 const struct cg_targets *dst)
+{
+	struct cg_targets src = { 0 };
+	struct cg_drain_opts o = { .recursive = a->recursive, .freeze = a->freeze,
+				   .max_rounds = a->rounds };
+	struct cg_move_opts mo = { 0 };
+	struct cg_diag d = { 0 };
+	int rc = 0, r;
+
+	if (cg_spec_parse(l, a->from, &src, &d) < 0) {
+		report(&d);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < src.n; i++) {
+		struct cg_drain_result res = { 0 };
+		char name[4096];
+
+		r = cg_drain(l, &src.t[i], dst, &o, &res, &d);
+		if (print_failures(dst, &mo, res.failures, res.nfailures))
+			rc = 1;
+		free(res.failures);
+		if (r < 0) {
+			if (r == -ENOMEM)
+				fprintf(stderr, "cgmigrate: %s\n", strerror(-r));
+			else
+				report(&d);
+			rc = 1;
+		}
+		if (a->verbose)
+			printf("moved %zu processes, %zu gone, %zu failed; %s (%s) %s after %u "
+			       "round%s\n",
+			       res.moved, res.gone, res.failed,
+			       cg_target_name(&src.t[i], name, sizeof(name)), src.t[i].hier->label,
+			       r < 0 ? "not empty" : "empty", res.rounds, res.rounds == 1 ? "" : "s");
+	}
+	cg_targets_clear(&src);
+	return rc;
+}
+
+/* Without -g: each process where cgrules.conf sends it. */
+static int classify_and_move(const struct cg_layout *l, const struct cgmigrate_args *a,
+			     const struct cg_move_opts *o, struct cg_move *m,
+			     struct cg_move_summary *sum)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < a->n_ids; k++) {
+		struct cg_targets t = { 0 };
+		struct cg_move_summary s = { 0 };
+		struct cg_diag d = { 0 };
+		int r = cg_rules_classify(l, m[k].id, &t, &d);
+
+		if (r < 0) {
+			m[k].state = CG_MOVE_FAILED;
+			sum->failed++;
+			report(&d);
+			rc = 1;
+			continue;
+		}
+		/* an ignore rule: it stays where it is, which is where it belongs */
+		if (t.n == 0) {
+			m[k].state = CG_MOVE_ARRIVED;
+			sum->arrived++;
+			sum->processes++;
+			continue;
+		}
+		r = cg_move_many(&t, o, &m[k], 1, &s, &d);
+		if (r < 0) {
+			report(&d);
+			rc = 1;
+			sum->failed++;
+		} else {
+			if (print_failures(&t, o, &m[k], 1))
+				rc = 1;
+			sum->arrived += s.arrived;
+			sum->processes += s.processes;
+			sum->threads += s.threads;
+			sum->gone += s.gone;
+			sum->failed += s.failed;
+		}
+		cg_targets_clear(&t);
+	}
+	return rc;
+}
+
+static int run(struct cgmigrate_args *a)
+{
+	struct cg_layout *l = NULL;
+	struct cg_targets t = { 0 };
+	struct cg_move_opts o = { .thread = a->thread, .count_threads = a->verbose };
+	struct cg_move_summary sum = { 0 };
+	struct cg_move *m = NULL;
+	struct cg_diag d = { 0 };
+	int rc = 0, r;
+
+	r = cg_layout_load(&l);
+	if (r < 0) {
+		fprintf(stderr, "cgmigrate: reading the cgroup mounts: %s\n", strerror(-r));
+		return 1;
+	}
+	rc = parse_specs(l, a->specs, &t);
+	if (rc)
+		goto out;
+	if (a->from) {
+		rc = drain(l, a, &t);
+		goto out;
+	}
+	for (char **f = a->pidfiles; f && *f; f++) {
+		rc = read_ids(a, *f);
+		if (rc)
+			goto out;
+	}
+	if (a->threads_of) {
+		pid_t *tids = NULL;
+		size_t n = 0;
+
+		r = cg_threads_of(a->threads_of, a->match, &tids, &n);
+		if (r < 0) {
+			fprintf(stderr, "cgmigrate: threads of process %d: %s\n", (int)a->threads_of,
+				strerror(-r));
+			rc = 1;
+			goto out;
+		}
+		if (!n) {
+			fprintf(stderr, "cgmigrate: process %d has no thread named like '%s'\n",
+				(int)a->threads_of, a->match ? a->match : "*");
+			free(tids);
+			rc = 1;
+			goto out;
+		}
+		free(a->ids);
+		a->ids = tids;
+		a->n_ids = n;
+	}
+	if (!a->n_ids) {
+		fprintf(stderr, "cgmigrate: no process ids given\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	m = calloc(a->n_ids, sizeof(*m));
+	if (!m) {
+		rc = 1;
+		goto out;
+	}
+	for (size_t k = 0; k < a->n_ids; k++)
+		m[k].id = a->ids[k];
+	/* as cgclassify: tell the daemon first, so it does not undo the move it is about to see */
+	for (size_t k = 0; a->sticky && k < a->n_ids; k++) {
+		if (cg_rules_sticky(a->ids[k], a->sticky > 0, &d) < 0) {
+			report(&d);
+			rc = 1;
+		}
+	}
+	if (a->sticky && a->verbose && !cg_rules_daemon_running())
+		printf("no cgrulesengd is running: --%s had nobody to tell\n",
+		       a->sticky > 0 ? "sticky" : "cancel-sticky");
+	if (!a->specs) {
+		if (classify_and_move(l, a, &o, m, &sum))
+			rc = 1;
+	} else {
+		r = cg_move_many(&t, &o, m, a->n_ids, &sum, &d);
+		if (r < 0) {
+			report(&d);
+			rc = 1;
+			goto out;
+		}
+		if (print_failures(&t, &o, m, a->n_ids))
+			rc = 1;
+	}
+	if (a->verbose) {
+		if (a->thread)
+			printf("moved %zu threads (of %zu processes), %zu gone, %zu failed\n",
+			       sum.threads, sum.processes, sum.gone, sum.failed);
+		else
+			printf("moved %zu processes (%zu threads), %zu gone, %zu failed\n",
+			       sum.processes, sum.threads, sum.gone, sum.failed);
+	}
+out:
+	cg_moves_free(m, m ? a->n_ids : 0);
+	cg_targets_clear(&t);
+	cg_layout_free(l);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cgmigrate_args a = { 0 };
+	int rc;
+
+	argp_err_exit_status = EXIT_USAGE;
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	rc = run(&a);
+	cg_strv_free(a.specs);
+	cg_strv_free(a.pidfiles);
+	free(a.ids);
+	return rc;
+}
