@@ -179,25 +179,43 @@ static bool looks_like_controllers(const char *s, size_t n)
 	return true;
 }
 
+/* The path part of a spec: after a "CONTROLLERS:" prefix, or the whole string. */
+static const char *spec_path(const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+
+	if (colon && looks_like_controllers(spec, (size_t)(colon - spec)))
+		return colon + 1;
+	return spec;
+}
+
+int cg_spec_check(const char *spec)
+{
+	_cleanup_free_ char *path = NULL;
+	const char *p = spec_path(spec);
+
+	if (p != spec && p == spec + 1)
+		return -EINVAL;
+	return cg_path_normalize(p, &path);
+}
+
 int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets *acc,
 		  struct cg_diag *d)
 {
 	struct cg_targets tmp = { 0 };
 	_cleanup_free_ char *path = NULL;
 	_cleanup_strv_free_ char **ctrls = NULL;
-	const char *colon = strchr(spec, ':');
-	const char *rawpath = spec;
+	const char *rawpath = spec_path(spec);
 	int r;
 
-	if (colon && looks_like_controllers(spec, (size_t)(colon - spec))) {
-		_cleanup_free_ char *list = strndup(spec, (size_t)(colon - spec));
+	if (rawpath != spec) {
+		_cleanup_free_ char *list = strndup(spec, (size_t)(rawpath - 1 - spec));
 
 		if (!list)
 			return -ENOMEM;
 		ctrls = cg_strv_split(list, ",");
 		if (!ctrls)
 			return -ENOMEM;
-		rawpath = colon + 1;
 	}
 	r = cg_path_normalize(rawpath, &path);
 	if (r == -ENAMETOOLONG)

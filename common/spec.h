@@ -27,6 +27,9 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 		  struct cg_diag *d);
 void cg_targets_clear(struct cg_targets *t);
 
+/* Syntax only, no layout needed (for option parsing): 0, or -EINVAL / -ENAMETOOLONG. */
+int cg_spec_check(const char *spec);
+
 /* "/a//b/" -> "a/b"; -EINVAL for "..", control characters, over-long names. */
 int cg_path_normalize(const char *in, char **ret);
 

@@ -13,7 +13,6 @@ HELPERS=$CGKIT_OBJ/tests/helpers
 FIXTURES=$CGKIT_TOP/tests/fixtures
 SANDBOX_NAME=cgkit-test.$$
 SHUNIT_COLOR=none
-_cgk_sandboxes=()
 _cgk_skipped=0
 _cgk_tmp=$(mktemp -d)
 export SHUNIT_COLOR
@@ -48,14 +47,20 @@ cgk_v2_has() {
 	[ -n "$u" ] && grep -qw -- "$1" "$u/cgroup.controllers" 2>/dev/null
 }
 
-# Make (once) and print the sandbox in the hierarchy serving $1.
+# Every cgroup mountpoint (v1 and v2), one a line.
+cgk_all_mnts() {
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break
+	       if ($(i + 1) == "cgroup" || $(i + 1) == "cgroup2") print $5 }' /proc/self/mountinfo
+}
+
+# Make (once) and print the sandbox in the hierarchy serving $1. Usually called in $(...),
+# a subshell, so the cleanup finds sandboxes by name instead of remembering them.
 cgk_sandbox() {
 	local m
 	m=$(cgk_mnt "$1")
 	[ -n "$m" ] || return 1
 	if [ ! -d "$m/$SANDBOX_NAME" ]; then
 		mkdir "$m/$SANDBOX_NAME" || return 1
-		_cgk_sandboxes+=("$m/$SANDBOX_NAME")
 		# v1 cpuset: a cgroup without cpus/mems accepts no task
 		if [ -f "$m/$SANDBOX_NAME/cpuset.cpus" ]; then
 			cat "$m/cpuset.cpus" >"$m/$SANDBOX_NAME/cpuset.cpus"
@@ -67,19 +72,19 @@ cgk_sandbox() {
 
 # Kill by PID whatever our tests left in a sandbox, then remove it bottom-up.
 cgk_sandbox_remove() {
-	local dir=$1 i pid
+	local dir=$1 i pid any
 	[ -d "$dir" ] || return 0
+	# thaw first: a frozen cgroup keeps its killed tasks alive
+	find "$dir" -name cgroup.freeze -exec sh -c 'echo 0 > "$1"' _ {} \; 2>/dev/null
+	find "$dir" -name freezer.state -exec sh -c 'echo THAWED > "$1"' _ {} \; 2>/dev/null
 	for i in $(seq 1 50); do
-		local any=0
+		any=0
 		while read -r pid; do
 			[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null && any=1
 		done < <(find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null)
 		[ $any -eq 0 ] && break
 		sleep 0.05
 	done
-	# thaw first: a frozen cgroup keeps its killed tasks alive
-	find "$dir" -name cgroup.freeze -exec sh -c 'echo 0 > "$1"' _ {} \; 2>/dev/null
-	find "$dir" -name freezer.state -exec sh -c 'echo THAWED > "$1"' _ {} \; 2>/dev/null
 	for i in $(seq 1 100); do
 		find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null
 		[ -d "$dir" ] || return 0
@@ -90,15 +95,19 @@ cgk_sandbox_remove() {
 }
 
 cgk_cleanup() {
-	local s
-	for s in "${_cgk_sandboxes[@]}"; do cgk_sandbox_remove "$s"; done
-	_cgk_sandboxes=()
+	local m
+	# only from the shell that made the sandbox, not from a subshell's exit
+	[ "$BASHPID" = "$$" ] || return 0
+	while read -r m; do
+		cgk_sandbox_remove "$m/$SANDBOX_NAME"
+	done < <(cgk_all_mnts)
 	rm -rf "$_cgk_tmp"
 }
 trap cgk_cleanup EXIT
 trap 'exit 130' INT TERM
 
 # Skip the rest of the current test, saying why. Counted as skipped, never as passed.
+# Use as `cgk_need_root || return 0`: shunit2 counts a test that returns non-zero as failed.
 cgk_skip() {
 	echo "SKIP ${_shunit_test_:-?}: $*"
 	_cgk_skipped=$((_cgk_skipped + 1))

@@ -112,6 +112,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'g':
 	case ARGP_KEY_ARG:
+		if (cg_spec_check(arg) < 0)
+			argp_error(state,
+				   "cgroup '%s': '..', control characters and names over 255 bytes "
+				   "are not allowed in a cgroup path",
+				   arg);
 		if (cg_strv_push(&a->specs, arg) < 0)
 			return ENOMEM;
 		break;

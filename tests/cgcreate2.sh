@@ -1,0 +1,371 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgcreate2 on the real kernel (sandboxed), plus its usage errors.
+. "$(dirname "$0")/lib.sh"
+
+CG=$CGKIT_BIN/cgcreate2
+S=$SANDBOX_NAME
+
+# the label cgcreate2 prints for the v1 hierarchy mounted at $1's parent ("cpu", "cpu,cpuacct")
+label() { basename "$(dirname "$1")"; }
+
+# --- usage errors: exact stderr, exit 64, nothing touched ------------------------------------
+
+test_usage_no_cgroup() {
+	cgk_capture "$CG"
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: no cgroup given (PATH or -g CONTROLLERS:PATH)
+Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information." "$err"
+}
+
+test_usage_dotdot() {
+	cgk_capture "$CG" -g "cpu:/$S/../etc"
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': '..', control characters and names over 255 bytes are not allowed in a cgroup path" \
+		"$(head -n 1 <<<"$err")"
+	cgk_capture "$CG" "$(printf 'a\nb')"
+	assertEquals "control character" 64 "$rc"
+}
+
+test_usage_bad_values() {
+	cgk_capture "$CG" -d 0999 /x
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: -d takes an octal mode, not '0999'" "$(head -n 1 <<<"$err")"
+	cgk_capture "$CG" -r cpu.weight /x
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: --set takes FILE=VALUE, not 'cpu.weight'" "$(head -n 1 <<<"$err")"
+	cgk_capture "$CG" -x -r cpu.weight=1 /x
+	assertEquals 64 "$rc"
+	cgk_capture "$CG" -R /x
+	assertEquals "-R without -x" 64 "$rc"
+	cgk_capture "$CG" -x --kill=SIGNOPE /x
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: --kill takes a signal name or number, not 'SIGNOPE'" "$(head -n 1 <<<"$err")"
+	cgk_capture "$CG" -a no-such-user-cgkit:0 /x
+	assertEquals 64 "$rc"
+}
+
+# --- v1 -------------------------------------------------------------------------------------
+
+test_v1_several_controllers() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_v1 pids || return 0
+	local cpu pids
+	cpu=$(cgk_sandbox cpu) && pids=$(cgk_sandbox pids) || { fail "sandbox"; return; }
+	cgk_capture "$CG" -g "cpu,pids:/$S/multi/a" -p
+	assertEquals "$err" 0 "$rc"
+	assertTrue "cpu dir" "[ -d '$cpu/multi/a' ]"
+	assertTrue "pids dir" "[ -d '$pids/multi/a' ]"
+	assertEquals "silent on success" "" "$out$err"
+}
+
+test_v1_set_translates_cpu_vocabulary() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu
+	cpu=$(cgk_sandbox cpu)
+	cgk_capture "$CG" -g "cpu:/$S/vocab" -r cpu.weight=200 -r "cpu.max=50000 100000"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "weight 200 -> shares" 2048 "$(cat "$cpu/vocab/cpu.shares")"
+	assertEquals 50000 "$(cat "$cpu/vocab/cpu.cfs_quota_us")"
+	assertEquals 100000 "$(cat "$cpu/vocab/cpu.cfs_period_us")"
+	# v1 names keep working on v1
+	cgk_capture "$CG" -p -g "cpu:/$S/vocab" -r cpu.shares=512 -r cpu.weight.nice=0 -r cpu.max=max
+	assertEquals "$err" 0 "$rc"
+	assertEquals "nice 0 -> 1024 shares (the scheduler's table)" 1024 "$(cat "$cpu/vocab/cpu.shares")"
+	assertEquals -1 "$(cat "$cpu/vocab/cpu.cfs_quota_us")"
+}
+
+test_rollback_after_failing_set() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu
+	cpu=$(cgk_sandbox cpu)
+	# rejected by our own check
+	cgk_capture "$CG" -p -g "cpu:/$S/rb/deep/er" -r cpu.weight=99999
+	assertEquals 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/rb/deep/er ($(label "$cpu")): set: cpu.weight takes 1..10000 (default 100), not '99999'" "$err"
+	assertFalse "nothing left" "[ -e '$cpu/rb' ]"
+	# rejected by the kernel
+	cgk_capture "$CG" -p -g "cpu:/$S/rb/k" -r cpu.cfs_quota_us=abc
+	assertEquals 1 "$rc"
+	assertContains "$err" "write cpu.cfs_quota_us \"abc\": Invalid argument (the kernel rejected the value for this file)"
+	assertFalse "nothing left" "[ -e '$cpu/rb' ]"
+	# an existing parent survives the rollback of its new child
+	mkdir "$cpu/keep"
+	cgk_capture "$CG" -p -g "cpu:/$S/keep/new" -r cpu.nosuchfile=1
+	assertEquals 1 "$rc"
+	assertContains "$err" "No such file or directory"
+	assertTrue "parent kept" "[ -d '$cpu/keep' ]"
+	assertFalse "child gone" "[ -e '$cpu/keep/new' ]"
+}
+
+test_set_refuses_membership_and_paths() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu
+	cpu=$(cgk_sandbox cpu)
+	cgk_capture "$CG" -g "cpu:/$S/mem" -r cgroup.procs=1
+	assertEquals 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/mem ($(label "$cpu")): set: cgroup.procs is a membership file: move tasks with cgmigrate or cgexec2" "$err"
+	assertFalse "[ -e '$cpu/mem' ]"
+	cgk_capture "$CG" -g "cpu:/$S/mem" -r ../../cpu.shares=2
+	assertEquals 1 "$rc"
+	assertFalse "[ -e '$cpu/mem' ]"
+	cgk_capture "$CG" -g "cpu:/$S/mem" -r memory.limit_in_bytes=1G
+	assertEquals 1 "$rc"
+	assertContains "$err" "belongs to controller 'memory', and no cgroup of this call is in a hierarchy that has it"
+}
+
+test_exists_and_parents() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu
+	cpu=$(cgk_sandbox cpu)
+	cgk_capture "$CG" -g "cpu:/$S/p1/p2"
+	assertEquals 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/p1 ($(label "$cpu")): mkdir: the parent cgroup does not exist (-p creates it)" "$err"
+	cgk_capture "$CG" -p -g "cpu:/$S/p1/p2"
+	assertEquals 0 "$rc"
+	cgk_capture "$CG" -p -g "cpu:/$S/p1/p2"
+	assertEquals "-p is idempotent" 0 "$rc"
+	cgk_capture "$CG" -g "cpu:/$S/p1/p2"
+	assertEquals 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/p1/p2 ($(label "$cpu")): mkdir: File exists" "$err"
+	assertTrue "[ -d '$cpu/p1/p2' ]"
+}
+
+test_unknown_controller() {
+	cgk_need_root || return 0
+	cgk_capture "$CG" -g "nosuchctl:/$S/x"
+	assertEquals 1 "$rc"
+	assertContains "$err" "cgcreate2: nosuchctl:/$S/x: controller 'nosuchctl' is not mounted on any hierarchy; mounted here: "
+}
+
+test_odd_names_stay_inside() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu
+	cpu=$(cgk_sandbox cpu)
+	cgk_capture "$CG" -p -g "cpu:/$S/with space/..dots/-dash"
+	assertEquals "$err" 0 "$rc"
+	assertTrue "[ -d '$cpu/with space/..dots/-dash' ]"
+}
+
+# --- removal ---------------------------------------------------------------------------------
+
+test_remove_recursive() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu
+	cpu=$(cgk_sandbox cpu)
+	"$CG" -p -g "cpu:/$S/rm/a/b" -g "cpu:/$S/rm/c"
+	cgk_capture "$CG" -x -g "cpu:/$S/rm"
+	assertEquals 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/rm ($(label "$cpu")): rmdir: the cgroup has child cgroups (use -R)" "$err"
+	assertTrue "[ -d '$cpu/rm/a/b' ]"
+	cgk_capture "$CG" -x -R -v -g "cpu:/$S/rm"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "removed cgroup /$S/rm ($(label "$cpu"))" "$out"
+	assertFalse "[ -e '$cpu/rm' ]"
+	cgk_capture "$CG" -x -g "cpu:/$S/rm"
+	assertEquals "gone already" 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/rm ($(label "$cpu")): remove: No such file or directory" "$err"
+	cgk_capture "$CG" -x -q -g "cpu:/$S/rm"
+	assertEquals "-q: gone already is fine" 0 "$rc"
+}
+
+# a populated cgroup: refused without -k; with -k its processes (ours) are stopped first
+remove_populated() {
+	local hier=$1 prefix=$2 base pid
+	base=$(cgk_sandbox "$hier")
+	"$CG" -p -g "$prefix/$S/busy/inner"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$base/busy/inner/cgroup.procs"
+	cgk_capture "$CG" -x -R -g "$prefix/$S/busy"
+	assertEquals 1 "$rc"
+	assertContains "$err" "rmdir: the cgroup has processes (use -k to stop them)"
+	assertTrue "still running" "kill -0 $pid"
+	cgk_capture "$CG" -x -R -k --grace=2 -g "$prefix/$S/busy"
+	assertEquals "$err" 0 "$rc"
+	assertFalse "[ -e '$base/busy' ]"
+	wait "$pid" 2>/dev/null
+	assertEquals "SIGTERM ended it" 143 "$?"
+}
+
+test_remove_kill_v1() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	remove_populated pids pids:
+}
+
+test_remove_kill_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	# bare paths mean the unified hierarchy when there is one
+	remove_populated unified ""
+}
+
+test_remove_kill_escalates() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local base pid
+	base=$(cgk_sandbox pids)
+	"$CG" -p -g "pids:/$S/stubborn"
+	bash -c 'trap "" TERM; while :; do sleep 0.1; done' &
+	pid=$!
+	echo "$pid" >"$base/stubborn/cgroup.procs"
+	cgk_capture "$CG" -x --kill=TERM --grace=0.3 -g "pids:/$S/stubborn"
+	assertEquals "$err" 0 "$rc"
+	wait "$pid" 2>/dev/null
+	assertEquals "SIGKILL after the grace" 137 "$?"
+	assertFalse "[ -e '$base/stubborn' ]"
+}
+
+# --- unified ---------------------------------------------------------------------------------
+
+test_unified_create_and_threaded() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	cgk_capture "$CG" -p "/$S/dom/thr" -T
+	assertEquals "$err" 0 "$rc"
+	assertEquals threaded "$(cat "$u/dom/thr/cgroup.type")"
+	assertEquals "the parent became the threaded domain" "domain threaded" "$(cat "$u/dom/cgroup.type")"
+	cgk_capture "$CG" -p "/$S/dom/thr/t2" -T
+	assertEquals "$err" 0 "$rc"
+	assertEquals threaded "$(cat "$u/dom/thr/t2/cgroup.type")"
+}
+
+test_threaded_needs_unified() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_capture "$CG" -T -g "cpu:/$S/t"
+	assertEquals 1 "$rc"
+	assertContains "$err" "--threaded: needs a cgroup in the unified (v2) hierarchy"
+}
+
+test_enable_unavailable_controller() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u c
+	u=$(cgk_sandbox unified)
+	# a controller the unified hierarchy does not offer here (bound to v1 on hybrid)
+	for c in memory cpu pids io; do grep -qw $c "$u/../cgroup.controllers" || break; done
+	if grep -qw "$c" "$(cgk_mnt unified)/cgroup.controllers"; then
+		cgk_skip "every controller is offered by the unified hierarchy here"; return
+	fi
+	cgk_capture "$CG" -p -e "$c" "/$S/en/x"
+	assertEquals 1 "$rc"
+	assertContains "$err" "enable: controller '$c' is not available in the unified hierarchy"
+	assertFalse "rolled back" "[ -e '$u/en' ]"
+}
+
+# needs v2 controllers enabled at the root: the unified VM
+test_v2_enable_top_down_and_set() {
+	cgk_need_root || return 0
+	cgk_need_v2 cpu memory pids || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	cgk_capture "$CG" -p -e pids -r cpu.weight=300 -r memory.max=64M "/$S/v2/a/b"
+	assertEquals "$err" 0 "$rc"
+	assertEquals 300 "$(cat "$u/v2/a/b/cpu.weight")"
+	assertEquals 67108864 "$(cat "$u/v2/a/b/memory.max")"
+	assertTrue "pids enabled in the sandbox" "grep -qw pids '$u/cgroup.subtree_control'"
+	assertTrue "cpu enabled on the way" "grep -qw cpu '$u/v2/a/cgroup.subtree_control'"
+	assertTrue "pids.max exists" "[ -f '$u/v2/a/b/pids.max' ]"
+	cgk_capture "$CG" -p -r cpu.shares=100 "/$S/v2/a/b"
+	assertEquals 1 "$rc"
+	assertContains "$err" "cpu.shares is a cgroup v1 file; on v2 use cpu.weight"
+	cgk_capture "$CG" -p -r "cpu.max=20000 100000" -r cpu.weight.nice=5 "/$S/v2/a/b"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "20000 100000" "$(cat "$u/v2/a/b/cpu.max")"
+	assertEquals 5 "$(cat "$u/v2/a/b/cpu.weight.nice")"
+}
+
+test_v2_no_internal_process() {
+	cgk_need_root || return 0
+	cgk_need_v2 pids || return 0
+	local u pid
+	u=$(cgk_sandbox unified)
+	"$CG" -p "/$S/nip/p"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$u/nip/p/cgroup.procs"
+	cgk_capture "$CG" -p -e pids "/$S/nip/p/child"
+	assertEquals 1 "$rc"
+	assertContains "$err" "cgroup /$S/nip/p (unified): enable +pids in cgroup.subtree_control: Device or resource busy (no-internal-process rule"
+	assertFalse "child rolled back" "[ -e '$u/nip/p/child' ]"
+	assertFalse "pids disabled again in the sandbox" "grep -qw pids '$u/nip/cgroup.subtree_control'"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+}
+
+test_v2_threaded_refuses_domain_controller() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	"$CG" -p -T "/$S/tdom/t"
+	cgk_capture "$CG" -p -e memory "/$S/tdom/t/x"
+	assertEquals 1 "$rc"
+	assertContains "$err" "threaded rule"
+	assertFalse "[ -e '$u/tdom/t/x' ]"
+}
+
+# --- ownership and delegation --------------------------------------------------------------
+
+test_ownership_and_modes() {
+	cgk_need_root || return 0
+	local hier spec base
+	if [ -n "$(cgk_mnt unified)" ]; then hier=unified spec="/$S/own"
+	else hier=pids spec="pids:/$S/own"; fi
+	base=$(cgk_sandbox $hier)
+	cgk_capture "$CG" -a 65534:65534 -t 1000:1000 -d 0750 -f 0640 -s 0660 -g "$spec"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "65534:65534 750" "$(stat -c '%u:%g %a' "$base/own")"
+	assertEquals "1000:1000 660" "$(stat -c '%u:%g %a' "$base/own/cgroup.procs")"
+	if [ $hier = unified ]; then
+		assertEquals "1000:1000 660" "$(stat -c '%u:%g %a' "$base/own/cgroup.threads")"
+		assertEquals "65534:65534 640" "$(stat -c '%u:%g %a' "$base/own/cgroup.subtree_control")"
+	else
+		assertEquals "1000:1000 660" "$(stat -c '%u:%g %a' "$base/own/tasks")"
+	fi
+}
+
+test_delegate_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	cgk_capture "$CG" -D 65534:65534 "/$S/deleg"
+	assertEquals "$err" 0 "$rc"
+	for f in "" /cgroup.procs /cgroup.threads /cgroup.subtree_control; do
+		assertEquals "owner of deleg$f" 65534 "$(stat -c %u "$u/deleg$f")"
+	done
+	assertEquals "not delegated" 0 "$(stat -c %u "$u/deleg/cgroup.type")"
+	# the delegatee can now make its own sub-cgroups, and nothing outside
+	cgk_capture "$HELPERS/runas" 65534 65534 "$CG" "/$S/deleg/mine"
+	assertEquals "$err" 0 "$rc"
+	assertTrue "[ -d '$u/deleg/mine' ]"
+	cgk_capture "$HELPERS/runas" 65534 65534 "$CG" "/$S/notmine"
+	assertEquals 1 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/notmine (unified): mkdir: Permission denied (delegation rule: the parent cgroup directory must be owned by the caller (see cgcreate2 -D))" "$err"
+}
+
+test_mount_when_mounted_changes_nothing() {
+	cgk_need_root || return 0
+	local before
+	before=$(grep -c cgroup /proc/self/mountinfo)
+	cgk_capture "$CG" -M
+	assertEquals "$err" 0 "$rc"
+	assertContains "$out" "cgroup filesystems already mounted ($(cgk_layout) layout), nothing changed:"
+	assertEquals "$before" "$(grep -c cgroup /proc/self/mountinfo)"
+	cgk_capture "$CG" -M -q
+	assertEquals "" "$out"
+}
+
+. "$SHUNIT2"
