@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdint.h>
@@ -197,4 +199,58 @@ int cg_write_at(int dirfd, const char *path, const char *value)
 	if (r < 0)
 		return r;
 	return cg_write_fd(fd, value, strlen(value));
+}
+
+int cg_path_normalize(const char *in, char **ret)
+{
+	size_t len = strlen(in);
+	_cleanup_free_ char *out = malloc(len + 1);
+	char *w;
+
+	if (!out)
+		return -ENOMEM;
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	w = out;
+	for (const char *p = in; *p;) {
+		const char *e;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		for (const char *c = p; c < e; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return -EINVAL;
+		if (!(n == 1 && p[0] == '.')) {
+			if (w != out)
+				*w++ = '/';
+			memcpy(w, p, n);
+			w += n;
+		}
+		p = e;
+	}
+	*w = '\0';
+	*ret = TAKE_PTR(out);
+	return 0;
+}
+
+char *cg_path_join(const char *parent, const char *child)
+{
+	char *s;
+
+	if (!*parent)
+		return strdup(child);
+	if (!*child)
+		return strdup(parent);
+	if (asprintf(&s, "%s/%s", parent, child) < 0)
+		return NULL;
+	return s;
 }

@@ -36,6 +36,11 @@ int cg_write_fd(int fd, const char *value, size_t len);
 /* Open beneath dirfd, verify cgroupfs, write value in one write(). */
 int cg_write_at(int dirfd, const char *path, const char *value);
 
+/* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */
+int cg_path_normalize(const char *in, char **ret);
+/* Join a cgroup path and a child name: "a" + "b" -> "a/b", "" + "b" -> "b". */
+char *cg_path_join(const char *parent, const char *child);
+
 /* The last component of path must be a plain name: no "/", not "." or "..", no control chars. */
 bool cg_name_is_plain(const char *name);
 

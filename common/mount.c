@@ -401,6 +401,7 @@ int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2, *path;
 		size_t rl;
+		int r;
 		bool match = false;
 
 		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
@@ -432,10 +433,9 @@ int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 		if (strncmp(path, h->root, rl) || (path[rl] != '/' && path[rl] != '\0'))
 			return -ENOENT;
 		path += rl;
-		while (*path == '/')
-			path++;
-		*ret = strdup(path);
-		return *ret ? 0 : -ENOMEM;
+		/* the kernel never prints ".." inside a path, but this text decides what we open */
+		r = cg_path_normalize(path, ret);
+		return r == -ENOMEM ? r : r < 0 ? -ENOENT : 0;
 	}
 	return -ENOENT;
 }

@@ -10,60 +10,6 @@
 
 #include "cleanup.h"
 
-int cg_path_normalize(const char *in, char **ret)
-{
-	size_t len = strlen(in);
-	_cleanup_free_ char *out = malloc(len + 1);
-	char *w;
-
-	if (!out)
-		return -ENOMEM;
-	if (len >= PATH_MAX)
-		return -ENAMETOOLONG;
-	w = out;
-	for (const char *p = in; *p;) {
-		const char *e;
-		size_t n;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		e = strchrnul(p, '/');
-		n = (size_t)(e - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return -EINVAL;
-		if (n > NAME_MAX)
-			return -ENAMETOOLONG;
-		for (const char *c = p; c < e; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return -EINVAL;
-		if (!(n == 1 && p[0] == '.')) {
-			if (w != out)
-				*w++ = '/';
-			memcpy(w, p, n);
-			w += n;
-		}
-		p = e;
-	}
-	*w = '\0';
-	*ret = TAKE_PTR(out);
-	return 0;
-}
-
-char *cg_path_join(const char *parent, const char *child)
-{
-	char *s;
-
-	if (!*parent)
-		return strdup(child);
-	if (!*child)
-		return strdup(parent);
-	if (asprintf(&s, "%s/%s", parent, child) < 0)
-		return NULL;
-	return s;
-}
-
 const char *cg_target_name(const struct cg_target *t, char *buf, size_t size)
 {
 	snprintf(buf, size, "/%s", t->path);

@@ -4,6 +4,7 @@
 #define CGKIT_SPEC_H
 
 #include "error.h"
+#include "file.h"
 #include "mount.h"
 
 struct cg_target {
@@ -30,13 +31,9 @@ void cg_targets_clear(struct cg_targets *t);
 /* Syntax only, no layout needed (for option parsing): 0, or -EINVAL / -ENAMETOOLONG. */
 int cg_spec_check(const char *spec);
 
-/* "/a//b/" -> "a/b"; -EINVAL for "..", control characters, over-long names. */
-int cg_path_normalize(const char *in, char **ret);
 
 /* "/a/b" for messages (static buffer per call site is the caller's: writes into buf). */
 const char *cg_target_name(const struct cg_target *t, char *buf, size_t size);
 
-/* Join a target path and a child name: "a" + "b" -> "a/b", "" + "b" -> "b". */
-char *cg_path_join(const char *parent, const char *child);
 
 #endif
