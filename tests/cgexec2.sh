@@ -8,20 +8,9 @@
 X=$CGKIT_BIN/cgexec2
 S=$SANDBOX_NAME
 
-# Make the sandbox in hierarchy $1 and set SB to it. Never inside $(...): lib.sh registers
-# the sandbox for removal in the shell that calls cgk_sandbox.
+# Make the sandbox in hierarchy $1 and set SB to it.
 sandbox() {
-	cgk_sandbox "$1" >/dev/null || return 1
-	SB=$(cgk_mnt "$1")/$S
-}
-
-# Whatever a failed test left: every hierarchy's cgkit-test.<pid>, ours only.
-suite_teardown() {
-	local m
-	for m in $(awk '$9 == "cgroup" || $9 == "cgroup2" { print $5 }' /proc/self/mountinfo); do
-		[ -d "$m/$S" ] && cgk_sandbox_remove "$m/$S"
-	done
-	return 0
+	SB=$(cgk_sandbox "$1")
 }
 
 # The hierarchy the pids tests use: the v1 pids one where mounted, else the unified one when
