@@ -703,12 +703,10 @@ static int note_failure(struct cg_drain_result *res, const struct cg_move *m)
 	return 0;
 }
 
-static bool failed_before(const struct cg_drain_result *res, pid_t id)
+/* A process listed again after a move that went through: a zombie, which stays until reaped. */
+static bool reappeared_dead(pid_t id, unsigned round)
 {
-	for (size_t i = 0; i < res->nfailures; i++)
-		if (res->failures[i].id == id)
-			return true;
-	return false;
+	return round > 1 && task_is_dead(cg_task_state(id, 0));
 }
 
 static int drain_rounds(const struct cg_target *src, const struct cg_targets *dst,
@@ -716,28 +714,39 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 			struct cg_drain_result *res, struct cg_diag *d)
 {
 	unsigned max = o->max_rounds ? o->max_rounds : CG_DRAIN_ROUNDS;
-	_cleanup_free_ pid_t *zombies = NULL;
-	size_t nz = 0;
+	_cleanup_free_ pid_t *skip = NULL;
+	size_t nskip = 0;
 	char where[PATH_MAX + 2];
 
 	snprintf(where, sizeof(where), "/%s", src->path);
-	for (unsigned round = 1;; round++) {
+	for (unsigned round = 0;;) {
 		_cleanup_free_ pid_t *ids = NULL;
 		size_t n = 0, live = 0;
 		int r;
 
-		res->rounds = round;
 		r = list_source(src, dst, o->recursive, src->path, &ids, &n);
 		if (r < 0)
 			return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
 					    src->hier->label, "list processes");
-		for (size_t k = 0; k < n; k++) {
+		/* what failed already was reported once; it does not keep the drain going */
+		for (size_t k = 0; k < n; k++)
+			if (!pid_in(skip, nskip, ids[k]))
+				ids[live++] = ids[k];
+		res->left = live;
+		if (!live)
+			return 0;
+		if (fz && cg_freezer_interrupted(fz))
+			return -EINTR;
+		if (round >= max)
+			return cg_diag_say(d, EAGAIN, where, src->hier->label, "drain",
+					   "%zu process%s still there after %u round%s: they fork "
+					   "faster than they can be moved (use --freeze)",
+					   live, live == 1 ? " is" : "es are", round,
+					   round == 1 ? "" : "s");
+		res->rounds = ++round;
+		for (size_t k = 0; k < live; k++) {
 			struct cg_move m = { .id = ids[k] };
 
-			/* already reported, or a zombie that stays listed until it is reaped */
-			if (failed_before(res, ids[k]) || pid_in(zombies, nz, ids[k]))
-				continue;
-			live++;
 			for (size_t i = 0; i < dst->n && m.state == CG_MOVE_PENDING; i++) {
 				r = cg_attach_fd(fds[i], ids[k]);
 				if (r == -ESRCH)
@@ -745,38 +754,29 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 				else if (r < 0)
 					fail(&m, CG_STEP_WRITE, r, i);
 			}
-			if (m.state == CG_MOVE_PENDING && round > 1 &&
-			    task_is_dead(cg_task_state(ids[k], 0))) {
-				/* the kernel takes a zombie's pid and moves nothing */
-				r = pids_append(&zombies, &nz, &ids[k], 1);
-				if (r < 0)
-					return r;
-				qsort(zombies, nz, sizeof(pid_t), cmp_pid);
+			/* the kernel takes a zombie's pid and moves nothing */
+			if (m.state == CG_MOVE_PENDING && reappeared_dead(ids[k], round))
 				m.state = CG_MOVE_GONE;
-			}
-			if (m.state == CG_MOVE_PENDING)
+			if (m.state == CG_MOVE_PENDING) {
 				res->moved++;
-			else if (m.state == CG_MOVE_GONE)
+				continue;
+			}
+			if (m.state == CG_MOVE_GONE)
 				res->gone++;
 			else if ((r = note_failure(res, &m)) < 0)
 				return r;
+			r = pids_append(&skip, &nskip, &ids[k], 1);
+			if (r < 0)
+				return r;
+			qsort(skip, nskip, sizeof(pid_t), cmp_pid);
 		}
-		if (!live) {
-			res->left = 0;
-			return 0;
-		}
-		if (fz && cg_freezer_interrupted(fz))
-			return -EINTR;
-		if (round >= max) {
-			res->left = live;
-			return cg_diag_say(d, EAGAIN, where, src->hier->label, "drain",
-					   "%zu process%s still there after %u rounds: they fork "
-					   "faster than they can be moved (use --freeze)",
-					   live, live == 1 ? " is" : "es are", round);
-		}
-		/* let forks in flight land before listing again: 0, 1, 2 .. 10 ms */
-		if (round > 1)
-			sleep_ns((uint64_t)(round - 1 < 10 ? round - 1 : 10) * 1000000ULL);
+		/*
+		 * Forks in flight are done when a move returns (the kernel's threadgroup lock), so
+		 * a source that refills at once is being fed, by a fork storm or by another mover
+		 * (which a freeze does not stop). Pausing 1, 2 .. 10 ms before looking again
+		 * spreads the bounded number of rounds over about a second instead of a blink.
+		 */
+		sleep_ns((uint64_t)(round < 10 ? round : 10) * 1000000ULL);
 	}
 }
 

@@ -1,0 +1,590 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgmigrate: usage; whole processes in several v1 hierarchies and in the unified one; a single
+# thread into a threaded child (unified) and a v1 cpu cgroup, checked per task in /proc; the
+# comm match; drains of a forking cgroup with and without --freeze, the freeze undone on
+# error and on SIGTERM; gone vs. failed; bad input; cgrules.conf classification in a private
+# mount namespace. Live tests never move anything into or within the v1 memory hierarchy.
+. "$(dirname "$0")/lib.sh"
+
+M=$CGKIT_BIN/cgmigrate
+S=$SANDBOX_NAME
+KIDS=()
+USAGE_TAIL="Try \`cgmigrate --help' or \`cgmigrate --usage' for more information."
+
+# Make the sandbox in hierarchy $1 and set SB to it. Never inside $(...): lib.sh registers
+# the sandbox for removal in the shell that calls cgk_sandbox.
+sandbox() {
+	cgk_sandbox "$1" >/dev/null || return 1
+	SB=$(cgk_mnt "$1")/$S
+}
+
+# The label cgkit prints for the v1 hierarchy of controller $1 ("cpu", or "cpu,cpuacct"
+# where co-mounted), "unified" for the unified one.
+label_of() {
+	[ "$1" = unified ] && { echo unified; return; }
+	awk -F: -v c="$1" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) { print $2; exit } }' /proc/self/cgroup
+}
+
+# A hierarchy to move processes in: v1 cpu where mounted, else the unified one. Sets H (the
+# cgk_mnt name), PFX (the spec's controller prefix), LABEL and SB.
+pick() {
+	cgk_need_root || return 1
+	if [ -n "$(cgk_mnt cpu)" ] && [ "$(cgk_mnt cpu)" != "$(cgk_mnt unified)" ]; then
+		H=cpu PFX=cpu:
+	elif [ -n "$(cgk_mnt unified)" ]; then
+		H=unified PFX=
+	else
+		cgk_skip "neither a v1 cpu nor a unified hierarchy ($(cgk_layout))"
+		return 1
+	fi
+	LABEL=$(label_of "$H")
+	sandbox "$H" || { fail "cannot make the sandbox in $H"; return 1; }
+}
+
+file_ready() {
+	[ -s "$1" ]
+}
+
+# start_sleepers N THREADS: N idle processes of THREADS threads; their pids in PIDS.
+start_sleepers() {
+	local f=$_cgk_tmp/sleepers.$RANDOM
+	"$HELPERS/mig_forker" sleepers "$1" "$2" "$f" &
+	KIDS+=($!)
+	cgk_wait_for file_ready "$f" || { fail "sleepers did not start"; return 1; }
+	PIDS=$(tr '\n' ' ' <"$f")
+	PIDS=${PIDS% }
+	KIDS+=($PIDS)
+}
+
+# start_threads NAME...: a process with one thread per NAME; TPID, and TID_<name> per thread.
+start_threads() {
+	local f=$_cgk_tmp/threads.$RANDOM tid name
+	"$HELPERS/mig_threads" "$f" "$@" &
+	TPID=$!
+	KIDS+=($TPID)
+	cgk_wait_for file_ready "$f" || { fail "mig_threads did not start"; return 1; }
+	while read -r tid name; do
+		[ -n "$name" ] && eval "TID_${name//-/_}=$tid"
+	done <"$f"
+}
+
+# The cgroup of task $2 of process $1 in hierarchy $3, from /proc/PID/task/TID/cgroup.
+task_cgroup() {
+	if [ "$3" = unified ]; then
+		sed -n 's/^0::\(.*\)/\1/p' "/proc/$1/task/$2/cgroup"
+	else
+		awk -F: -v c="$3" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3 }' "/proc/$1/task/$2/cgroup"
+	fi
+}
+
+# Every thread of process $1 is in $3 of hierarchy $2.
+all_threads_in() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "$(task_cgroup "$1" "${t##*/}" "$2")" = "$3" ] || return 1
+	done
+}
+
+procs_of() {
+	cat "$1/cgroup.procs" 2>/dev/null
+}
+
+is_empty() {
+	[ -z "$(procs_of "$1")" ]
+}
+
+# Kill what this test started (by pid), and what it left in the sandboxes.
+test_teardown() {
+	local p
+	for p in "${KIDS[@]}"; do
+		kill -9 "$p" 2>/dev/null
+	done
+	for p in "${KIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	KIDS=()
+	return 0
+}
+
+suite_teardown() {
+	local m
+	for m in $(awk '$9 == "cgroup" || $9 == "cgroup2" { print $5 }' /proc/self/mountinfo); do
+		[ -d "$m/$S" ] && cgk_sandbox_remove "$m/$S"
+	done
+	return 0
+}
+
+# ---- usage --------------------------------------------------------------------------------
+
+usage_error() {
+	local what=$1 msg=$2
+	shift 2
+	cgk_capture "$M" "$@"
+	assertEquals "$what: exit" 64 "$rc"
+	assertEquals "$what: stderr" "cgmigrate: $msg
+$USAGE_TAIL" "$err"
+	assertEquals "$what: stdout" "" "$out"
+}
+
+test_usage_errors() {
+	usage_error "no ids" "no process ids given" -g /x
+	usage_error "bad pid" "'12x' is not a process id" -g /x 12x
+	usage_error "pid 0" "'0' is not a process id" -g /x 0
+	usage_error "match alone" "--match needs --threads-of" -g /x --match 'w*' 1
+	usage_error "bad threads-of" "--threads-of: 'me' is not a process id" -g /x --threads-of=me
+	usage_error "threads-of and ids" "--threads-of takes no other ids" -g /x --threads-of=1 2
+	usage_error "-R alone" "-R, -z and --rounds go with --from" -g /x -R 1
+	usage_error "-z alone" "-R, -z and --rounds go with --from" -g /x -z 1
+	usage_error "from without -g" "--from needs a target (-g)" -F /x
+	usage_error "from with ids" "--from drains a cgroup: no ids, -p or -T with it" -F /x -g /y 1
+	usage_error "bad rounds" "--rounds: '0' is not a number of rounds (1..1000000)" -F /x -g /y --rounds 0
+	usage_error "sticky both" "--sticky and --cancel-sticky exclude each other" -g /x --sticky --cancel-sticky 1
+	usage_error "thread without -g" "--thread needs a target (-g): cgrules.conf classifies whole processes" -T 1
+}
+
+test_help_and_version() {
+	cgk_capture "$M" --help
+	assertEquals "help exit" 0 "$rc"
+	assertContains "help" "$out" "Usage: cgmigrate [OPTION...] [PID...]"
+	assertContains "help names --threads-of" "$out" "--threads-of=PID"
+	cgk_capture "$M" --version
+	assertEquals "version" "cgmigrate (cgkit) 0.1.0" "$out"
+}
+
+test_bad_specs() {
+	cgk_capture "$M" -g 'cpu:/a/../b' 1
+	assertEquals "dotdot exit" 64 "$rc"
+	assertEquals "dotdot" "cgmigrate: /a/../b: path: '..' and control characters are not allowed in a cgroup path (paths are relative to the hierarchy root)" "$err"
+	cgk_capture "$M" -g 'nosuch:/a' 1
+	assertEquals "unknown controller exit" 64 "$rc"
+	assertContains "unknown controller" "$err" "cgmigrate: nosuch:/a: "
+	assertContains "unknown controller: why" "$err" "controller 'nosuch' is not mounted on any hierarchy; mounted here:"
+	assertEquals "one line" 1 "$(echo "$err" | wc -l)"
+}
+
+test_bad_pidfile() {
+	printf '12\n\n  34 \nabc\n' >"$_cgk_tmp/pids"
+	cgk_capture "$M" -g /x -p "$_cgk_tmp/pids"
+	assertEquals "exit" 64 "$rc"
+	assertEquals "names the line" "cgmigrate: $_cgk_tmp/pids:4: 'abc' is not a process id" "$err"
+	cgk_capture "$M" -g /x -p "$_cgk_tmp/nonexistent"
+	assertEquals "missing file exit" 64 "$rc"
+	assertEquals "missing file" "cgmigrate: $_cgk_tmp/nonexistent: No such file or directory" "$err"
+}
+
+# ---- whole processes ------------------------------------------------------------------------
+
+test_move_processes_several_v1() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_v1 pids || return 0
+	local h p ok=1
+	sandbox cpu && sandbox cpuacct && sandbox pids || { fail "sandboxes"; return; }
+	for h in cpu cpuacct pids; do mkdir -p "$(cgk_mnt $h)/$S/a"; done
+	start_sleepers 3 4 || return
+	cgk_capture "$M" -v -g "cpu,cpuacct,pids:/$S/a" $PIDS
+	assertEquals "exit" 0 "$rc"
+	assertEquals "quiet" "" "$err"
+	assertEquals "summary" "moved 3 processes (12 threads), 0 gone, 0 failed" "$out"
+	for p in $PIDS; do
+		for h in cpu cpuacct pids; do
+			all_threads_in "$p" "$h" "/$S/a" || { ok=0; echo "pid $p not all in $h:/$S/a"; }
+		done
+	done
+	assertEquals "every thread of every process arrived, in every hierarchy" 1 "$ok"
+	# and back through a pid file and stdin: the same moves, other inputs
+	mkdir -p "$(cgk_mnt cpu)/$S/b"
+	echo "$PIDS" | tr ' ' '\n' >"$_cgk_tmp/pidfile"
+	cgk_capture "$M" -g "cpu:/$S/b" -p "$_cgk_tmp/pidfile"
+	assertEquals "pidfile exit" 0 "$rc"
+	assertEquals "pidfile: silent" "" "$out$err"
+	p=${PIDS%% *}
+	assertEquals "pidfile moved" "/$S/b" "$(cgk_cgroup_of "$p" cpu)"
+	assertEquals "pids untouched" "/$S/a" "$(cgk_cgroup_of "$p" pids)"
+	echo "$PIDS" | tr ' ' '\n' | "$M" -g "cpu:/$S/a" -
+	assertEquals "stdin exit" 0 $?
+	assertEquals "stdin moved" "/$S/a" "$(cgk_cgroup_of "$p" cpu)"
+}
+
+test_move_processes_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local p
+	sandbox unified || { fail "sandbox"; return; }
+	mkdir "$SB/u"
+	start_sleepers 2 3 || return
+	cgk_capture "$M" -v -g "/$S/u" $PIDS
+	assertEquals "exit" 0 "$rc"
+	assertEquals "summary" "moved 2 processes (6 threads), 0 gone, 0 failed" "$out"
+	for p in $PIDS; do
+		all_threads_in "$p" unified "/$S/u" || fail "pid $p: not every thread in /$S/u"
+	done
+}
+
+# A zombie: exited, pid still listed. The kernel accepts it in cgroup.procs and moves nothing.
+test_zombie_is_gone() {
+	pick || return 0
+	local z
+	mkdir "$SB/z"
+	"$HELPERS/mig_forker" zombie "$_cgk_tmp/zombie" &
+	KIDS+=($!)
+	cgk_wait_for file_ready "$_cgk_tmp/zombie" || { fail "no zombie"; return; }
+	z=$(cat "$_cgk_tmp/zombie")
+	cgk_wait_for grep -q '^State:.*Z' "/proc/$z/status" || { fail "$z is not a zombie"; return; }
+	cgk_capture "$M" -v -g "$PFX/$S/z" "$z"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "gone, not failed" "moved 0 processes (0 threads), 1 gone, 0 failed" "$out"
+	assertEquals "no error" "" "$err"
+}
+
+# Processes exiting while they move: each one arrived or is gone, none failed. Their parent
+# does not reap them, so no pid can be reused by a stranger meanwhile.
+test_exit_mid_move() {
+	pick || return 0
+	local n
+	mkdir "$SB/mid"
+	"$HELPERS/mig_forker" dying 150 40 "$_cgk_tmp/dying" &
+	KIDS+=($!)
+	cgk_wait_for file_ready "$_cgk_tmp/dying" || { fail "no dying children"; return; }
+	cgk_capture "$M" -v -g "$PFX/$S/mid" -p "$_cgk_tmp/dying"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "no error" "" "$err"
+	assertContains "none failed" "$out" ", 0 failed"
+	n=$(echo "$out" | sed -n 's/^moved \([0-9]*\) processes ([0-9]* threads), \([0-9]*\) gone.*/\1+\2/p')
+	assertEquals "every one counted ($out)" 150 "$((n))"
+}
+
+test_no_such_pid() {
+	pick || return 0
+	local nopid
+	mkdir "$SB/n"
+	start_sleepers 1 1 || return
+	# pid_max itself is never handed out
+	nopid=$(cat /proc/sys/kernel/pid_max)
+	cgk_capture "$M" -v -g "$PFX/$S/n" "$PIDS" "$nopid"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "error" "cgmigrate: cgroup /$S/n ($LABEL): move: no such process $nopid" "$err"
+	assertEquals "summary" "moved 1 processes (1 threads), 0 gone, 1 failed" "$out"
+	assertEquals "the real one moved" "/$S/n" "$(cgk_cgroup_of "$PIDS" "$H")"
+}
+
+test_missing_target() {
+	pick || return 0
+	start_sleepers 1 1 || return
+	cgk_capture "$M" -g "$PFX/$S/nonexistent" $PIDS
+	assertEquals "exit" 1 "$rc"
+	assertEquals "error" "cgmigrate: cgroup /$S/nonexistent ($LABEL): open cgroup.procs: No such file or directory (the cgroup does not exist)" "$err"
+}
+
+# v2: a domain child of a threaded subtree's root is "domain invalid": no process may go there.
+test_process_into_domain_invalid_refused() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sandbox unified || { fail "sandbox"; return; }
+	mkdir -p "$SB/pd/t" "$SB/pd/inv"
+	echo threaded >"$SB/pd/t/cgroup.type" || { fail "cannot make a threaded cgroup"; return; }
+	assertEquals "setup" "domain invalid" "$(cat "$SB/pd/inv/cgroup.type")"
+	start_sleepers 1 1 || return
+	cgk_capture "$M" -g "/$S/pd/inv" $PIDS
+	assertEquals "exit" 1 "$rc"
+	assertContains "rule" "$err" "cgmigrate: cgroup /$S/pd/inv (unified): move process $PIDS: Operation not supported (threaded rule:"
+}
+
+# ---- single threads -------------------------------------------------------------------------
+
+test_thread_into_threaded_child_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sandbox unified || { fail "sandbox"; return; }
+	mkdir -p "$SB/dom"
+	start_threads main-a worker-1 worker-2 || return
+	"$M" -g "/$S/dom" "$TPID" || { fail "whole process into /$S/dom"; return; }
+	mkdir "$SB/dom/t"
+	echo threaded >"$SB/dom/t/cgroup.type" || { fail "cannot make a threaded cgroup"; return; }
+	cgk_capture "$M" -v -T -g "/$S/dom/t" "$TID_worker_1"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "summary" "moved 1 threads (of 1 processes), 0 gone, 0 failed" "$out"
+	assertEquals "the thread moved" "/$S/dom/t" "$(task_cgroup "$TPID" "$TID_worker_1" unified)"
+	assertEquals "its sibling did not" "/$S/dom" "$(task_cgroup "$TPID" "$TID_worker_2" unified)"
+	assertEquals "nor the main thread" "/$S/dom" "$(task_cgroup "$TPID" "$TPID" unified)"
+	assertEquals "the domain became threaded root" "domain threaded" "$(cat "$SB/dom/cgroup.type")"
+}
+
+test_thread_into_domain_explains() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sandbox unified || { fail "sandbox"; return; }
+	mkdir -p "$SB/home" "$SB/plain"
+	start_threads solo-1 || return
+	"$M" -g "/$S/home" "$TPID" || { fail "whole process into /$S/home"; return; }
+	cgk_capture "$M" -T -g "/$S/plain" "$TID_solo_1"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "error" "cgmigrate: cgroup /$S/plain (unified): move thread: threaded rule: the cgroup is not threaded (cgroup.type: domain) and thread $TID_solo_1 of process $TPID lives in /$S/home: a single thread moves only within the threaded subtree of its process; make the target a threaded child of /$S/home with cgcreate2 -T" "$err"
+	assertEquals "it stayed" "/$S/home" "$(task_cgroup "$TPID" "$TID_solo_1" unified)"
+}
+
+test_thread_v1_cpu() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local before
+	sandbox cpu || { fail "sandbox"; return; }
+	mkdir "$SB/t1"
+	start_threads one-1 two-2 || return
+	before=$(task_cgroup "$TPID" "$TID_two_2" cpu)
+	cgk_capture "$M" -T -g "cpu:/$S/t1" "$TID_one_1"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "silent" "" "$out$err"
+	assertEquals "the thread moved" "/$S/t1" "$(task_cgroup "$TPID" "$TID_one_1" cpu)"
+	assertEquals "its sibling did not" "$before" "$(task_cgroup "$TPID" "$TID_two_2" cpu)"
+	assertEquals "nor the main thread" "$before" "$(task_cgroup "$TPID" "$TPID" cpu)"
+}
+
+# --threads-of/--match: in a v1 cpu cgroup where there is one, else a threaded unified child.
+test_threads_of_match() {
+	cgk_need_root || return 0
+	local h spec dst
+	start_threads worker-1 worker-2 io-1 || return
+	if [ -n "$(cgk_mnt cpu)" ] && [ "$(cgk_mnt cpu)" != "$(cgk_mnt unified)" ]; then
+		sandbox cpu || { fail "sandbox"; return; }
+		h=cpu spec="cpu:/$S/w" dst=/$S/w
+		mkdir "$SB/w"
+	else
+		cgk_need_unified || return 0
+		sandbox unified || { fail "sandbox"; return; }
+		h=unified spec="/$S/p/w" dst=/$S/p/w
+		mkdir -p "$SB/p/w"
+		"$M" -g "/$S/p" "$TPID" || { fail "process into /$S/p"; return; }
+		echo threaded >"$SB/p/w/cgroup.type" || { fail "threaded"; return; }
+	fi
+	cgk_capture "$M" -v --threads-of="$TPID" --match='worker-*' -g "$spec"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "summary" "moved 2 threads (of 1 processes), 0 gone, 0 failed" "$out"
+	assertEquals "worker-1" "$dst" "$(task_cgroup "$TPID" "$TID_worker_1" $h)"
+	assertEquals "worker-2" "$dst" "$(task_cgroup "$TPID" "$TID_worker_2" $h)"
+	assertNotEquals "io-1 stays" "$dst" "$(task_cgroup "$TPID" "$TID_io_1" $h)"
+	assertNotEquals "main stays" "$dst" "$(task_cgroup "$TPID" "$TPID" $h)"
+	cgk_capture "$M" --threads-of="$TPID" --match='nothing*' -g "$spec"
+	assertEquals "no match exit" 1 "$rc"
+	assertEquals "no match" "cgmigrate: process $TPID has no thread named like 'nothing*'" "$err"
+}
+
+# ---- drains ---------------------------------------------------------------------------------
+
+# A source full of forking processes: shell loops and a C fork storm. Sets SRC, DST (paths in
+# the hierarchy) and LOOPS (the forkers' pids).
+start_forkers() {
+	local p
+	mkdir -p "$SB/src" "$SB/dst"
+	[ -n "$1" ] && mkdir -p "$1/src"
+	LOOPS=
+	for p in 1 2; do
+		bash -c 'while :; do /bin/true; done' &
+		KIDS+=($!)
+		LOOPS="$LOOPS $!"
+	done
+	"$HELPERS/mig_forker" storm 8 20 &
+	KIDS+=($!)
+	LOOPS="$LOOPS $!"
+	"$M" -g "${2:-$PFX}/$S/src" $LOOPS || { fail "forkers into src"; return 1; }
+	# a spawning source: by now the forkers' children are there too
+	sleep 0.2
+}
+
+forkers_in_dst() {
+	local p
+	for p in $LOOPS; do
+		[ "$(cgk_cgroup_of "$p" "$H")" = "/$S/dst" ] || return 1
+	done
+}
+
+test_drain_forking_source() {
+	pick || return 0
+	start_forkers || return
+	cgk_capture "$M" -v -F "$PFX/$S/src" -g "$PFX/$S/dst"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "no error" "" "$err"
+	assertContains "summary" "$out" "; /$S/src ($LABEL) empty after "
+	assertEquals "source empty" "" "$(procs_of "$SB/src")"
+	assertTrue "the forkers are in dst" forkers_in_dst
+}
+
+# v1: the freezer is its own hierarchy; the source must be there too, under the same path.
+freeze_setup() {
+	FZ=
+	if [ "$H" = unified ]; then
+		FPFX=
+	else
+		cgk_need_v1 freezer || return 1
+		sandbox freezer || { fail "freezer sandbox"; return 1; }
+		FZ=$SB
+		sandbox "$H"
+		FPFX=${PFX%:},freezer:
+	fi
+}
+
+thawed() {
+	if [ -n "$FZ" ]; then
+		[ "$(cat "$FZ/src/freezer.state")" = THAWED ]
+	else
+		[ "$(cat "$SB/src/cgroup.freeze")" = 0 ] && grep -qx 'frozen 0' "$SB/src/cgroup.events"
+	fi
+}
+
+test_drain_frozen_source() {
+	pick || return 0
+	freeze_setup || return 0
+	start_forkers "$FZ" "$FPFX" || return
+	cgk_capture "$M" -v -z -F "$PFX/$S/src" -g "$PFX/$S/dst"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "no error" "" "$err"
+	assertEquals "one round while frozen" "moved $(echo "$out" | sed -n 's/^moved \([0-9]*\).*/\1/p') processes, 0 gone, 0 failed; /$S/src ($LABEL) empty after 1 round" "$out"
+	assertEquals "source empty" "" "$(procs_of "$SB/src")"
+	assertTrue "the forkers are in dst" forkers_in_dst
+	assertTrue "thawed" thawed
+}
+
+# Something puts a process back as fast as it leaves: the drain must give up, and thaw.
+start_reattacher() {
+	start_sleepers 1 1 || return 1
+	"$M" -g "${1:-$PFX}/$S/src" "$PIDS" || { fail "sleeper into src"; return 1; }
+	"$HELPERS/mig_forker" reattach "$PIDS" "$SB/src/cgroup.procs" &
+	KIDS+=($!)
+}
+
+# The refill races with the drain's pauses on a busy machine: up to 3 tries to see it lose.
+drain_until_it_gives_up() {
+	local try
+	for try in 1 2 3; do
+		cgk_capture "$M" "$@"
+		[ "$rc" -ne 0 ] && return 0
+	done
+}
+
+test_drain_gives_up_and_thaws() {
+	pick || return 0
+	freeze_setup || return 0
+	mkdir -p "$SB/src" "$SB/dst"
+	[ -n "$FZ" ] && mkdir -p "$FZ/src"
+	start_reattacher "$FPFX" || return
+	drain_until_it_gives_up --rounds=3 -F "$PFX/$S/src" -g "$PFX/$S/dst"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "error" "cgmigrate: cgroup /$S/src ($LABEL): drain: 1 process is still there after 3 rounds: they fork faster than they can be moved (use --freeze)" "$err"
+	drain_until_it_gives_up -z --rounds=3 -F "$PFX/$S/src" -g "$PFX/$S/dst"
+	assertEquals "frozen: exit" 1 "$rc"
+	assertContains "frozen: gave up" "$err" "still there after 3 rounds"
+	assertTrue "thawed after the error" thawed
+}
+
+cgmigrate_running() {
+	kill -0 "$1" 2>/dev/null
+}
+
+test_sigterm_thaws() {
+	pick || return 0
+	freeze_setup || return 0
+	local pid try st
+	mkdir -p "$SB/src" "$SB/dst"
+	[ -n "$FZ" ] && mkdir -p "$FZ/src"
+	start_reattacher "$FPFX" || return
+	for try in 1 2 3; do
+		"$M" -z --rounds=1000000 -F "$PFX/$S/src" -g "$PFX/$S/dst" 2>"$_cgk_tmp/term.err" &
+		pid=$!
+		KIDS+=($pid)
+		sleep 0.5
+		cgmigrate_running "$pid" && break
+		wait "$pid"
+	done
+	cgmigrate_running "$pid" || { fail "the drain never lasted: $(cat "$_cgk_tmp/term.err")"; return; }
+	kill -TERM "$pid"
+	wait "$pid"
+	st=$?
+	assertEquals "died of SIGTERM" 143 "$st"
+	assertTrue "thawed before it died" thawed
+}
+
+test_drain_recursive() {
+	pick || return 0
+	mkdir -p "$SB/rs/k1/k2" "$SB/rd"
+	start_sleepers 3 1 || return
+	set -- $PIDS
+	"$M" -g "$PFX/$S/rs" "$1" && "$M" -g "$PFX/$S/rs/k1" "$2" && "$M" -g "$PFX/$S/rs/k1/k2" "$3" ||
+		{ fail "setup"; return; }
+	cgk_capture "$M" -F "$PFX/$S/rs" -g "$PFX/$S/rd"
+	assertEquals "flat: exit" 0 "$rc"
+	assertEquals "flat: the child's process stays" "/$S/rs/k1/k2" "$(cgk_cgroup_of "$3" "$H")"
+	cgk_capture "$M" -v -R -F "$PFX/$S/rs" -g "$PFX/$S/rd"
+	assertEquals "recursive: exit" 0 "$rc"
+	assertContains "recursive: summary" "$out" "moved 2 processes, 0 gone, 0 failed"
+	assertEquals "recursive: k2's process" "/$S/rd" "$(cgk_cgroup_of "$3" "$H")"
+	assertEquals "recursive: k1's process" "/$S/rd" "$(cgk_cgroup_of "$2" "$H")"
+	cgk_capture "$M" -F "$PFX/$S/rd" -g "$PFX/$S/rd"
+	assertEquals "same cgroup: exit" 1 "$rc"
+	assertEquals "same cgroup" "cgmigrate: cgroup /$S/rd ($LABEL): drain: the source is also the target" "$err"
+}
+
+# ---- cgrules.conf, --sticky -----------------------------------------------------------------
+
+# Run "$@" with our own /etc/cgrules.conf, in a private mount namespace: /etc is replaced there
+# by a directory of links to the real entries plus the rules. Nothing outside changes.
+with_rules() {
+	local rules=$1 t=$_cgk_tmp/etc.$RANDOM
+	shift
+	mkdir -p "$t/orig" "$t/new"
+	cp "$rules" "$t/new/cgrules.conf"
+	unshare -m --propagation private sh -c '
+		t=$1; shift
+		mount --bind /etc "$t/orig" || exit 99
+		for e in "$t"/orig/* "$t"/orig/.[!.]*; do
+			[ -e "$e" ] || [ -L "$e" ] || continue
+			[ "${e##*/}" = cgrules.conf ] || ln -s "$e" "$t/new/${e##*/}"
+		done
+		mount --bind "$t/new" /etc || exit 99
+		exec "$@"' sh "$t" "$@"
+}
+
+can_unshare() {
+	command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null
+}
+
+test_rules_classify() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_v1 pids || return 0
+	can_unshare || { cgk_skip "no unshare -m here"; return; }
+	sandbox cpu && sandbox pids || { fail "sandboxes"; return; }
+	mkdir "$(cgk_mnt cpu)/$S/ruled" "$(cgk_mnt pids)/$S/ruled"
+	sed "s/@S@/$S/g" "$FIXTURES/cgmigrate/cgrules.conf" >"$_cgk_tmp/rules"
+	start_sleepers 1 1 || return
+	cgk_capture with_rules "$_cgk_tmp/rules" "$M" -v "$PIDS"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "summary" "moved 1 processes (1 threads), 0 gone, 0 failed" "$out"
+	assertEquals "cpu by the rule" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" cpu)"
+	assertEquals "pids by its % line" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" pids)"
+	# mig_threads matches no rule
+	start_threads lone-1 || return
+	cgk_capture with_rules "$_cgk_tmp/rules" "$M" "$TPID"
+	assertEquals "no rule: exit" 1 "$rc"
+	assertContains "no rule" "$err" "cgmigrate: pid $TPID: classify: no rule in /etc/cgrules.conf matches uid 0 gid 0 process "
+}
+
+test_rules_absent() {
+	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists here"; return; }
+	start_sleepers 1 1 || return
+	cgk_capture "$M" "$PIDS"
+	assertEquals "exit" 1 "$rc"
+	assertContains "says why" "$err" "cgmigrate: pid $PIDS: classify: no rules from /etc/cgrules.conf (libcgroup: "
+}
+
+test_sticky_without_daemon() {
+	pick || return 0
+	[ -S /var/run/cgred.socket ] && { cgk_skip "a cgrulesengd is running"; return; }
+	mkdir "$SB/st"
+	start_sleepers 1 1 || return
+	cgk_capture "$M" -v --sticky -g "$PFX/$S/st" "$PIDS"
+	assertEquals "exit" 0 "$rc"
+	assertContains "says nobody listened" "$out" "no cgrulesengd is running: --sticky had nobody to tell"
+	assertEquals "moved" "/$S/st" "$(cgk_cgroup_of "$PIDS" "$H")"
+}
+
+. "$SHUNIT2"
