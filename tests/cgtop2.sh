@@ -1,0 +1,611 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgtop2: usage errors; a fixture tier on plain file trees for every stat file format and layout
+# (unified, legacy with cpu,cpuacct co-mounted, hybrid with split cpu/cpuacct); a live tier on
+# the real kernel (busy and idle helpers in sandbox cgroups, a cgroup removed between refreshes,
+# memory against memory.usage_in_bytes read-only, threads); the interactive screen under tmux.
+# Live tests never place a process in the v1 memory hierarchy.
+. "$(dirname "$0")/lib.sh"
+
+T=$CGKIT_BIN/cgtop2
+S=$SANDBOX_NAME
+BUSY=$HELPERS/top_busy
+FX=$FIXTURES/cgtop2
+_pids=()
+
+suite_teardown() {
+	local m
+	for m in $(awk '$9 == "cgroup" || $9 == "cgroup2" { print $5 }' /proc/self/mountinfo); do
+		[ -d "$m/$S" ] && cgk_sandbox_remove "$m/$S"
+	done
+	return 0
+}
+
+# Our helpers only, by PID.
+test_teardown() {
+	local p
+	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
+	_pids=()
+	if [ -n "${_tmux:-}" ]; then
+		tmux -L "$_tmux" kill-server 2>/dev/null
+		_tmux=
+	fi
+	return 0
+}
+
+# ---- fixture tier ---------------------------------------------------------------------------
+
+# A mountinfo for fixture layout $1 whose mountpoints are under directory $2 (default: FX).
+mountinfo() {
+	sed "s|@DIR@|${2:-$FX}|" "$FX/$1.mountinfo.in" >"$_cgk_tmp/mi.$1"
+	echo "$_cgk_tmp/mi.$1"
+}
+
+# cgtop2 on fixture layout $1 with the remaining arguments; sets $rc $out $err.
+fx() {
+	local mi
+	mi=$(mountinfo "$1")
+	shift
+	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" "$@"
+}
+
+USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
+
+test_usage_errors() {
+	cgk_capture "$T" --order=bogus
+	assertEquals "--order exit" 64 "$rc"
+	assertEquals "--order stderr" "cgtop2: --order takes path, tasks, cpu, memory, io or pressure, not 'bogus'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" -n 0
+	assertEquals "-n 0 exit" 64 "$rc"
+	assertEquals "-n 0 stderr" "cgtop2: --iterations takes a positive number, not '0'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" -d 0
+	assertEquals "-d 0 exit" 64 "$rc"
+	assertEquals "-d 0 stderr" "cgtop2: --delay takes seconds (more than 0, at most 86400, fractions allowed), not '0'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --format=xml
+	assertEquals "--format exit" 64 "$rc"
+	assertEquals "--format stderr" "cgtop2: --format takes table, json, csv or openmetrics, not 'xml'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --depth=-1
+	assertEquals "--depth exit" 64 "$rc"
+	assertEquals "--depth stderr" "cgtop2: --depth takes a number from 0 to 1000, not '-1'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --cpu=ticks
+	assertEquals "--cpu exit" 64 "$rc"
+	assertEquals "--cpu stderr" "cgtop2: --cpu takes percentage or time, not 'ticks'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" a b
+	assertEquals "two cgroups exit" 64 "$rc"
+	assertEquals "two cgroups stderr" "cgtop2: only one CGROUP may be given
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" /a/../b
+	assertEquals ".. exit" 64 "$rc"
+	assertEquals ".. stderr" "cgtop2: cgroup '/a/../b': '..', control characters and names over 255 bytes are not allowed in a cgroup path
+$USAGE_TAIL" "$err"
+	assertEquals "usage errors print nothing on stdout" "" "$out"
+}
+
+test_help_version() {
+	cgk_capture "$T" --help
+	assertEquals 0 "$rc"
+	assertContains "$out" "Usage: cgtop2 [OPTION...] [CGROUP]"
+	for o in --batch --iterations --delay --format --depth --order --raw --cpu --threads; do
+		assertContains "--help lists $o" "$out" "$o"
+	done
+	cgk_capture "$T" --version
+	assertEquals 0 "$rc"
+	assertEquals "cgtop2 (cgkit) " "${out%[0-9]*.[0-9]*.[0-9]*}"
+}
+
+test_fixture_unified_table() {
+	fx unified -b -1 -p --depth=2 /app
+	assertEquals "exit" 0 "$rc"
+	assertEquals "stderr" "" "$err"
+	assertEquals "table" "CGROUP        TASKS %CPU MEMORY IN/S OUT/S PSI-CPU PSI-MEM PSI-IO
+/app              7    - 100.0M    -     -   12.34    2.00   0.00
+/app/web          4    -  50.0M    -     -    5.00    0.00   0.00
+/app/web/deep     1    -   4.0K    -     -       -       -      -" "$out"
+	case $out in *$'\033'*) fail "batch output has escape codes" ;; esac
+}
+
+test_fixture_raw() {
+	fx unified -b -1 -p -r --depth=1 /app
+	assertEquals 0 "$rc"
+	assertEquals "raw table" "CGROUP   TASKS %CPU    MEMORY IN/S OUT/S PSI-CPU PSI-MEM PSI-IO
+/app         7    - 104857600    -     -   12.34    2.00   0.00
+/app/web     4    -  52428800    -     -    5.00    0.00   0.00" "$out"
+	fx unified -b -1 -p -r --cpu=time --depth=0 /app
+	assertEquals "cpu time raw" "2000000000" "$(echo "$out" | awk 'NR == 2 { print $3 }')"
+	assertEquals "cpu time header" "CPU-TIME" "$(echo "$out" | awk 'NR == 1 { print $3 }')"
+	fx unified -b -1 -p --cpu=time --depth=0 /app
+	assertEquals "cpu time human" "2.0s" "$(echo "$out" | awk 'NR == 2 { print $3 }')"
+}
+
+test_fixture_depth_and_path() {
+	local paths
+	fx unified -b -1 -p
+	paths=$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
+	assertEquals "default depth 3" '/ /app /app/web /app/web/deep /idle /we"ird,name ' "$paths"
+	fx unified -b -1 -p --depth=4
+	assertContains "depth 4" "$out" "/app/web/deep/deeper"
+	fx unified -b -1 -p --depth=0
+	assertEquals "depth 0" "/" "$(echo "$out" | awk 'NR > 1 { print $1 }')"
+	for p in app /app/ //app; do
+		fx unified -b -1 --depth=0 "$p"
+		assertEquals "CGROUP $p exit" 0 "$rc"
+		assertEquals "CGROUP $p shown as /app" "/app" "$(echo "$out" | awk 'NR == 2 { print $1 }')"
+	done
+}
+
+test_fixture_missing_cgroup() {
+	fx unified -b -1 /nope
+	assertEquals "exit" 1 "$rc"
+	assertEquals "stderr" "cgtop2: cgroup /nope (unified): open: no such cgroup in any mounted hierarchy" "$err"
+	assertEquals "stdout" "" "$out"
+}
+
+test_fixture_order() {
+	local paths
+	fx unified -b -1 -m --depth=3 /app
+	paths=$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
+	assertEquals "by memory" "/app /app/web /app/web/deep /app/web/deep/deeper " "$paths"
+	fx unified -b -1 -t
+	paths=$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
+	assertEquals "by tasks" '/ /app /app/web /app/web/deep /we"ird,name /idle ' "$paths"
+	fx unified -b -1 -o pressure --depth=1
+	paths=$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
+	assertEquals "by pressure (unknown last)" '/app / /idle /we"ird,name ' "$paths"
+}
+
+test_fixture_json() {
+	local l1 l2
+	fx unified -F json -n 2 -d 0.1 -p --depth=1 /app
+	assertEquals "exit" 0 "$rc"
+	assertEquals "one line per iteration" 2 "$(echo "$out" | wc -l | tr -d ' ')"
+	l1=$(echo "$out" | sed -n 1p)
+	l2=$(echo "$out" | sed -n 2p)
+	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00}}'
+	# the files do not change: the second sample has rates, all zero
+	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00}}'
+	case $l1 in '{"time":'[0-9]*'.'[0-9][0-9][0-9]',"cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	fx unified -F json -1 --depth=0 '/we"ird,name'
+	assertContains "escaped path" "$out" '"path":"/we\"ird,name"'
+}
+
+# Every object has exactly the documented keys and the lines parse (python3 or jq).
+json_check_keys() {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c '
+import json, sys
+want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
+        "io_write_bytes_per_sec", "pressure"}
+n = 0
+for line in sys.stdin:
+    o = json.loads(line)
+    assert set(o) == {"time", "cgroups"}, o.keys()
+    assert isinstance(o["time"], float) and o["time"] > 1e9
+    for c in o["cgroups"]:
+        assert set(c) == want, sorted(c)
+        assert set(c["pressure"]) == {"cpu", "memory", "io"}
+        n += 1
+assert n > 0
+print(n)'
+	elif command -v jq >/dev/null 2>&1; then
+		jq -e '(keys == ["cgroups","time"]) and all(.cgroups[];
+			(keys == ["cpu_percent","io_read_bytes_per_sec","io_write_bytes_per_sec","memory_bytes","path","pressure","tasks"])
+			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
+	else
+		return 2
+	fi
+}
+
+test_fixture_json_parses() {
+	local res
+	fx unified -F json -n 2 -d 0.1
+	res=$(echo "$out" | json_check_keys)
+	case $? in
+	2) cgk_skip "neither python3 nor jq to parse JSON"; return ;;
+	0) ;;
+	*) fail "JSON does not parse or keys differ: $res" ;;
+	esac
+	fx unified -F json -1 /app
+	res=$(echo "$out" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read()); print(o["cgroups"][0]["memory_bytes"])' 2>/dev/null ||
+		echo "$out" | jq '.cgroups[0].memory_bytes')
+	assertEquals "memory as a number" 104857600 "$res"
+}
+
+test_fixture_csv() {
+	fx unified -F csv -n 2 -d 0.1 -p
+	assertEquals "exit" 0 "$rc"
+	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io" "$(echo "$out" | sed -n 1p)"
+	assertEquals "one header only" 1 "$(echo "$out" | grep -c '^time,')"
+	assertEquals "6 rows per iteration" 13 "$(echo "$out" | wc -l | tr -d ' ')"
+	assertContains "first /app row" "$out" ",/app,7,,104857600,,,12.34,2.00,0.00"
+	assertContains "second /app row" "$out" ",/app,7,0.00,104857600,0,0,12.34,2.00,0.00"
+	assertContains "quoted path" "$out" ',"/we""ird,name",1,'
+	# every row has the header's 10 fields (the one quoted comma aside)
+	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 10')"
+}
+
+# The OpenMetrics text exposition grammar, line by line; the last line is "# EOF".
+om_check() {
+	local name='[a-zA-Z_:][a-zA-Z0-9_:]*'
+	local label='[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\["\\n])*"'
+	local num='-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?'
+	echo "$1" | grep -Ev "^# (TYPE $name (counter|gauge)|UNIT $name [a-z]+|HELP $name .*|EOF)\$" |
+		grep -Ev "^$name(\{$label(,$label)*\})? $num\$"
+	[ "$(echo "$1" | tail -n 1)" = "# EOF" ] || echo "last line: $(echo "$1" | tail -n 1)"
+	[ "$(echo "$1" | grep -c '^# EOF$')" = 1 ] || echo "more than one # EOF"
+}
+
+test_fixture_openmetrics() {
+	fx unified -F openmetrics -1
+	assertEquals "exit" 0 "$rc"
+	assertEquals "grammar" "" "$(om_check "$out")"
+	assertContains "$out" 'cgroup_cpu_usage_seconds_total{cgroup="/app"} 2.000000000'
+	assertContains "$out" 'cgroup_memory_bytes{cgroup="/app/web"} 52428800'
+	assertContains "$out" 'cgroup_tasks{cgroup="/app"} 7'
+	assertContains "io.stat summed over devices" "$out" 'cgroup_io_read_bytes_total{cgroup="/app"} 1500'
+	assertContains "$out" 'cgroup_io_write_bytes_total{cgroup="/app"} 2048'
+	assertContains "$out" 'cgroup_pressure_some_avg10_ratio{cgroup="/app",resource="cpu"} 0.1234'
+	assertContains "escaped label" "$out" 'cgroup_memory_bytes{cgroup="/we\"ird,name"} 1536'
+	assertContains "$out" '# TYPE cgroup_cpu_usage_seconds counter'
+	# every sample of a family follows its TYPE line
+	assertEquals "families in order" "" "$(echo "$out" | awk '
+		/^# TYPE / { fam = $3; next } /^#/ { next }
+		{ n = $1; sub(/\{.*/, "", n); sub(/_total$/, "", n); if (n != fam) print }')"
+	fx unified -F openmetrics -n 2 -d 0.1 --depth=0
+	assertEquals "one # EOF per exposition" 2 "$(echo "$out" | grep -c '^# EOF$')"
+}
+
+test_fixture_legacy() {
+	fx legacy -F openmetrics -1 -v
+	assertEquals "exit" 0 "$rc"
+	assertEquals "grammar" "" "$(om_check "$out")"
+	assertContains "cpuacct.usage" "$out" 'cgroup_cpu_usage_seconds_total{cgroup="/svc"} 3.000000000'
+	assertContains "memory.usage_in_bytes" "$out" 'cgroup_memory_bytes{cgroup="/svc"} 20971520'
+	assertContains "pids.current" "$out" 'cgroup_tasks{cgroup="/svc"} 2'
+	assertContains "blkio Read over devices, Total lines ignored" "$out" 'cgroup_io_read_bytes_total{cgroup="/svc"} 4196'
+	assertContains "blkio Write" "$out" 'cgroup_io_write_bytes_total{cgroup="/svc"} 8192'
+	assertContains "a cgroup in one hierarchy only" "$out" 'cgroup_memory_bytes{cgroup="/only-mem"} 4096'
+	assertContains "root tasks: its own plus the counted children" "$out" 'cgroup_tasks{cgroup="/"} 6'
+	assertContains "-v names the layout" "$err" "cgtop2: legacy layout; cpu: cpu,cpuacct cpuacct.usage; memory: memory memory.usage_in_bytes"
+	fx legacy -b -1 -p
+	assertEquals "table" "CGROUP TASKS %CPU MEMORY IN/S OUT/S PSI-CPU PSI-MEM PSI-IO" "$(echo "$out" | awk 'NR == 1 { $1 = $1; print }')"
+	assertEquals "rows" "/ /only-mem /svc " "$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')"
+}
+
+test_fixture_hybrid() {
+	fx hybrid -F openmetrics -1 -v
+	assertEquals "exit" 0 "$rc"
+	assertEquals "grammar" "" "$(om_check "$out")"
+	assertContains "CPU from the unified cpu.stat, not cpuacct" "$out" 'cgroup_cpu_usage_seconds_total{cgroup="/svc"} 1.500000000'
+	assertContains "PSI from unified" "$out" 'cgroup_pressure_some_avg10_ratio{cgroup="/svc",resource="cpu"} 0.0400'
+	assertContains "memory from v1" "$out" 'cgroup_memory_bytes{cgroup="/svc"} 20971520'
+	assertContains "io from v1 blkio.throttle" "$out" 'cgroup_io_read_bytes_total{cgroup="/svc"} 4096'
+	assertContains "tasks from v1 pids" "$out" 'cgroup_tasks{cgroup="/svc"} 2'
+	assertContains "$err" "cgtop2: hybrid layout; cpu: unified cpu.stat, cpuacct cpuacct.usage;"
+}
+
+test_fixture_appear_vanish() {
+	local dir=$_cgk_tmp/tree mi snaps first last
+	mkdir -p "$dir"
+	cp -R "$FX/unified" "$dir/"
+	mi=$(mountinfo unified "$dir")
+	CGKIT_MOUNTINFO=$mi "$T" -b -n 4 -d 0.5 -p >"$_cgk_tmp/o" 2>"$_cgk_tmp/e" &
+	_pids+=($!)
+	sleep 0.7
+	rm -r "$dir/unified/app/web"
+	mkdir "$dir/unified/new"
+	echo "usage_usec 1" >"$dir/unified/new/cpu.stat"
+	wait "${_pids[0]}"
+	rc=$?
+	_pids=()
+	assertEquals "exit" 0 "$rc"
+	assertEquals "stderr" "" "$(cat "$_cgk_tmp/e")"
+	snaps=$(grep -c '^CGROUP' "$_cgk_tmp/o")
+	assertEquals "4 snapshots" 4 "$snaps"
+	first=$(awk '/^CGROUP/ { n++ } n == 1' "$_cgk_tmp/o")
+	last=$(awk '/^CGROUP/ { n++ } n == 4' "$_cgk_tmp/o")
+	assertContains "first has /app/web" "$first" "/app/web "
+	assertNotContains "last lost /app/web" "$last" "/app/web"
+	assertContains "last has /new" "$last" "/new "
+}
+
+# ---- live tier ------------------------------------------------------------------------------
+
+# Sandboxes in the hierarchies that serve CPU, tasks and PSI here (never v1 memory): sets
+# LIVE (mountpoints of our sandboxes, space separated). v2: the controllers the sandbox has
+# are passed on to its children.
+live_setup() {
+	local h m
+	cgk_need_root || return 1
+	LIVE=
+	for h in unified cpu cpuacct pids; do
+		m=$(cgk_mnt "$h")
+		[ -n "$m" ] || continue
+		case " $LIVE " in *" $m/$S "*) continue ;; esac
+		cgk_sandbox "$h" >/dev/null || { fail "cannot make the sandbox in $h"; return 1; }
+		LIVE="$LIVE $m/$S"
+		if [ "$h" = unified ]; then
+			for c in $(cat "$m/$S/cgroup.controllers"); do
+				case $c in cpu | memory | pids | io) echo "+$c" >"$m/$S/cgroup.subtree_control" ;; esac
+			done
+		fi
+	done
+	[ -n "$LIVE" ] || { cgk_skip "no hierarchy for CPU statistics ($(cgk_layout))"; return 1; }
+}
+
+# mkdir $1 in every live sandbox; print the membership files for a process.
+live_child() {
+	local s
+	for s in $LIVE; do
+		mkdir -p "$s/$1"
+		echo "$s/$1/cgroup.procs"
+	done
+}
+
+# The machine is shared (VMs of the test matrix run beside us): give cgroup $1 of our sandbox
+# ten times the default CPU weight, so that a busy loop gets its CPU even then.
+boost() {
+	local s
+	for s in $LIVE; do
+		[ -f "$s/$1/cpu.shares" ] && echo 10240 >"$s/$1/cpu.shares"
+		[ -f "$s/$1/cpu.weight" ] && echo 1000 >"$s/$1/cpu.weight"
+	done
+	return 0
+}
+
+# Start the busy helper with the arguments given; waits until it has joined.
+start_helper() {
+	local ready=$_cgk_tmp/ready.$RANDOM
+	"$BUSY" -r "$ready" "$@" &
+	_pids+=($!)
+	cgk_wait_for test -e "$ready" || fail "helper did not start: $*"
+}
+
+# The JSON object of cgroup $2 in JSON line $1 (no parser needed: cgtop2 writes one per row).
+json_row() {
+	echo "$1" | grep -o "{\"path\":\"$2\",[^{]*\"pressure\":{[^}]*}" | head -n 1
+}
+
+json_field() {
+	echo "$1" | sed -n "s/.*\"$2\":\\([^,}]*\\).*/\\1/p"
+}
+
+test_live_busy_and_idle() {
+	local line busy idle cpu
+	live_setup || return
+	local procs
+	procs=$(live_child busy)
+	boost busy
+	start_helper -n 2 $procs
+	start_helper -s $(live_child idle)
+	cgk_capture "$T" -F json -n 2 -d 1 "/$S"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "stderr" "" "$err"
+	line=$(echo "$out" | sed -n 2p)
+	busy=$(json_row "$line" "/$S/busy")
+	idle=$(json_row "$line" "/$S/idle")
+	assertNotNull "busy row: $line" "$busy"
+	assertNotNull "idle row: $line" "$idle"
+	cpu=$(json_field "$busy" cpu_percent)
+	assertTrue "busy > 50 %CPU ($cpu)" "awk 'BEGIN { exit !($cpu > 50) }'"
+	cpu=$(json_field "$idle" cpu_percent)
+	assertTrue "idle about 0 %CPU ($cpu)" "awk 'BEGIN { exit !($cpu < 5) }'"
+	assertEquals "busy tasks: main + 2 threads" 3 "$(json_field "$busy" tasks)"
+	assertEquals "idle tasks" 1 "$(json_field "$idle" tasks)"
+	assertEquals "sandbox tasks" 4 "$(json_field "$(json_row "$line" "/$S")" tasks)"
+	assertEquals "first sample has no rate" "null" "$(json_field "$(json_row "$(echo "$out" | sed -n 1p)" "/$S/busy")" cpu_percent)"
+	# the same in the batch table, piped: header first, no escape codes
+	cgk_capture "$T" -b -n 2 -d 1 "/$S"
+	assertEquals 0 "$rc"
+	assertEquals "header" "CGROUP" "$(echo "$out" | awk 'NR == 1 { print $1 }')"
+	cpu=$(echo "$out" | awk -v p="/$S/busy" '/^CGROUP/ { n++ } n == 2 && $1 == p { print $3 }')
+	assertTrue "table: busy > 50 %CPU ($cpu)" "awk 'BEGIN { exit !(\"$cpu\" + 0 > 50) }'"
+	case $out in *$'\033'*) fail "batch output has escape codes" ;; esac
+}
+
+test_live_task_count() {
+	local line
+	live_setup || return
+	start_helper -s -n 3 $(live_child three)
+	cgk_capture "$T" -F json -1 "/$S"
+	line=$(json_row "$out" "/$S/three")
+	assertEquals "main thread + 3 (as pids.current counts tasks)" 4 "$(json_field "$line" tasks)"
+	cgk_capture "$T" -F csv -1 -p "/$S"
+	assertContains "$out" ",/$S/three,4,"
+}
+
+test_live_removed_between_iterations() {
+	local s first last
+	live_setup || return
+	live_child gone >/dev/null
+	live_child stays >/dev/null
+	"$T" -b -n 3 -d 0.6 -p "/$S" >"$_cgk_tmp/o" 2>"$_cgk_tmp/e" &
+	_pids+=($!)
+	sleep 0.9
+	for s in $LIVE; do rmdir "$s/gone" || fail "rmdir $s/gone"; done
+	wait "${_pids[0]}"
+	rc=$?
+	_pids=()
+	assertEquals "exit" 0 "$rc"
+	assertEquals "stderr" "" "$(cat "$_cgk_tmp/e")"
+	first=$(awk '/^CGROUP/ { n++ } n == 1' "$_cgk_tmp/o")
+	last=$(awk '/^CGROUP/ { n++ } n == 3' "$_cgk_tmp/o")
+	assertContains "first snapshot has it" "$first" "/$S/gone "
+	assertNotContains "last snapshot dropped it" "$last" "/$S/gone"
+	assertContains "the sibling stays" "$last" "/$S/stays "
+}
+
+test_live_memory() {
+	local m u line want got bad=0 n=0 p f
+	cgk_need_root || return
+	m=$(cgk_mnt memory)
+	u=$(cgk_mnt unified)
+	if [ -n "$m" ] && [ "$m" != "$u" ]; then
+		# v1 memory: read only. Compare with the kernel's figure for every memory cgroup
+		# down to depth 2 (the machine's own), read right after.
+		cgk_capture "$T" -F csv -r -1 --depth=2
+		assertEquals 0 "$rc"
+		while IFS=, read -r _ p _ _ got _; do
+			[ "$p" = path ] && continue
+			f=$m$p/memory.usage_in_bytes
+			[ "$p" = / ] && f=$m/memory.usage_in_bytes
+			[ -f "$f" ] || continue
+			want=$(cat "$f")
+			n=$((n + 1))
+			# 8 MiB or 10 %: the machine keeps running between the two reads
+			awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d;
+				t = b / 10; if (t < 8388608) t = 8388608; exit !(a != "" && d <= t) }' ||
+				{ bad=$((bad + 1)); echo "memory of $p: cgtop2 $got, memory.usage_in_bytes $want"; }
+		done <<<"$out"
+		assertTrue "compared some memory cgroups" "[ $n -gt 0 ]"
+		assertEquals "memory figures that differ" 0 "$bad"
+	elif cgk_v2_has memory; then
+		live_setup || return
+		grep -qw memory "$u/$S/cgroup.subtree_control" ||
+			{ cgk_skip "memory controller not available in the sandbox"; return; }
+		start_helper -s -m 64 $(live_child mem)
+		cgk_capture "$T" -F csv -r -1 "/$S"
+		got=$(echo "$out" | awk -F, -v p="/$S/mem" '$2 == p { print $5 }')
+		want=$(cat "$u/$S/mem/memory.current")
+		assertTrue "64 MiB touched, cgtop2 says $got" "[ \"${got:-0}\" -ge 67108864 ]"
+		assertTrue "memory.current $want" "[ \"$want\" -ge 67108864 ]"
+	else
+		cgk_skip "no memory controller ($(cgk_layout))"
+	fi
+}
+
+test_live_json_and_openmetrics() {
+	local res
+	cgk_capture "$T" -F openmetrics -1 --depth=2
+	assertEquals "exit" 0 "$rc"
+	assertEquals "grammar on the live tree" "" "$(om_check "$out")"
+	assertContains "$out" 'cgroup_cpu_usage_seconds_total{cgroup="/"} '
+	cgk_capture "$T" -F json -n 2 -d 0.3 --depth=2
+	assertEquals "exit" 0 "$rc"
+	res=$(echo "$out" | json_check_keys)
+	case $? in
+	2) cgk_skip "neither python3 nor jq to parse JSON"; return ;;
+	0) ;;
+	*) fail "JSON does not parse or keys differ: $res" ;;
+	esac
+}
+
+test_live_threads() {
+	local u line th cg sum c
+	cgk_need_unified || return
+	live_setup || return
+	u=$(cgk_mnt unified)/$S
+	mkdir "$u/tp" "$u/tp/t"
+	echo threaded >"$u/tp/t/cgroup.type" || { fail "cannot make a threaded cgroup"; return; }
+	start_helper -n 2 -T "$u/tp/t/cgroup.threads" "$u/tp/cgroup.procs"
+	cgk_capture "$T" -F json -n 2 -d 1 -H "/$S"
+	assertEquals 0 "$rc"
+	line=$(echo "$out" | sed -n 2p)
+	th=$(echo "$line" | grep -o "\"path\":\"/$S/tp/t\",.*\"threads\":\[[^]]*\]")
+	assertContains "thread busy-1: $line" "$th" '"comm":"busy-1","cpu_percent":'
+	assertContains "thread busy-2" "$th" '"comm":"busy-2","cpu_percent":'
+	# the threads' figures (clock ticks of /proc) add up to the cgroup's (cpu.stat)
+	cg=$(json_field "$(json_row "$line" "/$S/tp/t")" cpu_percent)
+	sum=0
+	for c in $(echo "$th" | grep -o '"comm":"busy-[12]","cpu_percent":[0-9.]*' | sed 's/.*://'); do
+		assertTrue "a spinning thread uses CPU ($c)" "awk 'BEGIN { exit !($c > 1) }'"
+		sum=$(awk -v a="$sum" -v b="$c" 'BEGIN { print a + b }')
+	done
+	assertTrue "threads $sum %CPU ~ cgroup $cg %CPU" \
+		"awk 'BEGIN { d = $sum - $cg; if (d < 0) d = -d; t = $cg / 4; if (t < 10) t = 10; exit !(d <= t) }'"
+	assertNotContains "no threads key without -H" "$("$T" -F json -1 "/$S")" '"threads"'
+	cgk_capture "$T" -b -n 2 -d 0.5 -H -p "/$S"
+	assertContains "table thread rows" "$out" " busy-1"
+}
+
+# ---- interactive, through tmux ---------------------------------------------------------------
+
+# Our own tmux server (-L), so that no one else's sessions are touched.
+tm() {
+	tmux -L "$_tmux" "$@"
+}
+
+pane() {
+	tm capture-pane -p -t "$_tmux"
+}
+
+# Wait until the pane shows $1 (a grep -E pattern).
+pane_wait() {
+	cgk_wait_for sh -c "tmux -L '$_tmux' capture-pane -p -t '$_tmux' | grep -Eq -- \"\$1\"" _ "$1"
+}
+
+# A script for the tmux pane: records the terminal modes before and after cgtop2, its pid and
+# exit status, then stays so that the pane can be inspected.
+tmux_script() {
+	cat >"$_cgk_tmp/tmux-run.sh" <<'EOF'
+#!/bin/sh
+f=$1
+shift
+stty -a >"$f.before"
+sh -c 'echo $$ >"$0"; exec "$@"' "$f.pid" "$@"
+echo "EXIT=$?" >"$f.exit"
+stty -a >"$f.after"
+exec sleep 600
+EOF
+}
+
+test_interactive_tmux() {
+	local f=$_cgk_tmp/pane procs
+	command -v tmux >/dev/null 2>&1 || { cgk_skip "tmux is not installed"; return; }
+	live_setup || return
+	procs=$(live_child busy)
+	boost busy
+	start_helper -n 2 $procs
+	start_helper -s $(live_child idle)
+	tmux_script
+	_tmux=cgk$$
+	tm new-session -d -s "$_tmux" -x 120 -y 30 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
+		{ fail "tmux"; return; }
+	pane_wait "^cgtop2 /$S .*order cpu" || fail "title: $(pane)"
+	pane_wait "^CGROUP +TASKS +%CPU" || fail "header: $(pane)"
+	# by CPU the busy cgroup comes before the idle one once rates exist
+	pane_wait "/$S/busy +3 +[0-9]{2,3}\.[0-9]" || fail "busy rate: $(pane)"
+	assertEquals "by cpu: busy first" "/$S/busy" "$(pane | awk '$1 ~ /\/(busy|idle)$/ { print $1; exit }')"
+	tm send-keys -t "$_tmux" p
+	pane_wait "order path" || fail "p: $(pane)"
+	assertEquals "by path: sandbox first" "/$S" "$(pane | awk 'NR > 2 { print $1; exit }')"
+	tm send-keys -t "$_tmux" / i d l e Enter
+	pane_wait "filter: idle" || fail "filter: $(pane)"
+	assertNotContains "filtered out" "$(pane)" "/$S/busy"
+	assertContains "filtered in" "$(pane)" "/$S/idle"
+	tm send-keys -t "$_tmux" -- -
+	pane_wait "depth 2" || fail "-: $(pane)"
+	tm send-keys -t "$_tmux" h
+	pane_wait "cgtop2 keys" || fail "help: $(pane)"
+	tm send-keys -t "$_tmux" x
+	pane_wait "^CGROUP" || fail "help closed: $(pane)"
+	tm resize-window -t "$_tmux" -x 70 -y 20 2>/dev/null || tm resize-pane -t "$_tmux" -x 70 -y 20 2>/dev/null
+	sleep 0.6
+	assertEquals "lines fit a narrowed window" "" "$(pane | awk 'length($0) > 70')"
+	tm send-keys -t "$_tmux" q
+	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not quit on q"
+	assertEquals "exit on q" "EXIT=0" "$(cat "$f.exit")"
+	# the first line has the window size, which the resize changed
+	assertEquals "terminal modes restored" "$(sed 1d "$f.before")" "$(sed 1d "$f.after")"
+	assertNotContains "alternate screen left" "$(pane)" "CGROUP"
+	# SIGTERM: the same restoring path, in a second window of our server
+	rm -f "$f".*
+	tm kill-session -t "$_tmux"
+	_tmux=${_tmux}b
+	tmux -L "$_tmux" new-session -d -s "$_tmux" -x 100 -y 20 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
+		{ fail "tmux again"; return; }
+	pane_wait "^CGROUP" || fail "second start: $(pane)"
+	kill -TERM "$(cat "$f.pid")"
+	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not end on SIGTERM"
+	assertEquals "exit on SIGTERM" "EXIT=0" "$(cat "$f.exit")"
+	assertEquals "terminal restored after SIGTERM" "$(cat "$f.before")" "$(cat "$f.after")"
+	assertNotContains "alternate screen left after SIGTERM" "$(pane)" "CGROUP"
+}
+
+. "$SHUNIT2"
