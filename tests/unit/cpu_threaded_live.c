@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * common/cpu threaded subtrees on the live unified hierarchy: cg_threaded_setup makes a child
+ * threaded (its parent becomes the threaded domain root, a sibling domain invalid), refuses
+ * a domain controller, and enables cpu inside the subtree where the unified root offers it.
+ * Sandbox cgkit-test.<pid>, removed at the end. Skips (77) without root or a unified mount.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "check.h"
+#include "cpu.h"
+#include "mount.h"
+
+int main(void)
+{
+	struct cg_layout *l = NULL;
+	struct cg_hier *u;
+	struct cg_journal j = { 0 };
+	struct cg_diag d = { 0 };
+	char sb[64], dom[96], t[128], inv[128], msg[2048];
+	char *memory[] = { "memory", NULL }, *cpu[] = { "cpu", NULL };
+	char *dm = NULL;
+
+	if (geteuid() != 0) {
+		puts("needs root");
+		return 77;
+	}
+	if (cg_layout_load(&l) < 0 || !l->unified) {
+		puts("no unified hierarchy here");
+		cg_layout_free(l);
+		return 77;
+	}
+	u = l->unified;
+	snprintf(sb, sizeof(sb), "cgkit-test.%d", (int)getpid());
+	snprintf(dom, sizeof(dom), "%s/dom", sb);
+	snprintf(t, sizeof(t), "%s/dom/t", sb);
+	snprintf(inv, sizeof(inv), "%s/dom/inv", sb);
+	if (mkdirat(u->fd, sb, 0755) < 0 || mkdirat(u->fd, dom, 0755) < 0 ||
+	    mkdirat(u->fd, t, 0755) < 0 || mkdirat(u->fd, inv, 0755) < 0) {
+		perror("mkdir sandbox");
+		return 1;
+	}
+	CHECK_INT(cg_cgroup_type(u, t), CG_TYPE_DOMAIN);
+	CHECK_INT(cg_threaded_setup(u, t, memory, &j, &d), -EOPNOTSUPP);
+	CHECK(strstr(d.why, "memory is a domain controller") != NULL);
+	CHECK_INT(cg_cgroup_type(u, t), CG_TYPE_DOMAIN);
+	if (cg_threaded_setup(u, t, NULL, &j, &d) < 0) {
+		fprintf(stderr, "threaded setup: %s\n", cg_diag_format(&d, msg, sizeof(msg)));
+		check_failures++;
+	}
+	CHECK_INT(cg_cgroup_type(u, t), CG_TYPE_THREADED);
+	CHECK_INT(cg_cgroup_type(u, dom), CG_TYPE_DOMAIN_THREADED);
+	CHECK_INT(cg_cgroup_type(u, inv), CG_TYPE_DOMAIN_INVALID);
+	CHECK_INT(cg_cgroup_type(u, ""), CG_TYPE_DOMAIN);
+	CHECK_INT(cg_threaded_domain(u, t, &dm), 0);
+	CHECK_STR(dm, dom);
+	free(dm);
+	dm = NULL;
+	CHECK_INT(cg_threaded_domain(u, inv, &dm), 0);
+	CHECK_STR(dm, inv);
+	free(dm);
+	/* again: already threaded is fine */
+	CHECK_INT(cg_threaded_setup(u, t, NULL, &j, &d), 0);
+	if (cg_strv_contains(u->controllers, "cpu")) {
+		char path[256];
+
+		if (cg_threaded_setup(u, t, cpu, &j, &d) < 0) {
+			fprintf(stderr, "threaded cpu: %s\n", cg_diag_format(&d, msg, sizeof(msg)));
+			check_failures++;
+		}
+		snprintf(path, sizeof(path), "%s/cpu.weight", t);
+		CHECK(faccessat(u->fd, path, F_OK, 0) == 0);
+		CHECK_INT(cg_set(u, t, "cpu.weight", "200", &d), 0);
+	} else {
+		/* this host: no cpu in the unified hierarchy; refused before any write */
+		CHECK_INT(cg_threaded_setup(u, t, cpu, &j, &d), -ENOENT);
+	}
+	CHECK_INT(cg_journal_rollback(&j), 0);
+	if (unlinkat(u->fd, t, AT_REMOVEDIR) < 0 || unlinkat(u->fd, inv, AT_REMOVEDIR) < 0 ||
+	    unlinkat(u->fd, dom, AT_REMOVEDIR) < 0 || unlinkat(u->fd, sb, AT_REMOVEDIR) < 0) {
+		perror("rmdir sandbox");
+		check_failures++;
+	}
+	cg_layout_free(l);
+	return CHECK_DONE();
+}
