@@ -61,8 +61,8 @@ cgk_sandbox() {
 	[ -n "$m" ] || return 1
 	if [ ! -d "$m/$SANDBOX_NAME" ]; then
 		mkdir "$m/$SANDBOX_NAME" || return 1
-		# v1 cpuset: a cgroup without cpus/mems accepts no task
-		if [ -f "$m/$SANDBOX_NAME/cpuset.cpus" ]; then
+		# v1 cpuset: a cgroup without cpus/mems accepts no task (v2 roots have no such file)
+		if [ -f "$m/cpuset.cpus" ] && [ -f "$m/$SANDBOX_NAME/cpuset.cpus" ]; then
 			cat "$m/cpuset.cpus" >"$m/$SANDBOX_NAME/cpuset.cpus"
 			cat "$m/cpuset.mems" >"$m/$SANDBOX_NAME/cpuset.mems"
 		fi
