@@ -83,7 +83,7 @@ static int read_proc_cgroup(pid_t pid, char **ret)
 	return cg_read_fd(fd, ret, NULL);
 }
 
-/* Which targets pid is not in yet, from one read of /proc/PID/cgroup: bit i for target i. */
+/* 1 with the first target pid is not in (and where it is instead), 0 when it is in all. */
 static int misplaced(const struct cg_targets *t, const char *text, size_t *first_bad,
 		     char **ret_actual)
 {

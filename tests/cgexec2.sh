@@ -242,7 +242,8 @@ test_keep() {
 
 test_stats() {
 	need_pids || return 0
-	cgk_capture "$X" -g "pids:$S" -t -s sh -c 'sleep 0.2'
+	# two tasks at most: the shell and its background sleep
+	cgk_capture "$X" -g "pids:$S" -t -s sh -c 'sleep 0.2 & wait'
 	assertEquals "exit" 0 "$rc"
 	assertEquals "one line" 1 "$(echo "$err" | wc -l)"
 	assertTrue "format: $err" "echo '$err' | grep -Eq '^cgexec2: stats: wall=0\.[2-9][0-9]{2}s user=[0-9]+\.[0-9]{3}s system=[0-9]+\.[0-9]{3}s'"

@@ -190,7 +190,7 @@ static bool is_membership_file(const char *file)
  * with -g one of them must be on it. v2 controllers are recorded for enabling.
  */
 static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool have_g,
-			 const char *file, const char *base, struct cg_diag *d)
+			 const char *file, struct cg_diag *d)
 {
 	_cleanup_free_ char *ctrl = cg_file_controller(file);
 	_cleanup_free_ char *spec = NULL;
@@ -207,7 +207,7 @@ static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool h
 	h = cg_layout_find(l, ctrl);
 	if (!h || !have_g) {
 		/* the spec parser names where the controller is, or says it is not mounted */
-		if (asprintf(&spec, "%s:/%s", ctrl, base) < 0)
+		if (asprintf(&spec, "%s:/", ctrl) < 0)
 			return -ENOMEM;
 		return cg_spec_parse(l, spec, t, d);
 	}
@@ -312,23 +312,17 @@ static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
 	return cg_rules_sticky(pid, true, d);
 }
 
-/* The child is gone: kill what it left behind and remove the transient cgroup. */
-static int transient_cleanup(const struct cg_targets *t, struct cg_diag *d)
+/* The child is gone and its leftovers killed: remove the transient cgroup. */
+static void transient_remove(const struct cg_targets *t)
 {
 	const struct cg_remove_opts ro = { .recursive = true };
-	int first = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		int r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, d);
+		struct cg_diag d;
 
-		if (r == 0)
-			r = cg_remove(t->t[i].hier, t->t[i].path, &ro, d);
-		if (r < 0 && !first) {
-			report(d);
-			first = r;
-		}
+		if (cg_remove(t->t[i].hier, t->t[i].path, &ro, &d) < 0)
+			report(&d);
 	}
-	return first;
 }
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -449,9 +443,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		}
 	}
 	if (cleanup) {
-		struct cg_diag rd;
-
-		transient_cleanup(t, &rd);
+		transient_remove(t);
 		/* the controllers enabled on the way down stay: a sibling may rely on them now */
 		cg_journal_clear(j);
 	}
@@ -486,7 +478,7 @@ static int run(struct cgexec2_args *a)
 				goto fail_report;
 		}
 		for (size_t k = 0; k < a->n_set; k++) {
-			r = route_setting(l, &t, a->specs != NULL, a->set[k].file, "", &d);
+			r = route_setting(l, &t, a->specs != NULL, a->set[k].file, &d);
 			if (r < 0)
 				goto fail_report;
 		}
