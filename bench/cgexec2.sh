@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # cgexec2 against its anchors: wall time per run, from a shell loop, of
 #   a bare /bin/true | libcgroup's cgexec -g SPEC /bin/true | cgexec2 -g SPEC /bin/true
-#   | cgexec2 -s (waits: clone3 or move) | cgexec2 -t (create, place, wait, kill, remove)
+#   | cgexec2 -s (waits: clone3 or move) | cgexec2 -t (create, place, wait, kill, remove),
+# the cgexec2 ones again in the unified hierarchy (_v2: clone3(CLONE_INTO_CGROUP) when waiting)
 # in a cgkit-test.<pid> cgroup of a v1 hierarchy libcgroup can see (cpu, else pids, freezer),
 # and of the unified one for cgexec2 alone. Prints per-run times and ratios; the targets are
 # cgexec2 adding under 0.5 ms over the bare exec (a quarter of cgexec's ~2 ms) and the
@@ -59,7 +60,7 @@ command -v cgexec >/dev/null && [ -n "$ctrl" ] && cgexec -g "$spec" /bin/true 2>
 
 variants=(bare cgexec2 cgexec2_s cgexec2_t)
 [ -n "$have_cgexec" ] && variants+=(cgexec)
-[ -n "$u" ] && [ -n "$ctrl" ] && variants+=(cgexec2_v2 cgexec2_v2_s)
+[ -n "$u" ] && [ -n "$ctrl" ] && variants+=(cgexec2_v2 cgexec2_v2_s cgexec2_v2_t)
 
 run_variant() {
 	local i
@@ -71,6 +72,7 @@ run_variant() {
 	cgexec2_t) for ((i = 0; i < runs; i++)); do "$X" -t -g "$spec" /bin/true; done ;;
 	cgexec2_v2) for ((i = 0; i < runs; i++)); do "$X" -g "$name" /bin/true; done ;;
 	cgexec2_v2_s) for ((i = 0; i < runs; i++)); do "$X" -s -g "$name" /bin/true 2>/dev/null; done ;;
+	cgexec2_v2_t) for ((i = 0; i < runs; i++)); do "$X" -t -g "$name" /bin/true; done ;;
 	esac
 }
 
