@@ -8,9 +8,13 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,6 +83,9 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
+/* PID_MAX_LIMIT, as cg_parse_pid */
+#define CG_PID_MAX 4194304u
+
 static int cmp_pid(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -97,14 +104,16 @@ int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
 	size_t n = 0, cap = 0, u = 0;
 
 	for (const char *p = text; *p;) {
-		const char *e = strchrnul(p, '\n');
-		char num[16];
-		pid_t id;
+		const char *e = p;
+		uint32_t id = 0;
 
-		if ((size_t)(e - p) < sizeof(num) && e > p) {
-			memcpy(num, p, (size_t)(e - p));
-			num[e - p] = '\0';
-			if (cg_parse_pid(num, &id) < 0)
+		/* the hot loop of every verification: digits only, bounded as cg_parse_pid */
+		while (*e >= '0' && *e <= '9' && id <= CG_PID_MAX)
+			id = id * 10 + (uint32_t)(*e++ - '0');
+		if (*e && *e != '\n')
+			return -EINVAL;
+		if (e > p) {
+			if (!id || id > CG_PID_MAX)
 				return -EINVAL;
 			if (n == cap) {
 				pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(pid_t));
@@ -113,14 +122,16 @@ int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
 					return -ENOMEM;
 				v = nv;
 			}
-			v[n++] = id;
-		} else if (e > p) {
-			return -EINVAL;
+			v[n++] = (pid_t)id;
 		}
 		p = *e ? e + 1 : e;
 	}
-	if (n)
-		qsort(v, n, sizeof(pid_t), cmp_pid);
+	/* v1 hands its listings out sorted already; v2 in css_set order */
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] > v[i]) {
+			qsort(v, n, sizeof(pid_t), cmp_pid);
+			break;
+		}
 	for (size_t i = 0; i < n; i++)
 		if (!u || v[u - 1] != v[i])
 			v[u++] = v[i];
@@ -279,22 +290,95 @@ static void check_missing(const struct cg_target *t, size_t ti, bool thread, str
 }
 
 /*
+ * Does a task with this id (process or thread) exist? getpriority(2) finds any task by id and
+ * needs no permission: it is the cheapest such probe (half the cost of kill(id, 0)), and it
+ * runs once per id in front of a move that costs ten times more.
+ */
+static bool task_exists(pid_t id)
+{
+	errno = 0;
+	return !(getpriority(PRIO_PROCESS, (id_t)id) == -1 && errno == ESRCH);
+}
+
+/*
  * A few ids are checked one by one through /proc; for many, one read of the target's listing
  * is far cheaper than a /proc/PID/cgroup per id (which costs more than the move itself).
  */
 #define CG_VERIFY_BY_LISTING 8
+/* From this many ids on, a helper thread takes the checks off the path of the writes. */
+#define CG_MOVE_HELPER 256
+
+/*
+ * The writes are what a move costs; the rest runs beside them on a helper thread: it probes
+ * every id for existence ahead of the writer, then reads the listing of each target the
+ * writer is done with while the writer goes on to the next one. Only the last target's
+ * listing is left for after the last write.
+ */
+struct move_job {
+	const struct cg_targets *t;
+	const struct cg_move_opts *o;
+	struct cg_move *m;
+	size_t n;
+	pid_t **lists;
+	size_t *nlists;
+	atomic_size_t probed;  /* ids 0..probed-1 have been probed */
+	atomic_size_t written; /* targets 0..written-1 have all their writes done */
+};
+
+static void probe(struct cg_move *m)
+{
+	m->state = CG_MOVE_PENDING;
+	if (!task_exists(m->id))
+		fail(m, CG_STEP_EXIST, -ESRCH, 0);
+}
+
+static void read_listing(struct move_job *j, size_t i)
+{
+	if (j->n > CG_VERIFY_BY_LISTING &&
+	    cg_members_read(j->t->t[i].hier, j->t->t[i].path, j->o->thread, &j->lists[i],
+			    &j->nlists[i]) < 0)
+		j->lists[i] = NULL;
+}
+
+static void wait_for(atomic_size_t *v, size_t at_least)
+{
+	while (atomic_load_explicit(v, memory_order_acquire) < at_least)
+		sched_yield();
+}
+
+static void *move_helper(void *arg)
+{
+	struct move_job *j = arg;
+
+	for (size_t k = 0; k < j->n; k++) {
+		probe(&j->m[k]);
+		atomic_store_explicit(&j->probed, k + 1, memory_order_release);
+	}
+	for (size_t i = 0; i + 1 < j->t->n; i++) {
+		wait_for(&j->written, i + 1);
+		read_listing(j, i);
+	}
+	return NULL;
+}
 
 int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struct cg_move *m,
 		 size_t n, struct cg_move_summary *sum, struct cg_diag *d)
 {
 	int *fds = calloc(t->n ? t->n : 1, sizeof(int));
+	struct move_job j = { .t = t, .o = o, .m = m, .n = n };
 	struct cg_move_summary s = { 0 };
 	_cleanup_free_ pid_t *procs = NULL;
 	size_t nprocs = 0;
+	pthread_t helper;
+	bool helped = false;
 	int r = 0;
 
-	if (!fds)
-		return -ENOMEM;
+	j.lists = calloc(t->n ? t->n : 1, sizeof(pid_t *));
+	j.nlists = calloc(t->n ? t->n : 1, sizeof(size_t));
+	if (!fds || !j.lists || !j.nlists) {
+		r = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		fds[i] = -1;
 	for (size_t i = 0; i < t->n; i++) {
@@ -310,13 +394,19 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 		}
 	}
 	/* existence first: an id that exits during the move is gone, one that never was is not */
-	for (size_t k = 0; k < n; k++) {
-		m[k].state = CG_MOVE_PENDING;
-		if (kill(m[k].id, 0) < 0 && errno == ESRCH)
-			fail(&m[k], CG_STEP_EXIST, -ESRCH, 0);
+	atomic_init(&j.probed, 0);
+	atomic_init(&j.written, 0);
+	if (n >= CG_MOVE_HELPER && pthread_create(&helper, NULL, move_helper, &j) == 0)
+		helped = true;
+	if (!helped) {
+		for (size_t k = 0; k < n; k++)
+			probe(&m[k]);
+		atomic_store(&j.probed, n);
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		for (size_t k = 0; k < n; k++) {
+			if (i == 0)
+				wait_for(&j.probed, k + 1);
 			if (m[k].state != CG_MOVE_PENDING)
 				continue;
 			r = cg_attach_fd(fds[i], m[k].id);
@@ -325,19 +415,21 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 			else if (r < 0)
 				fail(&m[k], CG_STEP_WRITE, r, i);
 		}
+		atomic_store_explicit(&j.written, i + 1, memory_order_release);
 	}
+	if (helped)
+		pthread_join(helper, NULL);
+	else
+		for (size_t i = 0; i + 1 < t->n; i++)
+			read_listing(&j, i);
+	if (t->n)
+		read_listing(&j, t->n - 1);
 	r = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		_cleanup_free_ pid_t *listed = NULL;
-		size_t nl = 0;
-
-		if (n > CG_VERIFY_BY_LISTING &&
-		    cg_members_read(t->t[i].hier, t->t[i].path, o->thread, &listed, &nl) < 0)
-			listed = NULL;
+	for (size_t i = 0; i < t->n; i++)
 		for (size_t k = 0; k < n; k++)
-			if (m[k].state == CG_MOVE_PENDING && !pid_in(listed, nl, m[k].id))
+			if (m[k].state == CG_MOVE_PENDING &&
+			    !pid_in(j.lists[i], j.nlists[i], m[k].id))
 				check_missing(&t->t[i], i, o->thread, &m[k]);
-	}
 	for (size_t k = 0; k < n; k++) {
 		switch (m[k].state) {
 		case CG_MOVE_PENDING:
@@ -381,9 +473,13 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 	if (sum)
 		*sum = s;
 out:
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; fds && i < t->n; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
+	for (size_t i = 0; j.lists && i < t->n; i++)
+		free(j.lists[i]);
+	free(j.lists);
+	free(j.nlists);
 	free(fds);
 	return r;
 }
