@@ -66,7 +66,8 @@ int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d)
 					   t->t[j].hier->label, "place",
 					   "%s (%s) is named too, and a process is in exactly one "
 					   "cgroup of each hierarchy",
-					   cg_target_name(&t->t[i], a, sizeof(a)), t->t[i].hier->label);
+					   cg_target_name(&t->t[i], a, sizeof(a)),
+					   t->t[i].hier->label);
 		}
 	return 0;
 }
@@ -122,7 +123,8 @@ int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d
 		return 0;
 	return cg_diag_say(d, EXDEV, cg_target_name(&t->t[bad], where, sizeof(where)),
 			   t->t[bad].hier->label, "verify placement",
-			   "/proc/%d/cgroup says the process is in %s%s", pid ? (int)pid : (int)getpid(),
+			   "/proc/%d/cgroup says the process is in %s%s",
+			   pid ? (int)pid : (int)getpid(),
 			   actual ? "/" : "no cgroup of this hierarchy", actual ? actual : "");
 }
 

@@ -31,14 +31,14 @@ int cg_self_move(const struct cg_targets *t, struct cg_diag *d);
 
 struct cg_child {
 	pid_t pid;
-	int pidfd;        /* CLONE_PIDFD / pidfd_open, -1 when the kernel has neither */
+	int pidfd; /* CLONE_PIDFD / pidfd_open, -1 when the kernel has neither */
 	bool cloned_into; /* clone3(CLONE_INTO_CGROUP) placed it in the unified target */
-	int exec_errno;   /* execvp's errno when the command could not start (child exited), else 0 */
+	int exec_errno; /* execvp's errno when the command could not start (child exited), else 0 */
 };
 
 struct cg_spawn_opts {
 	const sigset_t *child_mask; /* signal mask the command starts with (NULL: empty) */
-	bool no_clone3;             /* force the fork + move path (tests, old kernels) */
+	bool no_clone3; /* force the fork + move path (tests, old kernels) */
 	/* called with the child's pid after placement, before it may exec (e.g. --sticky) */
 	int (*before_exec)(pid_t pid, void *userdata, struct cg_diag *d);
 	void *userdata;

@@ -42,7 +42,8 @@ int cg_usage_parse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *r
 	uint64_t u, s;
 	int r;
 
-	if ((r = flat_key(text, "user_usec", &u)) < 0 || (r = flat_key(text, "system_usec", &s)) < 0)
+	if ((r = flat_key(text, "user_usec", &u)) < 0 ||
+	    (r = flat_key(text, "system_usec", &s)) < 0)
 		return r;
 	if (u > UINT64_MAX / 1000 || s > UINT64_MAX / 1000)
 		return -ERANGE;
@@ -192,8 +193,9 @@ int cg_usage_read(const struct cg_targets *t, struct cg_usage *ret)
 			if (!(u.have & CG_USAGE_CPU))
 				read_cpu(dfd, h->version, &u);
 			if (!(u.have & CG_USAGE_MEM_PEAK) &&
-			    read_u64_at(dfd, h->version == 2 ? "memory.peak"
-							     : "memory.max_usage_in_bytes",
+			    read_u64_at(dfd,
+					h->version == 2 ? "memory.peak"
+							: "memory.max_usage_in_bytes",
 					&u.mem_peak) == 0)
 				u.have |= CG_USAGE_MEM_PEAK;
 			if (!(u.have & CG_USAGE_IO))

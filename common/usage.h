@@ -9,9 +9,9 @@
 #include "spec.h"
 
 enum {
-	CG_USAGE_CPU = 1 << 0,       /* user_ns, system_ns */
-	CG_USAGE_MEM_PEAK = 1 << 1,  /* mem_peak (bytes) */
-	CG_USAGE_IO = 1 << 2,        /* io_read, io_write (bytes) */
+	CG_USAGE_CPU = 1 << 0, /* user_ns, system_ns */
+	CG_USAGE_MEM_PEAK = 1 << 1, /* mem_peak (bytes) */
+	CG_USAGE_IO = 1 << 2, /* io_read, io_write (bytes) */
 	CG_USAGE_PIDS_PEAK = 1 << 3, /* pids_peak */
 };
 

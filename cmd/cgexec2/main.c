@@ -146,7 +146,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!a->argv)
 			argp_error(state, "no COMMAND given");
 		if (a->keep && !a->transient)
-			argp_error(state, "--keep is about the transient cgroup: use it with -t or -r");
+			argp_error(state,
+				   "--keep is about the transient cgroup: use it with -t or -r");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -158,17 +159,19 @@ static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[--] COMMAND [ARG...]",
-	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into "
-	"the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every "
-	"cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be "
-	"waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as "
-	"for libcgroup's cgexec. Options end at COMMAND.\v"
-	"Exit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed (usage, "
-	"a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
-	"Examples:\n"
-	"  cgexec2 -g cpu,pids:batch make -j8\n"
-	"  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
-	"  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
+	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned "
+	       "straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 "
+	       "moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping "
+	       "its PID) when nothing has to be waited for. Without -g and -t the cgroups come "
+	       "from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at "
+	       "COMMAND.\v"
+	       "Exit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed "
+	       "(usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not "
+	       "found.\n\n"
+	       "Examples:\n"
+	       "  cgexec2 -g cpu,pids:batch make -j8\n"
+	       "  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
+	       "  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
 };
 
 static void report(const struct cg_diag *d)
@@ -219,8 +222,8 @@ static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool h
 		return 0;
 	}
 	return cg_diag_say(d, EINVAL, file, "", "-r",
-			   "no -g cgroup is in the hierarchy of %s (%s at %s): add -g %s:PATH", ctrl,
-			   h->label, h->mountpoint, ctrl);
+			   "no -g cgroup is in the hierarchy of %s (%s at %s): add -g %s:PATH",
+			   ctrl, h->label, h->mountpoint, ctrl);
 }
 
 /* Which targets a -r FILE is written to. */
@@ -297,10 +300,12 @@ static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cl
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct cg_target *x = &t->t[i];
-		const char *how = exec		  ? "cgexec2 moved itself there, then exec'd COMMAND"
-				  : cloned_into && x->hier->version == 2
-				  ? "spawned there by clone3(CLONE_INTO_CGROUP)"
-				  : "moved there before it could exec";
+		const char *how = "moved there before it could exec";
+
+		if (exec)
+			how = "cgexec2 moved itself there, then exec'd COMMAND";
+		else if (cloned_into && x->hier->version == 2)
+			how = "spawned there by clone3(CLONE_INTO_CGROUP)";
 
 		fprintf(stderr, "cgexec2: pid %d in %s (%s): %s\n", (int)pid,
 			cg_target_name(x, where, sizeof(where)), x->hier->label, how);
@@ -438,8 +443,8 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 				after.system_ns = timeval_ns(&ru.ru_stime);
 				after.have |= CG_USAGE_CPU;
 			}
-			fprintf(stderr, "cgexec2: stats: %s\n", cg_usage_format(&after, wall, buf,
-									  sizeof(buf)));
+			fprintf(stderr, "cgexec2: stats: %s\n",
+				cg_usage_format(&after, wall, buf, sizeof(buf)));
 		}
 	}
 	if (cleanup) {
@@ -488,13 +493,15 @@ static int run(struct cgexec2_args *a)
 		if (r == -ENOENT) {
 			size_t n = strlen(d.why);
 
-			snprintf(d.why + n, sizeof(d.why) - n, "; name the cgroup with -g, or use -t");
+			snprintf(d.why + n, sizeof(d.why) - n,
+				 "; name the cgroup with -g, or use -t");
 		}
 		if (r < 0)
 			goto fail_report;
 		if (a->verbose && !t.n)
-			fprintf(stderr, "cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND "
-					"where cgexec2 is\n");
+			fprintf(stderr,
+				"cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND "
+				"where cgexec2 is\n");
 	}
 	r = cg_targets_check_placeable(&t, &d);
 	if (r == 0)

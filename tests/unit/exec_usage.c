@@ -32,10 +32,11 @@ static void test_parsers(void)
 	CHECK_INT(b, 1000000000ULL);
 	CHECK_INT(cg_usage_parse_cpuacct_stat("user 1\n", 100, &a, &b), -ENOENT);
 
-	CHECK_INT(cg_usage_parse_io_stat("8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n"
-					 "253:0 rbytes=100 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n",
-					 &a, &b),
-		  0);
+	CHECK_INT(
+		cg_usage_parse_io_stat("8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n"
+				       "253:0 rbytes=100 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n",
+				       &a, &b),
+		0);
 	CHECK_INT(a, 4196);
 	CHECK_INT(b, 8192);
 	CHECK_INT(cg_usage_parse_io_stat("", &a, &b), 0);
@@ -76,10 +77,16 @@ static void test_format(void)
 
 static void test_delta(void)
 {
-	struct cg_usage before = { .have = CG_USAGE_CPU | CG_USAGE_IO, .user_ns = 100,
-				   .system_ns = 50, .io_read = 10, .io_write = 10 };
+	struct cg_usage before = { .have = CG_USAGE_CPU | CG_USAGE_IO,
+				   .user_ns = 100,
+				   .system_ns = 50,
+				   .io_read = 10,
+				   .io_write = 10 };
 	struct cg_usage after = { .have = CG_USAGE_CPU | CG_USAGE_IO | CG_USAGE_MEM_PEAK,
-				  .user_ns = 300, .system_ns = 40, .io_read = 15, .io_write = 10,
+				  .user_ns = 300,
+				  .system_ns = 40,
+				  .io_read = 15,
+				  .io_write = 10,
 				  .mem_peak = 7 };
 
 	cg_usage_delta(&before, &after);
@@ -164,7 +171,8 @@ static void test_read_sources(void)
 
 static void test_placeable(void)
 {
-	struct cg_hier a = { .version = 1, .label = "cpu" }, b = { .version = 2, .label = "unified" };
+	struct cg_hier a = { .version = 1, .label = "cpu" },
+		       b = { .version = 2, .label = "unified" };
 	struct cg_target tv[3] = { { .hier = &a, .path = "x" },
 				   { .hier = &b, .path = "x" },
 				   { .hier = &b, .path = "y/z" } };
