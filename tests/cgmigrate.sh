@@ -477,13 +477,15 @@ test_drain_gives_up_and_thaws() {
 }
 
 cgmigrate_running() {
-	kill -0 "$1" 2>/dev/null
+	kill -0 "$1" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
 }
 
+# The drain only lasts while the refill wins every race against it; on a busy machine it may
+# win none for a moment and the drain ends by itself: then try again (at most 3 times).
 test_sigterm_thaws() {
 	pick || return 0
 	freeze_setup || return 0
-	local pid try st
+	local pid try st=
 	mkdir -p "$SB/src" "$SB/dst"
 	[ -n "$FZ" ] && mkdir -p "$FZ/src"
 	start_reattacher "$FPFX" || return
@@ -491,15 +493,13 @@ test_sigterm_thaws() {
 		"$M" -z --rounds=1000000 -F "$PFX/$S/src" -g "$PFX/$S/dst" 2>"$_cgk_tmp/term.err" &
 		pid=$!
 		KIDS+=($pid)
-		sleep 0.5
-		cgmigrate_running "$pid" && break
+		sleep 0.3
+		cgmigrate_running "$pid" && kill -TERM "$pid"
 		wait "$pid"
+		st=$?
+		[ "$st" = 143 ] && break
 	done
-	cgmigrate_running "$pid" || { fail "the drain never lasted: $(cat "$_cgk_tmp/term.err")"; return; }
-	kill -TERM "$pid"
-	wait "$pid"
-	st=$?
-	assertEquals "died of SIGTERM" 143 "$st"
+	assertEquals "died of SIGTERM ($(cat "$_cgk_tmp/term.err"))" 143 "$st"
 	assertTrue "thawed before it died" thawed
 }
 
