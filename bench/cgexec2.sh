@@ -16,6 +16,7 @@ runs=${CGKIT_BENCH_RUNS:-100}
 rounds=${CGKIT_BENCH_ROUNDS:-5}
 name=cgkit-test.$$
 made=()
+tmpf=$(mktemp)
 
 [ "$(id -u)" -eq 0 ] || { echo "bench/cgexec2: needs root (moves processes between cgroups); skipped"; exit 0; }
 [ -x "$X" ] || { echo "bench/cgexec2: $X is not built" >&2; exit 1; }
@@ -29,6 +30,7 @@ mnt() {
 
 cleanup() {
 	local d
+	rm -f "$tmpf"
 	for d in "${made[@]}"; do
 		find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
 	done
@@ -76,14 +78,29 @@ run_variant() {
 	esac
 }
 
-declare -A samples
+# CPU time (user + system, microseconds) of the finished children of this shell: a second
+# measure that a loaded machine (other engineers' builds) disturbs less than wall time
+# into CPU_US ($(times) would run in a subshell, which has no children: go through a file)
+children_cpu_us() {
+	times >"$tmpf"
+	CPU_US=$(tail -n 1 "$tmpf" | awk '{ t = 0
+		for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+		printf "%d", t * 1000000 }')
+}
+
+declare -A samples cpu
 for ((r = 0; r < rounds; r++)); do
 	for v in "${variants[@]}"; do
+		children_cpu_us
+		c0=$CPU_US
 		t0=$(date +%s%N)
 		run_variant "$v"
 		t1=$(date +%s%N)
+		children_cpu_us
+		c1=$CPU_US
 		# microseconds per run
 		samples[$v]+="$(((t1 - t0) / runs / 1000)) "
+		cpu[$v]+="$(((c1 - c0) / runs)) "
 	done
 done
 
@@ -91,19 +108,25 @@ median() {
 	tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 
-declare -A med
+declare -A med cmed
 for v in "${variants[@]}"; do
 	med[$v]=$(median "${samples[$v]}")
+	cmed[$v]=$(median "${cpu[$v]}")
 done
 ms() { awk -v us="$1" 'BEGIN { printf "%.3f ms", us / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 bare=${med[bare]}
-echo "cgexec2 bench: $rounds rounds x $runs runs, spec $spec${u:+, unified $name}; median per run:"
+echo "cgexec2 bench: $rounds rounds x $runs runs, spec $spec${u:+, unified $name}," \
+	"load $(cut -d' ' -f1 /proc/loadavg); median per run:"
 for v in "${variants[@]}"; do
-	printf '  %-14s %s   (+%s over bare, x%s)\n' "$v" "$(ms "${med[$v]}")" \
-		"$(ms $((med[$v] - bare)))" "$(ratio "${med[$v]}" "$bare")"
+	printf '  %-14s wall %s (+%s over bare, x%s)   cpu %s (+%s)\n' "$v" "$(ms "${med[$v]}")" \
+		"$(ms $((med[$v] - bare)))" "$(ratio "${med[$v]}" "$bare")" "$(ms "${cmed[$v]}")" \
+		"$(ms $((cmed[$v] - cmed[bare])))"
 done
+load=$(cut -d' ' -f1 /proc/loadavg)
+awk -v l="$load" 'BEGIN { exit !(l > 1.5) }' &&
+	echo "note: load $load on $(nproc) CPUs while measuring: wall figures are unreliable, rerun on a quiet machine"
 over=$((med[cgexec2] - bare))
 over_t=$((med[cgexec2_t] - bare))
 if [ -n "$have_cgexec" ]; then
