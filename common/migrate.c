@@ -890,6 +890,22 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 	for (size_t i = 0; i < dst->n; i++)
 		fds[i] = -1;
 	snprintf(where, sizeof(where), "/%s", src->path);
+	/* the root holds every process of the system, kernel threads too: never drain it */
+	if (!*src->path) {
+		r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
+				"refusing to drain the root of the hierarchy");
+		goto out;
+	}
+	t = 0;
+	for (size_t i = 0; i < dst->n; i++)
+		t += dst->t[i].hier == src->hier;
+	if (!t) {
+		r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
+				"no target in this hierarchy: a drain moves processes within one "
+				"hierarchy (add -g %s:PATH)",
+				src->hier->label);
+		goto out;
+	}
 	for (size_t i = 0; i < dst->n; i++) {
 		if (dst->t[i].hier == src->hier && !strcmp(dst->t[i].path, src->path)) {
 			r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",

@@ -296,7 +296,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 				report(&d);
 			rc = 1;
 		}
-		if (a->verbose)
+		if (a->verbose && res.rounds)
 			printf("moved %zu processes, %zu gone, %zu failed; %s (%s) %s after %u "
 			       "round%s\n",
 			       res.moved, res.gone, res.failed,
