@@ -353,8 +353,14 @@ static int rule_targets(const struct cg_layout *l, const struct rule *r, uid_t u
 int cg_rules_classify(const struct cg_layout *l, pid_t pid, struct cg_targets *ret,
 		      struct cg_diag *d)
 {
+	return cg_rules_classify_command(l, pid, NULL, ret, d);
+}
+
+int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *command,
+			      struct cg_targets *ret, struct cg_diag *d)
+{
 	struct cg_targets acc = { 0 };
-	_cleanup_free_ char *procname = NULL;
+	_cleanup_free_ char *procname = command ? strdup(command) : NULL;
 	char where[32];
 	uid_t uid;
 	gid_t gid;
@@ -375,8 +381,10 @@ int cg_rules_classify(const struct cg_layout *l, pid_t pid, struct cg_targets *r
 	if (e)
 		return cg_diag_say(d, EIO, where, "", "classify", "libcgroup: %s",
 				   cgroup_strerror(e));
+	if (command && !procname)
+		return -ENOMEM;
 	/* a process that has no name to read (a kernel thread, gone) matches by ids only */
-	if (cgroup_get_procname_from_procfs(pid, &procname))
+	if (!command && cgroup_get_procname_from_procfs(pid, &procname))
 		procname = NULL;
 	i = find_rule(uid, gid, pid, procname);
 	if (i < 0)

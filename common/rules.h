@@ -25,6 +25,13 @@
 int cg_rules_classify(const struct cg_layout *l, pid_t pid, struct cg_targets *ret,
 		      struct cg_diag *d);
 /*
+ * The same for a command pid is about to exec: the rules match COMMAND as typed (its name and
+ * basename), not pid's current name, as libcgroup's cgexec passes argv[optind]. A NULL
+ * command is pid's name from procfs, as in cg_rules_classify.
+ */
+int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *command,
+			      struct cg_targets *ret, struct cg_diag *d);
+/*
  * Tell a running cgrulesengd to leave pid (and its children) where it is, or to stop doing so.
  * 0 also when no cgrulesengd is listening (as libcgroup: nothing to tell); -EIO when the
  * daemon did not confirm.
