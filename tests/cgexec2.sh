@@ -374,20 +374,23 @@ test_rules_no_match() {
 	assertContains "says what to do" "$err" "name the cgroup with -g, or use -t"
 }
 
-# only in the throwaway VM: a rule of our own in /etc/cgrules.conf
+# only in the throwaway VM: rules of our own in /etc/cgrules.conf, matched against COMMAND
 test_rules_classify() {
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "writes /etc/cgrules.conf: only in the VM (CGKIT_VM)"; return; }
-	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists"; return; }
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "writes /etc/cgrules.conf: only in the VM (CGKIT_VM)"; return 0; }
+	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists"; return 0; }
 	need_pids || return 0
-	local pid g
-	g=$(leaf ruled) || return 0
-	echo "*	pids	$g" >/etc/cgrules.conf
+	local pid g1 g2
+	g1=$(leaf ruled-sleep) && g2=$(leaf ruled-rest) || return 0
+	printf '*:sleep\tpids\t%s\n*\tpids\t%s\n' "$g1" "$g2" >/etc/cgrules.conf
 	"$X" sleep 30 &
 	pid=$!
 	cgk_wait_for is_running "$pid" sleep || fail "sleep never ran as pid $pid"
-	assertEquals "placed by the rule" "/$g" "$(cgk_cgroup_of "$pid" "$PH")"
+	assertEquals "sleep: placed by its own rule" "/$g1" "$(cgk_cgroup_of "$pid" "$PH")"
 	kill "$pid"
 	wait "$pid" 2>/dev/null
+	cgk_capture "$X" cat /proc/self/cgroup
+	assertEquals "cat: exit" 0 "$rc"
+	assertContains "cat: placed by the catch-all rule" "$out" ":/$g2"
 	rm -f /etc/cgrules.conf
 }
 

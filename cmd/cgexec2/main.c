@@ -488,8 +488,8 @@ static int run(struct cgexec2_args *a)
 				goto fail_report;
 		}
 	} else if (!a->specs) {
-		/* no -g, no -t: libcgroup's rules say where, as for its cgexec */
-		r = cg_rules_classify(l, getpid(), &t, &d);
+		/* no -g, no -t: libcgroup's rules for COMMAND say where, as for its cgexec */
+		r = cg_rules_classify_command(l, getpid(), a->argv[0], &t, &d);
 		if (r == -ENOENT) {
 			size_t n = strlen(d.why);
 
