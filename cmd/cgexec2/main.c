@@ -549,10 +549,7 @@ static int run(struct cgexec2_args *a)
 		goto fail_rollback;
 	if (a->verbose)
 		say_placed(&t, getpid(), true, false);
-	cg_journal_clear(&j);
-	cg_targets_clear(&t);
-	cg_layout_free(l);
-	l = NULL;
+	/* no freeing first: exec discards the memory, and every fd we hold is close-on-exec */
 	fflush(NULL);
 	execvp(a->argv[0], a->argv);
 	r = errno;
