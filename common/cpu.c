@@ -334,10 +334,11 @@ int cg_thread_move_check(const struct cg_hier *h, const char *path, pid_t tgid, 
 		return cg_diag_fail(d, -r, CG_OP_ATTACH_THREAD, 2, where, h->label,
 				    "find thread %d", (int)tid);
 	if (type == CG_TYPE_DOMAIN_INVALID)
-		return cg_diag_say(d, EOPNOTSUPP, where, h->label, "move thread",
-				   "threaded rule: the cgroup is \"domain invalid\" (a domain child "
-				   "of a threaded subtree's root whose siblings are threaded): make it "
-				   "threaded with cgcreate2 -T");
+		return cg_diag_say(
+			d, EOPNOTSUPP, where, h->label, "move thread",
+			"threaded rule: the cgroup is \"domain invalid\" (a domain child "
+			"of a threaded subtree's root whose siblings are threaded): make it "
+			"threaded with cgcreate2 -T");
 	r = cg_threaded_domain(h, cur, &dom_cur);
 	if (r == 0)
 		r = cg_threaded_domain(h, path, &dom_dst);
@@ -347,13 +348,14 @@ int cg_thread_move_check(const struct cg_hier *h, const char *path, pid_t tgid, 
 	if (!strcmp(dom_cur, dom_dst))
 		return 0;
 	if (type != CG_TYPE_THREADED)
-		return cg_diag_say(d, EOPNOTSUPP, where, h->label, "move thread",
-				   "threaded rule: the cgroup is not threaded (cgroup.type: %s) "
-				   "and thread %d of process %d lives in /%s: a single thread moves "
-				   "only within the threaded subtree of its process; make the target "
-				   "a threaded child of /%s with cgcreate2 -T",
-				   cg_cgroup_type_name((enum cg_cgroup_type)type), (int)tid,
-				   (int)tgid, cur, dom_cur);
+		return cg_diag_say(
+			d, EOPNOTSUPP, where, h->label, "move thread",
+			"threaded rule: the cgroup is not threaded (cgroup.type: %s) "
+			"and thread %d of process %d lives in /%s: a single thread moves "
+			"only within the threaded subtree of its process; make the target "
+			"a threaded child of /%s with cgcreate2 -T",
+			cg_cgroup_type_name((enum cg_cgroup_type)type), (int)tid, (int)tgid, cur,
+			dom_cur);
 	return cg_diag_say(d, EOPNOTSUPP, where, h->label, "move thread",
 			   "threaded rule: the cgroup belongs to the threaded subtree of /%s, "
 			   "but process %d lives in /%s: move the whole process there first "
@@ -372,10 +374,11 @@ int cg_threaded_setup(const struct cg_hier *h, const char *path, char *const *ct
 	snprintf(where, sizeof(where), "/%s", path);
 	for (char *const *c = ctrls; c && *c; c++)
 		if (!cg_controller_is_threaded(*c))
-			return cg_diag_say(d, EOPNOTSUPP, where, h->label, "enable",
-					   "threaded rule: %s is a domain controller; a threaded "
-					   "subtree can only enable cpu, cpuset, perf_event and pids",
-					   *c);
+			return cg_diag_say(
+				d, EOPNOTSUPP, where, h->label, "enable",
+				"threaded rule: %s is a domain controller; a threaded "
+				"subtree can only enable cpu, cpuset, perf_event and pids",
+				*c);
 	type = cg_cgroup_type(h, path);
 	if (type < 0)
 		return cg_diag_fail(d, -type, CG_OP_TYPE, 2, where, h->label, "read cgroup.type");

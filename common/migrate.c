@@ -55,8 +55,7 @@ int cg_attach_fd(int fd, pid_t id)
 	return cg_write_fd(fd, buf, (size_t)n);
 }
 
-int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread,
-	      struct cg_diag *d)
+int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d)
 {
 	_cleanup_close_ int fd = cg_attach_open(h, path, thread);
 	enum cg_op op = thread ? CG_OP_ATTACH_THREAD : CG_OP_ATTACH;
@@ -321,7 +320,7 @@ struct move_job {
 	size_t n;
 	pid_t **lists;
 	size_t *nlists;
-	atomic_size_t probed;  /* ids 0..probed-1 have been probed */
+	atomic_size_t probed; /* ids 0..probed-1 have been probed */
 	atomic_size_t written; /* targets 0..written-1 have all their writes done */
 };
 
@@ -484,8 +483,8 @@ out:
 	return r;
 }
 
-int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o,
-		 const struct cg_move *m, struct cg_diag *d)
+int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const struct cg_move *m,
+		 struct cg_diag *d)
 {
 	const struct cg_target *tg = &t->t[m->target < t->n ? m->target : 0];
 	enum cg_op op = o->thread ? CG_OP_ATTACH_THREAD : CG_OP_ATTACH;
@@ -495,13 +494,14 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o,
 	snprintf(where, sizeof(where), "/%s", tg->path);
 	switch (m->step) {
 	case CG_STEP_EXIST:
-		return cg_diag_say(d, ESRCH, where, tg->hier->label, "move",
-				   "no such %s %d", kind, (int)m->id);
+		return cg_diag_say(d, ESRCH, where, tg->hier->label, "move", "no such %s %d", kind,
+				   (int)m->id);
 	case CG_STEP_CHECK:
 		if (m->seen)
 			return cg_diag_say(d, EXDEV, where, tg->hier->label, "verify",
 					   "%s %d did not arrive: /proc says it is in /%s "
-					   "(moved again meanwhile?)", kind, (int)m->id, m->seen);
+					   "(moved again meanwhile?)",
+					   kind, (int)m->id, m->seen);
 		return cg_diag_fail(d, -m->err, CG_OP_READ, tg->hier->version, where,
 				    tg->hier->label, "verify %s %d", kind, (int)m->id);
 	case CG_STEP_WRITE:
@@ -514,8 +514,8 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o,
 		if (tgid > 0 && cg_thread_move_check(tg->hier, tg->path, tgid, m->id, d) < 0)
 			return m->err;
 	}
-	return cg_diag_fail(d, -m->err, op, tg->hier->version, where, tg->hier->label,
-			    "move %s %d", kind, (int)m->id);
+	return cg_diag_fail(d, -m->err, op, tg->hier->version, where, tg->hier->label, "move %s %d",
+			    kind, (int)m->id);
 }
 
 void cg_moves_free(struct cg_move *m, size_t n)
@@ -589,11 +589,12 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 			return cg_diag_say(d, ENOENT, where, t->hier->label, "freeze",
 					   "no v1 freezer hierarchy is mounted");
 		if (!cg_exists(h, t->path))
-			return cg_diag_say(d, ENOENT, where, h->label, "freeze",
-					   "no freezer cgroup of that path: on v1 the freezer is its "
-					   "own hierarchy; create the source in it too "
-					   "(cgcreate2 -g %s,freezer:%s)",
-					   t->hier->label, where);
+			return cg_diag_say(
+				d, ENOENT, where, h->label, "freeze",
+				"no freezer cgroup of that path: on v1 the freezer is its "
+				"own hierarchy; create the source in it too "
+				"(cgcreate2 -g %s,freezer:%s)",
+				t->hier->label, where);
 	}
 	*ret = (struct cg_freezer){ .hier = h, .path = strdup(t->path) };
 	return ret->path ? 0 : -ENOMEM;
@@ -923,8 +924,8 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		}
 	}
 	if (!cg_exists(src->hier, src->path)) {
-		r = cg_diag_fail(d, ENOENT, CG_OP_OPEN, src->hier->version, where,
-				 src->hier->label, "drain");
+		r = cg_diag_fail(d, ENOENT, CG_OP_OPEN, src->hier->version, where, src->hier->label,
+				 "drain");
 		goto out;
 	}
 	if (o->freeze) {

@@ -24,8 +24,7 @@ int cg_attach_open(const struct cg_hier *h, const char *path, bool thread);
 /* Move one pid (or tid) through an fd from cg_attach_open: one write, -errno. */
 int cg_attach_fd(int fd, pid_t id);
 /* Open + move + close, with a diagnostic naming the cgroup and the rule on failure. */
-int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread,
-	      struct cg_diag *d);
+int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d);
 
 /*
  * The ids a cgroup lists (cgroup.procs, or its threads), sorted and unique. The kernel hands
@@ -46,7 +45,7 @@ int cg_thread_count(pid_t pid);
 enum cg_move_state {
 	CG_MOVE_PENDING,
 	CG_MOVE_ARRIVED,
-	CG_MOVE_GONE,   /* existed when asked, exited before or while it moved */
+	CG_MOVE_GONE, /* existed when asked, exited before or while it moved */
 	CG_MOVE_FAILED,
 };
 
@@ -61,14 +60,14 @@ struct cg_move {
 	pid_t id; /* a pid, or a tid for thread moves */
 	enum cg_move_state state;
 	enum cg_move_step step;
-	int err;       /* -errno of the failed step */
+	int err; /* -errno of the failed step */
 	size_t target; /* index of the target it failed on */
-	char *seen;    /* CG_STEP_CHECK: where /proc says the task is */
+	char *seen; /* CG_STEP_CHECK: where /proc says the task is */
 	unsigned threads; /* count_threads: threads the process had when it arrived */
 };
 
 struct cg_move_opts {
-	bool thread;        /* ids are thread ids: cgroup.threads / v1 tasks */
+	bool thread; /* ids are thread ids: cgroup.threads / v1 tasks */
 	bool count_threads; /* fill cg_move.threads (one stat per process; for -v) */
 };
 
@@ -88,8 +87,8 @@ struct cg_move_summary {
 int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struct cg_move *m,
 		 size_t n, struct cg_move_summary *sum, struct cg_diag *d);
 /* The diagnostic for a failed entry (the rule behind it, for v2 threads the threaded subtree). */
-int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o,
-		 const struct cg_move *m, struct cg_diag *d);
+int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const struct cg_move *m,
+		 struct cg_diag *d);
 void cg_moves_free(struct cg_move *m, size_t n);
 
 /*
@@ -125,8 +124,8 @@ bool cg_freezer_interrupted(const struct cg_freezer *f);
 void cg_freezer_clear(struct cg_freezer *f);
 
 struct cg_drain_opts {
-	bool recursive;      /* the source's whole subtree */
-	bool freeze;         /* freeze the source for the drain */
+	bool recursive; /* the source's whole subtree */
+	bool freeze; /* freeze the source for the drain */
 	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
 	uint64_t freeze_timeout_ns; /* 0: 5 s */
 };
@@ -134,8 +133,8 @@ struct cg_drain_opts {
 
 struct cg_drain_result {
 	size_t moved, gone, failed;
-	unsigned rounds;   /* listings read, the last one empty when drained */
-	size_t left;       /* processes still in the source when it gave up */
+	unsigned rounds; /* listings read, the last one empty when drained */
+	size_t left; /* processes still in the source when it gave up */
 	struct cg_move *failures; /* the failed ones, for cg_move_diag; freed by the caller */
 	size_t nfailures;
 };

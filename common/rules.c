@@ -27,7 +27,7 @@ int cgroup_get_procname_from_procfs(pid_t pid, char **procname);
 
 /* libcgroup's printed uid/gid markers */
 #define ID_ANY (-2L)
-#define ID_NA (-1L)
+#define ID_NA  (-1L)
 
 struct rule {
 	char *user; /* "name", "@group", "*", or "%" for a continuation of the rule above */
@@ -45,8 +45,8 @@ struct rule {
  */
 static struct {
 	bool loaded;
-	int err;        /* libcgroup's code from loading, 0 when the rules are in */
-	char msg[256];  /* its last warning or error, for the diagnostic */
+	int err; /* libcgroup's code from loading, 0 when the rules are in */
+	char msg[256]; /* its last warning or error, for the diagnostic */
 	struct rule *r;
 	size_t n;
 } cache;
@@ -237,8 +237,8 @@ static bool ignore_applies(const struct rule *r, pid_t pid, const char *procname
 	}
 	if (!in_dest)
 		return false;
-	return !r->proc || (procname && (!strcmp(r->proc, procname) ||
-					 proc_wildcard(r->proc, procname)));
+	return !r->proc ||
+	       (procname && (!strcmp(r->proc, procname) || proc_wildcard(r->proc, procname)));
 }
 
 /* libcgroup's cgroup_find_matching_rule(): the index of the rule, or -1 */

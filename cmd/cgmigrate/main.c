@@ -78,8 +78,8 @@ static const struct argp_option options[] = {
 	  4 },
 	{ "cancel-sticky", OPT_CANCEL_STICKY, 0, 0, "Let cgrulesengd move them again", 4 },
 	{ 0, 0, 0, 0, "Output:", 5 },
-	{ "verbose", 'v', 0, 0,
-	  "Print a summary: moved N processes (M threads), K gone, F failed", 5 },
+	{ "verbose", 'v', 0, 0, "Print a summary: moved N processes (M threads), K gone, F failed",
+	  5 },
 	{ 0 }
 };
 
@@ -131,7 +131,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_ROUNDS:
 		if (cg_parse_u64(arg, 1000000, &u) < 0 || u < 1)
-			argp_error(state, "--rounds: '%s' is not a number of rounds (1..1000000)", arg);
+			argp_error(state, "--rounds: '%s' is not a number of rounds (1..1000000)",
+				   arg);
 		a->rounds = (unsigned)u;
 		break;
 	case OPT_STICKY:
@@ -159,7 +160,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--match needs --threads-of");
 		if (a->from) {
 			if (a->n_ids || a->pidfiles || a->thread)
-				argp_error(state, "--from drains a cgroup: no ids, -p or -T with it");
+				argp_error(state,
+					   "--from drains a cgroup: no ids, -p or -T with it");
 			if (!a->specs)
 				argp_error(state, "--from needs a target (-g)");
 		} else {
@@ -271,7 +273,8 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		 const struct cg_targets *dst)
 {
 	struct cg_targets src = { 0 };
-	struct cg_drain_opts o = { .recursive = a->recursive, .freeze = a->freeze,
+	struct cg_drain_opts o = { .recursive = a->recursive,
+				   .freeze = a->freeze,
 				   .max_rounds = a->rounds };
 	struct cg_move_opts mo = { 0 };
 	struct cg_diag d = { 0 };
@@ -301,7 +304,8 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 			       "round%s\n",
 			       res.moved, res.gone, res.failed,
 			       cg_target_name(&src.t[i], name, sizeof(name)), src.t[i].hier->label,
-			       r < 0 ? "not empty" : "empty", res.rounds, res.rounds == 1 ? "" : "s");
+			       r < 0 ? "not empty" : "empty", res.rounds,
+			       res.rounds == 1 ? "" : "s");
 	}
 	cg_targets_clear(&src);
 	return rc;
@@ -386,8 +390,8 @@ static int run(struct cgmigrate_args *a)
 
 		r = cg_threads_of(a->threads_of, a->match, &tids, &n);
 		if (r < 0) {
-			fprintf(stderr, "cgmigrate: threads of process %d: %s\n", (int)a->threads_of,
-				strerror(-r));
+			fprintf(stderr, "cgmigrate: threads of process %d: %s\n",
+				(int)a->threads_of, strerror(-r));
 			rc = 1;
 			goto out;
 		}

@@ -44,7 +44,8 @@ static void set(const struct cg_hier *h, const char *file, const char *value)
 	char msg[2048];
 
 	if (cg_set(h, sandbox, file, value, &d) < 0) {
-		fprintf(stderr, "cg_set %s=%s: %s\n", file, value, cg_diag_format(&d, msg, sizeof(msg)));
+		fprintf(stderr, "cg_set %s=%s: %s\n", file, value,
+			cg_diag_format(&d, msg, sizeof(msg)));
 		check_failures++;
 	}
 }
