@@ -43,6 +43,14 @@ pid_gone() {
 	! kill -0 "$1" 2>/dev/null
 }
 
+# Signal $2 is no longer pending for process $1 (it blocks them and takes them with sigwaitinfo).
+sig_taken() {
+	local hex
+	hex=$(awk '$1 == "ShdPnd:" { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+	[ -n "$hex" ] && (((0x$hex >> ($2 - 1)) & 1)) && return 1
+	return 0
+}
+
 dir_gone() {
 	[ ! -d "$1" ]
 }
@@ -313,8 +321,9 @@ test_second_sigterm_kills() {
 	"$X" -g "pids:$S" -tign sh -c "trap '' TERM; echo x >$r; exec sleep 300" &
 	pid=$!
 	cgk_wait_for test -s "$r" || { fail "COMMAND never started"; kill "$pid"; return; }
-	sleep 0.1
 	kill -TERM "$pid"
+	# two pending SIGTERMs would merge into one: let cgexec2 take the first
+	cgk_wait_for sig_taken "$pid" 15 || fail "cgexec2 never took SIGTERM"
 	sleep 0.2
 	assertTrue "first SIGTERM: still running" "kill -0 $pid"
 	kill -TERM "$pid"
