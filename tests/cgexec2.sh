@@ -364,6 +364,18 @@ test_bad_input() {
 	bad_input "-r unknown controller" "controller 'nosuch' is not mounted" -g "pids:$S" -r nosuch.max=1
 }
 
+# the transient cgroup exists in the second hierarchy only: the first one's is taken back
+test_transient_rollback_across_hierarchies() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 freezer || return 0
+	local fz
+	sandbox pids && PSB=$SB && sandbox freezer && fz=$SB || { fail "sandboxes"; return 0; }
+	mkdir "$fz/dup" || return 0
+	bad_input "name taken in freezer" "/$S/dup (freezer): mkdir: File exists" -g "pids:$S" -g "freezer:$S" -tdup
+	assertTrue "freezer's own cgroup untouched" "[ -d $fz/dup ]"
+}
+
 # hybrid: a -r file whose controller lives in no -g hierarchy
 test_bad_input_hybrid_routing() {
 	need_pids || return 0

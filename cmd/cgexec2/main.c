@@ -435,7 +435,11 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	if (a->stats) {
 		char buf[512];
 
-		if (cg_usage_read(t, &after) == 0) {
+		r = cg_usage_read(t, &after);
+		if (r < 0) {
+			fprintf(stderr, "cgexec2: stats: cannot read the cgroups' usage: %s\n",
+				strerror(-r));
+		} else {
 			cg_usage_delta(&before, &after);
 			/* no cgroup of ours counts CPU (hybrid, v1 without cpuacct): COMMAND's own */
 			if (!(after.have & CG_USAGE_CPU)) {
