@@ -277,6 +277,23 @@ test_stats_memory_v2() {
 	assertContains "memory enabled on the way down" "$(cat "$(cgk_mnt unified)/$S/cgroup.subtree_control")" memory
 }
 
+# IO bytes come from v1 blkio or v2 io.stat, whichever serves the transient cgroup
+test_stats_io() {
+	cgk_need_root || return 0
+	local spec
+	if [ -n "$(cgk_mnt blkio)" ]; then
+		sandbox blkio || return 0
+		spec=blkio:$S
+	else
+		cgk_need_v2 io || return 0
+		sandbox unified || return 0
+		spec=io:$S
+	fi
+	cgk_capture "$X" -g "$spec" -t -s true
+	assertEquals "exit" 0 "$rc"
+	assertTrue "io fields: $err" "echo '$err' | grep -Eq ' io_read=[0-9]+B io_write=[0-9]+B'"
+}
+
 test_signal_forwarding() {
 	need_pids || return 0
 	local f=$_cgk_tmp/sig r=$_cgk_tmp/ready pid
