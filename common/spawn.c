@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -243,8 +244,9 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 
 	if (!o)
 		o = &none;
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return cg_diag_fail(d, errno, CG_OP_OTHER, 0, "", "", "pipe");
+	/* a socket, not a pipe: send(MSG_NOSIGNAL) to a child that died is no SIGPIPE for us */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0)
+		return cg_diag_fail(d, errno, CG_OP_OTHER, 0, "", "", "socketpair");
 	go_rd = go[0], go_wr = go[1];
 	if (pipe2(er, O_CLOEXEC) < 0)
 		return cg_diag_fail(d, errno, CG_OP_OTHER, 0, "", "", "pipe");
@@ -296,7 +298,7 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 	if (r == 0 && o->before_exec)
 		r = o->before_exec(pid, o->userdata, d);
 	if (r < 0) {
-		/* closing the go pipe makes the child exit without running anything */
+		/* closing the go socket makes the child exit without running anything */
 		close(TAKE_FD(go_wr));
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -304,7 +306,7 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 			close(pidfd);
 		return r;
 	}
-	if (write(go_wr, "x", 1) != 1) {
+	if (send(go_wr, "x", 1, MSG_NOSIGNAL) != 1) {
 		r = -errno;
 		close(TAKE_FD(go_wr));
 		kill(pid, SIGKILL);

@@ -48,7 +48,7 @@ struct cg_spawn_opts {
  * Run argv (PATH search as execvp) as a child that is inside every target before its first
  * instruction of argv: straight into the unified target by clone3(CLONE_INTO_CGROUP) where
  * the kernel has it, into the others (and the unified one on old kernels) by moving it while
- * it waits on a pipe; its /proc/PID/cgroup is verified, then it may exec. Returns 0 once the
+ * it waits on a socket; its /proc/PID/cgroup is verified, then it may exec. Returns 0 once the
  * exec happened or failed (see exec_errno; the child then exits 126 or 127: reap it).
  * On a placement failure the child is killed and reaped: argv never ran.
  */
