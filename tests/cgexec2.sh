@@ -104,6 +104,42 @@ test_options_end_at_command() {
 	assertEquals "after --" "-s" "$out"
 }
 
+# ---- fixture tier: a legacy layout on plain directories (CGKIT_MOUNTINFO) ------------------
+
+# A legacy layout whose hierarchies are plain directories under $FXR: cgexec2 must name the
+# controllers that are there, and write nothing that is not on a cgroup filesystem.
+fixture_layout() {
+	FXR=$_cgk_tmp/fx
+	mkdir -p "$FXR/systemd" "$FXR/cpu,cpuacct" "$FXR/pids/x"
+	: >"$FXR/pids/x/cgroup.procs"
+	sed "s|@ROOT@|$FXR|g" "$FIXTURES/cgexec2/mountinfo.legacy" >"$_cgk_tmp/mountinfo"
+}
+
+test_fixture_unknown_controller() {
+	fixture_layout
+	CGKIT_MOUNTINFO=$_cgk_tmp/mountinfo cgk_capture "$X" -g memory:x true
+	assertEquals "exit" 125 "$rc"
+	assertEquals "one line" 1 "$(echo "$err" | wc -l)"
+	assertContains "names the spec" "$err" "cgexec2: memory:x: "
+	assertContains "says where the controllers are" "$err" "controller 'memory' is not mounted on any hierarchy; mounted here: name=systemd at $FXR/systemd; cpu,cpuacct at $FXR/cpu,cpuacct; pids at $FXR/pids"
+}
+
+test_fixture_refuses_non_cgroupfs() {
+	fixture_layout
+	local marker=$_cgk_tmp/ran
+	CGKIT_MOUNTINFO=$_cgk_tmp/mountinfo cgk_capture "$X" -g pids:x touch "$marker"
+	assertEquals "move: exit" 125 "$rc"
+	assertContains "move: why" "$err" "cgexec2: cgroup /x (pids): open cgroup.procs: No such device or address (not a cgroup filesystem"
+	assertFalse "move: COMMAND did not run" "[ -e $marker ]"
+	assertEquals "move: nothing written" "" "$(cat "$FXR/pids/x/cgroup.procs")"
+
+	CGKIT_MOUNTINFO=$_cgk_tmp/mountinfo cgk_capture "$X" -g pids:x -tnew touch "$marker"
+	assertEquals "transient: exit" 125 "$rc"
+	assertContains "transient: why" "$err" "cgexec2: cgroup /x/new (pids): mkdir: No such device or address"
+	assertFalse "transient: nothing made" "[ -e $FXR/pids/x/new ]"
+	assertFalse "transient: COMMAND did not run" "[ -e $marker ]"
+}
+
 # ---- placement -----------------------------------------------------------------------------
 
 # exec mode: COMMAND keeps cgexec2's PID and is in every v1 cgroup named, several at once
