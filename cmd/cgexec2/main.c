@@ -174,11 +174,15 @@ static const struct argp argp = {
 	       "  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
 };
 
-static void report(const struct cg_diag *d)
+/* One line for a failure: the diagnostic common/ left, or (out of memory) just the errno. */
+static void report(const struct cg_diag *d, int r)
 {
 	char buf[2048];
 
-	fprintf(stderr, "cgexec2: %s\n", cg_diag_format(d, buf, sizeof(buf)));
+	if (d->what[0] || d->why[0])
+		fprintf(stderr, "cgexec2: %s\n", cg_diag_format(d, buf, sizeof(buf)));
+	else
+		fprintf(stderr, "cgexec2: %s\n", strerror(r < 0 ? -r : r));
 }
 
 static bool is_membership_file(const char *file)
@@ -323,10 +327,11 @@ static void transient_remove(const struct cg_targets *t)
 	const struct cg_remove_opts ro = { .recursive = true };
 
 	for (size_t i = 0; i < t->n; i++) {
-		struct cg_diag d;
+		struct cg_diag d = { 0 };
+		int r = cg_remove(t->t[i].hier, t->t[i].path, &ro, &d);
 
-		if (cg_remove(t->t[i].hier, t->t[i].path, &ro, &d) < 0)
-			report(&d);
+		if (r < 0)
+			report(&d, r);
 	}
 }
 
@@ -357,11 +362,12 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 		}
 		if ((sig == SIGINT || sig == SIGTERM) && ++stops > 1 && transient) {
 			for (size_t i = 0; i < transient->n; i++) {
-				struct cg_diag d;
+				struct cg_diag d = { 0 };
+				int r = cg_kill(transient->t[i].hier, transient->t[i].path,
+						KILL_TIMEOUT_NS, &d);
 
-				if (cg_kill(transient->t[i].hier, transient->t[i].path,
-					    KILL_TIMEOUT_NS, &d) < 0)
-					report(&d);
+				if (r < 0)
+					report(&d, r);
 			}
 			continue;
 		}
@@ -396,7 +402,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	};
 	struct cg_usage before = { 0 }, after = { 0 };
 	struct cg_child c;
-	struct cg_diag d;
+	struct cg_diag d = { 0 };
 	struct rusage ru;
 	uint64_t t0, wall;
 	int r, status;
@@ -406,7 +412,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	t0 = cg_now_ns();
 	r = cg_spawn(t, a->argv, &so, &c, &d);
 	if (r < 0) {
-		report(&d);
+		report(&d, r);
 		cg_journal_rollback(j);
 		return EXIT_CGEXEC;
 	}
@@ -424,13 +430,13 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	status = wait_forwarding(&c, set, &ru, cleanup ? t : NULL);
 	wall = cg_now_ns() - t0;
 	cg_child_close(&c);
-	if (cleanup) {
-		struct cg_diag kd;
+	/* leftovers first, so that the summary counts what they did too */
+	for (size_t i = 0; cleanup && i < t->n; i++) {
+		struct cg_diag kd = { 0 };
 
-		/* leftovers first, so that the summary counts what they did too */
-		for (size_t i = 0; i < t->n; i++)
-			if (cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &kd) < 0)
-				report(&kd);
+		r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &kd);
+		if (r < 0)
+			report(&kd, r);
 	}
 	if (a->stats) {
 		char buf[512];
@@ -464,7 +470,7 @@ static int run(struct cgexec2_args *a)
 	struct cg_layout *l = NULL;
 	struct cg_targets t = { 0 };
 	struct cg_journal j = { 0 };
-	struct cg_diag d;
+	struct cg_diag d = { 0 };
 	char name[64];
 	bool wait, cleanup;
 	sigset_t set, oldmask;
@@ -529,16 +535,10 @@ static int run(struct cgexec2_args *a)
 		sigprocmask(SIG_BLOCK, &set, &oldmask);
 	}
 	if (a->transient) {
-		if (a->name)
-			snprintf(name, sizeof(name), "%s", a->name);
-		else
-			snprintf(name, sizeof(name), "cgexec2-%d", (int)getpid());
+		snprintf(name, sizeof(name), "cgexec2-%d", (int)getpid());
 		r = make_transient(a, &t, a->name ? a->name : name, &j, &d);
-		if (r < 0) {
-			report(&d);
-			cg_journal_rollback(&j);
-			goto out;
-		}
+		if (r < 0)
+			goto fail_rollback;
 	}
 	if (wait) {
 		ret = run_waiting(a, &t, cleanup, &j, &oldmask, &set);
@@ -562,11 +562,11 @@ static int run(struct cgexec2_args *a)
 	goto out;
 
 fail_rollback:
-	report(&d);
+	report(&d, r);
 	cg_journal_rollback(&j);
 	goto out;
 fail_report:
-	report(&d);
+	report(&d, r);
 out:
 	cg_journal_clear(&j);
 	cg_targets_clear(&t);
