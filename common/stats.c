@@ -251,6 +251,7 @@ enum kind {
 	F_PROC_PSI_MEMORY,
 	F_PROC_PSI_IO,
 	F_TYPE,
+	F_EVENTS,
 	F_N
 };
 
@@ -284,6 +285,7 @@ static const struct file_def {
 	[F_PROC_PSI_MEMORY] = { M_PSI_MEMORY, R_PROC, "/proc/pressure/memory", true, false },
 	[F_PROC_PSI_IO] = { M_PSI_IO, R_PROC, "/proc/pressure/io", true, false },
 	[F_TYPE] = { M_N, R_UNIFIED, "cgroup.type", false, false },
+	[F_EVENTS] = { M_N, R_UNIFIED, "cgroup.events", false, false },
 };
 
 /* fd[] states besides a real fd */
@@ -301,7 +303,16 @@ struct node {
 	int wd[R_N];
 	int fd[F_N];
 	int tasks_kind;
+	uint64_t own_tasks; /* counted (not pids.current): this cgroup's own */
+	int kind_used[M_N]; /* the file each metric came from last time, -1 for none */
 	bool has_prev;
+	/*
+	 * cgroup2: an unpopulated cgroup whose counters stopped and whose PSI is all zero cannot
+	 * change until something joins it, which cgroup.events reports through inotify (IN_MODIFY
+	 * on the directory). Until then its cgroup2 files are not read again, nor kept open.
+	 */
+	int populated; /* -1 unknown (read cgroup.events next sample), 0, 1 */
+	bool quiet, psi_busy;
 	uint64_t prev_t, prev_cpu, prev_rd, prev_wr;
 	unsigned prev_have;
 	struct cg_stat_row row;
@@ -318,7 +329,7 @@ struct cg_stats {
 	int canon[R_N]; /* a hierarchy serving two roles is listed and read under the first */
 	char *root;
 	int depth;
-	bool threads;
+	bool threads, always_read;
 	int ifd;
 	struct wd_slot *wds;
 	size_t n_wds;
@@ -409,6 +420,9 @@ static struct node *node_add(struct cg_stats *s, struct node *parent, const char
 	for (int f = 0; f < F_N; f++)
 		n->fd[f] = FD_UNTRIED;
 	n->tasks_kind = -1;
+	n->populated = -1;
+	for (int m = 0; m < M_N; m++)
+		n->kind_used[m] = -1;
 	n->parent = parent;
 	n->depth = parent ? parent->depth + 1 : 0;
 	n->row.depth = n->depth;
@@ -526,9 +540,10 @@ static void watch(struct cg_stats *s, struct node *n, int role)
 		return;
 	if (asprintf(&abs, "%s/%s", s->hier[role]->mountpoint, n->path) < 0)
 		return;
+	/* cgroup2 also reports cgroup.events changes (populated) as IN_MODIFY of the directory */
 	wd = inotify_add_watch(s->ifd, abs,
 			       IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR |
-				       IN_DONT_FOLLOW);
+				       IN_DONT_FOLLOW | (role == R_UNIFIED ? IN_MODIFY : 0));
 	if (wd < 0) {
 		/* out of watches: this directory is re-listed every sample instead */
 		s->rescan = true;
@@ -742,11 +757,18 @@ static int drain_events(struct cg_stats *s)
 				s->rescan = true;
 				continue;
 			}
-			if (ev->wd < 0 || (size_t)ev->wd >= s->n_wds || !ev->len ||
-			    !(ev->mask & IN_ISDIR))
+			if (ev->wd < 0 || (size_t)ev->wd >= s->n_wds || !ev->len)
 				continue;
 			w = &s->wds[ev->wd];
 			if (!w->node || w->node->wd[w->role] != ev->wd)
+				continue;
+			if (ev->mask & IN_MODIFY) {
+				/* something changed in the cgroup: read all of it next time */
+				w->node->quiet = false;
+				w->node->populated = -1;
+				continue;
+			}
+			if (!(ev->mask & IN_ISDIR))
 				continue;
 			cpath = cg_path_join(w->node->path, ev->name);
 			if (!cpath)
@@ -925,6 +947,21 @@ static bool is_threaded(struct cg_stats *s, struct node *n)
 }
 
 /* First file of the metric that this node has and that parses. */
+/* PSI text with every average zero: nothing stalled in the last five minutes. */
+static bool psi_idle(const char *text)
+{
+	for (const char *p = strstr(text, "avg"); p; p = strstr(p + 1, "avg")) {
+		const char *v = strchr(p, '=');
+
+		if (!v)
+			return false;
+		for (v++; *v && *v != ' ' && *v != '\n'; v++)
+			if (*v >= '1' && *v <= '9')
+				return false;
+	}
+	return true;
+}
+
 static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a,
 		       uint64_t *b, double *dv)
 {
@@ -981,6 +1018,7 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 		case F_PROC_PSI_IO:
 			if (cg_stats_parse_psi(text, dv) < 0)
 				continue;
+			n->psi_busy |= !psi_idle(text);
 			break;
 		default:
 			if (defs[k].count) {
@@ -1002,33 +1040,62 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 	double dv = 0;
 	int k;
 
-	row->have = 0;
-	/* PSI cpu, memory, io: metrics M_PSI_CPU.. in the same order as CG_PSI_* */
-	for (int p = 0; p < CG_PSI_N; p++) {
-		if (read_metric(s, n, (enum metric)(M_PSI_CPU + p), &a, &b, &dv) >= 0) {
-			row->psi[p] = dv;
-			row->have |= CG_STAT_PSI_CPU << p;
+	static const unsigned mbits[M_N] = {
+		[M_CPU] = CG_STAT_CPU,		 [M_MEMORY] = CG_STAT_MEMORY,
+		[M_IO] = CG_STAT_IO,		 [M_TASKS] = CG_STAT_TASKS,
+		[M_PSI_CPU] = CG_STAT_PSI_CPU,	 [M_PSI_MEMORY] = CG_STAT_PSI_MEMORY,
+		[M_PSI_IO] = CG_STAT_PSI_IO,
+	};
+	unsigned kept = 0;
+
+	if (n->quiet) {
+		/* what came from cgroup2 stands; v1 hierarchies have no cgroup.events */
+		for (int m = 0; m < M_N; m++)
+			if (n->kind_used[m] >= 0 && s->canon[defs[n->kind_used[m]].role] == R_UNIFIED)
+				kept |= mbits[m];
+		row->have &= kept | CG_STAT_THREADED;
+	} else {
+		row->have = 0;
+		if ((n->srcs & (1u << R_UNIFIED)) && n->populated < 0) {
+			_cleanup_free_ char *heap = NULL;
+
+			if (read_kind(s, n, F_EVENTS, &heap) == 0) {
+				const char *p = strstr(heap ? heap : s->buf, "populated ");
+
+				n->populated = p ? p[10] == '1' : 1;
+			}
+		}
+		n->psi_busy = false;
+	}
+	for (int m = 0; m < M_N; m++) {
+		if (kept & mbits[m])
+			continue;
+		k = read_metric(s, n, (enum metric)m, &a, &b, &dv);
+		n->kind_used[m] = k;
+		if (k < 0)
+			continue;
+		row->have |= mbits[m];
+		switch (m) {
+		case M_CPU:
+			row->cpu_ns = a;
+			break;
+		case M_MEMORY:
+			row->memory = a;
+			break;
+		case M_IO:
+			row->io_read = a;
+			row->io_write = b;
+			break;
+		case M_TASKS:
+			row->tasks = a;
+			n->own_tasks = a;
+			break;
+		default:
+			row->psi[m - M_PSI_CPU] = dv;
+			break;
 		}
 	}
-	if (read_metric(s, n, M_CPU, &a, &b, &dv) >= 0) {
-		row->cpu_ns = a;
-		row->have |= CG_STAT_CPU;
-	}
-	if (read_metric(s, n, M_MEMORY, &a, &b, &dv) >= 0) {
-		row->memory = a;
-		row->have |= CG_STAT_MEMORY;
-	}
-	if (read_metric(s, n, M_IO, &a, &b, &dv) >= 0) {
-		row->io_read = a;
-		row->io_write = b;
-		row->have |= CG_STAT_IO;
-	}
-	k = read_metric(s, n, M_TASKS, &a, &b, &dv);
-	if (k >= 0) {
-		row->tasks = a;
-		row->have |= CG_STAT_TASKS;
-	}
-	n->tasks_kind = k;
+	n->tasks_kind = n->kind_used[M_TASKS];
 	if (s->threads && (n->srcs & (1u << R_UNIFIED)) && is_threaded(s, n)) {
 		row->have |= CG_STAT_THREADED;
 		sample_threads(s, n, now, n->has_prev ? n->prev_t : 0);
@@ -1051,6 +1118,20 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 			row->have |= CG_STAT_IO_RATE;
 		}
 	}
+	if (!n->quiet && !s->always_read && n->populated == 0 && !n->psi_busy && n->has_prev &&
+	    row->cpu_ns == n->prev_cpu && row->io_read == n->prev_rd &&
+	    row->io_write == n->prev_wr && !(row->have & CG_STAT_THREADED)) {
+		n->quiet = true;
+		/* the fds of a quiet cgroup are better spent on busy ones */
+		for (int f = 0; f < F_N; f++) {
+			if (s->canon[defs[f].role] != R_UNIFIED || n->fd[f] < 0)
+				continue;
+			close_fd(s, &n->fd[f]);
+			n->fd[f] = FD_UNTRIED;
+		}
+		close_fd(s, &n->dfd[R_UNIFIED]);
+		n->dfd[R_UNIFIED] = -1;
+	}
 	n->has_prev = true;
 	n->prev_t = now;
 	n->prev_have = row->have;
@@ -1064,9 +1145,15 @@ static void sum_counted_tasks(struct cg_stats *s)
 {
 	int maxd = 0;
 
-	for (size_t i = 0; i < s->n_nodes; i++)
-		if (s->nodes[i]->depth > maxd)
-			maxd = s->nodes[i]->depth;
+	for (size_t i = 0; i < s->n_nodes; i++) {
+		struct node *n = s->nodes[i];
+
+		if (n->depth > maxd)
+			maxd = n->depth;
+		/* a quiet cgroup's row still holds last time's sum */
+		if (n->tasks_kind >= 0 && defs[n->tasks_kind].count)
+			n->row.tasks = n->own_tasks;
+	}
 	for (int d = maxd; d > 0; d--) {
 		for (size_t i = 0; i < s->n_nodes; i++) {
 			struct node *n = s->nodes[i], *p = n->parent;
@@ -1213,6 +1300,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	s->ifd = -1;
 	s->depth = o->depth < 0 ? 0 : o->depth;
 	s->threads = o->threads;
+	s->always_read = o->always_read;
 	s->clk_tck = sysconf(_SC_CLK_TCK);
 	if (s->clk_tck <= 0)
 		s->clk_tck = 100;

@@ -75,6 +75,11 @@ struct cg_stats_opts {
 	const char *path; /* normalized ("" is the root) */
 	int depth;        /* rows down to this many levels below path */
 	bool threads;     /* collect per-thread rows in threaded cgroups */
+	/*
+	 * Read every file every time, even of an unpopulated cgroup2 cgroup whose counters have
+	 * stopped (normally skipped until cgroup.events says something joined): for benchmarks.
+	 */
+	bool always_read;
 };
 
 /*

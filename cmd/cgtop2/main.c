@@ -232,6 +232,36 @@ static void out_printf(struct out *o, const char *fmt, ...)
 	}
 }
 
+static void out_put(struct out *o, const char *p, size_t len)
+{
+	if (o->cap - o->len <= len) {
+		size_t cap = (o->cap + len + 1) * 2;
+		char *ns = realloc(o->s, cap);
+
+		if (!ns) {
+			o->failed = true;
+			return;
+		}
+		o->s = ns;
+		o->cap = cap;
+	}
+	memcpy(o->s + o->len, p, len);
+	o->len += len;
+	o->s[o->len] = '\0';
+}
+
+static void out_pad(struct out *o, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	while (n) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		out_put(o, spaces, k);
+		n -= k;
+	}
+}
+
 static int out_flush(struct out *o, int fd)
 {
 	size_t off = 0;
@@ -298,13 +328,18 @@ static double sort_key(const struct cg_stat_row *r)
 	}
 }
 
-static int row_cmp(const void *pa, const void *pb)
+struct keyed {
+	double key;
+	struct cg_stat_row *row;
+};
+
+static int keyed_cmp(const void *pa, const void *pb)
 {
-	const struct cg_stat_row *a = *(const struct cg_stat_row *const *)pa;
-	const struct cg_stat_row *b = *(const struct cg_stat_row *const *)pb;
+	const struct keyed *x = pa, *y = pb;
+	const struct cg_stat_row *a = x->row, *b = y->row;
 
 	if (sort_order != O_PATH) {
-		double ka = sort_key(a), kb = sort_key(b);
+		double ka = x->key, kb = y->key;
 
 		if (isnan(ka) != isnan(kb))
 			return isnan(ka) ? 1 : -1;
@@ -316,6 +351,45 @@ static int row_cmp(const void *pa, const void *pb)
 
 /* ---- cells ------------------------------------------------------------------------------ */
 
+/* printf is most of a refresh over many cgroups: the few number shapes are made by hand. */
+static size_t fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, len;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	len = n;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = tmp[len - 1 - i];
+	buf[len] = '\0';
+	return len;
+}
+
+/* v >= 0 with 1 or 2 decimals, rounded as printf does for these magnitudes */
+static void fmt_fixed(char *buf, size_t size, double v, int decimals)
+{
+	double scale = decimals == 1 ? 10.0 : 100.0;
+	double t = floor(v * scale + 0.5);
+	uint64_t iv, frac;
+	size_t n;
+
+	if (!(v >= 0) || t > 1e15) {
+		snprintf(buf, size, "%.*f", decimals, v);
+		return;
+	}
+	iv = (uint64_t)(t / scale);
+	frac = (uint64_t)t - iv * (uint64_t)scale;
+	n = fmt_u64(buf, iv);
+	buf[n++] = '.';
+	if (decimals == 2)
+		buf[n++] = (char)('0' + frac / 10);
+	buf[n++] = (char)('0' + frac % 10);
+	buf[n] = '\0';
+}
+
 static void fmt_bytes(char *buf, size_t size, double v)
 {
 	static const char units[] = "BKMGTPE";
@@ -325,10 +399,19 @@ static void fmt_bytes(char *buf, size_t size, double v)
 		v /= 1024;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, size, "%.0fB", v);
-	else
-		snprintf(buf, size, "%.1f%c", v, units[u]);
+	if (u == 0) {
+		size_t n = fmt_u64(buf, (uint64_t)(v + 0.5));
+
+		buf[n] = 'B';
+		buf[n + 1] = '\0';
+	} else {
+		size_t n;
+
+		fmt_fixed(buf, size - 1, v, 1);
+		n = strlen(buf);
+		buf[n] = units[u];
+		buf[n + 1] = '\0';
+	}
 }
 
 static void fmt_duration(char *buf, size_t size, uint64_t ns)
@@ -351,29 +434,30 @@ static const char *const col_names[C_N] = { "CGROUP",  "TASKS",   "%CPU",    "ME
 static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum col c, char *buf,
 		 size_t size)
 {
-	snprintf(buf, size, "-");
+	buf[0] = '-';
+	buf[1] = '\0';
 	switch (c) {
 	case C_PATH:
 		snprintf(buf, size, "%s", r->path);
 		break;
 	case C_TASKS:
 		if (r->have & CG_STAT_TASKS)
-			snprintf(buf, size, "%" PRIu64, r->tasks);
+			fmt_u64(buf, r->tasks);
 		break;
 	case C_CPU:
 		if (a->cpu_time && (r->have & CG_STAT_CPU)) {
 			if (a->raw)
-				snprintf(buf, size, "%" PRIu64, r->cpu_ns);
+				fmt_u64(buf, r->cpu_ns);
 			else
 				fmt_duration(buf, size, r->cpu_ns);
 		} else if (!a->cpu_time && (r->have & CG_STAT_CPU_RATE)) {
-			snprintf(buf, size, "%.1f", r->cpu_percent);
+			fmt_fixed(buf, size, r->cpu_percent, 1);
 		}
 		break;
 	case C_MEMORY:
 		if (r->have & CG_STAT_MEMORY) {
 			if (a->raw)
-				snprintf(buf, size, "%" PRIu64, r->memory);
+				fmt_u64(buf, r->memory);
 			else
 				fmt_bytes(buf, size, (double)r->memory);
 		}
@@ -384,7 +468,7 @@ static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum 
 			double v = c == C_IOR ? r->io_read_bps : r->io_write_bps;
 
 			if (a->raw)
-				snprintf(buf, size, "%.0f", v);
+				fmt_u64(buf, (uint64_t)(v + 0.5));
 			else
 				fmt_bytes(buf, size, v);
 		}
@@ -393,7 +477,7 @@ static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum 
 		int p = c - C_PSI_CPU;
 
 		if (r->have & (CG_STAT_PSI_CPU << p))
-			snprintf(buf, size, "%.2f", r->psi[p]);
+			fmt_fixed(buf, size, r->psi[p], 2);
 		break;
 	}
 	}
@@ -410,15 +494,25 @@ static int make_view(struct cg_stat_row *const *rows, size_t n, enum order order
 		     const char *filter, struct view *v)
 {
 	struct cg_stat_row **sel = malloc((n ? n : 1) * sizeof(*sel));
+	struct keyed *ks = malloc((n ? n : 1) * sizeof(*ks));
 	size_t k = 0;
 
-	if (!sel)
+	if (!sel || !ks) {
+		free(sel);
+		free(ks);
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (!filter || !*filter || strstr(rows[i]->path, filter))
-			sel[k++] = rows[i];
+	}
 	sort_order = order;
-	qsort(sel, k, sizeof(*sel), row_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!filter || !*filter || strstr(rows[i]->path, filter)) {
+			ks[k].row = rows[i];
+			ks[k].key = sort_key(rows[i]);
+			k++;
+		}
+	qsort(ks, k, sizeof(*ks), keyed_cmp);
+	for (size_t i = 0; i < k; i++)
+		sel[i] = ks[i].row;
+	free(ks);
 	free(v->rows);
 	v->rows = sel;
 	v->n = k;
@@ -445,34 +539,65 @@ static void ellipsize(char *s, size_t width)
 static void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
 			 size_t path_width, size_t max_rows, const char *eol)
 {
-	size_t w[C_N] = { 0 };
-	char buf[4096];
+	enum { CELL = 24 };
+	size_t w[C_N] = { 0 }, eol_len = strlen(eol);
 	size_t rows = max_rows && max_rows < v->n ? max_rows : v->n;
+	/* every cell formatted once: for the widths, then for the lines */
+	char(*cells)[C_N][CELL] = malloc((rows ? rows : 1) * sizeof(*cells));
+	char pathbuf[4096];
 
+	if (!cells) {
+		o->failed = true;
+		return;
+	}
 	for (int c = 0; c < C_N; c++)
-		w[c] = strlen(col_names[c]);
-	for (size_t i = 0; i < rows; i++)
-		for (int c = 0; c < C_N; c++) {
-			cell(a, v->rows[i], (enum col)c, buf, sizeof(buf));
-			if (strlen(buf) > w[c])
-				w[c] = strlen(buf);
+		w[c] = strlen(c == C_CPU && a->cpu_time ? "CPU-TIME" : col_names[c]);
+	for (size_t i = 0; i < rows; i++) {
+		size_t len = strlen(v->rows[i]->path);
+
+		if (len > w[C_PATH])
+			w[C_PATH] = len;
+		for (int c = 1; c < C_N; c++) {
+			cell(a, v->rows[i], (enum col)c, cells[i][c], CELL);
+			len = strlen(cells[i][c]);
+			if (len > w[c])
+				w[c] = len;
 		}
+	}
 	if (path_width)
 		w[C_PATH] = path_width;
-	for (int c = 0; c < C_N; c++)
-		out_printf(o, c ? " %*s" : "%-*s", (int)w[c],
-			   c == C_CPU && a->cpu_time ? "CPU-TIME" : col_names[c]);
-	out_printf(o, "%s", eol);
+	for (int c = 0; c < C_N; c++) {
+		const char *h = c == C_CPU && a->cpu_time ? "CPU-TIME" : col_names[c];
+		size_t len = strlen(h);
+
+		if (c) {
+			out_pad(o, 1 + w[c] - len);
+			out_put(o, h, len);
+		} else {
+			out_put(o, h, len);
+			out_pad(o, w[c] - len);
+		}
+	}
+	out_put(o, eol, eol_len);
 	for (size_t i = 0; i < rows; i++) {
 		const struct cg_stat_row *r = v->rows[i];
+		const char *p = r->path;
+		size_t len = strlen(p);
 
-		for (int c = 0; c < C_N; c++) {
-			cell(a, r, (enum col)c, buf, sizeof(buf));
-			if (c == C_PATH)
-				ellipsize(buf, w[c]);
-			out_printf(o, c ? " %*s" : "%-*s", (int)w[c], buf);
+		if (len > w[C_PATH]) {
+			snprintf(pathbuf, sizeof(pathbuf), "%s", p);
+			ellipsize(pathbuf, w[C_PATH]);
+			p = pathbuf;
+			len = strlen(p);
 		}
-		out_printf(o, "%s", eol);
+		out_put(o, p, len);
+		out_pad(o, w[C_PATH] - len);
+		for (int c = 1; c < C_N; c++) {
+			len = strlen(cells[i][c]);
+			out_pad(o, 1 + w[c] - len);
+			out_put(o, cells[i][c], len);
+		}
+		out_put(o, eol, eol_len);
 		for (size_t t = 0; t < r->n_threads; t++) {
 			const struct cg_stat_thread *th = &r->threads[t];
 			char name[96];
@@ -484,9 +609,10 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 				out_printf(o, "%*.1f", (int)w[C_CPU], th->cpu_percent);
 			else
 				out_printf(o, "%*s", (int)w[C_CPU], "-");
-			out_printf(o, "%s", eol);
+			out_put(o, eol, eol_len);
 		}
 	}
+	free(cells);
 }
 
 /* ---- machine formats -------------------------------------------------------------------- */
@@ -1108,6 +1234,8 @@ static int run(const struct cgtop2_args *a)
 	bool interactive;
 	int r, ret;
 
+	/* benchmarks compare the cost of reading everything with the floor */
+	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
 	r = cg_layout_load(&l);
 	if (r < 0)
 		return report_errno(a, "read the mount table", r);
