@@ -376,15 +376,57 @@ json_field() {
 	echo "$1" | sed -n "s/.*\"$2\":\\([^,}]*\\).*/\\1/p"
 }
 
+# CPU time of sandbox cgroup $1 in microseconds, as the kernel counts it (what cgtop2 reads
+# first: the unified cpu.stat, else v1 cpuacct.usage).
+kernel_cpu_us() {
+	local s
+	for s in $LIVE; do
+		if [ -f "$s/$1/cpu.stat" ] && grep -q '^usage_usec ' "$s/$1/cpu.stat"; then
+			awk '$1 == "usage_usec" { print $2 }' "$s/$1/cpu.stat"
+			return
+		fi
+	done
+	for s in $LIVE; do
+		[ -f "$s/$1/cpuacct.usage" ] && { echo $(($(cat "$s/$1/cpuacct.usage") / 1000)); return; }
+	done
+}
+
+# Seconds since boot with centiseconds (/proc/uptime: busybox date has no %N).
+uptime_cs() {
+	awk '{ split($1, a, "."); print a[1] * 100 + a[2] }' /proc/uptime
+}
+
+# Run cgtop2 ($@) and meanwhile measure the busy cgroup's CPU share as the kernel counts it:
+# sets $rc $out $err and $kernel_pct.
+measured() {
+	local u0 u1 t0 t1
+	u0=$(kernel_cpu_us busy)
+	t0=$(uptime_cs)
+	cgk_capture "$@"
+	u1=$(kernel_cpu_us busy)
+	t1=$(uptime_cs)
+	kernel_pct=$(awk -v du=$((u1 - u0)) -v dt=$((t1 - t0)) 'BEGIN { printf "%.1f", (dt > 0 ? du / dt / 100 : 0) }')
+}
+
+# cgtop2's figure $1 against the kernel's over the run, then the issue's threshold: > 50 %CPU.
+check_busy() {
+	assertTrue "$2: cgtop2 says $1 %CPU, the kernel $kernel_pct %" \
+		"awk 'BEGIN { d = $1 - $kernel_pct; if (d < 0) d = -d; exit !(d <= 20 || d <= $kernel_pct / 4) }'"
+	if awk "BEGIN { exit !($kernel_pct >= 60) }"; then
+		assertTrue "$2: busy > 50 %CPU ($1)" "awk 'BEGIN { exit !($1 > 50) }'"
+	else
+		BUSY_STARVED="the machine gave the busy loop only $kernel_pct % CPU (load $(cut -d' ' -f1 /proc/loadavg))"
+	fi
+}
+
 test_live_busy_and_idle() {
-	local line busy idle cpu
+	local line busy idle cpu procs kernel_pct BUSY_STARVED=
 	live_setup || return
-	local procs
 	procs=$(live_child busy)
 	boost busy
 	start_helper -n 2 $procs
 	start_helper -s $(live_child idle)
-	cgk_capture "$T" -F json -n 2 -d 1 "/$S"
+	measured "$T" -F json -n 2 -d 1 "/$S"
 	assertEquals "exit" 0 "$rc"
 	assertEquals "stderr" "" "$err"
 	line=$(echo "$out" | sed -n 2p)
@@ -392,8 +434,7 @@ test_live_busy_and_idle() {
 	idle=$(json_row "$line" "/$S/idle")
 	assertNotNull "busy row: $line" "$busy"
 	assertNotNull "idle row: $line" "$idle"
-	cpu=$(json_field "$busy" cpu_percent)
-	assertTrue "busy > 50 %CPU ($cpu)" "awk 'BEGIN { exit !($cpu > 50) }'"
+	check_busy "$(json_field "$busy" cpu_percent)" json
 	cpu=$(json_field "$idle" cpu_percent)
 	assertTrue "idle about 0 %CPU ($cpu)" "awk 'BEGIN { exit !($cpu < 5) }'"
 	assertEquals "busy tasks: main + 2 threads" 3 "$(json_field "$busy" tasks)"
@@ -401,12 +442,14 @@ test_live_busy_and_idle() {
 	assertEquals "sandbox tasks" 4 "$(json_field "$(json_row "$line" "/$S")" tasks)"
 	assertEquals "first sample has no rate" "null" "$(json_field "$(json_row "$(echo "$out" | sed -n 1p)" "/$S/busy")" cpu_percent)"
 	# the same in the batch table, piped: header first, no escape codes
-	cgk_capture "$T" -b -n 2 -d 1 "/$S"
+	measured "$T" -b -n 2 -d 1 "/$S"
 	assertEquals 0 "$rc"
 	assertEquals "header" "CGROUP" "$(echo "$out" | awk 'NR == 1 { print $1 }')"
 	cpu=$(echo "$out" | awk -v p="/$S/busy" '/^CGROUP/ { n++ } n == 2 && $1 == p { print $3 }')
-	assertTrue "table: busy > 50 %CPU ($cpu)" "awk 'BEGIN { exit !(\"$cpu\" + 0 > 50) }'"
+	check_busy "${cpu:-0}" table
 	case $out in *$'\033'*) fail "batch output has escape codes" ;; esac
+	# agreement with the kernel was checked; the threshold needs a machine that gives the CPU
+	[ -z "$BUSY_STARVED" ] || cgk_skip "> 50 %CPU not checked: $BUSY_STARVED"
 }
 
 test_live_task_count() {

@@ -202,6 +202,21 @@ struct out {
 	bool failed;
 };
 
+/* Room for len more bytes and a NUL; false (and the output marked failed) without memory. */
+static bool out_reserve(struct out *o, size_t len)
+{
+	size_t cap = (o->cap + len + 1) * 2;
+	char *ns = realloc(o->s, cap);
+
+	if (!ns) {
+		o->failed = true;
+		return false;
+	}
+	o->s = ns;
+	o->cap = cap;
+	return true;
+}
+
 static void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void out_printf(struct out *o, const char *fmt, ...)
 {
@@ -220,31 +235,15 @@ static void out_printf(struct out *o, const char *fmt, ...)
 			o->len += (size_t)n;
 			return;
 		}
-		size_t cap = (o->cap + (size_t)n + 1) * 2;
-		char *ns = realloc(o->s, cap);
-
-		if (!ns) {
-			o->failed = true;
+		if (!out_reserve(o, (size_t)n))
 			return;
-		}
-		o->s = ns;
-		o->cap = cap;
 	}
 }
 
 static void out_put(struct out *o, const char *p, size_t len)
 {
-	if (o->cap - o->len <= len) {
-		size_t cap = (o->cap + len + 1) * 2;
-		char *ns = realloc(o->s, cap);
-
-		if (!ns) {
-			o->failed = true;
-			return;
-		}
-		o->s = ns;
-		o->cap = cap;
-	}
+	if (o->cap - o->len <= len && !out_reserve(o, len))
+		return;
 	memcpy(o->s + o->len, p, len);
 	o->len += len;
 	o->s[o->len] = '\0';
