@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,14 @@ static void *idle(void *p)
 	for (;;)
 		pause();
 	return p;
+}
+
+/* In a child: die with the parent, so that no test or benchmark leaves orphans behind. */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
 }
 
 static void idle_for_life(void)
@@ -58,7 +67,7 @@ static void write_pids(const char *path, const pid_t *v, int n)
 
 static int sleepers(int n, int threads, const char *path)
 {
-	pid_t *v = calloc((size_t)n, sizeof(pid_t));
+	pid_t *v = calloc((size_t)n, sizeof(pid_t)), self = getpid();
 
 	for (int i = 0; i < n; i++) {
 		v[i] = fork();
@@ -69,6 +78,7 @@ static int sleepers(int n, int threads, const char *path)
 		if (v[i] == 0) {
 			pthread_attr_t a;
 
+			die_with_parent(self);
 			pthread_attr_init(&a);
 			pthread_attr_setstacksize(&a, 65536);
 			for (int k = 1; k < threads; k++) {
@@ -90,6 +100,7 @@ static int storm(int keep, int life_ms)
 {
 	struct timespec life = { life_ms / 1000, (long)(life_ms % 1000) * 1000000L };
 	time_t end = time(NULL) + LIFETIME_S;
+	pid_t self = getpid();
 	int alive = 0;
 
 	while (time(NULL) < end) {
@@ -97,6 +108,7 @@ static int storm(int keep, int life_ms)
 			pid_t p = fork();
 
 			if (p == 0) {
+				die_with_parent(self);
 				nanosleep(&life, NULL);
 				_exit(0);
 			}
