@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# cgexec2 against its anchors: wall time per run, from a shell loop, of
+# cgexec2 against its anchors, time per run of
 #   a bare /bin/true | libcgroup's cgexec -g SPEC /bin/true | cgexec2 -g SPEC /bin/true
 #   | cgexec2 -s (waits: clone3 or move) | cgexec2 -t (create, place, wait, kill, remove),
-# the cgexec2 ones again in the unified hierarchy (_v2: clone3(CLONE_INTO_CGROUP) when waiting)
-# in a cgkit-test.<pid> cgroup of a v1 hierarchy libcgroup can see (cpu, else pids, freezer),
-# and of the unified one for cgexec2 alone. Prints per-run times and ratios; the targets are
-# cgexec2 adding under 0.5 ms over the bare exec (a quarter of cgexec's ~2 ms) and the
-# transient mode under 2 ms. Rounds interleave the variants so a busy machine skews all alike.
-#   CGKIT_BENCH_RUNS  runs per variant per round (100)   CGKIT_BENCH_ROUNDS  rounds (5)
+# the cgexec2 ones again in the unified hierarchy (_v2: clone3(CLONE_INTO_CGROUP) when waiting),
+# in a cgkit-test.<pid> cgroup of a v1 hierarchy libcgroup can see (cpu, else pids, freezer).
+# Runs are started one after the other by bench/cgexec2_run (posix_spawn + wait); rounds
+# interleave the variants so that a busy machine skews them alike. Printed per variant: the
+# median and the 10th percentile of the wall time (what a run costs when the machine leaves
+# it alone) and the CPU time, each also as the overhead over the bare exec; then the ratios
+# against the targets: cgexec2 adds under 0.5 ms (a quarter of cgexec's ~2 ms), the transient
+# mode under 2 ms.
+#   CGKIT_BENCH_RUNS  runs per variant per round (200)   CGKIT_BENCH_ROUNDS  rounds (5)
 set -u
 bin=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
+obj=${CGKIT_OBJ:-$bin/.obj}
 X=$bin/cgexec2
-runs=${CGKIT_BENCH_RUNS:-100}
+RUN=$obj/bench/cgexec2_run
+runs=${CGKIT_BENCH_RUNS:-200}
 rounds=${CGKIT_BENCH_ROUNDS:-5}
 name=cgkit-test.$$
 made=()
-tmpf=$(mktemp)
 
 [ "$(id -u)" -eq 0 ] || { echo "bench/cgexec2: needs root (moves processes between cgroups); skipped"; exit 0; }
 [ -x "$X" ] || { echo "bench/cgexec2: $X is not built" >&2; exit 1; }
+[ -x "$RUN" ] || { echo "bench/cgexec2: $RUN is not built (make bench builds it)" >&2; exit 1; }
 
 mnt() {
 	awk -v want="$1" '{ for (i = 7; i <= NF; i++) if ($i == "-") break
@@ -30,7 +35,6 @@ mnt() {
 
 cleanup() {
 	local d
-	rm -f "$tmpf"
 	for d in "${made[@]}"; do
 		find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
 	done
@@ -43,95 +47,79 @@ for c in cpu pids freezer; do
 	m=$(mnt "$c")
 	[ -n "$m" ] && { ctrl=$c; break; }
 done
+u=$(mnt unified)
 if [ -n "$ctrl" ]; then
 	mkdir "$m/$name" && made+=("$m/$name")
 	spec=$ctrl:$name
-else
+elif [ -n "$u" ]; then
 	# unified only (the unified VM): libcgroup 2.0.2 cannot take part
-	m=$(mnt unified)
-	[ -n "$m" ] || { echo "bench/cgexec2: no cgroup hierarchy mounted; skipped"; exit 0; }
-	mkdir "$m/$name" && made+=("$m/$name")
 	spec=$name
+else
+	echo "bench/cgexec2: no cgroup hierarchy mounted; skipped"
+	exit 0
 fi
-u=$(mnt unified)
-if [ -n "$u" ] && [ -n "$ctrl" ]; then
-	mkdir "$u/$name" && made+=("$u/$name")
-fi
-have_cgexec=
-command -v cgexec >/dev/null && [ -n "$ctrl" ] && cgexec -g "$spec" /bin/true 2>/dev/null && have_cgexec=1
+[ -n "$u" ] && mkdir "$u/$name" && made+=("$u/$name")
 
+declare -A cmd quiet
+cmd[bare]="/bin/true"
+cmd[cgexec2]="$X -g $spec /bin/true"
+cmd[cgexec2_s]="$X -s -g $spec /bin/true"
+cmd[cgexec2_t]="$X -t -g $spec /bin/true"
 variants=(bare cgexec2 cgexec2_s cgexec2_t)
-[ -n "$have_cgexec" ] && variants+=(cgexec)
-[ -n "$u" ] && [ -n "$ctrl" ] && variants+=(cgexec2_v2 cgexec2_v2_s cgexec2_v2_t)
+quiet[cgexec2_s]=1
+cgexec=$(command -v cgexec)
+if [ -n "$cgexec" ] && [ -n "$ctrl" ] && "$cgexec" -g "$spec" /bin/true 2>/dev/null; then
+	cmd[cgexec]="$cgexec -g $spec /bin/true"
+	variants+=(cgexec)
+fi
+if [ -n "$u" ] && [ -n "$ctrl" ]; then
+	cmd[cgexec2_v2]="$X -g $name /bin/true"
+	cmd[cgexec2_v2_s]="$X -s -g $name /bin/true"
+	cmd[cgexec2_v2_t]="$X -t -g $name /bin/true"
+	quiet[cgexec2_v2_s]=1
+	variants+=(cgexec2_v2 cgexec2_v2_s cgexec2_v2_t)
+fi
 
-run_variant() {
-	local i
-	case $1 in
-	bare) for ((i = 0; i < runs; i++)); do /bin/true; done ;;
-	cgexec) for ((i = 0; i < runs; i++)); do cgexec -g "$spec" /bin/true; done ;;
-	cgexec2) for ((i = 0; i < runs; i++)); do "$X" -g "$spec" /bin/true; done ;;
-	cgexec2_s) for ((i = 0; i < runs; i++)); do "$X" -s -g "$spec" /bin/true 2>/dev/null; done ;;
-	cgexec2_t) for ((i = 0; i < runs; i++)); do "$X" -t -g "$spec" /bin/true; done ;;
-	cgexec2_v2) for ((i = 0; i < runs; i++)); do "$X" -g "$name" /bin/true; done ;;
-	cgexec2_v2_s) for ((i = 0; i < runs; i++)); do "$X" -s -g "$name" /bin/true 2>/dev/null; done ;;
-	cgexec2_v2_t) for ((i = 0; i < runs; i++)); do "$X" -t -g "$name" /bin/true; done ;;
-	esac
-}
-
-# CPU time (user + system, microseconds) of the finished children of this shell: a second
-# measure that a loaded machine (other engineers' builds) disturbs less than wall time
-# into CPU_US ($(times) would run in a subshell, which has no children: go through a file)
-children_cpu_us() {
-	times >"$tmpf"
-	CPU_US=$(tail -n 1 "$tmpf" | awk '{ t = 0
-		for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
-		printf "%d", t * 1000000 }')
-}
-
-declare -A samples cpu
+declare -A med p10 cpu
 for ((r = 0; r < rounds; r++)); do
 	for v in "${variants[@]}"; do
-		children_cpu_us
-		c0=$CPU_US
-		t0=$(date +%s%N)
-		run_variant "$v"
-		t1=$(date +%s%N)
-		children_cpu_us
-		c1=$CPU_US
-		# microseconds per run
-		samples[$v]+="$(((t1 - t0) / runs / 1000)) "
-		cpu[$v]+="$(((c1 - c0) / runs)) "
+		# word splitting of the command line is intended: no argument has blanks
+		if [ -n "${quiet[$v]:-}" ]; then
+			out=$("$RUN" "$runs" ${cmd[$v]} 2>/dev/null) || { echo "bench/cgexec2: $v failed" >&2; exit 1; }
+		else
+			out=$("$RUN" "$runs" ${cmd[$v]}) || { echo "bench/cgexec2: $v failed" >&2; exit 1; }
+		fi
+		read -r a b c <<<"$out"
+		med[$v]+="$a " p10[$v]+="$b " cpu[$v]+="$c "
 	done
 done
 
 median() {
 	tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
-
-declare -A med cmed
-for v in "${variants[@]}"; do
-	med[$v]=$(median "${samples[$v]}")
-	cmed[$v]=$(median "${cpu[$v]}")
-done
-ms() { awk -v us="$1" 'BEGIN { printf "%.3f ms", us / 1000 }'; }
+ms() { awk -v us="$1" 'BEGIN { printf "%6.3f", us / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-bare=${med[bare]}
-echo "cgexec2 bench: $rounds rounds x $runs runs, spec $spec${u:+, unified $name}," \
-	"load $(cut -d' ' -f1 /proc/loadavg); median per run:"
+declare -A M P C
 for v in "${variants[@]}"; do
-	printf '  %-14s wall %s (+%s over bare, x%s)   cpu %s (+%s)\n' "$v" "$(ms "${med[$v]}")" \
-		"$(ms $((med[$v] - bare)))" "$(ratio "${med[$v]}" "$bare")" "$(ms "${cmed[$v]}")" \
-		"$(ms $((cmed[$v] - cmed[bare])))"
+	M[$v]=$(median "${med[$v]}") P[$v]=$(median "${p10[$v]}") C[$v]=$(median "${cpu[$v]}")
 done
 load=$(cut -d' ' -f1 /proc/loadavg)
-awk -v l="$load" 'BEGIN { exit !(l > 1.5) }' &&
-	echo "note: load $load on $(nproc) CPUs while measuring: wall figures are unreliable, rerun on a quiet machine"
-over=$((med[cgexec2] - bare))
-over_t=$((med[cgexec2_t] - bare))
-if [ -n "$have_cgexec" ]; then
-	echo "ratio cgexec2/cgexec (wall): $(ratio "${med[cgexec2]}" "${med[cgexec]}")"
-	echo "ratio cgexec2 overhead / cgexec overhead: $(ratio "$over" $((med[cgexec] - bare))) (target < 0.25)"
+echo "cgexec2 bench: $rounds rounds x $runs runs, spec $spec${u:+, unified $name}, load $load on $(nproc) CPUs"
+echo "  ms per run       median (+bare)     p10 (+bare)        cpu (+bare)"
+for v in "${variants[@]}"; do
+	printf '  %-14s %s (%s)   %s (%s)   %s (%s)\n' "$v" \
+		"$(ms "${M[$v]}")" "$(ms $((M[$v] - M[bare])))" \
+		"$(ms "${P[$v]}")" "$(ms $((P[$v] - P[bare])))" \
+		"$(ms "${C[$v]}")" "$(ms $((C[$v] - C[bare])))"
+done
+awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n * 0.75) }' &&
+	echo "note: the machine was busy (load $load): the medians are unreliable, the p10 less so"
+over=$((P[cgexec2] - P[bare]))
+over_t=$((P[cgexec2_t] - P[bare]))
+if [ -n "${cmd[cgexec]:-}" ]; then
+	echo "ratio cgexec2/cgexec wall (p10): $(ratio "${P[cgexec2]}" "${P[cgexec]}")"
+	echo "ratio cgexec2/cgexec overhead over bare (p10): $(ratio "$over" $((P[cgexec] - P[bare]))) (target < 0.25)"
 fi
-echo "cgexec2 overhead: $(ms "$over") (target < 0.5 ms): $([ "$over" -lt 500 ] && echo met || echo MISSED)"
-echo "cgexec2 -t overhead: $(ms "$over_t") (target < 2 ms): $([ "$over_t" -lt 2000 ] && echo met || echo MISSED)"
+echo "cgexec2 overhead (p10): $(ms "$over") ms (target < 0.5): $([ "$over" -lt 500 ] && echo met || echo MISSED)"
+echo "cgexec2 -t overhead (p10): $(ms "$over_t") ms (target < 2): $([ "$over_t" -lt 2000 ] && echo met || echo MISSED)"
