@@ -5,7 +5,6 @@
  * time per run, and the mean CPU time (user + system) per run of the children. The low
  * percentile is what a run costs when the machine leaves it alone.
  */
-/* not posix_spawn: <spawn.h> is common/spawn.h here (-Icommon) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>

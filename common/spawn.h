@@ -3,6 +3,12 @@
 #ifndef CGKIT_SPAWN_H
 #define CGKIT_SPAWN_H
 
+/*
+ * -Icommon makes this file <spawn.h> too: pass the system's on, so that code asking for
+ * posix_spawn() still gets it.
+ */
+#include_next <spawn.h>
+
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
