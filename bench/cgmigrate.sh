@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# cgmigrate against its floor (bench/cgmigrate_floor.c: one write(2) per pid and cgroup.procs)
-# and against libcgroup's cgclassify, on the same moves: N idle processes moved from one v1
+# cgmigrate (verified, and with --no-verify) against its floor (bench/cgmigrate_floor.c: one
+# write(2) per pid and cgroup.procs) and against libcgroup's cgclassify, on the same moves: N idle processes moved from one v1
 # cgroup to another and back, best of R, for N = 2000 and 10000, single- and multi-threaded,
 # one and three hierarchies. Then the drain of a fork storm, with and without --freeze.
 # Prints ratios. Sandboxes: cgkit-test.<pid> in cpu, cpuacct, pids and freezer, removed at exit.
@@ -107,6 +107,14 @@ round_cgmigrate() {
 	y=$("$T" "$M" -g "$spec:/$S/a" -p "$tmp/pids") || return 1
 	echo $((x + y))
 }
+round_noverify() {
+	local spec x y
+	spec=cpu
+	[ "$1" = 3 ] && spec=$H3_SPEC
+	x=$("$T" "$M" --no-verify -g "$spec:/$S/b" -p "$tmp/pids") || return 1
+	y=$("$T" "$M" --no-verify -g "$spec:/$S/a" -p "$tmp/pids") || return 1
+	echo $((x + y))
+}
 round_cgclassify() {
 	local spec x y
 	spec=cpu
@@ -117,7 +125,7 @@ round_cgclassify() {
 }
 
 say "kernel $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg); best of $REPEAT; times are a there-and-back (2N moves per hierarchy)"
-printf '%-7s %-7s %-5s %10s %12s %8s %13s %8s %9s\n' procs threads hier floor_ms cgmigrate_ms ratio cgclassify_ms ratio mig/cls
+printf '%-7s %-7s %-5s %9s %13s %6s %10s %6s %14s %6s %8s\n' procs threads hier floor_ms cgmigrate_ms ratio noverify_ms ratio cgclassify_ms ratio mig/cls
 # Never take more than half of the pids still free: the machine is shared.
 task_budget() {
 	local total
@@ -135,14 +143,15 @@ for n in $SIZES; do
 		start_sleepers "$n" "$th"
 		"$FLOOR" "$tmp/pids" $(procs_files a 3) || { say "cannot place the sleepers"; exit 1; }
 		for h in 1 3; do
-			f=() g=() c=()
+			f=() g=() c=() u=()
 			for r in $(seq 1 "$REPEAT"); do
-				# interleaved, so that a busy moment hurts all three alike
+				# interleaved, so that a busy moment hurts all alike
 				f+=($(round_floor "$h")) || { say "floor failed"; exit 1; }
 				g+=($(round_cgmigrate "$h")) || { say "cgmigrate failed"; exit 1; }
+				u+=($(round_noverify "$h")) || { say "cgmigrate --no-verify failed"; exit 1; }
 				[ $have_cgclassify = 1 ] && c+=($(round_cgclassify "$h"))
 			done
-			fb=$(best "${f[@]}") gb=$(best "${g[@]}")
+			fb=$(best "${f[@]}") gb=$(best "${g[@]}") ub=$(best "${u[@]}")
 			cb=- cr=- mc=-
 			if [ ${#c[@]} -gt 0 ]; then
 				cb=$(best "${c[@]}") cr=$(ratio "$cb" "$fb") mc=$(ratio "$gb" "$cb")
@@ -150,8 +159,9 @@ for n in $SIZES; do
 			fi
 			hn=1
 			[ "$h" = 3 ] && hn=$H3_N
-			printf '%-7s %-7s %-5s %10s %12s %8s %13s %8s %9s\n' "$n" "$th" "$hn" "$(ms "$fb")" \
-				"$(ms "$gb")" "$(ratio "$gb" "$fb")" "$cb" "$cr" "$mc"
+			printf '%-7s %-7s %-5s %9s %13s %6s %10s %6s %14s %6s %8s\n' "$n" "$th" "$hn" \
+				"$(ms "$fb")" "$(ms "$gb")" "$(ratio "$gb" "$fb")" "$(ms "$ub")" \
+				"$(ratio "$ub" "$fb")" "$cb" "$cr" "$mc"
 		done
 	done
 done

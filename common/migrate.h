@@ -69,6 +69,12 @@ struct cg_move {
 struct cg_move_opts {
 	bool thread; /* ids are thread ids: cgroup.threads / v1 tasks */
 	bool count_threads; /* fill cg_move.threads (one stat per process; for -v) */
+	/*
+	 * Trust each write's answer: no existence probe before, no verification after. An id
+	 * the kernel does not find counts as gone, a zombie as arrived. For bulk moves where
+	 * the listing a verification reads costs as much as the moves (v1, many threads).
+	 */
+	bool no_verify;
 };
 
 struct cg_move_summary {

@@ -238,6 +238,24 @@ test_zombie_is_gone() {
 	assertEquals "no error" "" "$err"
 }
 
+# --no-verify trusts the kernel's answers: the zombie's write succeeds, so it counts as moved;
+# an id the kernel does not find counts as gone.
+test_no_verify() {
+	pick || return 0
+	local z nopid
+	mkdir "$SB/nv"
+	"$HELPERS/mig_forker" zombie "$_cgk_tmp/zombie2" &
+	KIDS+=($!)
+	cgk_wait_for file_ready "$_cgk_tmp/zombie2" || { fail "no zombie"; return; }
+	z=$(cat "$_cgk_tmp/zombie2")
+	start_sleepers 1 1 || return
+	nopid=$(cat /proc/sys/kernel/pid_max)
+	cgk_capture "$M" -v --no-verify -g "$PFX/$S/nv" "$PIDS" "$z" "$nopid"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "summary" "moved 2 processes (2 threads), 1 gone, 0 failed" "$out"
+	assertEquals "the live one moved" "/$S/nv" "$(cgk_cgroup_of "$PIDS" "$H")"
+}
+
 # Processes exiting while they move: each one arrived or is gone, none failed. Their parent
 # does not reap them, so no pid can be reused by a stranger meanwhile.
 test_exit_mid_move() {

@@ -25,6 +25,7 @@ enum {
 	OPT_ROUNDS,
 	OPT_STICKY,
 	OPT_CANCEL_STICKY,
+	OPT_NO_VERIFY,
 };
 
 struct cgmigrate_args {
@@ -32,7 +33,7 @@ struct cgmigrate_args {
 	char **pidfiles; /* "-" is stdin */
 	pid_t *ids;
 	size_t n_ids;
-	bool thread, recursive, freeze, verbose;
+	bool thread, recursive, freeze, verbose, no_verify;
 	pid_t threads_of;
 	const char *match;
 	const char *from;
@@ -59,6 +60,10 @@ static const struct argp_option options[] = {
 	{ "match", OPT_MATCH, "GLOB", 0,
 	  "With --threads-of: only the threads whose name (/proc/PID/task/TID/comm) matches the "
 	  "shell pattern GLOB",
+	  2 },
+	{ "no-verify", OPT_NO_VERIFY, 0, 0,
+	  "Trust the kernel's answer to each move: no existence check before, no /proc or "
+	  "listing check after (an id the kernel does not find counts as gone)",
 	  2 },
 	{ 0, 0, 0, 0, "Drain a cgroup:", 3 },
 	{ "from", 'F', "CONTROLLERS:PATH", 0,
@@ -143,6 +148,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		a->verbose = true;
+		break;
+	case OPT_NO_VERIFY:
+		a->no_verify = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (!strcmp(arg, "-")) {
@@ -361,7 +369,9 @@ static int run(struct cgmigrate_args *a)
 {
 	struct cg_layout *l = NULL;
 	struct cg_targets t = { 0 };
-	struct cg_move_opts o = { .thread = a->thread, .count_threads = a->verbose };
+	struct cg_move_opts o = { .thread = a->thread,
+				  .count_threads = a->verbose,
+				  .no_verify = a->no_verify };
 	struct cg_move_summary sum = { 0 };
 	struct cg_move *m = NULL;
 	struct cg_diag d = { 0 };
