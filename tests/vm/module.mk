@@ -2,7 +2,7 @@
 # once per cgroup layout, one after the other (tests/vm/check; README: "Tests in VMs").
 # make check-vm VM_LAYOUTS=legacy runs one layout; SAN=1 takes the sanitized build.
 VM_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-VM_LAYOUTS ?= unified legacy hybrid
+VM_LAYOUTS ?= unified legacy hybrid none
 
 check-vm: tests-build
 	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) $(VM_DIR)/check $(VM_LAYOUTS)
