@@ -200,7 +200,12 @@ struct out {
 	char *s;
 	size_t len, cap;
 	bool failed;
+	/* batch: write out every OUT_CHUNK, so that thousands of rows need no big buffer */
+	int fd; /* -1: keep everything for one write (the interactive screen) */
+	int err;
 };
+
+#define OUT_CHUNK 65536
 
 /* Room for len more bytes and a NUL; false (and the output marked failed) without memory. */
 static bool out_reserve(struct out *o, size_t len)
@@ -265,6 +270,8 @@ static int out_flush(struct out *o, int fd)
 {
 	size_t off = 0;
 
+	if (o->err)
+		return o->err;
 	while (off < o->len) {
 		ssize_t n = write(fd, o->s + off, o->len - off);
 
@@ -276,6 +283,17 @@ static int out_flush(struct out *o, int fd)
 	}
 	o->len = 0;
 	return o->failed ? -ENOMEM : 0;
+}
+
+static void out_maybe_flush(struct out *o)
+{
+	int r;
+
+	if (o->fd < 0 || o->len < OUT_CHUNK || o->err)
+		return;
+	r = out_flush(o, o->fd);
+	if (r < 0)
+		o->err = r;
 }
 
 /* ---- ordering --------------------------------------------------------------------------- */
@@ -538,14 +556,14 @@ static void ellipsize(char *s, size_t width)
 static void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
 			 size_t path_width, size_t max_rows, const char *eol)
 {
-	enum { CELL = 24 };
-	size_t w[C_N] = { 0 }, eol_len = strlen(eol);
+	size_t w[C_N] = { 0 }, eol_len = strlen(eol), used = 0, cap;
 	size_t rows = max_rows && max_rows < v->n ? max_rows : v->n;
-	/* every cell formatted once: for the widths, then for the lines */
-	char(*cells)[C_N][CELL] = malloc((rows ? rows : 1) * sizeof(*cells));
-	char pathbuf[4096];
+	/* every cell formatted once, packed NUL-separated: for the widths, then for the lines */
+	char *pack, *p, pathbuf[4096], tmp[64];
 
-	if (!cells) {
+	cap = rows * 16 + 64;
+	pack = malloc(cap);
+	if (!pack) {
 		o->failed = true;
 		return;
 	}
@@ -557,10 +575,23 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 		if (len > w[C_PATH])
 			w[C_PATH] = len;
 		for (int c = 1; c < C_N; c++) {
-			cell(a, v->rows[i], (enum col)c, cells[i][c], CELL);
-			len = strlen(cells[i][c]);
+			cell(a, v->rows[i], (enum col)c, tmp, sizeof(tmp));
+			len = strlen(tmp);
 			if (len > w[c])
 				w[c] = len;
+			if (used + len + 1 > cap) {
+				char *np = realloc(pack, cap * 2 + len + 1);
+
+				if (!np) {
+					free(pack);
+					o->failed = true;
+					return;
+				}
+				pack = np;
+				cap = cap * 2 + len + 1;
+			}
+			memcpy(pack + used, tmp, len + 1);
+			used += len + 1;
 		}
 	}
 	if (path_width)
@@ -578,25 +609,28 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 		}
 	}
 	out_put(o, eol, eol_len);
+	p = pack;
 	for (size_t i = 0; i < rows; i++) {
 		const struct cg_stat_row *r = v->rows[i];
-		const char *p = r->path;
-		size_t len = strlen(p);
+		const char *path = r->path;
+		size_t len = strlen(path);
 
 		if (len > w[C_PATH]) {
-			snprintf(pathbuf, sizeof(pathbuf), "%s", p);
+			snprintf(pathbuf, sizeof(pathbuf), "%s", path);
 			ellipsize(pathbuf, w[C_PATH]);
-			p = pathbuf;
-			len = strlen(p);
+			path = pathbuf;
+			len = strlen(path);
 		}
-		out_put(o, p, len);
+		out_put(o, path, len);
 		out_pad(o, w[C_PATH] - len);
 		for (int c = 1; c < C_N; c++) {
-			len = strlen(cells[i][c]);
+			len = strlen(p);
 			out_pad(o, 1 + w[c] - len);
-			out_put(o, cells[i][c], len);
+			out_put(o, p, len);
+			p += len + 1;
 		}
 		out_put(o, eol, eol_len);
+		out_maybe_flush(o);
 		for (size_t t = 0; t < r->n_threads; t++) {
 			const struct cg_stat_thread *th = &r->threads[t];
 			char name[96];
@@ -611,7 +645,7 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 			out_put(o, eol, eol_len);
 		}
 	}
-	free(cells);
+	free(pack);
 }
 
 /* ---- machine formats -------------------------------------------------------------------- */
@@ -687,6 +721,7 @@ static void render_json(struct out *o, const struct cgtop2_args *a, const struct
 			out_printf(o, "]");
 		}
 		out_printf(o, "}");
+		out_maybe_flush(o);
 	}
 	out_printf(o, "]}\n");
 }
@@ -730,6 +765,7 @@ static void render_csv(struct out *o, const struct view *v, bool header)
 		for (int p = 0; p < CG_PSI_N; p++)
 			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
 		out_printf(o, "\n");
+		out_maybe_flush(o);
 	}
 }
 
@@ -820,6 +856,7 @@ static void render_openmetrics(struct out *o, const struct view *v)
 				out_printf(o, "} ");
 				om_value(o, r, fm->value + p);
 				out_printf(o, "\n");
+				out_maybe_flush(o);
 			}
 		}
 	}
@@ -860,7 +897,7 @@ static int report_errno(const struct cgtop2_args *a, const char *what, int r)
 static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 {
 	struct view v = { 0 };
-	struct out o = { 0 };
+	struct out o = { .fd = STDOUT_FILENO };
 	uint64_t next = mono_ns();
 	int ret = 0;
 
@@ -1013,7 +1050,7 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 	fixed = u->a.raw ? 8 * 14 : 8 * 9;
 	path_w = cols > fixed + 10 ? cols - fixed : 10;
 	{
-		struct out t = { 0 };
+		struct out t = { .fd = -1 };
 		size_t max_rows = rows > 3 ? rows - 3 : 1;
 
 		render_table(&t, &u->a, v, path_w, max_rows, "\n");
@@ -1121,7 +1158,7 @@ static int run_interactive(const struct cgtop2_args *a, struct cg_stats *s)
 	struct screen sc = { .sigfd = -1 };
 	struct ui u = { .a = *a };
 	struct view v = { 0 };
-	struct out o = { 0 };
+	struct out o = { .fd = -1 };
 	struct cg_stat_row *const *rows = NULL;
 	size_t n = 0;
 	unsigned long done = 0;
