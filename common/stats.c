@@ -199,8 +199,8 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 	memcpy(comm, open + 1, n);
 	comm[n] = '\0';
 	/* after ")": state is field 3, utime field 14, stime field 15 */
-	p = close + 1;
-	for (int field = 2; field < 13; field++) {
+	p = close;
+	for (int field = 1; field < 13; field++) {
 		p = strchr(p + 1, ' ');
 		if (!p)
 			return -EINVAL;

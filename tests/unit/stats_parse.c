@@ -127,6 +127,9 @@ static void test_proc_stat(void)
 	      ticks == 19);
 	CHECK(cg_stats_parse_proc_stat("1 (init) S 0 1\n", comm, sizeof(comm), &ticks) == -EINVAL);
 	CHECK(cg_stats_parse_proc_stat("no parens", comm, sizeof(comm), &ticks) == -EINVAL);
+	/* found by tests/fuzz/stats_fuzz.c: nothing after ")" read past the string */
+	CHECK(cg_stats_parse_proc_stat("a()", comm, sizeof(comm), &ticks) == -EINVAL);
+	CHECK(cg_stats_parse_proc_stat("1 (x) ", comm, sizeof(comm), &ticks) == -EINVAL);
 	/* comm is cut to the buffer, not overrun */
 	CHECK(cg_stats_parse_proc_stat(t, comm, 4, &ticks) == 0 && !strcmp(comm, "we "));
 }

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target for the stat file parsers of common/stats.c. Build and run:
+ *   clang -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fsanitize=fuzzer,address,undefined \
+ *     tests/fuzz/stats_fuzz.c common/stats.c common/parse.c common/file.c common/spec.c \
+ *     common/mount.c common/error.c -o stats_fuzz && ./stats_fuzz -max_total_time=60
+ * The first input byte picks the parser; the rest is the file text.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text, comm[16];
+	uint64_t a, b;
+	double d;
+
+	if (size < 1)
+		return 0;
+	text = malloc(size);
+	if (!text)
+		return 0;
+	memcpy(text, data + 1, size - 1);
+	text[size - 1] = '\0';
+	switch (data[0] % 7) {
+	case 0:
+		cg_stats_parse_keyed(text, "usage_usec", &a);
+		break;
+	case 1:
+		cg_stats_parse_io_stat(text, &a, &b);
+		break;
+	case 2:
+		cg_stats_parse_blkio(text, &a, &b);
+		break;
+	case 3:
+		if (cg_stats_parse_psi(text, &d) == 0 && !(d >= 0 && d <= 100))
+			abort();
+		break;
+	case 4:
+		cg_stats_parse_number(text, &a);
+		break;
+	case 5:
+		cg_stats_count_lines(text);
+		break;
+	default:
+		if (cg_stats_parse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&
+		    strlen(comm) >= sizeof(comm))
+			abort();
+		break;
+	}
+	free(text);
+	return 0;
+}
