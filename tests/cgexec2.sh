@@ -253,6 +253,23 @@ test_transient_pids_max_stops_fork_loop() {
 	done <"$pids"
 }
 
+# -r cpu.weight goes to the cpu hierarchy, translated to cpu.shares on v1 (enabled on v2)
+test_transient_cpu_weight() {
+	cgk_need_root || return 0
+	local h file want
+	if [ -n "$(cgk_mnt cpu)" ]; then
+		h=cpu file=cpu.shares want=2048
+	else
+		cgk_need_v2 cpu || return 0
+		h=unified file=cpu.weight want=200
+	fi
+	sandbox "$h" || return 0
+	cgk_capture "$X" -g "cpu:$S" -tw -r cpu.weight=200 cat "$SB/w/$file"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "$file seen by COMMAND" "$want" "$out"
+	assertTrue "removed" "dir_gone $SB/w"
+}
+
 test_transient_default_name() {
 	need_pids || return 0
 	cgk_capture "$X" -g "pids:$S" -t sh -c 'echo $PPID; cat /proc/self/cgroup'
