@@ -261,7 +261,7 @@ static const struct file_def {
 	enum role role;
 	const char *name;
 	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
-	bool count;     /* tasks by counting lines, not a pids.current */
+	bool count; /* tasks by counting lines, not a pids.current */
 } defs[F_N] = {
 	[F_CPU_STAT] = { M_CPU, R_UNIFIED, "cpu.stat", false, false },
 	[F_CPUACCT] = { M_CPU, R_CPUACCT, "cpuacct.usage", false, false },
@@ -289,8 +289,8 @@ static const struct file_def {
 };
 
 /* fd[] states besides a real fd */
-#define FD_UNTRIED (-1)
-#define FD_ABSENT (-2)
+#define FD_UNTRIED  (-1)
+#define FD_ABSENT   (-2)
 #define FD_UNCACHED (-3) /* exists; opened for each read because the fd budget is spent */
 
 struct node {
@@ -299,7 +299,7 @@ struct node {
 	struct node *parent, *child, *sibling, *hnext;
 	size_t index; /* in s->nodes */
 	unsigned srcs; /* bit per role: the directory exists there */
-	int dfd[R_N];  /* O_RDONLY|O_DIRECTORY, -1 when not cached */
+	int dfd[R_N]; /* O_RDONLY|O_DIRECTORY, -1 when not cached */
 	int wd[R_N];
 	int fd[F_N];
 	int tasks_kind;
@@ -567,8 +567,8 @@ static void watch(struct cg_stats *s, struct node *n, int role)
 }
 
 /* The cgroup at path exists in this hierarchy: make sure its node knows it. */
-static struct node *node_attach(struct cg_stats *s, struct node *parent, const char *path,
-				int role, int fd)
+static struct node *node_attach(struct cg_stats *s, struct node *parent, const char *path, int role,
+				int fd)
 {
 	struct node *n = node_find(s, path);
 
@@ -915,7 +915,8 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 		t.tid = tid;
 		for (size_t i = 0; i < n_old; i++) {
 			if (old[i].tid == tid && now > prev_t && t.ticks >= old[i].ticks) {
-				t.cpu_percent = (double)(t.ticks - old[i].ticks) / (double)s->clk_tck /
+				t.cpu_percent = (double)(t.ticks - old[i].ticks) /
+						(double)s->clk_tck /
 						((double)(now - prev_t) / 1e9) * 100.0;
 				break;
 			}
@@ -962,8 +963,8 @@ static bool psi_idle(const char *text)
 	return true;
 }
 
-static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a,
-		       uint64_t *b, double *dv)
+static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a, uint64_t *b,
+		       double *dv)
 {
 	for (int k = 0; k < F_N; k++) {
 		_cleanup_free_ char *heap = NULL;
@@ -1041,9 +1042,9 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 	int k;
 
 	static const unsigned mbits[M_N] = {
-		[M_CPU] = CG_STAT_CPU,		 [M_MEMORY] = CG_STAT_MEMORY,
-		[M_IO] = CG_STAT_IO,		 [M_TASKS] = CG_STAT_TASKS,
-		[M_PSI_CPU] = CG_STAT_PSI_CPU,	 [M_PSI_MEMORY] = CG_STAT_PSI_MEMORY,
+		[M_CPU] = CG_STAT_CPU,	       [M_MEMORY] = CG_STAT_MEMORY,
+		[M_IO] = CG_STAT_IO,	       [M_TASKS] = CG_STAT_TASKS,
+		[M_PSI_CPU] = CG_STAT_PSI_CPU, [M_PSI_MEMORY] = CG_STAT_PSI_MEMORY,
 		[M_PSI_IO] = CG_STAT_PSI_IO,
 	};
 	unsigned kept = 0;
@@ -1051,7 +1052,8 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 	if (n->quiet) {
 		/* what came from cgroup2 stands; v1 hierarchies have no cgroup.events */
 		for (int m = 0; m < M_N; m++)
-			if (n->kind_used[m] >= 0 && s->canon[defs[n->kind_used[m]].role] == R_UNIFIED)
+			if (n->kind_used[m] >= 0 &&
+			    s->canon[defs[n->kind_used[m]].role] == R_UNIFIED)
 				kept |= mbits[m];
 		row->have &= kept | CG_STAT_THREADED;
 	} else {
@@ -1196,8 +1198,9 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 
 				if (!(n->srcs & (1u << role)))
 					continue;
-				fd = n->dfd[role] >= 0 ? n->dfd[role]
-						       : (tmp = open_root_relative(s, role, n->path));
+				fd = n->dfd[role] >= 0
+					     ? n->dfd[role]
+					     : (tmp = open_root_relative(s, role, n->path));
 				/* a removed cgroup directory lists nothing and reads ENODEV */
 				if (fd < 0 || faccessat(fd, "cgroup.procs", F_OK, 0) < 0) {
 					if (tmp >= 0)
@@ -1211,7 +1214,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 			}
 		}
 		i++;
-next:;
+	next:;
 	}
 	sum_counted_tasks(s);
 	for (size_t i = 0; i < s->n_nodes; i++)
@@ -1258,25 +1261,24 @@ size_t cg_stats_reopened(const struct cg_stats *s)
 
 static void describe_sources(struct cg_stats *s, const struct node *root)
 {
-	static const char *const mname[M_N] = { "cpu", "memory", "io", "tasks", "psi-cpu",
-						"psi-memory", "psi-io" };
+	static const char *const mname[M_N] = { "cpu",	   "memory",	 "io",	  "tasks",
+						"psi-cpu", "psi-memory", "psi-io" };
 	size_t off = 0;
 
 	for (int m = 0; m < M_N; m++) {
 		const char *sep = "";
 
-		off += (size_t)snprintf(s->sources + off, sizeof(s->sources) - off, "%s%s:",
-					m ? "; " : "", mname[m]);
+		off += (size_t)snprintf(s->sources + off, sizeof(s->sources) - off,
+					"%s%s:", m ? "; " : "", mname[m]);
 		for (int k = 0; k < F_N && off < sizeof(s->sources); k++) {
 			const struct file_def *d = &defs[k];
 
 			if (d->metric != (enum metric)m || !s->hier[d->role] ||
 			    !(root->srcs & (1u << s->canon[d->role])) || (d->root_only && *s->root))
 				continue;
-			off += (size_t)snprintf(s->sources + off, sizeof(s->sources) - off,
-						"%s %s %s", sep,
-						d->role == R_PROC ? "proc" : s->hier[d->role]->label,
-						d->name);
+			off += (size_t)snprintf(
+				s->sources + off, sizeof(s->sources) - off, "%s %s %s", sep,
+				d->role == R_PROC ? "proc" : s->hier[d->role]->label, d->name);
 			sep = ",";
 		}
 		if (off >= sizeof(s->sources))
@@ -1286,8 +1288,10 @@ static void describe_sources(struct cg_stats *s, const struct node *root)
 
 int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret)
 {
-	static const char *const v1ctl[R_N] = { [R_CPUACCT] = "cpuacct", [R_MEMORY] = "memory",
-						[R_BLKIO] = "blkio", [R_PIDS] = "pids" };
+	static const char *const v1ctl[R_N] = { [R_CPUACCT] = "cpuacct",
+						[R_MEMORY] = "memory",
+						[R_BLKIO] = "blkio",
+						[R_PIDS] = "pids" };
 	static struct cg_hier proc_hier = { .label = (char *)"proc", .fd = -1 };
 	struct cg_stats *s = calloc(1, sizeof(*s));
 	struct rlimit rl;

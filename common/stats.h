@@ -33,10 +33,10 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 /* What a row carries: unknown values have no bit. */
 enum {
 	CG_STAT_TASKS = 1u << 0,
-	CG_STAT_CPU = 1u << 1,      /* cumulative cpu_ns */
+	CG_STAT_CPU = 1u << 1, /* cumulative cpu_ns */
 	CG_STAT_CPU_RATE = 1u << 2, /* cpu_percent (needs a previous sample) */
 	CG_STAT_MEMORY = 1u << 3,
-	CG_STAT_IO = 1u << 4,      /* cumulative io_read/io_write */
+	CG_STAT_IO = 1u << 4, /* cumulative io_read/io_write */
 	CG_STAT_IO_RATE = 1u << 5, /* io_read_bps/io_write_bps */
 	CG_STAT_PSI_CPU = 1u << 6,
 	CG_STAT_PSI_MEMORY = 1u << 7,
@@ -55,7 +55,7 @@ struct cg_stat_thread {
 
 struct cg_stat_row {
 	char *path; /* "/" or "/a/b", relative to the hierarchy roots */
-	int depth;  /* 0 for the cgroup the sampler was started on */
+	int depth; /* 0 for the cgroup the sampler was started on */
 	unsigned have;
 	uint64_t tasks;
 	uint64_t cpu_ns;
@@ -73,8 +73,8 @@ struct cg_stats;
 
 struct cg_stats_opts {
 	const char *path; /* normalized ("" is the root) */
-	int depth;        /* rows down to this many levels below path */
-	bool threads;     /* collect per-thread rows in threaded cgroups */
+	int depth; /* rows down to this many levels below path */
+	bool threads; /* collect per-thread rows in threaded cgroups */
 	/*
 	 * Read every file every time, even of an unpopulated cgroup2 cgroup whose counters have
 	 * stopped (normally skipped until cgroup.events says something joined): for benchmarks.

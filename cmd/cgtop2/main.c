@@ -102,15 +102,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		if (cg_parse_seconds(arg, &a->delay_ns) < 0)
-			argp_error(state, "--delay takes seconds (more than 0, at most 86400, "
-					  "fractions allowed), not '%s'",
+			argp_error(state,
+				   "--delay takes seconds (more than 0, at most 86400, "
+				   "fractions allowed), not '%s'",
 				   arg);
 		break;
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
 		if (i < 0)
-			argp_error(state, "--format takes table, json, csv or openmetrics, not '%s'",
-				   arg);
+			argp_error(state,
+				   "--format takes table, json, csv or openmetrics, not '%s'", arg);
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
@@ -121,9 +122,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'o':
 		i = lookup(order_names, ARRAY_SIZE(order_names), arg);
 		if (i < 0)
-			argp_error(state,
-				   "--order takes path, tasks, cpu, memory, io or pressure, not '%s'",
-				   arg);
+			argp_error(
+				state,
+				"--order takes path, tasks, cpu, memory, io or pressure, not '%s'",
+				arg);
 		a->order = (enum order)i;
 		break;
 	case 'p':
@@ -445,8 +447,8 @@ static void fmt_duration(char *buf, size_t size, uint64_t ns)
 
 enum col { C_PATH, C_TASKS, C_CPU, C_MEMORY, C_IOR, C_IOW, C_PSI_CPU, C_PSI_MEM, C_PSI_IO, C_N };
 
-static const char *const col_names[C_N] = { "CGROUP",  "TASKS",   "%CPU",    "MEMORY", "IN/S",
-					    "OUT/S",   "PSI-CPU", "PSI-MEM", "PSI-IO" };
+static const char *const col_names[C_N] = { "CGROUP", "TASKS",	 "%CPU",    "MEMORY", "IN/S",
+					    "OUT/S",  "PSI-CPU", "PSI-MEM", "PSI-IO" };
 
 static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum col c, char *buf,
 		 size_t size)
@@ -801,8 +803,8 @@ static const struct om_family families[] = {
 	{ "cgroup_io_write_bytes", "counter", "bytes", "Bytes written to block devices", "_total",
 	  NULL, CG_STAT_IO, V_IOW },
 	{ "cgroup_pressure_some_avg10_ratio", "gauge", NULL,
-	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)",
-	  "", "resource=\"cpu\"", CG_STAT_PSI_CPU, V_PSI_CPU },
+	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)", "",
+	  "resource=\"cpu\"", CG_STAT_PSI_CPU, V_PSI_CPU },
 };
 
 static void om_value(struct out *o, const struct cg_stat_row *r, int value)
@@ -1040,7 +1042,8 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 				 "cgtop2 /%s  depth %d  order %s  every %.2gs%s%s%s%s  (h: help)",
 				 u->a.path, u->a.depth, order_names[u->a.order],
 				 (double)u->a.delay_ns / 1e9, u->paused ? "  PAUSED" : "",
-				 u->a.raw ? "  raw" : "", *u->filter ? "  filter: " : "", u->filter);
+				 u->a.raw ? "  raw" : "", *u->filter ? "  filter: " : "",
+				 u->filter);
 
 		if (n > 0 && (unsigned)n > cols)
 			title[cols] = '\0';
