@@ -71,11 +71,7 @@ start_threads() {
 
 # The cgroup of task $2 of process $1 in hierarchy $3, from /proc/PID/task/TID/cgroup.
 task_cgroup() {
-	if [ "$3" = unified ]; then
-		sed -n 's/^0::\(.*\)/\1/p' "/proc/$1/task/$2/cgroup"
-	else
-		awk -F: -v c="$3" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3 }' "/proc/$1/task/$2/cgroup"
-	fi
+	cgk_cgroup_of "$1/task/$2" "$3"
 }
 
 # Every thread of process $1 is in $3 of hierarchy $2.

@@ -32,7 +32,7 @@ struct cgmigrate_args {
 	char **specs;
 	char **pidfiles; /* "-" is stdin */
 	pid_t *ids;
-	size_t n_ids;
+	size_t n_ids, cap_ids;
 	bool thread, recursive, freeze, verbose, no_verify;
 	pid_t threads_of;
 	const char *match;
@@ -90,11 +90,16 @@ static const struct argp_option options[] = {
 
 static int push_id(struct cgmigrate_args *a, pid_t id)
 {
-	pid_t *nv = realloc(a->ids, (a->n_ids + 1) * sizeof(pid_t));
+	/* ids come by the ten thousand from pid files: grow by doubling */
+	if (a->n_ids == a->cap_ids) {
+		size_t cap = a->cap_ids ? a->cap_ids * 2 : 64;
+		pid_t *nv = realloc(a->ids, cap * sizeof(pid_t));
 
-	if (!nv)
-		return -ENOMEM;
-	a->ids = nv;
+		if (!nv)
+			return -ENOMEM;
+		a->ids = nv;
+		a->cap_ids = cap;
+	}
 	a->ids[a->n_ids++] = id;
 	return 0;
 }
@@ -414,7 +419,7 @@ static int run(struct cgmigrate_args *a)
 		}
 		free(a->ids);
 		a->ids = tids;
-		a->n_ids = n;
+		a->n_ids = a->cap_ids = n;
 	}
 	if (!a->n_ids) {
 		fprintf(stderr, "cgmigrate: no process ids given\n");
