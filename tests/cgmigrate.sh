@@ -610,20 +610,30 @@ can_unshare() {
 	command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null
 }
 
+# The fixture's rule names cpu, its % line pids: two v1 hierarchies where they are mounted,
+# else the unified hierarchy offering both (the rule's targets merge into one there).
 test_rules_classify() {
 	cgk_need_root || return 0
-	cgk_need_v1 cpu || return 0
-	cgk_need_v1 pids || return 0
+	local h1 h2
 	can_unshare || { cgk_skip "no unshare -m here"; return; }
-	sandbox cpu && sandbox pids || { fail "sandboxes"; return; }
-	mkdir "$(cgk_mnt cpu)/$S/ruled" "$(cgk_mnt pids)/$S/ruled"
+	if [ -n "$(cgk_mnt cpu)" ] && [ -n "$(cgk_mnt pids)" ]; then
+		h1=cpu h2=pids
+		sandbox cpu && sandbox pids || { fail "sandboxes"; return; }
+	elif cgk_v2_has cpu && cgk_v2_has pids; then
+		h1=unified h2=unified
+		sandbox unified || { fail "sandbox"; return; }
+	else
+		cgk_skip "neither v1 cpu and pids nor a unified hierarchy offering them ($(cgk_layout))"
+		return
+	fi
+	mkdir -p "$(cgk_mnt $h1)/$S/ruled" "$(cgk_mnt $h2)/$S/ruled"
 	sed "s/@S@/$S/g" "$FIXTURES/cgmigrate/cgrules.conf" >"$_cgk_tmp/rules"
 	start_sleepers 1 1 || return
 	cgk_capture with_rules "$_cgk_tmp/rules" "$M" -v "$PIDS"
 	assertEquals "exit ($err)" 0 "$rc"
 	assertEquals "summary" "moved 1 processes (1 threads), 0 gone, 0 failed" "$out"
-	assertEquals "cpu by the rule" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" cpu)"
-	assertEquals "pids by its % line" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" pids)"
+	assertEquals "cpu by the rule" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" $h1)"
+	assertEquals "pids by its % line" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" $h2)"
 	# mig_threads matches no rule
 	start_threads lone-1 || return
 	cgk_capture with_rules "$_cgk_tmp/rules" "$M" "$TPID"
