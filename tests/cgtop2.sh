@@ -601,6 +601,8 @@ tmux_script() {
 #!/bin/sh
 f=$1
 shift
+# ^C goes to the whole foreground group: this shell must outlive cgtop2 to record what it left
+trap : INT
 stty -a >"$f.before"
 sh -c 'echo $$ >"$0"; exec "$@"' "$f.pid" "$@"
 echo "EXIT=$?" >"$f.exit"
@@ -620,7 +622,7 @@ test_interactive_tmux() {
 	tmux_script
 	_tmux=cgk$$
 	tm new-session -d -s "$_tmux" -x 120 -y 30 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
-		{ fail "tmux"; return; }
+		{ fail "tmux"; return 0; }
 	pane_wait "^cgtop2 /$S .*order cpu" || fail "title: $(pane)"
 	pane_wait "^CGROUP +TASKS +%CPU" || fail "header: $(pane)"
 	# by CPU the busy cgroup comes before the idle one once rates exist
@@ -653,13 +655,24 @@ test_interactive_tmux() {
 	tm kill-session -t "$_tmux"
 	_tmux=${_tmux}b
 	tmux -L "$_tmux" new-session -d -s "$_tmux" -x 100 -y 20 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
-		{ fail "tmux again"; return; }
+		{ fail "tmux again"; return 0; }
 	pane_wait "^CGROUP" || fail "second start: $(pane)"
 	kill -TERM "$(cat "$f.pid")"
 	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not end on SIGTERM"
 	assertEquals "exit on SIGTERM" "EXIT=0" "$(cat "$f.exit")"
 	assertEquals "terminal restored after SIGTERM" "$(cat "$f.before")" "$(cat "$f.after")"
 	assertNotContains "alternate screen left after SIGTERM" "$(pane)" "CGROUP"
+	# ^C: SIGINT from the terminal, once more the same path
+	rm -f "$f".*
+	tm kill-session -t "$_tmux"
+	_tmux=${_tmux}c
+	tmux -L "$_tmux" new-session -d -s "$_tmux" -x 100 -y 20 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
+		{ fail "tmux a third time"; return 0; }
+	pane_wait "^CGROUP" || fail "third start: $(pane)"
+	tm send-keys -t "$_tmux" C-c
+	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not end on ^C"
+	assertEquals "exit on ^C" "EXIT=0" "$(cat "$f.exit")"
+	assertEquals "terminal restored after ^C" "$(cat "$f.before")" "$(cat "$f.after")"
 }
 
 . "$SHUNIT2"
