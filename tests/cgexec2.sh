@@ -402,6 +402,32 @@ test_second_sigterm_kills() {
 	assertTrue "removed" "dir_gone $PSB/ign"
 }
 
+# Ctrl-C on a terminal reaches COMMAND from the terminal itself: cgexec2 neither repeats it
+# nor counts it as a request to kill the transient cgroup (a REPL survives two of them)
+lines() {
+	[ "$(wc -l <"$1" 2>/dev/null)" -ge "$2" ]
+}
+
+test_terminal_ctrl_c_left_to_command() {
+	need_pids || return 0
+	command -v tmux >/dev/null || { cgk_skip "no tmux here"; return 0; }
+	local f=$_cgk_tmp/tty.int r=$_cgk_tmp/tty.ready sock=cgk-exec-$$
+	tmux -L "$sock" new-session -d -x 80 -y 10 \
+		"$X -g pids:$S -ttty sh -c 'trap \"echo INT >>$f\" INT; echo \$\$ >$r; while :; do sleep 0.05; done'"
+	cgk_wait_for test -s "$r" || { fail "COMMAND never started"; tmux -L "$sock" kill-server; return 0; }
+	tmux -L "$sock" send-keys C-c
+	cgk_wait_for lines "$f" 1 || fail "first Ctrl-C did not reach COMMAND"
+	tmux -L "$sock" send-keys C-c
+	cgk_wait_for lines "$f" 2 || fail "second Ctrl-C did not reach COMMAND"
+	sleep 0.2
+	assertEquals "each Ctrl-C reached COMMAND once" 2 "$(wc -l <"$f")"
+	assertTrue "COMMAND still runs" "kill -0 $(cat "$r")"
+	assertTrue "its cgroup is still there" "[ -d $PSB/tty ]"
+	# the terminal goes away: SIGHUP, forwarded, and the cgroup is removed
+	tmux -L "$sock" kill-server
+	assertTrue "removed after SIGHUP" "cgk_wait_for dir_gone $PSB/tty"
+}
+
 # ---- bad input: one line, exit 125, nothing created, COMMAND never ran ---------------------
 
 # bad_input NAME EXPECTED-STDERR-OR-SUBSTRING ARGS...: "=..." pins the whole line

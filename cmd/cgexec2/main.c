@@ -339,8 +339,9 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGU
 
 /*
  * Wait for the child, passing on the signals cgexec2 receives; returns its wait status.
- * Asked a second time to stop (SIGINT or SIGTERM; SIGHUP often means "reload"), with a
- * transient cgroup to clean up, it kills everything in it: COMMAND had its chance to exit.
+ * Asked a second time to stop (SIGINT or SIGTERM sent to cgexec2, not the terminal's; SIGHUP
+ * often means "reload"), with a transient cgroup to clean up, it kills everything in it:
+ * COMMAND had its chance to exit.
  */
 static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusage *ru,
 			   const struct cg_targets *transient)
@@ -360,6 +361,14 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 				return status;
 			continue;
 		}
+		/*
+		 * Ctrl-C and Ctrl-\ signal the whole foreground group: the child has it already,
+		 * and what it does with it is its business (a second Ctrl-C in a REPL kills
+		 * nothing). A hangup goes to the session leader alone: that one is passed on.
+		 */
+		if ((sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
+		    getpgid(c->pid) == getpgrp())
+			continue;
 		if ((sig == SIGINT || sig == SIGTERM) && ++stops > 1 && transient) {
 			for (size_t i = 0; i < transient->n; i++) {
 				struct cg_diag d = { 0 };
@@ -371,9 +380,6 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 			}
 			continue;
 		}
-		/* the terminal signals the whole foreground group: the child has it already */
-		if (si.si_code == SI_KERNEL && getpgid(c->pid) == getpgrp())
-			continue;
 		cg_child_signal(c, sig);
 	}
 }
