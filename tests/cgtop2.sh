@@ -621,8 +621,15 @@ test_interactive_tmux() {
 	start_helper -s $(live_child idle)
 	tmux_script
 	_tmux=cgk$$
-	tm new-session -d -s "$_tmux" -x 120 -y 30 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
-		{ fail "tmux"; return 0; }
+	if ! tm new-session -d -s "$_tmux" -x 120 -y 30 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" 2>"$_cgk_tmp/tmux.err"; then
+		# tmux refuses to start without a UTF-8 locale (the VM guests have none)
+		if grep -q "LC_ALL, LC_CTYPE or LANG" "$_cgk_tmp/tmux.err"; then
+			cgk_skip "tmux cannot start here: $(cat "$_cgk_tmp/tmux.err")"
+		else
+			fail "tmux: $(cat "$_cgk_tmp/tmux.err")"
+		fi
+		return 0
+	fi
 	pane_wait "^cgtop2 /$S .*order cpu" || fail "title: $(pane)"
 	pane_wait "^CGROUP +TASKS +%CPU" || fail "header: $(pane)"
 	# by CPU the busy cgroup comes before the idle one once rates exist
