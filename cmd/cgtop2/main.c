@@ -1195,16 +1195,15 @@ static int run_interactive(const struct cgtop2_args *a, struct cg_stats *s)
 		uint64_t now = mono_ns();
 		int timeout;
 
+		/* a depth change frees rows: sample again even when paused */
 		if (resample || (!u.paused && now >= next)) {
-			if (!u.paused || !rows) {
-				r = cg_stats_sample(s, &rows, &n);
-				if (r < 0) {
-					term_leave(&sc);
-					ret = report_errno(a, "sample", r);
-					goto out;
-				}
-				done++;
+			r = cg_stats_sample(s, &rows, &n);
+			if (r < 0) {
+				term_leave(&sc);
+				ret = report_errno(a, "sample", r);
+				goto out;
 			}
+			done++;
 			if (now >= next)
 				next = now + a->delay_ns;
 			resample = false;
