@@ -467,12 +467,14 @@ start_reattacher() {
 }
 
 # The refill races with the drain's pauses: on a busy machine the reattacher may miss one.
-# Where strace is, it widens each pause by holding every move's return for 20 ms; else up to
-# 3 tries to see the drain lose.
+# Where strace is, it widens each pause by holding every move's return for 20 ms (LeakSanitizer
+# cannot run under ptrace: a SAN=1 build checks leaks everywhere else); else up to 3 tries to
+# see the drain lose.
 drain_until_it_gives_up() {
 	local try hold=()
 	command -v strace >/dev/null &&
-		hold=(strace -o /dev/null -e trace=write -e inject=write:delay_exit=20000)
+		hold=(env ASAN_OPTIONS=detect_leaks=0 strace -o /dev/null -e trace=write
+			-e inject=write:delay_exit=20000)
 	for try in 1 2 3; do
 		cgk_capture "${hold[@]}" "$M" "$@"
 		[ "$rc" -ne 0 ] && return 0
@@ -516,7 +518,8 @@ test_sigterm_thaws() {
 	if command -v strace >/dev/null; then
 		start_sleepers 1 1 || return
 		"$M" -g "$FPFX/$S/src" "$PIDS" || { fail "sleeper into src"; return; }
-		strace -o /dev/null -e trace=write -e inject=write:delay_enter=3000000:when=2 \
+		env ASAN_OPTIONS=detect_leaks=0 strace -o /dev/null -e trace=write \
+			-e inject=write:delay_enter=3000000:when=2 \
 			"$M" -z -F "$PFX/$S/src" -g "$PFX/$S/dst" 2>"$_cgk_tmp/term.err" &
 		spid=$!
 		KIDS+=($spid)
