@@ -309,9 +309,13 @@ static bool task_exists(pid_t id)
 
 /*
  * The writes are what a move costs; the rest runs beside them on a helper thread: it probes
- * every id for existence ahead of the writer, then reads the listing of each target the
- * writer is done with while the writer goes on to the next one. Only the last target's
- * listing is left for after the last write.
+ * every id for existence ahead of the writer, then reads the first target's listing while
+ * the writer goes on to the other targets (with one target, after the last write).
+ *
+ * One listing is enough: a write the kernel acknowledged moved every live thread of the
+ * process at once, so what a verification finds is a task that was exiting (gone: not in the
+ * listing of the first target either) or one another program moved away again, which no
+ * check can rule out a moment later. The other targets' writes are checked by their answers.
  */
 struct move_job {
 	const struct cg_targets *t;
@@ -353,9 +357,9 @@ static void *move_helper(void *arg)
 		probe(&j->m[k]);
 		atomic_store_explicit(&j->probed, k + 1, memory_order_release);
 	}
-	for (size_t i = 0; i + 1 < j->t->n; i++) {
-		wait_for(&j->written, i + 1);
-		read_listing(j, i);
+	if (j->t->n) {
+		wait_for(&j->written, 1);
+		read_listing(j, 0);
 	}
 	return NULL;
 }
@@ -422,17 +426,12 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 	}
 	if (helped)
 		pthread_join(helper, NULL);
-	else
-		for (size_t i = 0; !o->no_verify && i + 1 < t->n; i++)
-			read_listing(&j, i);
-	if (t->n && !o->no_verify)
-		read_listing(&j, t->n - 1);
+	else if (t->n && !o->no_verify)
+		read_listing(&j, 0);
 	r = 0;
-	for (size_t i = 0; !o->no_verify && i < t->n; i++)
-		for (size_t k = 0; k < n; k++)
-			if (m[k].state == CG_MOVE_PENDING &&
-			    !pid_in(j.lists[i], j.nlists[i], m[k].id))
-				check_missing(&t->t[i], i, o->thread, &m[k]);
+	for (size_t k = 0; t->n && !o->no_verify && k < n; k++)
+		if (m[k].state == CG_MOVE_PENDING && !pid_in(j.lists[0], j.nlists[0], m[k].id))
+			check_missing(&t->t[0], 0, o->thread, &m[k]);
 	for (size_t k = 0; k < n; k++) {
 		switch (m[k].state) {
 		case CG_MOVE_PENDING:

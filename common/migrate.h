@@ -84,9 +84,9 @@ struct cg_move_summary {
 
 /*
  * Move every id into every target. Per target the membership file is opened once and each id
- * is one write. Then verification: an id counts as arrived when the target lists it (one read
- * of the listing per target), else /proc/PID/cgroup (or /proc/PID/task/TID/cgroup) decides:
- * exited or a zombie is gone, elsewhere is a failure. An id that did not exist before the move
+ * is one write. Then verification: an id counts as arrived when the first target lists it (one
+ * read of its listing), else /proc/PID/cgroup (or /proc/PID/task/TID/cgroup) decides: exited
+ * or a zombie is gone, elsewhere is a failure; the other targets' writes count by their answer. An id that did not exist before the move
  * began is a failure. Outcomes are left in m[]; the summary may be NULL.
  * Returns 0, or -errno with d filled when a target cannot be opened (nothing moved then).
  */
