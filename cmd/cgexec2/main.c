@@ -18,7 +18,7 @@
 #include "file.h"
 #include "mount.h"
 #include "rules.h"
-#include "spawn.h"
+#include "launch.h"
 #include "spec.h"
 #include "usage.h"
 

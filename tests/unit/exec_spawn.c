@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "spawn.h"
+#include "launch.h"
 
 static char marker[64];
 

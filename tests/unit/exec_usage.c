@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "spawn.h"
+#include "launch.h"
 #include "usage.h"
 
 static void test_parsers(void)

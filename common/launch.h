@@ -1,21 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Starting a command inside its cgroups before it runs: clone3(CLONE_INTO_CGROUP) or a self-move. */
-#ifndef CGKIT_SPAWN_H
-#define CGKIT_SPAWN_H
-
-/*
- * -Icommon makes this file <spawn.h> too: pass the system's on, so that code asking for
- * posix_spawn() still gets it. (Included as "spawn.h" from common/ itself, the search starts
- * over, finds this file again and the guard makes that a no-op, which clang remarks on.)
- */
-#ifdef __clang__
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Winclude-next-absolute-path"
-#endif
-#include_next <spawn.h>
-#ifdef __clang__
-#pragma clang diagnostic pop
-#endif
+#ifndef CGKIT_LAUNCH_H
+#define CGKIT_LAUNCH_H
 
 #include <signal.h>
 #include <stdbool.h>

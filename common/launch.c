@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Starting a command inside its cgroups before it runs: clone3(CLONE_INTO_CGROUP) or a self-move. */
-#include "spawn.h"
+#include "launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
