@@ -197,3 +197,22 @@ int cg_parse_mode(const char *s, mode_t *ret)
 	*ret = (mode_t)v;
 	return 0;
 }
+
+int cg_parse_setting(const char *s, char **ret_file, char **ret_value)
+{
+	const char *eq = strchr(s, '=');
+	_cleanup_free_ char *file = NULL;
+	char *value;
+
+	if (!eq || eq == s)
+		return -EINVAL;
+	file = strndup(s, (size_t)(eq - s));
+	value = strdup(eq + 1);
+	if (!file || !value) {
+		free(value);
+		return -ENOMEM;
+	}
+	*ret_file = TAKE_PTR(file);
+	*ret_value = value;
+	return 0;
+}

@@ -17,6 +17,8 @@ int cg_parse_pid(const char *s, pid_t *ret);
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
 /* "UID:GID", names or numbers, either side may be empty (unchanged: -1) */
 int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid);
+/* "FILE=VALUE" (an -r option) -> two strings; -EINVAL without '=' or without FILE */
+int cg_parse_setting(const char *s, char **ret_file, char **ret_value);
 /* octal mode, 0..07777 */
 int cg_parse_mode(const char *s, mode_t *ret);
 

@@ -19,6 +19,7 @@
 #include "mount.h"
 #include "rules.h"
 #include "launch.h"
+#include "parse.h"
 #include "spec.h"
 #include "usage.h"
 
@@ -84,6 +85,7 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgexec2_args *a = state->input;
+	int r;
 
 	switch (key) {
 	case 'g':
@@ -105,19 +107,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case 'r': {
-		char *eq = strchr(arg, '=');
-		struct setting *ns;
+		struct setting *ns = realloc(a->set, (a->n_set + 1) * sizeof(*ns));
 
-		if (!eq || eq == arg)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
-		ns = realloc(a->set, (a->n_set + 1) * sizeof(*ns));
 		if (!ns)
 			return ENOMEM;
 		a->set = ns;
-		ns[a->n_set].file = strndup(arg, (size_t)(eq - arg));
-		ns[a->n_set].value = strdup(eq + 1);
-		if (!ns[a->n_set].file || !ns[a->n_set].value)
+		r = cg_parse_setting(arg, &ns[a->n_set].file, &ns[a->n_set].value);
+		if (r == -ENOMEM)
 			return ENOMEM;
+		if (r < 0)
+			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
 		a->n_set++;
 		a->transient = true;
 		break;
