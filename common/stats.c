@@ -1134,6 +1134,22 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		close_fd(s, &n->dfd[R_UNIFIED]);
 		n->dfd[R_UNIFIED] = -1;
 	}
+	/*
+	 * A directory fd is only needed to open files; once every file is open (or known absent)
+	 * it would take an fd from a stat file that has to be re-opened each time.
+	 */
+	for (int r = 0; r < R_PROC; r++) {
+		bool need = false;
+
+		if (n->dfd[r] < 0)
+			continue;
+		for (int f = 0; f < F_N && !need; f++)
+			need = s->canon[defs[f].role] == r && n->fd[f] == FD_UNCACHED;
+		if (!need) {
+			close_fd(s, &n->dfd[r]);
+			n->dfd[r] = -1;
+		}
+	}
 	n->has_prev = true;
 	n->prev_t = now;
 	n->prev_have = row->have;
