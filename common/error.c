@@ -31,9 +31,9 @@ const char *cg_explain(int err, enum cg_op op, int version)
 		return NULL;
 	case EOPNOTSUPP:
 		if (op == CG_OP_ATTACH)
-			return "threaded rule: the target is a threaded or domain-invalid cgroup; "
-			       "whole processes go into its threaded domain, single threads through "
-			       "cgroup.threads";
+			return "threaded rule: the target is domain invalid (a domain cgroup inside a "
+			       "threaded subtree): make it threaded (cgcreate2 -T) or move the process "
+			       "into the subtree's threaded domain";
 		if (op == CG_OP_ATTACH_THREAD)
 			return "threaded rule: threads can only move between cgroups of the same "
 			       "threaded subtree of their process (make the target threaded with "

@@ -130,39 +130,48 @@ ssize_t cg_pread_buf(int fd, char *buf, size_t size)
 int cg_read_fd(int fd, char **ret, size_t *ret_len)
 {
 	_cleanup_free_ char *buf = NULL;
-	size_t cap = 4096;
+	size_t cap = 4096, len = 0;
+	bool seekable = true;
 
+	/*
+	 * Read to EOF from offset 0: seq_file hands out at most a page per read() (cgroup.procs,
+	 * tasks of a big cgroup), and continues consistently from where the last read stopped.
+	 */
 	for (;;) {
-		char *nb = realloc(buf, cap + 1);
 		ssize_t n;
 
-		if (!nb)
-			return -ENOMEM;
-		buf = nb;
+		if (len == cap || !buf) {
+			char *nb;
+
+			if (buf)
+				cap *= 2;
+			if (cap > READ_LIMIT)
+				return -EFBIG;
+			nb = realloc(buf, cap + 1);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
 		do
-			n = pread(fd, buf, cap + 1, 0);
+			n = seekable ? pread(fd, buf + len, cap - len, (off_t)len)
+				     : read(fd, buf + len, cap - len);
 		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			/* pipes and some /proc files do not seek; those are read once, plainly */
-			if (errno != ESPIPE)
-				return -errno;
-			do
-				n = read(fd, buf, cap + 1);
-			while (n < 0 && errno == EINTR);
-			if (n < 0)
-				return -errno;
+		if (n < 0 && errno == ESPIPE && seekable && len == 0) {
+			/* pipes and some /proc files do not seek; read those plainly */
+			seekable = false;
+			continue;
 		}
-		if ((size_t)n <= cap) {
-			buf[n] = '\0';
-			if (ret_len)
-				*ret_len = (size_t)n;
-			*ret = TAKE_PTR(buf);
-			return 0;
-		}
-		if (cap >= READ_LIMIT)
-			return -EFBIG;
-		cap *= 4;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
 	}
+	buf[len] = '\0';
+	if (ret_len)
+		*ret_len = len;
+	*ret = TAKE_PTR(buf);
+	return 0;
 }
 
 int cg_read_at(int dirfd, const char *path, char **ret)

@@ -22,9 +22,9 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode);
 int cg_fd_check_cgroupfs(int fd);
 
 /*
- * Whole content of a virtual file from offset 0, NUL-terminated: one pread of size+1 and,
- * when that comes back full, a bigger buffer and a fresh pread (never a second append read,
- * which could stitch two generations of the file together). *ret_len may be NULL.
+ * Whole content of a virtual file from offset 0 to EOF, NUL-terminated. seq_file files
+ * (cgroup.procs, tasks) come a page per read(), so one read is not enough for them.
+ * *ret_len may be NULL. The sampler's hot path uses cg_pread_buf instead.
  */
 int cg_read_fd(int fd, char **ret, size_t *ret_len);
 int cg_read_at(int dirfd, const char *path, char **ret);

@@ -65,6 +65,16 @@ int main(void)
 	CHECK(fd >= 0);
 	close(fd);
 
+	/* seq_file gives a page per read (as cgroup.procs of a big cgroup does): read to EOF */
+	fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		CHECK_INT(cg_read_fd(fd, &text, &len), 0);
+		CHECK(len > 8192);
+		CHECK(len == strlen(text) && text[len - 1] == '\n');
+		free(text);
+		close(fd);
+	}
+
 	CHECK(cg_name_is_plain("memory.max"));
 	CHECK(!cg_name_is_plain("a/b"));
 	CHECK(!cg_name_is_plain(".."));
