@@ -327,6 +327,7 @@ struct cg_stats {
 	const struct cg_layout *layout;
 	const struct cg_hier *hier[R_N]; /* NULL: not mounted */
 	int canon[R_N]; /* a hierarchy serving two roles is listed and read under the first */
+	int sample_dfd[R_N]; /* the directory of the node being sampled, when it has no dfd */
 	char *root;
 	int depth;
 	bool threads, always_read;
@@ -462,7 +463,8 @@ static void node_drop_role(struct cg_stats *s, struct node *n, int role)
 	if (n->wd[role] >= 0) {
 		if ((size_t)n->wd[role] < s->n_wds)
 			s->wds[n->wd[role]].node = NULL;
-		inotify_rm_watch(s->ifd, n->wd[role]);
+		if (s->ifd >= 0)
+			inotify_rm_watch(s->ifd, n->wd[role]);
 		n->wd[role] = -1;
 	}
 	n->srcs &= ~(1u << role);
@@ -817,13 +819,17 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 		if (d->role == R_PROC) {
 			tmp = open(d->name, O_RDONLY | O_CLOEXEC);
 		} else {
-			int dtmp, dfd = node_dir(s, n, s->canon[d->role], &dtmp);
+			int role = s->canon[d->role], dfd = n->dfd[role];
 
+			/* one directory open per node and sample, however many files need it */
+			if (dfd < 0) {
+				if (s->sample_dfd[role] < 0)
+					s->sample_dfd[role] = open_root_relative(s, role, n->path);
+				dfd = s->sample_dfd[role];
+			}
 			if (dfd < 0)
 				return dfd;
 			tmp = openat(dfd, d->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-			if (dtmp >= 0)
-				close(dtmp);
 		}
 		if (tmp < 0) {
 			r = -errno;
@@ -1066,6 +1072,10 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 
 				n->populated = p ? p[10] == '1' : 1;
 			}
+			/* read again only when inotify says it changed: not worth an fd */
+			close_fd(s, &n->fd[F_EVENTS]);
+			if (n->fd[F_EVENTS] != FD_ABSENT)
+				n->fd[F_EVENTS] = FD_UNTRIED;
 		}
 		n->psi_busy = false;
 	}
@@ -1135,8 +1145,9 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		n->dfd[R_UNIFIED] = -1;
 	}
 	/*
-	 * A directory fd is only needed to open files; once every file is open (or known absent)
-	 * it would take an fd from a stat file that has to be re-opened each time.
+	 * A directory fd is only needed to open files. Once every file is open (or known absent)
+	 * it would take an fd from a stat file; and when the fds run out, a stat file's fd saves
+	 * an open and a close per sample, a directory's only one open per node and sample.
 	 */
 	for (int r = 0; r < R_PROC; r++) {
 		bool need = false;
@@ -1145,10 +1156,15 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 			continue;
 		for (int f = 0; f < F_N && !need; f++)
 			need = s->canon[defs[f].role] == r && n->fd[f] == FD_UNCACHED;
-		if (!need) {
+		if (!need || s->fds_held >= s->fd_budget) {
 			close_fd(s, &n->dfd[r]);
 			n->dfd[r] = -1;
 		}
+	}
+	for (int r = 0; r < R_N; r++) {
+		if (s->sample_dfd[r] >= 0)
+			close(s->sample_dfd[r]);
+		s->sample_dfd[r] = -1;
 	}
 	n->has_prev = true;
 	n->prev_t = now;
@@ -1318,6 +1334,8 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 		return -ENOMEM;
 	s->layout = l;
 	s->ifd = -1;
+	for (int role = 0; role < R_N; role++)
+		s->sample_dfd[role] = -1;
 	s->depth = o->depth < 0 ? 0 : o->depth;
 	s->threads = o->threads;
 	s->always_read = o->always_read;
@@ -1403,6 +1421,10 @@ void cg_stats_free(struct cg_stats *s)
 {
 	if (!s)
 		return;
+	/* closing the inotify fd drops every watch at once */
+	if (s->ifd >= 0)
+		close(s->ifd);
+	s->ifd = -1;
 	while (s->n_nodes) {
 		struct node *n = s->nodes[0];
 
