@@ -36,8 +36,9 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon 
 
 fuzz: $(FUZZ_BINS)
 	@pass=0; fail=0; for f in $(FUZZ_BINS); do \
-		n=$${f##*/}; mkdir -p .fuzz/corpus/$$n; \
-		if $$f -runs=$(FUZZ_RUNS) -seed=1 -max_len=512 .fuzz/corpus/$$n tests/fuzz/corpus/$$n \
+		n=$${f##*/}; mkdir -p .fuzz/corpus/$$n; seeds=tests/fuzz/corpus/$$n; \
+		[ -d $$seeds ] || seeds=; \
+		if $$f -runs=$(FUZZ_RUNS) -seed=1 -max_len=512 .fuzz/corpus/$$n $$seeds \
 			>.fuzz/$$n.log 2>&1; then pass=$$((pass + 1)); echo "PASS fuzz/$$n"; \
 		else fail=$$((fail + 1)); echo "FAIL fuzz/$$n"; tail -n 30 .fuzz/$$n.log; fi; \
 	done; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
