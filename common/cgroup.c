@@ -197,9 +197,9 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 		if (!last && !parents) {
 			/* without -p the ancestors must exist already */
 			if (!cg_exists(h, next))
-				return cg_diag_say(d, ENOENT, disp(next, buf, sizeof(buf)),
-						   h->label, "mkdir",
-						   "the parent cgroup does not exist (-p creates it)");
+				return cg_diag_say(
+					d, ENOENT, disp(next, buf, sizeof(buf)), h->label, "mkdir",
+					"the parent cgroup does not exist (-p creates it)");
 			free(sofar);
 			sofar = TAKE_PTR(next);
 			continue;
@@ -212,7 +212,8 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 			r = -errno;
 			if (r != -EEXIST || (last && !parents))
 				return cg_diag_fail(d, -r, CG_OP_MKDIR, h->version,
-						    disp(next, buf, sizeof(buf)), h->label, "mkdir");
+						    disp(next, buf, sizeof(buf)), h->label,
+						    "mkdir");
 		} else {
 			r = journal_add(j, CG_UNDO_RMDIR, h, next, NULL);
 			if (r < 0)
@@ -243,7 +244,8 @@ int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, str
 	for (char *const *k = ctrls; *k; k++)
 		if (!cg_strv_contains(h->controllers, *k))
 			return cg_diag_say(d, ENOENT, disp(path, buf, sizeof(buf)), h->label,
-					   "enable", "controller '%s' is not available in the unified "
+					   "enable",
+					   "controller '%s' is not available in the unified "
 					   "hierarchy at %s (it is bound to a v1 hierarchy or not "
 					   "built into the kernel)",
 					   *k, h->mountpoint);
@@ -356,8 +358,8 @@ int cg_set(const struct cg_hier *h, const char *path, const char *file, const ch
 		snprintf(out[0].value, sizeof(out[0].value), "%s", value);
 		n = 1;
 		if (strlen(file) >= sizeof(out[0].file) || strlen(value) >= sizeof(out[0].value))
-			return cg_diag_say(d, EINVAL, buf, h->label, "set", "%s=%s is too long", file,
-					   value);
+			return cg_diag_say(d, EINVAL, buf, h->label, "set", "%s=%s is too long",
+					   file, value);
 	}
 	fd = cg_open_dir(h, path);
 	if (fd < 0)
@@ -431,8 +433,7 @@ int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_per
 	return 0;
 }
 
-int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid,
-		struct cg_diag *d)
+int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid, struct cg_diag *d)
 {
 	static const char *const v1_files[] = { "tasks", "cgroup.procs" };
 	_cleanup_close_ int fd = open_cgroup_rdonly(h, path);
@@ -454,8 +455,9 @@ int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid,
 			if (r < 0)
 				list = NULL;
 		}
-		files = cg_strv_split(list ? list : "cgroup.procs\ncgroup.threads\n"
-						    "cgroup.subtree_control\n",
+		files = cg_strv_split(list ? list
+					   : "cgroup.procs\ncgroup.threads\n"
+					     "cgroup.subtree_control\n",
 				      "\n");
 	} else {
 		files = calloc(ARRAY_SIZE(v1_files) + 1, sizeof(char *));
@@ -486,7 +488,8 @@ int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t 
 	_cleanup_free_ pid_t *v = NULL;
 	size_t n = 0, cap = 0;
 	char *save = NULL;
-	const char *file = threads ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
+	const char *file =
+		threads ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
 	int r;
 
 	if (fd < 0)
@@ -648,7 +651,8 @@ int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, stru
 				     : 0;
 		}
 		if (r != -ENOENT)
-			return cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label, "write cgroup.kill");
+			return cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label,
+					    "write cgroup.kill");
 	}
 	for (;;) {
 		r = cg_signal(h, path, true, SIGKILL);
@@ -665,8 +669,7 @@ int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, stru
 	}
 }
 
-static int remove_tree(const struct cg_hier *h, const char *path, bool recursive,
-		       struct cg_diag *d)
+static int remove_tree(const struct cg_hier *h, const char *path, bool recursive, struct cg_diag *d)
 {
 	char buf[PATH_MAX + 2];
 	int r;
@@ -677,7 +680,8 @@ static int remove_tree(const struct cg_hier *h, const char *path, bool recursive
 		r = list_children(h, path, &kids);
 		if (r < 0)
 			return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version,
-					    disp(path, buf, sizeof(buf)), h->label, "list children");
+					    disp(path, buf, sizeof(buf)), h->label,
+					    "list children");
 		for (char **k = kids; *k; k++) {
 			_cleanup_free_ char *sub = cg_path_join(path, *k);
 
@@ -693,10 +697,10 @@ static int remove_tree(const struct cg_hier *h, const char *path, bool recursive
 		_cleanup_strv_free_ char **kids = NULL;
 		bool has_kids = list_children(h, path, &kids) == 0 && kids[0];
 
-		return cg_diag_say(d, EBUSY, disp(path, buf, sizeof(buf)), h->label, "rmdir",
-				   "%s", !*path ? "the hierarchy root cannot be removed"
-				   : has_kids  ? "the cgroup has child cgroups (use -R)"
-					       : "the cgroup has processes (use -k to stop them)");
+		return cg_diag_say(d, EBUSY, disp(path, buf, sizeof(buf)), h->label, "rmdir", "%s",
+				   !*path     ? "the hierarchy root cannot be removed"
+				   : has_kids ? "the cgroup has child cgroups (use -R)"
+					      : "the cgroup has processes (use -k to stop them)");
 	}
 	if (r < 0)
 		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, disp(path, buf, sizeof(buf)),

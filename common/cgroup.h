@@ -74,8 +74,7 @@ struct cg_perm {
 int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_perm *p,
 		  struct cg_diag *d);
 /* Hand the cgroup to a user per the kernel's delegation rules (/sys/kernel/cgroup/delegate). */
-int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid,
-		struct cg_diag *d);
+int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid, struct cg_diag *d);
 
 /* Member pids (threads: true lists thread ids: v2 cgroup.threads, v1 tasks). */
 int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t **ret,
@@ -92,7 +91,7 @@ int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, stru
 
 struct cg_remove_opts {
 	bool recursive; /* children first, depth-first */
-	int signal;     /* 0: refuse a populated cgroup; else send it, wait grace, then kill */
+	int signal; /* 0: refuse a populated cgroup; else send it, wait grace, then kill */
 	uint64_t grace_ns;
 };
 int cg_remove(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,

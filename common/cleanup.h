@@ -36,11 +36,11 @@ static inline void cg_fclosep(FILE **f)
 		fclose(*f);
 }
 
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#define _cleanup_free_ _cleanup_(cg_freep)
-#define _cleanup_close_ _cleanup_(cg_closep)
+#define _cleanup_(f)	   __attribute__((cleanup(f)))
+#define _cleanup_free_	   _cleanup_(cg_freep)
+#define _cleanup_close_	   _cleanup_(cg_closep)
 #define _cleanup_closedir_ _cleanup_(cg_closedirp)
-#define _cleanup_fclose_ _cleanup_(cg_fclosep)
+#define _cleanup_fclose_   _cleanup_(cg_fclosep)
 
 #define TAKE_PTR(p)                                                                                \
 	({                                                                                         \

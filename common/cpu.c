@@ -19,9 +19,9 @@
 /* kernel/sched/core.c sched_prio_to_weight[]: nice -20..19 -> load weight (nice 0 = 1024) */
 static const int nice_to_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
 
 const char *cg_v2_name_for_v1(const char *file)
@@ -120,7 +120,8 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 
 		if (parse_cpu_max(value, &quota, &period) < 0) {
 			snprintf(why, whylen,
-				 "cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in microseconds "
+				 "cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in "
+				 "microseconds "
 				 "(quota >= 1000, period 1000..1000000), not '%s'",
 				 value);
 			return -EINVAL;

@@ -14,14 +14,17 @@ const char *cg_explain(int err, enum cg_op op, int version)
 	switch (err) {
 	case EBUSY:
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
-			return version == 2 ? "no-internal-process rule: the cgroup has controllers "
-					      "enabled in cgroup.subtree_control, so processes may "
-					      "only live in its leaf children"
-					    : "the kernel refused the move (a realtime task may need "
-					      "cpu.rt_runtime_us in the target)";
+			return version == 2
+				       ? "no-internal-process rule: the cgroup has controllers "
+					 "enabled in cgroup.subtree_control, so processes may "
+					 "only live in its leaf children"
+				       : "the kernel refused the move (a realtime task may need "
+					 "cpu.rt_runtime_us in the target)";
 		if (op == CG_OP_SUBTREE)
-			return "no-internal-process rule: a cgroup with processes of its own cannot "
-			       "enable controllers for its children (move the processes into a leaf "
+			return "no-internal-process rule: a cgroup with processes of its own "
+			       "cannot "
+			       "enable controllers for its children (move the processes into a "
+			       "leaf "
 			       "first), or a child still uses the controller being disabled";
 		if (op == CG_OP_RMDIR)
 			return "the cgroup still has processes or child cgroups";
@@ -31,8 +34,10 @@ const char *cg_explain(int err, enum cg_op op, int version)
 		return NULL;
 	case EOPNOTSUPP:
 		if (op == CG_OP_ATTACH)
-			return "threaded rule: the target is domain invalid (a domain cgroup inside a "
-			       "threaded subtree): make it threaded (cgcreate2 -T) or move the process "
+			return "threaded rule: the target is domain invalid (a domain cgroup "
+			       "inside a "
+			       "threaded subtree): make it threaded (cgcreate2 -T) or move the "
+			       "process "
 			       "into the subtree's threaded domain";
 		if (op == CG_OP_ATTACH_THREAD)
 			return "threaded rule: threads can only move between cgroups of the same "
@@ -40,19 +45,23 @@ const char *cg_explain(int err, enum cg_op op, int version)
 			       "cgcreate2 -T)";
 		if (op == CG_OP_SUBTREE)
 			return "threaded rule: only threaded controllers (cpu, cpuset, perf_event, "
-			       "pids) can be enabled in a threaded subtree, and the cgroup must not "
+			       "pids) can be enabled in a threaded subtree, and the cgroup must "
+			       "not "
 			       "be domain invalid";
 		if (op == CG_OP_TYPE || op == CG_OP_MKDIR)
-			return "threaded rule: a domain cgroup cannot be created under a threaded one, "
+			return "threaded rule: a domain cgroup cannot be created under a threaded "
+			       "one, "
 			       "and a cgroup becomes threaded only if its parent can be a threaded "
 			       "domain";
 		return NULL;
 	case ENOENT:
 		if (op == CG_OP_WRITE || op == CG_OP_READ || op == CG_OP_OPEN)
-			return "no such interface file: its controller is not enabled in the parent's "
+			return "no such interface file: its controller is not enabled in the "
+			       "parent's "
 			       "cgroup.subtree_control (v2), or not mounted on this hierarchy (v1)";
 		if (op == CG_OP_SUBTREE)
-			return "the controller is not available here: the parent does not enable it, "
+			return "the controller is not available here: the parent does not enable "
+			       "it, "
 			       "or it is bound to a v1 hierarchy";
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
 			return "the cgroup does not exist";
@@ -62,13 +71,15 @@ const char *cg_explain(int err, enum cg_op op, int version)
 	case EACCES:
 	case EPERM:
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
-			return "delegation rule: the writer must own cgroup.procs of the target and of "
+			return "delegation rule: the writer must own cgroup.procs of the target "
+			       "and of "
 			       "the common ancestor of source and target (see cgcreate2 -D)";
 		if (op == CG_OP_MKDIR || op == CG_OP_RMDIR)
 			return "delegation rule: the parent cgroup directory must be owned by the "
 			       "caller (see cgcreate2 -D)";
 		if (op == CG_OP_SUBTREE)
-			return "delegation rule: cgroup.subtree_control must be owned by the caller";
+			return "delegation rule: cgroup.subtree_control must be owned by the "
+			       "caller";
 		if (op == CG_OP_KILL)
 			return "no permission to signal the process";
 		return "permission denied by the owner or mode of the cgroup file";

@@ -10,11 +10,11 @@ enum cg_op {
 	CG_OP_OTHER,
 	CG_OP_MKDIR,
 	CG_OP_RMDIR,
-	CG_OP_ATTACH,        /* a process into cgroup.procs (or v1 tasks for a whole process) */
+	CG_OP_ATTACH, /* a process into cgroup.procs (or v1 tasks for a whole process) */
 	CG_OP_ATTACH_THREAD, /* a thread into cgroup.threads / v1 tasks */
-	CG_OP_SUBTREE,       /* cgroup.subtree_control */
-	CG_OP_TYPE,          /* cgroup.type */
-	CG_OP_WRITE,         /* any other interface file */
+	CG_OP_SUBTREE, /* cgroup.subtree_control */
+	CG_OP_TYPE, /* cgroup.type */
+	CG_OP_WRITE, /* any other interface file */
 	CG_OP_READ,
 	CG_OP_OPEN,
 	CG_OP_CHOWN,
@@ -38,8 +38,7 @@ const char *cg_explain(int err, enum cg_op op, int version);
 
 /* Record a failure: why = strerror(err) [": " explanation]. d may be NULL. Returns -err. */
 int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const char *where,
-		 const char *hier, const char *what_fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+		 const char *hier, const char *what_fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* Record a failure described by a sentence of our own (no errno text). Returns -err. */
 int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier, const char *what,

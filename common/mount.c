@@ -97,9 +97,19 @@ static void unescape(char *s)
 static bool is_v1_option(const char *o)
 {
 	static const char *const opts[] = {
-		"rw", "ro", "none", "noprefix", "clone_children", "xattr", "cpuset_v2_mode",
-		"favordynmods", "nsdelegate", "memory_localevents", "memory_recursiveprot",
-		"memory_hugetlb_accounting", "pids_localevents",
+		"rw",
+		"ro",
+		"none",
+		"noprefix",
+		"clone_children",
+		"xattr",
+		"cpuset_v2_mode",
+		"favordynmods",
+		"nsdelegate",
+		"memory_localevents",
+		"memory_recursiveprot",
+		"memory_hugetlb_accounting",
+		"pids_localevents",
 	};
 
 	if (!strncmp(o, "release_agent=", 14) || !strncmp(o, "name=", 5))
@@ -531,7 +541,7 @@ static int mount_legacy(void (*cb)(const char *what))
 			if ((r = do_mount("cgroup", dir, *c, cb)) < 0)
 				goto out;
 		}
-next:;
+	next:;
 	}
 	goto out;
 fail_errno:

@@ -8,14 +8,14 @@
 #include <sys/types.h>
 
 struct cg_hier {
-	int version;        /* 1 or 2 */
-	char *mountpoint;   /* unescaped, absolute */
-	char *root;         /* the mount's root inside the hierarchy: "/" unless bind/namespace */
-	char *name;         /* v1 "name=" hierarchy name, or NULL */
+	int version; /* 1 or 2 */
+	char *mountpoint; /* unescaped, absolute */
+	char *root; /* the mount's root inside the hierarchy: "/" unless bind/namespace */
+	char *name; /* v1 "name=" hierarchy name, or NULL */
 	char **controllers; /* NULL-terminated. v1: from the mount options; v2: cgroup.controllers */
-	char *label;        /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
-	dev_t dev;          /* several mounts of one hierarchy share it */
-	int fd;             /* O_PATH|O_DIRECTORY of mountpoint, -1 when not opened */
+	char *label; /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
+	dev_t dev; /* several mounts of one hierarchy share it */
+	int fd; /* O_PATH|O_DIRECTORY of mountpoint, -1 when not opened */
 };
 
 enum cg_layout_kind {

@@ -31,7 +31,8 @@ void cg_targets_clear(struct cg_targets *t)
 static const char *v2_hint(const char *c)
 {
 	static const char *const hints[][2] = {
-		{ "cpuacct", "CPU accounting is cpu.stat in every v2 cgroup; name cpu or no controller" },
+		{ "cpuacct",
+		  "CPU accounting is cpu.stat in every v2 cgroup; name cpu or no controller" },
 		{ "blkio", "the v2 controller is called io" },
 		{ "freezer", "v2 has cgroup.freeze in every cgroup; name no controller" },
 		{ "devices", "v2 controls devices with BPF programs, not a controller" },
@@ -80,12 +81,11 @@ static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *
 				   "controller '%s' is not mounted (%s); mounted here: %s", ctrl,
 				   hint, *where ? where : "nothing");
 	return cg_diag_say(d, ENOENT, spec, "", "",
-			   "controller '%s' is not mounted on any hierarchy; mounted here: %s", ctrl,
-			   *where ? where : "nothing");
+			   "controller '%s' is not mounted on any hierarchy; mounted here: %s",
+			   ctrl, *where ? where : "nothing");
 }
 
-static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *path,
-		      const char *ctrl)
+static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *path, const char *ctrl)
 {
 	struct cg_target *t = NULL, *nt;
 

@@ -9,8 +9,8 @@
 
 struct cg_target {
 	struct cg_hier *hier; /* borrowed from the layout */
-	char *path;           /* relative to the mountpoint, normalized: "a/b"; "" is the root */
-	char **controllers;   /* what the spec named on this hierarchy (v2: to be enabled) */
+	char *path; /* relative to the mountpoint, normalized: "a/b"; "" is the root */
+	char **controllers; /* what the spec named on this hierarchy (v2: to be enabled) */
 };
 
 struct cg_targets {
@@ -31,9 +31,7 @@ void cg_targets_clear(struct cg_targets *t);
 /* Syntax only, no layout needed (for option parsing): 0, or -EINVAL / -ENAMETOOLONG. */
 int cg_spec_check(const char *spec);
 
-
 /* "/a/b" for messages (static buffer per call site is the caller's: writes into buf). */
 const char *cg_target_name(const struct cg_target *t, char *buf, size_t size);
-
 
 #endif

@@ -86,7 +86,6 @@ static const struct argp_option options[] = {
 	{},
 };
 
-
 static int parse_signal(const char *s)
 {
 	int64_t n;
@@ -157,7 +156,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 		r = cg_parse_owner(arg, &u, &g);
 		if (r < 0)
-			argp_error(state, "-%c takes UID:GID (names or numbers), not '%s'", key, arg);
+			argp_error(state, "-%c takes UID:GID (names or numbers), not '%s'", key,
+				   arg);
 		if (key == 'a') {
 			a->perm.a_uid = u;
 			a->perm.a_gid = g;
@@ -208,8 +208,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!strcmp(arg, "0"))
 			a->grace_ns = 0;
 		else if (cg_parse_seconds(arg, &a->grace_ns) < 0)
-			argp_error(state, "--grace takes seconds (0 to 86400, fractions allowed), "
-					  "not '%s'",
+			argp_error(state,
+				   "--grace takes seconds (0 to 86400, fractions allowed), "
+				   "not '%s'",
 				   arg);
 		break;
 	case 'M':
@@ -249,9 +250,10 @@ static const struct argp argp = {
 	.parser = parse_opt,
 	.args_doc = "[PATH...]",
 	.doc = "Create cgroups (or remove them with -x) on the unified, legacy or hybrid layout.\v"
-	"A bare PATH names the unified hierarchy when one is mounted, else every v1 hierarchy. "
-	"On failure nothing this call created is left behind.\n"
-	"Exit status: 0 done, 1 an operation failed, 64 usage error.",
+	       "A bare PATH names the unified hierarchy when one is mounted, else every v1 "
+	       "hierarchy. "
+	       "On failure nothing this call created is left behind.\n"
+	       "Exit status: 0 done, 1 an operation failed, 64 usage error.",
 };
 
 static void report(const struct cg_diag *d)
@@ -312,9 +314,10 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		for (size_t i = 0; i < ts->n; i++)
 			any |= ts->t[i].hier->version == 2;
 		if (!any) {
-			cg_diag_say(&d, ENOTSUP, "", "", a->threaded ? "--threaded" : "--enable",
-				    "needs a cgroup in the unified (v2) hierarchy; this system is %s",
-				    cg_layout_kind_name(cg_layout_kind(l)));
+			cg_diag_say(
+				&d, ENOTSUP, "", "", a->threaded ? "--threaded" : "--enable",
+				"needs a cgroup in the unified (v2) hierarchy; this system is %s",
+				cg_layout_kind_name(cg_layout_kind(l)));
 			r = -ENOTSUP;
 			goto out;
 		}
@@ -367,7 +370,8 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 			if (r < 0)
 				goto out;
 			if (a->verbose)
-				printf("made cgroup %s threaded\n", cg_target_name(t, name, sizeof(name)));
+				printf("made cgroup %s threaded\n",
+				       cg_target_name(t, name, sizeof(name)));
 		}
 	}
 	for (size_t k = 0; k < a->n_set; k++) {
@@ -387,7 +391,8 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		    (r = cg_delegate(t->hier, t->path, a->d_uid, a->d_gid, &d)) < 0)
 			goto out;
 		if (a->verbose && (a->has_perm || a->has_delegate))
-			printf("%s cgroup %s (%s)\n", a->has_delegate ? "delegated" : "set owner of",
+			printf("%s cgroup %s (%s)\n",
+			       a->has_delegate ? "delegated" : "set owner of",
 			       cg_target_name(t, name, sizeof(name)), t->hier->label);
 	}
 out:
@@ -426,7 +431,8 @@ static int do_remove(struct cgcreate2_args *a, struct cg_targets *ts)
 			if (a->quiet)
 				continue;
 			cg_diag_fail(&d, ENOENT, CG_OP_RMDIR, t->hier->version,
-				     cg_target_name(t, name, sizeof(name)), t->hier->label, "remove");
+				     cg_target_name(t, name, sizeof(name)), t->hier->label,
+				     "remove");
 			report(&d);
 			ret = -ENOENT;
 			continue;
@@ -460,10 +466,12 @@ static int run(struct cgcreate2_args *a)
 		if (r == -EEXIST && !a->quiet) {
 			r = cg_layout_load(&l);
 			if (r == 0) {
-				printf("cgroup filesystems already mounted (%s layout), nothing changed:\n",
+				printf("cgroup filesystems already mounted (%s layout), nothing "
+				       "changed:\n",
 				       cg_layout_kind_name(cg_layout_kind(l)));
 				for (size_t i = 0; i < l->n; i++)
-					printf("  %s %s\n", l->hier[i].mountpoint, l->hier[i].label);
+					printf("  %s %s\n", l->hier[i].mountpoint,
+					       l->hier[i].label);
 				cg_layout_free(l);
 				l = NULL;
 			}
@@ -495,7 +503,9 @@ int main(int argc, char **argv)
 {
 	struct cgcreate2_args a = {
 		.grace_ns = 5000000000ULL,
-		.perm = { .a_uid = (uid_t)-1, .a_gid = (gid_t)-1, .t_uid = (uid_t)-1,
+		.perm = { .a_uid = (uid_t)-1,
+			  .a_gid = (gid_t)-1,
+			  .t_uid = (uid_t)-1,
 			  .t_gid = (gid_t)-1 },
 	};
 	int ret;

@@ -102,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (eq) {
 			*eq = '\0';
 			for (int v = 1; v <= 2; v++)
-				if (cg_cpu_translate(v, s, eq + 1, out, &n, why, sizeof(why)) == 0 &&
+				if (cg_cpu_translate(v, s, eq + 1, out, &n, why, sizeof(why)) ==
+					    0 &&
 				    (n < 1 || n > 2))
 					abort();
 		}

@@ -30,7 +30,7 @@ static int check_failures;
 	do {                                                                                       \
 		const char *_a = (a), *_b = (b);                                                   \
 		if (!_a || !_b || strcmp(_a, _b)) {                                                \
-			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,         \
+			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,        \
 				__LINE__, #a, _a ? _a : "(null)", _b ? _b : "(null)");             \
 			check_failures++;                                                          \
 		}                                                                                  \

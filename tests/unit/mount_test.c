@@ -33,13 +33,12 @@ static const char unified[] =
 	"rw,nsdelegate,memory_recursiveprot\n";
 
 /* odd places: spaces escaped, the same hierarchy twice, a bind of a subtree, an overmount */
-static const char odd[] =
-	"40 31 0:40 / /mnt/my\\040cgroups rw - cgroup cgroup rw,pids\n"
-	"41 31 0:40 /sub /srv/pids-sub rw - cgroup cgroup rw,pids\n"
-	"42 31 0:41 /app /srv/app rw - cgroup2 cgroup2 rw\n"
-	"43 31 0:42 / /srv/app rw - cgroup2 cgroup2 rw\n"
-	"garbage line without separator\n"
-	"44 31 0:43 / /srv/short - cgroup\n";
+static const char odd[] = "40 31 0:40 / /mnt/my\\040cgroups rw - cgroup cgroup rw,pids\n"
+			  "41 31 0:40 /sub /srv/pids-sub rw - cgroup cgroup rw,pids\n"
+			  "42 31 0:41 /app /srv/app rw - cgroup2 cgroup2 rw\n"
+			  "43 31 0:42 / /srv/app rw - cgroup2 cgroup2 rw\n"
+			  "garbage line without separator\n"
+			  "44 31 0:43 / /srv/short - cgroup\n";
 
 static void test_hybrid(void)
 {
