@@ -103,14 +103,6 @@ test_teardown() {
 	return 0
 }
 
-suite_teardown() {
-	local m
-	for m in $(awk '$9 == "cgroup" || $9 == "cgroup2" { print $5 }' /proc/self/mountinfo); do
-		[ -d "$m/$S" ] && cgk_sandbox_remove "$m/$S"
-	done
-	return 0
-}
-
 # ---- usage --------------------------------------------------------------------------------
 
 usage_error() {

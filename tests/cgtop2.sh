@@ -13,14 +13,6 @@ BUSY=$HELPERS/top_busy
 FX=$FIXTURES/cgtop2
 _pids=()
 
-suite_teardown() {
-	local m
-	for m in $(awk '$9 == "cgroup" || $9 == "cgroup2" { print $5 }' /proc/self/mountinfo); do
-		[ -d "$m/$S" ] && cgk_sandbox_remove "$m/$S"
-	done
-	return 0
-}
-
 # Our helpers only, by PID.
 test_teardown() {
 	local p
