@@ -13,6 +13,7 @@
 #include "cleanup.h"
 #include "file.h"
 #include "parse.h"
+#include "stats.h"
 
 /* The number after "KEY " on a line of its own in flat-keyed kernel text. */
 static int flat_key(const char *text, const char *key, uint64_t *ret)
@@ -67,60 +68,6 @@ int cg_usage_parse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *
 	return 0;
 }
 
-/* io.stat: "MAJ:MIN rbytes=N wbytes=N rios=N ..." per device; sum over the devices. */
-int cg_usage_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write)
-{
-	_cleanup_free_ char *copy = strdup(text ? text : "");
-	uint64_t rd = 0, wr = 0;
-	char *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *tok = strtok_r(copy, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-		uint64_t v;
-		uint64_t *sum = !strncmp(tok, "rbytes=", 7)   ? &rd
-				: !strncmp(tok, "wbytes=", 7) ? &wr
-							      : NULL;
-
-		if (!sum)
-			continue;
-		if (cg_parse_u64(tok + 7, UINT64_MAX, &v) < 0)
-			return -EINVAL;
-		*sum += v;
-	}
-	/* an empty io.stat is a cgroup that has done no IO, not a missing file */
-	*ret_read = rd;
-	*ret_write = wr;
-	return 0;
-}
-
-/* blkio.throttle.io_service_bytes: "MAJ:MIN Read N" ... "MAJ:MIN Total N", then "Total N". */
-int cg_usage_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write)
-{
-	_cleanup_free_ char *copy = strdup(text ? text : "");
-	uint64_t rd = 0, wr = 0;
-	char *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char dev[32], op[16], num[32];
-		uint64_t v;
-
-		if (sscanf(line, "%31s %15s %31s", dev, op, num) != 3)
-			continue;
-		if (cg_parse_u64(num, UINT64_MAX, &v) < 0)
-			return -EINVAL;
-		if (!strcmp(op, "Read"))
-			rd += v;
-		else if (!strcmp(op, "Write"))
-			wr += v;
-	}
-	*ret_read = rd;
-	*ret_write = wr;
-	return 0;
-}
-
 static int read_u64_at(int dfd, const char *file, uint64_t *ret)
 {
 	_cleanup_free_ char *text = NULL;
@@ -162,14 +109,14 @@ static void read_io(int dfd, int version, struct cg_usage *u)
 
 	if (version == 2) {
 		if (cg_read_at(dfd, "io.stat", &text) == 0 &&
-		    cg_usage_parse_io_stat(text, &u->io_read, &u->io_write) == 0)
+		    cg_stats_parse_io_stat(text, &u->io_read, &u->io_write) == 0)
 			u->have |= CG_USAGE_IO;
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(v1_files); i++) {
 		if (cg_read_at(dfd, v1_files[i], &text) < 0)
 			continue;
-		if (cg_usage_parse_blkio(text, &u->io_read, &u->io_write) == 0)
+		if (cg_stats_parse_blkio(text, &u->io_read, &u->io_write) == 0)
 			u->have |= CG_USAGE_IO;
 		return;
 	}

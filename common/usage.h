@@ -46,7 +46,5 @@ const char *cg_usage_format(const struct cg_usage *u, uint64_t wall_ns, char *bu
 int cg_usage_parse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_system_ns);
 int cg_usage_parse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_user_ns,
 				uint64_t *ret_system_ns);
-int cg_usage_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
-int cg_usage_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
 
 #endif
