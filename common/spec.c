@@ -116,8 +116,7 @@ static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *pat
 /* A "CONTROLLERS:" prefix is made of controller-name characters only; else it is a path. */
 static bool looks_like_controllers(const char *s, size_t n)
 {
-	if (n == 0)
-		return false;
+	/* an empty prefix (":/a") is a spec missing its controllers, not a cgroup named ":" */
 	for (size_t i = 0; i < n; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,=*.-",
 			    s[i]))

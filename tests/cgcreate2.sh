@@ -30,10 +30,12 @@ Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information." "$err"
 test_usage_dotdot() {
 	cgk_capture "$CG" -g "cpu:/$S/../etc"
 	assertEquals 64 "$rc"
-	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': '..', control characters and names over 255 bytes are not allowed in a cgroup path" \
+	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters or names over 255 bytes)" \
 		"$(head -n 1 <<<"$err")"
 	cgk_capture "$CG" "$(printf 'a\nb')"
 	assertEquals "control character" 64 "$rc"
+	cgk_capture "$CG" ":/$S/x"
+	assertEquals "empty controller list" 64 "$rc"
 }
 
 test_usage_bad_values() {

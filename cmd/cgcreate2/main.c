@@ -112,10 +112,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'g':
 	case ARGP_KEY_ARG:
 		if (cg_spec_check(arg) < 0)
-			argp_error(state,
-				   "cgroup '%s': '..', control characters and names over 255 bytes "
-				   "are not allowed in a cgroup path",
-				   arg);
+			argp_error(
+				state,
+				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no "
+				"empty controller list, '..', control characters or names over "
+				"255 bytes)",
+				arg);
 		if (cg_strv_push(&a->specs, arg) < 0)
 			return ENOMEM;
 		break;

@@ -93,9 +93,11 @@ static void test_hybrid(void)
 	CHECK_INT(cg_spec_parse(l, "cpu:/a/../../x", &t, &d), -EINVAL);
 	CHECK(strstr(d.why, "'..'") != NULL);
 	CHECK_INT(t.n, 0);
-	CHECK_INT(cg_spec_parse(l, ":/a", &t, &d), 0); /* empty prefix: a path with a colon */
-	CHECK_STR(t.t[0].path, ":/a");
-	cg_targets_clear(&t);
+	/* an empty prefix is a missing controller list, never a cgroup named ":" */
+	CHECK_INT(cg_spec_parse(l, ":/a", &t, &d), -EINVAL);
+	CHECK(strstr(d.why, "no controller named before ':'") != NULL);
+	CHECK_INT(cg_spec_check(":/a"), -EINVAL);
+	CHECK_INT(cg_spec_check("a:b/c"), 0); /* "a" names a controller: resolved later */
 	cg_layout_free(l);
 }
 
