@@ -420,6 +420,9 @@ test_terminal_ctrl_c_left_to_command() {
 		return 0
 	fi
 	tmux -L "$sock" kill-server
+	# a fresh socket: a client can reach the probe's server while it is still dying
+	# ("server exited unexpectedly")
+	sock=cgk-exec-$$-run
 	tmux -L "$sock" new-session -d -x 80 -y 10 \
 		"$X -g pids:$S -ttty sh -c 'trap \"echo INT >>$f\" INT; echo \$\$ >$r; while :; do sleep 0.05; done'"
 	cgk_wait_for test -s "$r" || { fail "COMMAND never started"; tmux -L "$sock" kill-server; return 0; }
