@@ -198,21 +198,38 @@ int cg_parse_mode(const char *s, mode_t *ret)
 	return 0;
 }
 
-int cg_parse_setting(const char *s, char **ret_file, char **ret_value)
+int cg_assignments_add(struct cg_assignments *a, const char *s)
 {
 	const char *eq = strchr(s, '=');
+	struct cg_assignment *nv;
 	_cleanup_free_ char *file = NULL;
 	char *value;
 
 	if (!eq || eq == s)
 		return -EINVAL;
+	nv = realloc(a->v, (a->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	a->v = nv;
 	file = strndup(s, (size_t)(eq - s));
 	value = strdup(eq + 1);
 	if (!file || !value) {
 		free(value);
 		return -ENOMEM;
 	}
-	*ret_file = TAKE_PTR(file);
-	*ret_value = value;
+	nv[a->n].file = TAKE_PTR(file);
+	nv[a->n].value = value;
+	a->n++;
 	return 0;
+}
+
+void cg_assignments_clear(struct cg_assignments *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].file);
+		free(a->v[i].value);
+	}
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
 }

@@ -3,6 +3,7 @@
 #ifndef CGKIT_PARSE_H
 #define CGKIT_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -17,8 +18,18 @@ int cg_parse_pid(const char *s, pid_t *ret);
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
 /* "UID:GID", names or numbers, either side may be empty (unchanged: -1) */
 int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid);
-/* "FILE=VALUE" (an -r option) -> two strings; -EINVAL without '=' or without FILE */
-int cg_parse_setting(const char *s, char **ret_file, char **ret_value);
+/* The -r FILE=VALUE options of a call, in order. */
+struct cg_assignment {
+	char *file;
+	char *value;
+};
+struct cg_assignments {
+	struct cg_assignment *v;
+	size_t n;
+};
+/* Append "FILE=VALUE": -EINVAL without '=' or without FILE, -ENOMEM. */
+int cg_assignments_add(struct cg_assignments *a, const char *s);
+void cg_assignments_clear(struct cg_assignments *a);
 /* octal mode, 0..07777 */
 int cg_parse_mode(const char *s, mode_t *ret);
 

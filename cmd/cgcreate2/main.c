@@ -22,16 +22,10 @@ enum {
 	OPT_GRACE = 0x100,
 };
 
-struct setting {
-	char *file;
-	char *value;
-};
-
 struct cgcreate2_args {
 	char **specs; /* -g and bare PATHs, in order */
 	char **enable;
-	struct setting *set;
-	size_t n_set;
+	struct cg_assignments set; /* -r FILE=VALUE */
 	bool parents, threaded, remove, recursive, verbose, quiet;
 	bool has_perm, has_delegate, mount;
 	int kill_signal;
@@ -138,17 +132,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->threaded = true;
 		break;
 	case 'r': {
-		struct setting *ns = realloc(a->set, (a->n_set + 1) * sizeof(*ns));
-
-		if (!ns)
-			return ENOMEM;
-		a->set = ns;
-		r = cg_parse_setting(arg, &ns[a->n_set].file, &ns[a->n_set].value);
+		r = cg_assignments_add(&a->set, arg);
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
 			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
-		a->n_set++;
 		break;
 	}
 	case 'a':
@@ -235,7 +223,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!a->specs && !a->mount)
 			argp_error(state, "no cgroup given (PATH or -g CONTROLLERS:PATH)");
-		if (a->remove && (a->enable || a->n_set || a->threaded || a->has_perm ||
+		if (a->remove && (a->enable || a->set.n || a->threaded || a->has_perm ||
 				  a->has_delegate || a->parents))
 			argp_error(state, "--remove cannot be combined with options that create");
 		if (!a->remove && (a->recursive || a->kill_signal))
@@ -302,7 +290,7 @@ static struct cg_target *route(struct cg_targets *ts, const char *file, struct c
 static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_targets *ts)
 {
 	struct cg_journal j = { 0 };
-	struct cg_target **where = calloc(a->n_set + 1, sizeof(*where));
+	struct cg_target **where = calloc(a->set.n + 1, sizeof(*where));
 	struct cg_diag d = { 0 };
 	char name[PATH_MAX + 2];
 	int r = 0;
@@ -330,10 +318,10 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 				if (!cg_strv_contains(ts->t[i].controllers, *c) &&
 				    (r = cg_strv_push(&ts->t[i].controllers, *c)) < 0)
 					goto out;
-	for (size_t k = 0; k < a->n_set; k++) {
-		_cleanup_free_ char *ctrl = cg_file_controller(a->set[k].file);
+	for (size_t k = 0; k < a->set.n; k++) {
+		_cleanup_free_ char *ctrl = cg_file_controller(a->set.v[k].file);
 
-		where[k] = route(ts, a->set[k].file, &d);
+		where[k] = route(ts, a->set.v[k].file, &d);
 		if (!where[k]) {
 			r = -ENOENT;
 			goto out;
@@ -376,12 +364,12 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 				       cg_target_name(t, name, sizeof(name)));
 		}
 	}
-	for (size_t k = 0; k < a->n_set; k++) {
-		r = cg_set(where[k]->hier, where[k]->path, a->set[k].file, a->set[k].value, &d);
+	for (size_t k = 0; k < a->set.n; k++) {
+		r = cg_set(where[k]->hier, where[k]->path, a->set.v[k].file, a->set.v[k].value, &d);
 		if (r < 0)
 			goto out;
 		if (a->verbose)
-			printf("set %s=%s in cgroup %s (%s)\n", a->set[k].file, a->set[k].value,
+			printf("set %s=%s in cgroup %s (%s)\n", a->set.v[k].file, a->set.v[k].value,
 			       cg_target_name(where[k], name, sizeof(name)), where[k]->hier->label);
 	}
 	for (size_t i = 0; i < ts->n; i++) {
@@ -516,10 +504,6 @@ int main(int argc, char **argv)
 	ret = run(&a);
 	cg_strv_free(a.specs);
 	cg_strv_free(a.enable);
-	for (size_t i = 0; i < a.n_set; i++) {
-		free(a.set[i].file);
-		free(a.set[i].value);
-	}
-	free(a.set);
+	cg_assignments_clear(&a.set);
 	return ret;
 }

@@ -37,15 +37,9 @@ enum {
 	OPT_NO_CLONE3,
 };
 
-struct setting {
-	char *file;
-	char *value;
-};
-
 struct cgexec2_args {
 	char **specs;
-	struct setting *set;
-	size_t n_set;
+	struct cg_assignments set; /* -r FILE=VALUE */
 	bool transient, stats, keep, sticky, verbose, no_clone3;
 	char *name; /* --transient=NAME */
 	char **argv; /* COMMAND [ARG...], borrowed from main's argv */
@@ -107,17 +101,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case 'r': {
-		struct setting *ns = realloc(a->set, (a->n_set + 1) * sizeof(*ns));
-
-		if (!ns)
-			return ENOMEM;
-		a->set = ns;
-		r = cg_parse_setting(arg, &ns[a->n_set].file, &ns[a->n_set].value);
+		r = cg_assignments_add(&a->set, arg);
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
 			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
-		a->n_set++;
 		a->transient = true;
 		break;
 	}
@@ -283,13 +271,14 @@ static int make_transient(struct cgexec2_args *a, struct cg_targets *t, const ch
 				return r;
 		}
 	}
-	for (size_t k = 0; k < a->n_set; k++)
+	for (size_t k = 0; k < a->set.n; k++)
 		for (size_t i = 0; i < t->n; i++) {
 			int r;
 
-			if (!setting_applies(t, i, a->set[k].file))
+			if (!setting_applies(t, i, a->set.v[k].file))
 				continue;
-			r = cg_set(t->t[i].hier, t->t[i].path, a->set[k].file, a->set[k].value, d);
+			r = cg_set(t->t[i].hier, t->t[i].path, a->set.v[k].file, a->set.v[k].value,
+				   d);
 			if (r < 0)
 				return r;
 		}
@@ -497,8 +486,8 @@ static int run(struct cgexec2_args *a)
 			if (r < 0)
 				goto fail_report;
 		}
-		for (size_t k = 0; k < a->n_set; k++) {
-			r = route_setting(l, &t, a->specs != NULL, a->set[k].file, &d);
+		for (size_t k = 0; k < a->set.n; k++) {
+			r = route_setting(l, &t, a->specs != NULL, a->set.v[k].file, &d);
 			if (r < 0)
 				goto fail_report;
 		}
@@ -588,10 +577,6 @@ int main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
 	ret = run(&a);
 	cg_strv_free(a.specs);
-	for (size_t i = 0; i < a.n_set; i++) {
-		free(a.set[i].file);
-		free(a.set[i].value);
-	}
-	free(a.set);
+	cg_assignments_clear(&a.set);
 	return ret;
 }
