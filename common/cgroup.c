@@ -104,7 +104,7 @@ int cg_journal_rollback(struct cg_journal *j)
 
 int cg_open_dir(const struct cg_hier *h, const char *path)
 {
-	return cg_open_beneath(h->fd, path, O_PATH | O_DIRECTORY, 0);
+	return cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 }
 
 bool cg_exists(const struct cg_hier *h, const char *path)
@@ -385,7 +385,7 @@ static int chown_one(int dfd, const char *name, uid_t uid, gid_t gid)
 /* A directory fd that may be read (for listing, fchmod) and that is on cgroupfs. */
 static int open_cgroup_rdonly(const struct cg_hier *h, const char *path)
 {
-	_cleanup_close_ int fd = cg_open_beneath(h->fd, path, O_RDONLY | O_DIRECTORY, 0);
+	_cleanup_close_ int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
 	int r;
 
 	if (fd < 0)
@@ -518,7 +518,7 @@ int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t 
 /* Children of a cgroup (names), for depth-first walks. */
 static int list_children(const struct cg_hier *h, const char *path, char ***ret)
 {
-	_cleanup_close_ int fd = cg_open_beneath(h->fd, path, O_RDONLY | O_DIRECTORY, 0);
+	_cleanup_close_ int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
 	_cleanup_closedir_ DIR *dir = NULL;
 	char **v = calloc(1, sizeof(char *));
 	struct dirent *e;

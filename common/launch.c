@@ -255,7 +255,7 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 	if (!o->no_clone3) {
 		if (v2) {
 			/* clone3 needs a real (not O_PATH) fd of a cgroup2 directory */
-			cgfd = cg_open_beneath(v2->hier->fd, v2->path, O_RDONLY | O_DIRECTORY, 0);
+			cgfd = cg_hier_open(v2->hier, v2->path, O_RDONLY | O_DIRECTORY);
 			if (cgfd >= 0 && cg_fd_check_cgroupfs(cgfd) < 0) {
 				close(cgfd);
 				cgfd = -1;

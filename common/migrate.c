@@ -34,7 +34,7 @@ const char *cg_membership_file(const struct cg_hier *h, bool thread)
 
 int cg_attach_open(const struct cg_hier *h, const char *path, bool thread)
 {
-	_cleanup_close_ int dfd = cg_open_beneath(h->fd, path, O_PATH | O_DIRECTORY, 0);
+	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 	_cleanup_close_ int fd = -1;
 	int r;
 
@@ -142,7 +142,7 @@ int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
 int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
 		    size_t *ret_n)
 {
-	_cleanup_close_ int dfd = cg_open_beneath(h->fd, path, O_PATH | O_DIRECTORY, 0);
+	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
 	const char *file = thread ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
@@ -767,7 +767,7 @@ static int list_source(const struct cg_target *src, const struct cg_targets *dst
 	r = pids_append(v, n, own, no);
 	if (r < 0 || !recursive)
 		return r;
-	fd = cg_open_beneath(src->hier->fd, path, O_RDONLY | O_DIRECTORY, 0);
+	fd = cg_hier_open(src->hier, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
 	dir = fdopendir(fd);

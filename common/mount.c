@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,25 @@ static int make_label(struct cg_hier *h)
 	return 0;
 }
 
+/* "MAJOR:MINOR"; by hand, because sscanf's first call costs a cgexec2 run ~40 us of set-up */
+static int parse_devno(const char *s, unsigned *maj, unsigned *min)
+{
+	char *e;
+	unsigned long a, b;
+
+	errno = 0;
+	a = strtoul(s, &e, 10);
+	if (e == s || *e != ':' || errno || a > UINT_MAX)
+		return -EINVAL;
+	s = e + 1;
+	b = strtoul(s, &e, 10);
+	if (e == s || *e || errno || b > UINT_MAX)
+		return -EINVAL;
+	*maj = (unsigned)a;
+	*min = (unsigned)b;
+	return 0;
+}
+
 /* One mountinfo line -> hierarchy; 0 with h->version == 0 when it is not a cgroup mount. */
 static int parse_line(char *line, struct cg_hier *h)
 {
@@ -186,6 +206,9 @@ static int parse_line(char *line, struct cg_hier *h)
 	dash = strstr(line, " - ");
 	if (!dash)
 		return -EINVAL;
+	/* most mounts are not cgroups: skip them before the tokenizing, the cost of every run */
+	if (strncmp(dash + 3, "cgroup", 6) || (dash[9] != ' ' && strncmp(dash + 9, "2 ", 2)))
+		return 0;
 	*dash = '\0';
 	for (t = strtok_r(line, " ", &save); t && i < 6; t = strtok_r(NULL, " ", &save))
 		f[i++] = t;
@@ -199,7 +222,7 @@ static int parse_line(char *line, struct cg_hier *h)
 		return -EINVAL;
 	if (strcmp(fstype, "cgroup") && strcmp(fstype, "cgroup2"))
 		return 0;
-	if (sscanf(f[2], "%u:%u", &maj, &min) != 2)
+	if (parse_devno(f[2], &maj, &min) < 0)
 		return -EINVAL;
 	unescape(f[3]);
 	unescape(f[4]);
@@ -330,21 +353,16 @@ int cg_layout_load(struct cg_layout **ret)
 	r = cg_layout_parse(text, &l);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < l->n; i++) {
-		struct cg_hier *h = &l->hier[i];
-
-		h->fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (h->fd < 0) {
-			r = -errno;
-			cg_layout_free(l);
-			return r;
-		}
-	}
 	if (l->unified) {
 		_cleanup_free_ char *ctrls = NULL;
+		int fd = cg_hier_fd(l->unified);
 
+		if (fd < 0) {
+			cg_layout_free(l);
+			return fd;
+		}
 		/* a missing file (fixture tree without it) just means no controllers */
-		if (cg_read_at(l->unified->fd, "cgroup.controllers", &ctrls) == 0) {
+		if (cg_read_at(fd, "cgroup.controllers", &ctrls) == 0) {
 			char **v = cg_strv_split(ctrls, " \n");
 
 			if (!v) {
@@ -357,6 +375,26 @@ int cg_layout_load(struct cg_layout **ret)
 	}
 	*ret = l;
 	return 0;
+}
+
+int cg_hier_fd(const struct cg_hier *h)
+{
+	/* the fd is a cache, not part of what the hierarchy is: filling it in keeps h const */
+	struct cg_hier *m = (struct cg_hier *)h;
+
+	if (m->fd < 0) {
+		m->fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (m->fd < 0)
+			return -errno;
+	}
+	return m->fd;
+}
+
+int cg_hier_open(const struct cg_hier *h, const char *path, int flags)
+{
+	int fd = cg_hier_fd(h);
+
+	return fd < 0 ? fd : cg_open_beneath(fd, path, flags, 0);
 }
 
 enum cg_layout_kind cg_layout_kind(const struct cg_layout *l)

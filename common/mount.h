@@ -15,7 +15,7 @@ struct cg_hier {
 	char **controllers; /* NULL-terminated. v1: from the mount options; v2: cgroup.controllers */
 	char *label; /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
 	dev_t dev; /* several mounts of one hierarchy share it */
-	int fd; /* O_PATH|O_DIRECTORY of mountpoint, -1 when not opened */
+	int fd; /* O_PATH|O_DIRECTORY of mountpoint, -1 until cg_hier_fd() opens it */
 };
 
 enum cg_layout_kind {
@@ -34,14 +34,22 @@ struct cg_layout {
 /* Parse mountinfo text only (no filesystem access): for unit tests and for cg_layout_load. */
 int cg_layout_parse(const char *mountinfo, struct cg_layout **ret);
 /*
- * Parse /proc/self/mountinfo ($CGKIT_MOUNTINFO overrides it, for fixture trees), open every
- * hierarchy's root and read the unified controllers from its cgroup.controllers.
+ * Parse /proc/self/mountinfo ($CGKIT_MOUNTINFO overrides it, for fixture trees) and read the
+ * unified controllers from its cgroup.controllers.
  */
 int cg_layout_load(struct cg_layout **ret);
 void cg_layout_free(struct cg_layout *l);
 
 enum cg_layout_kind cg_layout_kind(const struct cg_layout *l);
 const char *cg_layout_kind_name(enum cg_layout_kind k);
+
+/*
+ * The hierarchy root, O_PATH, opened on first use: a tool works in one or two hierarchies of
+ * the ten or so mounted, and opening them all cost every cgexec2 run ~40 us. -errno on failure.
+ */
+int cg_hier_fd(const struct cg_hier *h);
+/* cg_open_beneath(PATH) below the hierarchy root */
+int cg_hier_open(const struct cg_hier *h, const char *path, int flags);
 
 bool cg_hier_has(const struct cg_hier *h, const char *controller);
 /*

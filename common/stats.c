@@ -517,9 +517,12 @@ static bool fd_budget_left(const struct cg_stats *s)
 
 static int open_root_relative(const struct cg_stats *s, int role, const char *path)
 {
-	int fd = openat(s->hier[role]->fd, *path ? path : ".",
-			O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	int root = cg_hier_fd(s->hier[role]);
+	int fd;
 
+	if (root < 0)
+		return root;
+	fd = openat(root, *path ? path : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	return fd < 0 ? -errno : fd;
 }
 

@@ -22,6 +22,7 @@ int main(void)
 {
 	struct cg_layout *l = NULL;
 	struct cg_hier *u;
+	int ufd;
 	struct cg_journal j = { 0 };
 	struct cg_diag d = { 0 };
 	char sb[64], dom[96], t[128], inv[128], msg[2048];
@@ -38,12 +39,13 @@ int main(void)
 		return 77;
 	}
 	u = l->unified;
+	ufd = cg_hier_fd(u);
 	snprintf(sb, sizeof(sb), "cgkit-test.%d", (int)getpid());
 	snprintf(dom, sizeof(dom), "%s/dom", sb);
 	snprintf(t, sizeof(t), "%s/dom/t", sb);
 	snprintf(inv, sizeof(inv), "%s/dom/inv", sb);
-	if (mkdirat(u->fd, sb, 0755) < 0 || mkdirat(u->fd, dom, 0755) < 0 ||
-	    mkdirat(u->fd, t, 0755) < 0 || mkdirat(u->fd, inv, 0755) < 0) {
+	if (mkdirat(ufd, sb, 0755) < 0 || mkdirat(ufd, dom, 0755) < 0 ||
+	    mkdirat(ufd, t, 0755) < 0 || mkdirat(ufd, inv, 0755) < 0) {
 		perror("mkdir sandbox");
 		return 1;
 	}
@@ -76,15 +78,15 @@ int main(void)
 			check_failures++;
 		}
 		snprintf(path, sizeof(path), "%s/cpu.weight", t);
-		CHECK(faccessat(u->fd, path, F_OK, 0) == 0);
+		CHECK(faccessat(ufd, path, F_OK, 0) == 0);
 		CHECK_INT(cg_set(u, t, "cpu.weight", "200", &d), 0);
 	} else {
 		/* this host: no cpu in the unified hierarchy; refused before any write */
 		CHECK_INT(cg_threaded_setup(u, t, cpu, &j, &d), -ENOENT);
 	}
 	CHECK_INT(cg_journal_rollback(&j), 0);
-	if (unlinkat(u->fd, t, AT_REMOVEDIR) < 0 || unlinkat(u->fd, inv, AT_REMOVEDIR) < 0 ||
-	    unlinkat(u->fd, dom, AT_REMOVEDIR) < 0 || unlinkat(u->fd, sb, AT_REMOVEDIR) < 0) {
+	if (unlinkat(ufd, t, AT_REMOVEDIR) < 0 || unlinkat(ufd, inv, AT_REMOVEDIR) < 0 ||
+	    unlinkat(ufd, dom, AT_REMOVEDIR) < 0 || unlinkat(ufd, sb, AT_REMOVEDIR) < 0) {
 		perror("rmdir sandbox");
 		check_failures++;
 	}

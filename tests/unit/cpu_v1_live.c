@@ -53,7 +53,7 @@ static void set(const struct cg_hier *h, const char *file, const char *value)
 /* mkdir the sandbox; v1 cpuset needs cpus and mems before it is any use */
 static int make_sandbox(const struct cg_hier *h)
 {
-	if (mkdirat(h->fd, sandbox, 0755) < 0)
+	if (mkdirat(cg_hier_fd(h), sandbox, 0755) < 0)
 		return -errno;
 	if (cg_hier_has(h, "cpuset")) {
 		char v[256];
@@ -116,11 +116,11 @@ int main(void)
 	CHECK_INT(cg_set(cpu, sandbox, "cpu.weight", "0", &d), -EINVAL);
 	CHECK_STR(readback(cpu, "cpu.shares"), "2048");
 	/* last: an idle group reports the idle weight as its shares (kernel 5.15 and later) */
-	if (faccessat(cpu->fd, "cpu.idle", F_OK, 0) == 0) {
+	if (faccessat(cg_hier_fd(cpu), "cpu.idle", F_OK, 0) == 0) {
 		set(cpu, "cpu.idle", "1");
 		CHECK_STR(readback(cpu, "cpu.idle"), "1");
 	}
-	if (unlinkat(cpu->fd, sandbox, AT_REMOVEDIR) < 0) {
+	if (unlinkat(cg_hier_fd(cpu), sandbox, AT_REMOVEDIR) < 0) {
 		perror("rmdir sandbox");
 		check_failures++;
 	}

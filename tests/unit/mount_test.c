@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* common/mount: layouts from literal mountinfo text, /proc/PID/cgroup lines. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "mount.h"
@@ -141,6 +146,37 @@ static void test_odd(void)
 	cg_layout_free(l);
 }
 
+/* roots open on first use, once; a mountpoint that is gone is an error then, not at load */
+static void test_hier_fd(void)
+{
+	char dir[] = "/tmp/cgkit-mount-test.XXXXXX", text[512];
+	struct cg_layout *l;
+	struct stat st;
+	int fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(text, sizeof(text),
+		 "50 31 0:44 / %s rw - cgroup cgroup rw,pids\n"
+		 "51 31 123:4567 / %s/gone rw - cgroup cgroup rw,freezer\n"
+		 "52 31 0:x / /srv/baddev rw - cgroup cgroup rw,devices\n"
+		 "53 31 0:46 / /srv/other rw - ext4 /dev/vdb rw\n",
+		 dir, dir);
+	CHECK_INT(cg_layout_parse(text, &l), 0);
+	CHECK_INT(l->n, 2);
+	CHECK_INT(l->hier[0].fd, -1);
+	CHECK_INT(l->hier[1].dev, makedev(123, 4567));
+	fd = cg_hier_fd(&l->hier[0]);
+	CHECK(fd >= 0);
+	CHECK_INT(cg_hier_fd(&l->hier[0]), fd);
+	CHECK(fstat(fd, &st) == 0 && S_ISDIR(st.st_mode));
+	CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	CHECK_INT(cg_hier_fd(&l->hier[1]), -ENOENT);
+	CHECK_INT(cg_hier_open(&l->hier[1], "x", O_RDONLY), -ENOENT);
+	CHECK_INT(l->hier[1].fd, -1);
+	cg_layout_free(l);
+	CHECK(rmdir(dir) == 0);
+}
+
 static void test_strv(void)
 {
 	char **v = cg_strv_split("cpu,,memory,", ",");
@@ -157,6 +193,7 @@ int main(void)
 	test_legacy();
 	test_unified();
 	test_odd();
+	test_hier_fd();
 	test_strv();
 	return CHECK_DONE();
 }
