@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgmigrate_floor PIDFILE PROCS...: the floor cgmigrate is measured against. Reads the pids,
- * opens each cgroup.procs once, then one write(2) per pid and file. Nothing else: no checks,
- * no verification. Exits 1 if any write failed.
+ * cgmigrate_floor [-l] PIDFILE PROCS...: the floor cgmigrate is measured against. Reads the
+ * pids, opens each cgroup.procs once, then one write(2) per pid and file. Nothing else: no
+ * checks, no verification. Exits 1 if any write failed.
+ * -l: then read the first PROCS file to its end once: the least a verification of the moves
+ * costs (cgmigrate verifies with one such listing; the kernel builds and sorts it per read).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,17 +12,36 @@
 #include <string.h>
 #include <unistd.h>
 
+static int read_all(const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t k;
+
+	if (fd < 0)
+		return -1;
+	while ((k = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return k < 0 ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	FILE *f = argc > 2 ? fopen(argv[1], "re") : NULL;
-	int nfd = argc - 2, fds[8], bad = 0;
+	int listing = argc > 1 && !strcmp(argv[1], "-l");
+	FILE *f;
+	int nfd, fds[8], bad = 0;
 	size_t n = 0, cap = 1024;
 	int *pids = malloc(cap * sizeof(int));
 	char buf[32];
 	int pid;
 
+	argc -= listing;
+	argv += listing;
+	f = argc > 2 ? fopen(argv[1], "re") : NULL;
+	nfd = argc - 2;
 	if (!f || nfd > 8) {
-		fprintf(stderr, "usage: cgmigrate_floor PIDFILE PROCS... (at most 8)\n");
+		fprintf(stderr, "usage: cgmigrate_floor [-l] PIDFILE PROCS... (at most 8)\n");
 		return 2;
 	}
 	while (fscanf(f, "%d", &pid) == 1) {
@@ -41,5 +62,7 @@ int main(int argc, char **argv)
 			if (write(fds[i], buf, (size_t)len) != len)
 				bad = 1;
 		}
+	if (listing && read_all(argv[2]) < 0)
+		bad = 1;
 	return bad;
 }

@@ -325,7 +325,13 @@ struct move_job {
 	pid_t **lists;
 	size_t *nlists;
 	atomic_size_t probed; /* ids 0..probed-1 have been probed */
-	atomic_size_t written; /* targets 0..written-1 have all their writes done */
+	/*
+	 * Targets 0..written-1 have all their writes done. The helper sleeps on it: a wait that
+	 * yields in a loop would take the second CPU from the writer for the whole move.
+	 */
+	size_t written;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 };
 
 static void probe(struct cg_move *m)
@@ -358,7 +364,10 @@ static void *move_helper(void *arg)
 		atomic_store_explicit(&j->probed, k + 1, memory_order_release);
 	}
 	if (j->t->n) {
-		wait_for(&j->written, 1);
+		pthread_mutex_lock(&j->lock);
+		while (j->written < 1)
+			pthread_cond_wait(&j->cond, &j->lock);
+		pthread_mutex_unlock(&j->lock);
 		read_listing(j, 0);
 	}
 	return NULL;
@@ -368,7 +377,12 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 		 size_t n, struct cg_move_summary *sum, struct cg_diag *d)
 {
 	int *fds = calloc(t->n ? t->n : 1, sizeof(int));
-	struct move_job j = { .t = t, .o = o, .m = m, .n = n };
+	struct move_job j = { .t = t,
+			      .o = o,
+			      .m = m,
+			      .n = n,
+			      .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
 	struct cg_move_summary s = { 0 };
 	_cleanup_free_ pid_t *procs = NULL;
 	size_t nprocs = 0;
@@ -398,7 +412,6 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 	}
 	/* existence first: an id that exits during the move is gone, one that never was is not */
 	atomic_init(&j.probed, 0);
-	atomic_init(&j.written, 0);
 	if (o->no_verify) {
 		for (size_t k = 0; k < n; k++)
 			m[k].state = CG_MOVE_PENDING;
@@ -422,7 +435,12 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 			else if (r < 0)
 				fail(&m[k], CG_STEP_WRITE, r, i);
 		}
-		atomic_store_explicit(&j.written, i + 1, memory_order_release);
+		if (helped) {
+			pthread_mutex_lock(&j.lock);
+			j.written = i + 1;
+			pthread_cond_signal(&j.cond);
+			pthread_mutex_unlock(&j.lock);
+		}
 	}
 	if (helped)
 		pthread_join(helper, NULL);
