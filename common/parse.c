@@ -81,40 +81,60 @@ int cg_parse_pid(const char *s, pid_t *ret)
 	return 0;
 }
 
+/* The units of systemd-cgtop's --delay; a bare number is seconds */
+static const struct {
+	const char *name;
+	uint64_t ns;
+} time_units[] = {
+	{ "us", 1000 },
+	{ "ms", 1000 * 1000 },
+	{ "s", 1000 * 1000 * 1000 },
+	{ "min", 60ULL * 1000 * 1000 * 1000 },
+	{ "", 1000 * 1000 * 1000 },
+};
+
 int cg_parse_seconds(const char *s, uint64_t *ret_ns)
 {
-	uint64_t whole = 0, frac = 0, scale = 1000000000;
-	const char *dot;
+	const uint64_t max_ns = 86400 * 1000000000ULL;
+	const char *p, *frac = NULL, *end;
+	uint64_t whole = 0, unit = 0, ns = 0;
 
-	if (!s || !*s)
+	if (!s)
 		return -EINVAL;
-	dot = strchr(s, '.');
-	if (dot) {
-		_cleanup_free_ char *w = strndup(s, dot - s);
-		if (!w)
-			return -ENOMEM;
-		if (*w && cg_parse_u64(w, 86400, &whole) < 0)
-			return -EINVAL;
-		if (!*w && !dot[1])
-			return -EINVAL;
-		for (const char *p = dot + 1; *p; p++) {
-			if (!isdigit((unsigned char)*p))
-				return -EINVAL;
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(*p - '0') * scale;
-			}
-		}
-	} else {
-		int r = cg_parse_u64(s, 86400, &whole);
-		if (r < 0)
-			return r;
+	for (p = s; isdigit((unsigned char)*p); p++)
+		/* past max_ns it is out of range in any unit; stop before it can wrap */
+		if (whole <= max_ns)
+			whole = whole * 10 + (uint64_t)(*p - '0');
+	if (*p == '.') {
+		frac = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
 	}
-	if (whole == 86400 && frac)
+	end = p;
+	/* a digit on at least one side of the point: "." and "ms" are no number */
+	if (end - s == (frac ? 1 : 0))
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(time_units); i++) {
+		if (!strcmp(end, time_units[i].name)) {
+			unit = time_units[i].ns;
+			break;
+		}
+	}
+	if (!unit)
+		return -EINVAL;
+	if (whole > max_ns / unit)
 		return -ERANGE;
-	if (whole == 0 && frac == 0)
+	/*
+	 * Right to left, floor((d * unit + rest) / 10) at each digit equals flooring the exact
+	 * product once: no digit is dropped, so "0.000000000099min" still counts its 5 ns, and
+	 * nothing exceeds 10 * unit however long the fraction is.
+	 */
+	for (p = end; frac && p > frac; p--)
+		ns = ((uint64_t)(p[-1] - '0') * unit + ns) / 10;
+	ns += whole * unit;
+	if (ns == 0 || ns > max_ns)
 		return -ERANGE;
-	*ret_ns = whole * 1000000000ULL + frac;
+	*ret_ns = ns;
 	return 0;
 }
 

@@ -14,7 +14,10 @@
 int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret);
 int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret);
 int cg_parse_pid(const char *s, pid_t *ret);
-/* "1.5" seconds -> nanoseconds; positive, at most a day */
+/*
+ * "1.5" seconds, or one unit attached: "200us", "500ms", "1.5s", "2min" -> nanoseconds;
+ * positive, at most a day. -EINVAL for junk, -ERANGE for 0 or more than a day.
+ */
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
 /* "UID:GID", names or numbers, either side may be empty (unchanged: -1) */
 int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid);

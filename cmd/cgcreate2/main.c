@@ -65,7 +65,9 @@ static const struct argp_option options[] = {
 	{ "recursive", 'R', 0, 0, "With -x: remove child cgroups too, deepest first", 4 },
 	{ "kill", 'k', "SIGNAL", OPTION_ARG_OPTIONAL,
 	  "With -x: signal what runs inside (default TERM), wait --grace, then kill it", 4 },
-	{ "grace", OPT_GRACE, "SECONDS", 0, "With -k: how long to wait before killing (default 5)",
+	{ "grace", OPT_GRACE, "TIME", 0,
+	  "With -k: how long to wait before killing, in seconds (default 5) or with a unit: 500ms, "
+	  "2min",
 	  4 },
 	{ 0, 0, 0, 0, "Other:", 5 },
 	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL,
@@ -199,8 +201,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			a->grace_ns = 0;
 		else if (cg_parse_seconds(arg, &a->grace_ns) < 0)
 			argp_error(state,
-				   "--grace takes seconds (0 to 86400, fractions allowed), "
-				   "not '%s'",
+				   "--grace takes seconds or a time with us, ms, s or min "
+				   "(0 to 86400s, fractions allowed), not '%s'",
 				   arg);
 		break;
 	case 'M':

@@ -89,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		(void)cg_parse_u64(s, UINT64_MAX, &u);
 		(void)cg_parse_i64(s, INT64_MIN, INT64_MAX, &i);
-		(void)cg_parse_seconds(s, &u);
+		if (cg_parse_seconds(s, &u) == 0 && (u == 0 || u > 86400 * 1000000000ULL))
+			abort();
 		(void)cg_parse_mode(s, &m);
 		break;
 	}

@@ -1,10 +1,26 @@
 // SPDX-License-Identifier: MIT
 /* common/parse: the one number parser, on user and kernel text. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 
 #include "check.h"
 #include "parse.h"
+
+/* One cg_parse_seconds case, named in the failure: a list of CHECKs would only say its line */
+static void seconds(const char *s, int want_r, uint64_t want_ns)
+{
+	uint64_t ns = 0;
+	int r = cg_parse_seconds(s, &ns);
+
+	if (r != want_r || (r == 0 && ns != want_ns)) {
+		fprintf(stderr,
+			"cg_parse_seconds(\"%s\") == %d, %" PRIu64 " ns; expected %d, %" PRIu64
+			"\n",
+			s, r, ns, want_r, want_ns);
+		check_failures++;
+	}
+}
 
 int main(void)
 {
@@ -37,17 +53,77 @@ int main(void)
 	CHECK_INT(cg_parse_pid("0", &pid), -ERANGE);
 	CHECK_INT(cg_parse_pid("4194305", &pid), -ERANGE);
 
-	CHECK_INT(cg_parse_seconds("1.5", &u), 0);
-	CHECK_INT(u, 1500000000);
-	CHECK_INT(cg_parse_seconds(".25", &u), 0);
-	CHECK_INT(u, 250000000);
-	CHECK_INT(cg_parse_seconds("2", &u), 0);
-	CHECK_INT(u, 2000000000);
-	CHECK_INT(cg_parse_seconds("0.0000000001", &u), -ERANGE);
-	CHECK_INT(cg_parse_seconds("0", &u), -ERANGE);
-	CHECK_INT(cg_parse_seconds("1.x", &u), -EINVAL);
-	CHECK_INT(cg_parse_seconds(".", &u), -EINVAL);
-	CHECK_INT(cg_parse_seconds("86401", &u), -ERANGE);
+	seconds("1.5", 0, 1500000000);
+	seconds(".25", 0, 250000000);
+	seconds("2", 0, 2000000000);
+	seconds("1.", 0, 1000000000);
+	seconds("0.0000000019", 0, 1); /* finer than a nanosecond: truncated */
+	seconds("0.0000000001", -ERANGE, 0);
+	seconds("0", -ERANGE, 0);
+	seconds("1.x", -EINVAL, 0);
+	seconds(".", -EINVAL, 0);
+	seconds("86401", -ERANGE, 0);
+
+	/* one unit, as systemd-cgtop --delay takes them */
+	seconds("200us", 0, 200000);
+	seconds("500ms", 0, 500000000);
+	seconds("1.5s", 0, 1500000000);
+	seconds("2min", 0, 120000000000ULL);
+	seconds("0.5us", 0, 500);
+	seconds("1.5ms", 0, 1500000);
+	seconds(".5ms", 0, 500000);
+	seconds("0.5min", 0, 30000000000ULL);
+	seconds("0.001us", 0, 1);
+	seconds("007ms", 0, 7000000);
+	/* 99e-12 min is 5.94 ns: digits past the ninth still count where the unit is large */
+	seconds("0.000000000099min", 0, 5);
+	seconds("0.016666666666666666666666666666min", 0, 999999999);
+
+	/* a day, however it is written, and not a nanosecond more */
+	seconds("86400", 0, 86400000000000ULL);
+	seconds("86400s", 0, 86400000000000ULL);
+	seconds("1440min", 0, 86400000000000ULL);
+	seconds("86400000ms", 0, 86400000000000ULL);
+	seconds("86400000000us", 0, 86400000000000ULL);
+	seconds("86400.0000000001s", 0, 86400000000000ULL);
+	seconds("86401s", -ERANGE, 0);
+	seconds("86400.000000001s", -ERANGE, 0);
+	seconds("1441min", -ERANGE, 0);
+	seconds("1440.0000001min", -ERANGE, 0);
+	seconds("86400000001us", -ERANGE, 0);
+	seconds("99999999999999999999us", -ERANGE, 0);
+	seconds("18446744073709551616ms", -ERANGE, 0);
+	seconds("307445735min", -ERANGE, 0); /* times 60e9 wraps to 26.3 s in 64 bits */
+
+	/* zero in any unit, or too little to make a nanosecond */
+	seconds("0ms", -ERANGE, 0);
+	seconds("0s", -ERANGE, 0);
+	seconds("0min", -ERANGE, 0);
+	seconds("0.0us", -ERANGE, 0);
+	seconds(".0ms", -ERANGE, 0);
+	seconds("0.0009us", -ERANGE, 0);
+
+	/* one number, one unit, nothing around them */
+	seconds("", -EINVAL, 0);
+	seconds("ms", -EINVAL, 0);
+	seconds(".ms", -EINVAL, 0);
+	seconds("1 ms", -EINVAL, 0);
+	seconds(" 1s", -EINVAL, 0);
+	seconds("1s ", -EINVAL, 0);
+	seconds("1\n", -EINVAL, 0);
+	seconds("1mss", -EINVAL, 0);
+	seconds("1m", -EINVAL, 0);
+	seconds("1h", -EINVAL, 0);
+	seconds("1MS", -EINVAL, 0);
+	seconds("1sec", -EINVAL, 0);
+	seconds("1.5.5s", -EINVAL, 0);
+	seconds("1min30s", -EINVAL, 0);
+	seconds("1s500ms", -EINVAL, 0);
+	seconds("-1s", -EINVAL, 0);
+	seconds("+1s", -EINVAL, 0);
+	seconds("1e3ms", -EINVAL, 0);
+	seconds("0x10", -EINVAL, 0);
+	seconds("1.5 s", -EINVAL, 0);
 
 	CHECK_INT(cg_parse_mode("0755", &m), 0);
 	CHECK_INT(m, 0755);
