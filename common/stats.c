@@ -221,6 +221,24 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 	return 0;
 }
 
+int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
+{
+	const char *p = strrchr(text, ')'), *e;
+
+	/* after ")": state is field 3, flags field 9; comm may hold spaces and parentheses */
+	if (!p)
+		return -EINVAL;
+	for (int field = 2; field < 9; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -EINVAL;
+	}
+	e = strchr(p + 1, ' ');
+	if (!e)
+		e = p + 1 + strlen(p + 1);
+	return token_u64(p + 1, e, ret_flags);
+}
+
 /* ---- sampler --------------------------------------------------------------------------- */
 
 /* The hierarchies a cgroup's numbers can come from. */
@@ -244,6 +262,11 @@ enum kind {
 	F_TASKS_CPUACCT,
 	F_TASKS_MEMORY,
 	F_TASKS_BLKIO,
+	F_PROCS_V2,
+	F_PROCS_PIDS,
+	F_PROCS_CPUACCT,
+	F_PROCS_MEMORY,
+	F_PROCS_BLKIO,
 	F_PSI_CPU,
 	F_PSI_MEMORY,
 	F_PSI_IO,
@@ -262,6 +285,7 @@ static const struct file_def {
 	const char *name;
 	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
 	bool count; /* tasks by counting lines, not a pids.current */
+	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */
 } defs[F_N] = {
 	[F_CPU_STAT] = { M_CPU, R_UNIFIED, "cpu.stat", false, false },
 	[F_CPUACCT] = { M_CPU, R_CPUACCT, "cpuacct.usage", false, false },
@@ -278,6 +302,11 @@ static const struct file_def {
 	[F_TASKS_CPUACCT] = { M_TASKS, R_CPUACCT, "tasks", false, true },
 	[F_TASKS_MEMORY] = { M_TASKS, R_MEMORY, "tasks", false, true },
 	[F_TASKS_BLKIO] = { M_TASKS, R_BLKIO, "tasks", false, true },
+	[F_PROCS_V2] = { M_TASKS, R_UNIFIED, "cgroup.procs", false, true, true },
+	[F_PROCS_PIDS] = { M_TASKS, R_PIDS, "cgroup.procs", false, true, true },
+	[F_PROCS_CPUACCT] = { M_TASKS, R_CPUACCT, "cgroup.procs", false, true, true },
+	[F_PROCS_MEMORY] = { M_TASKS, R_MEMORY, "cgroup.procs", false, true, true },
+	[F_PROCS_BLKIO] = { M_TASKS, R_BLKIO, "cgroup.procs", false, true, true },
 	[F_PSI_CPU] = { M_PSI_CPU, R_UNIFIED, "cpu.pressure", false, false },
 	[F_PSI_MEMORY] = { M_PSI_MEMORY, R_UNIFIED, "memory.pressure", false, false },
 	[F_PSI_IO] = { M_PSI_IO, R_UNIFIED, "io.pressure", false, false },
@@ -331,6 +360,8 @@ struct cg_stats {
 	char *root;
 	int depth;
 	bool threads, always_read;
+	enum cg_count count;
+	bool own_only;
 	int ifd;
 	struct wd_slot *wds;
 	size_t n_wds;
@@ -972,6 +1003,50 @@ static bool psi_idle(const char *text)
 	return true;
 }
 
+/* Which files serve M_TASKS: the task counters, or the process listings. */
+static bool kind_wanted(const struct cg_stats *s, int k)
+{
+	return defs[k].metric != M_TASKS || defs[k].procs == (s->count != CG_COUNT_TASKS);
+}
+
+static bool is_kernel_thread(pid_t pid)
+{
+	char path[32], buf[1024];
+	_cleanup_close_ int fd = -1;
+	uint64_t flags;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* gone since the listing: not counted as a kernel thread, it was a process */
+	if (fd < 0 || cg_pread_buf(fd, buf, sizeof(buf)) < 0)
+		return false;
+	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & 0x00200000u);
+}
+
+/* Processes in a cgroup.procs listing; without kernel threads for CG_COUNT_USER_PROCESSES. */
+static uint64_t count_procs(const struct cg_stats *s, const char *text)
+{
+	uint64_t n = 0;
+
+	if (s->count != CG_COUNT_USER_PROCESSES)
+		return cg_stats_count_lines(text);
+	for (const char *p = text; *p;) {
+		const char *eol = strchrnul(p, '\n');
+		char num[16];
+		pid_t pid;
+		size_t len = (size_t)(eol - p);
+
+		if (len && len < sizeof(num)) {
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if (cg_parse_pid(num, &pid) == 0 && !is_kernel_thread(pid))
+				n++;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return n;
+}
+
 static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a, uint64_t *b,
 		       double *dv)
 {
@@ -980,7 +1055,8 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 		const char *text;
 		int r;
 
-		if (defs[k].metric != m || !(n->srcs & (1u << s->canon[defs[k].role])))
+		if (defs[k].metric != m || !(n->srcs & (1u << s->canon[defs[k].role])) ||
+		    !kind_wanted(s, k))
 			continue;
 		if (defs[k].root_only && n->depth != 0)
 			continue;
@@ -1031,7 +1107,9 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 			n->psi_busy |= !psi_idle(text);
 			break;
 		default:
-			if (defs[k].count) {
+			if (defs[k].procs) {
+				*a = count_procs(s, text);
+			} else if (defs[k].count) {
 				*a = cg_stats_count_lines(text);
 			} else if (cg_stats_parse_number(text, a) < 0) {
 				continue;
@@ -1197,7 +1275,8 @@ static void sum_counted_tasks(struct cg_stats *s)
 
 			if (n->depth != d || !p || p->tasks_kind < 0 || n->tasks_kind < 0 ||
 			    !defs[p->tasks_kind].count ||
-			    defs[p->tasks_kind].role != defs[n->tasks_kind].role)
+			    defs[p->tasks_kind].role != defs[n->tasks_kind].role ||
+			    (defs[p->tasks_kind].procs && s->own_only))
 				continue;
 			p->row.tasks += n->row.tasks;
 		}
@@ -1298,18 +1377,21 @@ static void describe_sources(struct cg_stats *s, const struct node *root)
 {
 	static const char *const mname[M_N] = { "cpu",	   "memory",	 "io",	  "tasks",
 						"psi-cpu", "psi-memory", "psi-io" };
+	static const char *const counted[] = { "tasks", "processes", "user processes" };
 	size_t off = 0;
 
 	for (int m = 0; m < M_N; m++) {
 		const char *sep = "";
 
 		off += (size_t)snprintf(s->sources + off, sizeof(s->sources) - off,
-					"%s%s:", m ? "; " : "", mname[m]);
+					"%s%s:", m ? "; " : "",
+					m == M_TASKS ? counted[s->count] : mname[m]);
 		for (int k = 0; k < F_N && off < sizeof(s->sources); k++) {
 			const struct file_def *d = &defs[k];
 
 			if (d->metric != (enum metric)m || !s->hier[d->role] ||
-			    !(root->srcs & (1u << s->canon[d->role])) || (d->root_only && *s->root))
+			    !(root->srcs & (1u << s->canon[d->role])) ||
+			    (d->root_only && *s->root) || !kind_wanted(s, k))
 				continue;
 			off += (size_t)snprintf(
 				s->sources + off, sizeof(s->sources) - off, "%s %s %s", sep,
@@ -1318,6 +1400,21 @@ static void describe_sources(struct cg_stats *s, const struct node *root)
 		}
 		if (off >= sizeof(s->sources))
 			break;
+	}
+}
+
+void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only)
+{
+	s->count = count;
+	s->own_only = own_only;
+	/* a quiet cgroup keeps its numbers; the count it kept was of the other kind */
+	for (size_t i = 0; i < s->n_nodes; i++)
+		s->nodes[i]->quiet = false;
+	{
+		const struct node *root = node_find(s, s->root);
+
+		if (root)
+			describe_sources(s, root);
 	}
 }
 
@@ -1342,6 +1439,8 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	s->depth = o->depth < 0 ? 0 : o->depth;
 	s->threads = o->threads;
 	s->always_read = o->always_read;
+	s->count = o->count;
+	s->own_only = o->own_only;
 	s->clk_tck = sysconf(_SC_CLK_TCK);
 	if (s->clk_tck <= 0)
 		s->clk_tck = 100;

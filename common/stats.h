@@ -29,6 +29,8 @@ int cg_stats_parse_number(const char *text, uint64_t *ret);
 uint64_t cg_stats_count_lines(const char *text);
 /* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
 int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
+/* /proc/PID/stat: the flags field (PF_*; PF_KTHREAD 0x00200000 marks a kernel thread). */
+int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
 
 /* What a row carries: unknown values have no bit. */
 enum {
@@ -71,10 +73,19 @@ struct cg_stat_row {
 
 struct cg_stats;
 
+/* What the tasks column counts, as systemd-cgtop's default, -k and -P. */
+enum cg_count {
+	CG_COUNT_TASKS, /* every thread, kernel ones too; always recursive */
+	CG_COUNT_PROCESSES, /* processes (a process counts once) and kernel threads */
+	CG_COUNT_USER_PROCESSES, /* processes only, no kernel threads */
+};
+
 struct cg_stats_opts {
 	const char *path; /* normalized ("" is the root) */
 	int depth; /* rows down to this many levels below path */
 	bool threads; /* collect per-thread rows in threaded cgroups */
+	enum cg_count count;
+	bool own_only; /* processes counted: the cgroup's own, not its descendants' too */
 	/*
 	 * Read every file every time, even of an unpopulated cgroup2 cgroup whose counters have
 	 * stopped (normally skipped until cgroup.events says something joined): for benchmarks.
@@ -90,6 +101,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 void cg_stats_free(struct cg_stats *s);
 int cg_stats_set_depth(struct cg_stats *s, int depth);
 void cg_stats_set_threads(struct cg_stats *s, bool threads);
+void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only);
 
 /*
  * Take a sample: pick up cgroups that appeared, drop those that vanished (never an error),

@@ -188,6 +188,14 @@ test_remove_recursive() {
 	assertEquals "cgcreate2: cgroup /$S/rm ($(label "$cpu")): remove: No such file or directory" "$err"
 	cgk_capture "$CG" -x -q -g "$P/$S/rm"
 	assertEquals "-q: gone already is fine" 0 "$rc"
+	# no grace, in any unit; a time over a day is a usage error
+	for g in 0 0ms 0.0s 00min; do
+		cgk_capture "$CG" -x -q --grace="$g" -g "$P/$S/rm"
+		assertEquals "--grace=$g: $err" 0 "$rc"
+	done
+	cgk_capture "$CG" -x -q --grace=1441min -g "$P/$S/rm"
+	assertEquals "--grace=1441min" 64 "$rc"
+	assertContains "$err" "--grace takes seconds or a time with us, ms, s or min"
 }
 
 # a populated cgroup: refused without -k; with -k its processes (ours) are stopped first

@@ -55,8 +55,13 @@ $USAGE_TAIL" "$err"
 $USAGE_TAIL" "$err"
 	cgk_capture "$T" -d 0
 	assertEquals "-d 0 exit" 64 "$rc"
-	assertEquals "-d 0 stderr" "cgtop2: --delay takes seconds (more than 0, at most 86400, fractions allowed), not '0'
+	assertEquals "-d 0 stderr" "cgtop2: --delay takes seconds or a time with us, ms, s or min (more than 0, at most 86400s, fractions allowed), not '0'
 $USAGE_TAIL" "$err"
+	for d in 0ms 1441min 1min30s 1h; do
+		cgk_capture "$T" -d "$d"
+		assertEquals "-d $d exit" 64 "$rc"
+		assertContains "-d $d stderr" "$err" "not '$d'"
+	done
 	cgk_capture "$T" --format=xml
 	assertEquals "--format exit" 64 "$rc"
 	assertEquals "--format stderr" "cgtop2: --format takes table, json, csv or openmetrics, not 'xml'
@@ -68,6 +73,14 @@ $USAGE_TAIL" "$err"
 	cgk_capture "$T" --cpu=ticks
 	assertEquals "--cpu exit" 64 "$rc"
 	assertEquals "--cpu stderr" "cgtop2: --cpu takes percentage or time, not 'ticks'
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" -P -k
+	assertEquals "-P -k exit" 64 "$rc"
+	assertEquals "-P -k stderr" "cgtop2: -P and -k exclude each other
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" -P --recursive=maybe
+	assertEquals "--recursive exit" 64 "$rc"
+	assertEquals "--recursive stderr" "cgtop2: --recursive takes yes or no, not 'maybe'
 $USAGE_TAIL" "$err"
 	cgk_capture "$T" a b
 	assertEquals "two cgroups exit" 64 "$rc"
@@ -457,6 +470,43 @@ test_live_task_count() {
 	assertContains "$out" ",/$S/three,4,"
 }
 
+# -P and -k count processes, as systemd-cgtop: a process with threads counts once, child
+# cgroups' processes are included unless --recursive=no, -P leaves kernel threads out.
+test_live_process_count() {
+	local out_k root_p root_k line
+	live_setup || return 0
+	start_helper -s -n 3 $(live_child three)
+	start_helper -s $(live_child nest/inner)
+	start_helper -s $(live_child nest)
+	for o in -P -k; do
+		cgk_capture "$T" -F json -1 $o "/$S"
+		assertEquals "$o exit" 0 "$rc"
+		assertEquals "$o: a process of 4 tasks counts once" 1 \
+			"$(json_field "$(json_row "$out" "/$S/three")" processes)"
+		assertEquals "$o: nest and nest/inner" 2 "$(json_field "$(json_row "$out" "/$S/nest")" processes)"
+		assertEquals "$o: the sandbox with its children" 3 "$(json_field "$(json_row "$out" "/$S")" processes)"
+		assertNotContains "$o: no tasks key" "$out" '"tasks"'
+		cgk_capture "$T" -F json -1 $o --recursive=no "/$S"
+		assertEquals "$o own only: nest" 1 "$(json_field "$(json_row "$out" "/$S/nest")" processes)"
+		assertEquals "$o own only: the sandbox has none itself" 0 \
+			"$(json_field "$(json_row "$out" "/$S")" processes)"
+	done
+	cgk_capture "$T" -b -1 -P "/$S"
+	assertEquals "table header" "CGROUP PROCS" "$(echo "$out" | awk 'NR == 1 { print $1, $2 }')"
+	cgk_capture "$T" -F csv -1 -k "/$S"
+	assertEquals "csv header" "time,path,processes,cpu_percent" "$(echo "$out" | head -n 1 | cut -d, -f1-4)"
+	cgk_capture "$T" -F openmetrics -1 -P "/$S"
+	assertContains "openmetrics" "$out" "cgroup_user_processes{cgroup=\"/$S/three\"} 1"
+	assertNotContains "openmetrics: no tasks gauge" "$out" "cgroup_tasks"
+	# kernel threads live in the root cgroup of every hierarchy: -k counts them, -P not
+	cgk_capture "$T" -F json -1 --depth=0 -P /
+	root_p=$(json_field "$(json_row "$out" /)" processes)
+	cgk_capture "$T" -F json -1 --depth=0 -k /
+	root_k=$(json_field "$(json_row "$out" /)" processes)
+	assertTrue "kernel threads: -k ($root_k) > -P ($root_p) at the root" "[ ${root_k:-0} -gt ${root_p:-0} ]"
+	assertTrue "-P counts processes at the root ($root_p)" "[ ${root_p:-0} -ge 1 ]"
+}
+
 test_live_removed_between_iterations() {
 	local s first last
 	live_setup || return 0
@@ -629,6 +679,12 @@ test_interactive_tmux() {
 	# by CPU the busy cgroup comes before the idle one once rates exist
 	pane_wait "/$S/busy +3 +[0-9]{2,3}\.[0-9]" || fail "busy rate: $(pane)"
 	assertEquals "by cpu: busy first" "/$S/busy" "$(pane | awk '$1 ~ /\/(busy|idle)$/ { print $1; exit }')"
+	tm send-keys -t "$_tmux" P
+	pane_wait "counting user processes" || fail "P: $(pane)"
+	pane_wait "^CGROUP +PROCS +%CPU" || fail "P header: $(pane)"
+	pane_wait "/$S/busy +1 " || fail "P: the busy process once: $(pane)"
+	tm send-keys -t "$_tmux" P
+	pane_wait "^CGROUP +TASKS +%CPU" || fail "P again: $(pane)"
 	tm send-keys -t "$_tmux" p
 	pane_wait "order path" || fail "p: $(pane)"
 	assertEquals "by path: sandbox first" "/$S" "$(pane | awk 'NR > 2 { print $1; exit }')"
@@ -642,7 +698,7 @@ test_interactive_tmux() {
 	tm send-keys -t "$_tmux" -- -
 	pane_wait "depth 2  .*PAUSED" || fail "-: $(pane)"
 	tm send-keys -t "$_tmux" Space
-	pane_wait "^cgtop2 /$S  depth 2  order path  every 0.3s  filter: idle" || fail "resume: $(pane)"
+	pane_wait "^cgtop2 /$S  depth 2  order path  every 0.3s  counting tasks  filter: idle" || fail "resume: $(pane)"
 	tm send-keys -t "$_tmux" h
 	pane_wait "cgtop2 keys" || fail "help: $(pane)"
 	tm send-keys -t "$_tmux" x

@@ -99,6 +99,21 @@ static int parse_signal(const char *s)
 	return -1;
 }
 
+/* "0", "0.0", "0ms", "00s": no grace at all, which cg_parse_seconds refuses as a time */
+static bool is_zero_time(const char *s)
+{
+	size_t digits = strspn(s, "0"), n = digits;
+
+	if (s[n] == '.') {
+		size_t frac = strspn(s + n + 1, "0");
+
+		digits += frac;
+		n += 1 + frac;
+	}
+	return digits && (!s[n] || !strcmp(s + n, "us") || !strcmp(s + n, "ms") ||
+			  !strcmp(s + n, "s") || !strcmp(s + n, "min"));
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgcreate2_args *a = state->input;
@@ -197,7 +212,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--kill takes a signal name or number, not '%s'", arg);
 		break;
 	case OPT_GRACE:
-		if (!strcmp(arg, "0"))
+		if (is_zero_time(arg))
 			a->grace_ns = 0;
 		else if (cg_parse_seconds(arg, &a->grace_ns) < 0)
 			argp_error(state,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <termios.h>
@@ -33,6 +34,7 @@ enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
 enum {
 	OPT_DEPTH = 0x100,
 	OPT_CPU,
+	OPT_RECURSIVE,
 };
 
 struct cgtop2_args {
@@ -43,7 +45,14 @@ struct cgtop2_args {
 	int depth;
 	enum order order;
 	enum format format;
+	enum cg_count count;
+	bool own_only; /* --recursive=no */
 };
+
+/* What the tasks column counts, in headers and output keys. */
+static const char *const count_titles[] = { "TASKS", "PROCS", "PROCS" };
+static const char *const count_keys[] = { "tasks", "processes", "processes" };
+static const char *const count_names[] = { "tasks", "processes", "user processes" };
 
 static const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
@@ -53,7 +62,10 @@ static const struct argp_option options[] = {
 	{ "batch", 'b', 0, 0, "Batch mode: plain text snapshots, no escape codes, no input", 1 },
 	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until interrupted)", 1 },
 	{ 0, '1', 0, 0, "Shortcut for --iterations=1", 1 },
-	{ "delay", 'd', "SECONDS", 0, "Time between refreshes (default 1; fractions allowed)", 1 },
+	{ "delay", 'd', "TIME", 0,
+	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, "
+	  "500ms, 1.5s, 2min",
+	  1 },
 	{ "format", 'F', "FORMAT", 0,
 	  "table (default), json (one line per refresh), csv or openmetrics; all but table "
 	  "imply --batch",
@@ -69,10 +81,30 @@ static const struct argp_option options[] = {
 	{ "raw", 'r', 0, 0, "Raw numbers: bytes, bytes per second, nanoseconds", 2 },
 	{ "cpu", OPT_CPU, "percentage|time", 0,
 	  "CPU column as percent of one CPU (default) or as CPU time used", 2 },
+	{ 0, 'P', 0, 0,
+	  "Count processes instead of tasks, without kernel threads (a process counts once)", 2 },
+	{ 0, 'k', 0, 0, "Count processes and kernel threads instead of tasks", 2 },
+	{ "recursive", OPT_RECURSIVE, "BOOL", 0,
+	  "With -P or -k: include the processes of child cgroups (default yes)", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{},
 };
+
+/* systemd's booleans, as systemd-cgtop --recursive takes them */
+static int parse_bool(const char *s)
+{
+	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
+	static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(s, yes[i]))
+			return 1;
+		if (!strcasecmp(s, no[i]))
+			return 0;
+	}
+	return -1;
+}
 
 static int lookup(const char *const *names, size_t n, const char *s)
 {
@@ -103,8 +135,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'd':
 		if (cg_parse_seconds(arg, &a->delay_ns) < 0)
 			argp_error(state,
-				   "--delay takes seconds (more than 0, at most 86400, "
-				   "fractions allowed), not '%s'",
+				   "--delay takes seconds or a time with us, ms, s or min "
+				   "(more than 0, at most 86400s, fractions allowed), not '%s'",
 				   arg);
 		break;
 	case 'F':
@@ -154,6 +186,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else
 			argp_error(state, "--cpu takes percentage or time, not '%s'", arg);
 		break;
+	case 'P':
+	case 'k':
+		if (a->count != CG_COUNT_TASKS &&
+		    a->count != (key == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES))
+			argp_error(state, "-P and -k exclude each other");
+		a->count = key == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES;
+		break;
+	case OPT_RECURSIVE:
+		i = parse_bool(arg);
+		if (i < 0)
+			argp_error(state, "--recursive takes yes or no, not '%s'", arg);
+		a->own_only = !i;
+		break;
 	case 'H':
 		a->threads = true;
 		break;
@@ -185,7 +230,8 @@ static const struct argp argp = {
 	"[CGROUP]",
 	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and "
 	"pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, "
-	"p t c m i sort, + - depth, space pause, % raw, / filter, H threads, h help); "
+	"p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, "
+	"H threads, h help); "
 	"otherwise, or with -b, it prints plain snapshots.\v"
 	"Statistics come from every hierarchy that has the cgroup, joined by path: cgroup2 "
 	"cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and "
@@ -450,6 +496,13 @@ enum col { C_PATH, C_TASKS, C_CPU, C_MEMORY, C_IOR, C_IOW, C_PSI_CPU, C_PSI_MEM,
 static const char *const col_names[C_N] = { "CGROUP", "TASKS",	 "%CPU",    "MEMORY", "IN/S",
 					    "OUT/S",  "PSI-CPU", "PSI-MEM", "PSI-IO" };
 
+static const char *col_title(const struct cgtop2_args *a, enum col c)
+{
+	if (c == C_CPU && a->cpu_time)
+		return "CPU-TIME";
+	return c == C_TASKS ? count_titles[a->count] : col_names[c];
+}
+
 static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum col c, char *buf,
 		 size_t size)
 {
@@ -570,7 +623,7 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 		return;
 	}
 	for (int c = 0; c < C_N; c++)
-		w[c] = strlen(c == C_CPU && a->cpu_time ? "CPU-TIME" : col_names[c]);
+		w[c] = strlen(col_title(a, (enum col)c));
 	for (size_t i = 0; i < rows; i++) {
 		size_t len = strlen(v->rows[i]->path);
 
@@ -599,7 +652,7 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 	if (path_width)
 		w[C_PATH] = path_width;
 	for (int c = 0; c < C_N; c++) {
-		const char *h = c == C_CPU && a->cpu_time ? "CPU-TIME" : col_names[c];
+		const char *h = col_title(a, (enum col)c);
 		size_t len = strlen(h);
 
 		if (c) {
@@ -692,7 +745,7 @@ static void render_json(struct out *o, const struct cgtop2_args *a, const struct
 
 		out_printf(o, "%s{\"path\":", i ? "," : "");
 		json_string(o, r->path);
-		out_printf(o, ",\"tasks\":");
+		out_printf(o, ",\"%s\":", count_keys[a->count]);
 		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
 		out_printf(o, ",\"cpu_percent\":");
 		json_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
@@ -747,13 +800,16 @@ static void csv_num(struct out *o, bool have, const char *fmt, double v)
 		out_printf(o, fmt, v);
 }
 
-static void render_csv(struct out *o, const struct view *v, bool header)
+static void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v,
+		       bool header)
 {
 	double now = wall_time();
 
 	if (header)
-		out_printf(o, "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,"
-			      "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io\n");
+		out_printf(o,
+			   "time,path,%s,cpu_percent,memory_bytes,io_read_bytes_per_sec,"
+			   "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io\n",
+			   count_keys[a->count]);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -832,13 +888,27 @@ static void om_value(struct out *o, const struct cg_stat_row *r, int value)
 	}
 }
 
-static void render_openmetrics(struct out *o, const struct view *v)
+/* -P and -k count processes: another gauge, so that a series never changes its meaning */
+static const struct om_family om_processes[] = {
+	[CG_COUNT_PROCESSES] = { "cgroup_processes", "gauge", NULL,
+				 "Processes (each counts once) and kernel threads in the cgroup",
+				 "", NULL, CG_STAT_TASKS, V_TASKS },
+	[CG_COUNT_USER_PROCESSES] = { "cgroup_user_processes", "gauge", NULL,
+				      "Processes (each counts once, no kernel threads) in the "
+				      "cgroup",
+				      "", NULL, CG_STAT_TASKS, V_TASKS },
+};
+
+static void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
 	static const char *const psi_res[CG_PSI_N] = { "cpu", "memory", "io" };
 
 	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
 		const struct om_family *fm = &families[f];
 		bool psi = fm->value == V_PSI_CPU;
+
+		if (fm->value == V_TASKS && a->count != CG_COUNT_TASKS)
+			fm = &om_processes[a->count];
 
 		out_printf(o, "# TYPE %s %s\n", fm->name, fm->type);
 		if (fm->unit)
@@ -927,10 +997,10 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 			render_json(&o, a, &v);
 			break;
 		case FMT_CSV:
-			render_csv(&o, &v, it == 0);
+			render_csv(&o, a, &v, it == 0);
 			break;
 		case FMT_OPENMETRICS:
-			render_openmetrics(&o, &v);
+			render_openmetrics(&o, a, &v);
 			break;
 		default:
 			/* a blank line between snapshots, as systemd-cgtop does */
@@ -1009,7 +1079,10 @@ static const char help_text[] =
 	"cgtop2 keys\r\n\r\n"
 	"  q          quit\r\n"
 	"  p t c m i  sort by path, tasks, CPU, memory, IO\r\n"
-	"  P          sort by pressure\r\n"
+	"  s          sort by pressure (stall)\r\n"
+	"  P          count user processes (no kernel threads) / tasks\r\n"
+	"  k          count processes and kernel threads / tasks\r\n"
+	"  r          with P or k: include child cgroups' processes or not\r\n"
 	"  + -        show one level deeper / shallower\r\n"
 	"  space      pause / resume refreshing\r\n"
 	"  %          raw numbers on / off\r\n"
@@ -1039,11 +1112,13 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 	{
 		char title[1024];
 		int n = snprintf(title, sizeof(title),
-				 "cgtop2 /%s  depth %d  order %s  every %.2gs%s%s%s%s  (h: help)",
+				 "cgtop2 /%s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s"
+				 "  (h: help)",
 				 u->a.path, u->a.depth, order_names[u->a.order],
-				 (double)u->a.delay_ns / 1e9, u->paused ? "  PAUSED" : "",
-				 u->a.raw ? "  raw" : "", *u->filter ? "  filter: " : "",
-				 u->filter);
+				 (double)u->a.delay_ns / 1e9, count_names[u->a.count],
+				 u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
+				 u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "",
+				 *u->filter ? "  filter: " : "", u->filter);
 
 		if (n > 0 && (unsigned)n > cols)
 			title[cols] = '\0';
@@ -1119,9 +1194,24 @@ static bool key(struct ui *u, struct cg_stats *s, int c, bool *quit)
 	case 'i':
 		u->a.order = O_IO;
 		break;
-	case 'P':
+	case 's':
 		u->a.order = O_PRESSURE;
 		break;
+	case 'P':
+	case 'k': {
+		enum cg_count want = c == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES;
+
+		u->a.count = u->a.count == want ? CG_COUNT_TASKS : want;
+		cg_stats_set_count(s, u->a.count, u->a.own_only);
+		return true;
+	}
+	case 'r':
+		/* as in systemd-cgtop: tasks are always counted recursively */
+		if (u->a.count == CG_COUNT_TASKS)
+			break;
+		u->a.own_only = !u->a.own_only;
+		cg_stats_set_count(s, u->a.count, u->a.own_only);
+		return true;
 	case '%':
 		u->a.raw = !u->a.raw;
 		break;
@@ -1268,7 +1358,11 @@ static int run(const struct cgtop2_args *a)
 {
 	struct cg_layout *l = NULL;
 	struct cg_stats *s = NULL;
-	struct cg_stats_opts so = { .path = a->path, .depth = a->depth, .threads = a->threads };
+	struct cg_stats_opts so = { .path = a->path,
+				    .depth = a->depth,
+				    .threads = a->threads,
+				    .count = a->count,
+				    .own_only = a->own_only };
 	bool interactive;
 	int r, ret;
 

@@ -52,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cg_stats_parse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&
 		    strlen(comm) >= sizeof(comm))
 			abort();
+		cg_stats_parse_proc_flags(text, &a);
 		break;
 	}
 	free(text);

@@ -134,6 +134,28 @@ static void test_proc_stat(void)
 	CHECK(cg_stats_parse_proc_stat(t, comm, 4, &ticks) == 0 && !strcmp(comm, "we "));
 }
 
+static void test_proc_flags(void)
+{
+	uint64_t flags = 0;
+
+	/* kthreadd: PF_KTHREAD (0x00200000) among others */
+	CHECK(cg_stats_parse_proc_flags("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0\n",
+					&flags) == 0 &&
+	      flags == 2129984 && (flags & 0x00200000));
+	CHECK(cg_stats_parse_proc_flags("77 (a) S 1 2 3 4 -1 4194560 1 2\n", &flags) == 0 &&
+	      flags == 4194560 && !(flags & 0x00200000));
+	/* flags last, without a newline */
+	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 64", &flags) == 0 && flags == 64);
+	/* a comm with ") S" in it: only the last ')' ends it */
+	CHECK(cg_stats_parse_proc_flags("5 (a) S b) R 1 1 1 0 -1 64 0\n", &flags) == 0 &&
+	      flags == 64);
+	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1", &flags) == -EINVAL);
+	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 ", &flags) == -EINVAL);
+	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 -5 0", &flags) == -EINVAL);
+	CHECK(cg_stats_parse_proc_flags("no parens 1 2 3 4 5 6 7 8", &flags) == -EINVAL);
+	CHECK(cg_stats_parse_proc_flags("a()", &flags) == -EINVAL);
+}
+
 int main(void)
 {
 	test_keyed();
@@ -142,6 +164,7 @@ int main(void)
 	test_psi();
 	test_numbers();
 	test_proc_stat();
+	test_proc_flags();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
