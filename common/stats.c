@@ -20,6 +20,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "migrate.h"
 #include "parse.h"
 #include "spec.h"
 
@@ -915,36 +916,22 @@ static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
 
 static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uint64_t prev_t)
 {
-	_cleanup_free_ char *heap = NULL, *list = NULL;
+	_cleanup_free_ char *heap = NULL;
+	_cleanup_free_ pid_t *tids = NULL;
 	struct cg_stat_thread *old = n->row.threads, *nt = NULL;
-	size_t n_old = n->row.n_threads, n_new = 0, cap = 0;
-	const char *text;
+	size_t n_old = n->row.n_threads, n_new = 0, cap = 0, n_tids = 0;
 	int r;
 
 	r = read_kind(s, n, F_THREADS_V2, &heap);
-	if (r < 0)
+	if (r < 0 || cg_members_parse(heap ? heap : s->buf, &tids, &n_tids) < 0)
 		goto out;
-	list = heap ? TAKE_PTR(heap) : strdup(s->buf);
-	if (!list)
-		goto out;
-	for (text = list; *text;) {
-		const char *eol = strchrnul(text, '\n');
-		char path[96], sbuf[1024], numbuf[16];
+	for (size_t i = 0; i < n_tids; i++) {
+		char path[96], sbuf[1024];
 		_cleanup_close_ int fd = -1;
 		struct cg_stat_thread t = { .cpu_percent = -1 };
-		size_t len = (size_t)(eol - text);
-		pid_t tid;
+		pid_t tid = tids[i];
 		ssize_t got;
 
-		if (len && len < sizeof(numbuf)) {
-			memcpy(numbuf, text, len);
-			numbuf[len] = '\0';
-		} else {
-			numbuf[0] = '\0';
-		}
-		text = *eol ? eol + 1 : eol;
-		if (cg_parse_pid(numbuf, &tid) < 0)
-			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tid, (int)tid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -953,9 +940,9 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 		if (got < 0 || cg_stats_parse_proc_stat(sbuf, t.comm, sizeof(t.comm), &t.ticks) < 0)
 			continue;
 		t.tid = tid;
-		for (size_t i = 0; i < n_old; i++) {
-			if (old[i].tid == tid && now > prev_t && t.ticks >= old[i].ticks) {
-				t.cpu_percent = (double)(t.ticks - old[i].ticks) /
+		for (size_t j = 0; j < n_old; j++) {
+			if (old[j].tid == tid && now > prev_t && t.ticks >= old[j].ticks) {
+				t.cpu_percent = (double)(t.ticks - old[j].ticks) /
 						(double)s->clk_tck /
 						((double)(now - prev_t) / 1e9) * 100.0;
 				break;
@@ -1024,27 +1011,23 @@ static bool is_kernel_thread(pid_t pid)
 }
 
 /* Processes in a cgroup.procs listing; without kernel threads for CG_COUNT_USER_PROCESSES. */
-static uint64_t count_procs(const struct cg_stats *s, const char *text)
+static int count_procs(const struct cg_stats *s, const char *text, uint64_t *ret)
 {
-	uint64_t n = 0;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	int r;
 
-	if (s->count != CG_COUNT_USER_PROCESSES)
-		return cg_stats_count_lines(text);
-	for (const char *p = text; *p;) {
-		const char *eol = strchrnul(p, '\n');
-		char num[16];
-		pid_t pid;
-		size_t len = (size_t)(eol - p);
-
-		if (len && len < sizeof(num)) {
-			memcpy(num, p, len);
-			num[len] = '\0';
-			if (cg_parse_pid(num, &pid) == 0 && !is_kernel_thread(pid))
-				n++;
-		}
-		p = *eol ? eol + 1 : eol;
+	if (s->count != CG_COUNT_USER_PROCESSES) {
+		*ret = cg_stats_count_lines(text);
+		return 0;
 	}
-	return n;
+	r = cg_members_parse(text, &pids, &n);
+	if (r < 0)
+		return r;
+	*ret = 0;
+	for (size_t i = 0; i < n; i++)
+		*ret += !is_kernel_thread(pids[i]);
+	return 0;
 }
 
 static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a, uint64_t *b,
@@ -1108,7 +1091,8 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 			break;
 		default:
 			if (defs[k].procs) {
-				*a = count_procs(s, text);
+				if (count_procs(s, text, a) < 0)
+					continue;
 			} else if (defs[k].count) {
 				*a = cg_stats_count_lines(text);
 			} else if (cg_stats_parse_number(text, a) < 0) {
@@ -1405,17 +1389,16 @@ static void describe_sources(struct cg_stats *s, const struct node *root)
 
 void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only)
 {
+	const struct node *root;
+
 	s->count = count;
 	s->own_only = own_only;
 	/* a quiet cgroup keeps its numbers; the count it kept was of the other kind */
 	for (size_t i = 0; i < s->n_nodes; i++)
 		s->nodes[i]->quiet = false;
-	{
-		const struct node *root = node_find(s, s->root);
-
-		if (root)
-			describe_sources(s, root);
-	}
+	root = node_find(s, s->root);
+	if (root)
+		describe_sources(s, root);
 }
 
 int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret)
