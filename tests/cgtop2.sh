@@ -507,9 +507,9 @@ test_live_process_count() {
 	assertTrue "-P counts processes at the root ($root_p)" "[ ${root_p:-0} -ge 1 ]"
 }
 
-# IO for real needs a disk the test may read and write: the VM's scratch disk. On v1 the kernel
-# counts a cgroup's IO in blkio.throttle.* only while the cgroup has a limit on the device
-# (blk-throttle charges throttled groups only): the test sets one far above the disk's speed.
+# IO for real needs a disk the test may read and write: the VM's scratch disk. On v1 some
+# kernels (the VMs' 6.1; not the host's 6.18) count a cgroup's IO in blkio.throttle.* only while
+# the cgroup has a limit on the device: the test sets one far above the disk's speed.
 test_live_io() {
 	local mm u b procs line rd wr stop=$_cgk_tmp/io.stop
 	cgk_need_root || return 0
