@@ -116,6 +116,27 @@ test_fixture_unified_table() {
 	case $out in *$'\033'*) fail "batch output has escape codes" ;; esac
 }
 
+# -k counts the lines of cgroup.procs (cgroup2 first, then v1 pids); a cgroup's descendants
+# shown are added unless --recursive=no. (-P needs /proc of live pids: the live tier.)
+test_fixture_process_count() {
+	fx unified -F csv -1 -k -p --depth=2 /app
+	assertEquals "exit" 0 "$rc"
+	assertEquals "recursive" "path processes
+/app 4
+/app/web 2
+/app/web/deep 1" "$(echo "$out" | awk -F, '{ print $2, $3 }')"
+	fx unified -F csv -1 -k --recursive=no -p --depth=2 /app
+	assertEquals "own only" "/app 2
+/app/web 1
+/app/web/deep 1" "$(echo "$out" | awk -F, 'NR > 1 { print $2, $3 }')"
+	fx legacy -F csv -1 -k -p
+	assertEquals "v1 pids cgroup.procs; none in the memory-only cgroup" "/ 3
+/only-mem 
+/svc 1" "$(echo "$out" | awk -F, 'NR > 1 { print $2, $3 }')"
+	fx unified -F csv -1 -p --depth=2 /app
+	assertEquals "tasks as before" "/app 7" "$(echo "$out" | awk -F, 'NR == 2 { print $2, $3 }')"
+}
+
 test_fixture_raw() {
 	fx unified -b -1 -p -r --depth=1 /app
 	assertEquals 0 "$rc"
