@@ -688,6 +688,17 @@ test_live_threads() {
 	assertNotContains "no threads key without -H" "$("$T" -F json -1 "/$S")" '"threads"'
 	cgk_capture "$T" -b -n 2 -d 0.5 -H -p "/$S"
 	assertContains "table thread rows" "$out" " busy-1"
+	# CSV: tid and comm columns; a thread row has its cgroup's path and its own CPU
+	cgk_capture "$T" -F csv -n 2 -d 0.5 -H "/$S"
+	assertEquals "csv header with -H" "pressure_io,tid,comm" "$(echo "$out" | head -n 1 | cut -d, -f10-)"
+	line=$(echo "$out" | awk -F, -v p="/$S/tp/t" 'NR > 1 && $2 == p && $12 == "busy-1" { l = $0 } END { print l }')
+	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 12 && \$11 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
+	assertEquals "every csv row has 12 fields" "" "$(echo "$out" | awk -F, 'NF != 12')"
+	# OpenMetrics: a counter per thread, labelled with tid and comm
+	cgk_capture "$T" -F openmetrics -1 -H "/$S"
+	assertContains "openmetrics thread family" "$out" "# TYPE cgroup_thread_cpu_usage_seconds counter"
+	assertTrue "openmetrics thread sample" "echo '$out' | grep -Eq '^cgroup_thread_cpu_usage_seconds_total\{cgroup=\"/$S/tp/t\",tid=\"[0-9]+\",comm=\"busy-1\"\} [0-9]+\.[0-9]+$'"
+	assertNotContains "no thread family without -H" "$("$T" -F openmetrics -1 "/$S")" "cgroup_thread_"
 }
 
 # ---- interactive, through tmux ---------------------------------------------------------------

@@ -808,8 +808,8 @@ static void render_csv(struct out *o, const struct cgtop2_args *a, const struct 
 	if (header)
 		out_printf(o,
 			   "time,path,%s,cpu_percent,memory_bytes,io_read_bytes_per_sec,"
-			   "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io\n",
-			   count_keys[a->count]);
+			   "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io%s\n",
+			   count_keys[a->count], a->threads ? ",tid,comm" : "");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -822,7 +822,21 @@ static void render_csv(struct out *o, const struct cgtop2_args *a, const struct 
 		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
 		for (int p = 0; p < CG_PSI_N; p++)
 			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
-		out_printf(o, "\n");
+		out_printf(o, "%s\n", a->threads ? ",," : "");
+		/* a thread: its cgroup's path, its CPU, its tid and comm; the rest is the cgroup's */
+		for (size_t t = 0; a->threads && (r->have & CG_STAT_THREADED) && t < r->n_threads;
+		     t++) {
+			const struct cg_stat_thread *th = &r->threads[t];
+
+			out_printf(o, "%.3f,", now);
+			csv_field(o, r->path);
+			out_printf(o, ",");
+			csv_num(o, th->cpu_percent >= 0, "%.2f", th->cpu_percent);
+			/* memory, the IO rates and the three PSI figures are the cgroup's */
+			out_printf(o, ",,,,,,,%d,", (int)th->tid);
+			csv_field(o, th->comm);
+			out_printf(o, "\n");
+		}
 		out_maybe_flush(o);
 	}
 }
@@ -888,6 +902,29 @@ static void om_value(struct out *o, const struct cg_stat_row *r, int value)
 	}
 }
 
+/* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
+static void om_threads(struct out *o, const struct view *v)
+{
+	static const char *name = "cgroup_thread_cpu_usage_seconds";
+	double hz = (double)sysconf(_SC_CLK_TCK);
+
+	out_printf(o, "# TYPE %s counter\n# UNIT %s seconds\n", name, name);
+	out_printf(o, "# HELP %s CPU time used by a thread of a threaded cgroup.\n", name);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
+			out_printf(o, "%s_total{cgroup=\"", name);
+			om_label(o, r->path);
+			out_printf(o, "\",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
+			om_label(o, r->threads[t].comm);
+			out_printf(o, "\"} %.2f\n",
+				   (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
+			out_maybe_flush(o);
+		}
+	}
+}
+
 /* -P and -k count processes: another gauge, so that a series never changes its meaning */
 static const struct om_family om_processes[] = {
 	[CG_COUNT_PROCESSES] = { "cgroup_processes", "gauge", NULL,
@@ -932,6 +969,8 @@ static void render_openmetrics(struct out *o, const struct cgtop2_args *a, const
 			}
 		}
 	}
+	if (a->threads)
+		om_threads(o, v);
 	out_printf(o, "# EOF\n");
 }
 
