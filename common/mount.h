@@ -46,6 +46,8 @@ const char *cg_layout_kind_name(enum cg_layout_kind k);
 /*
  * The hierarchy root, O_PATH, opened on first use: a tool works in one or two hierarchies of
  * the ten or so mounted, and opening them all cost every cgexec2 run ~40 us. -errno on failure.
+ * Not thread-safe: open a hierarchy's root before threads may use it (cg_move_many opens
+ * every target before its helper starts).
  */
 int cg_hier_fd(const struct cg_hier *h);
 /* cg_open_beneath(PATH) below the hierarchy root */

@@ -840,6 +840,16 @@ static int drain_events(struct cg_stats *s)
 	}
 }
 
+/*
+ * A v1 membership listing (tasks, cgroup.procs) is built when the file is opened and reused by
+ * every later read of that open file until a second passes without one: read again through a
+ * kept fd each second, it never changes. So it is opened for each read.
+ */
+static bool fresh_only(int k)
+{
+	return defs[k].count && defs[k].role != R_UNIFIED;
+}
+
 /* Read one stat file of a node into s->buf (or *heap when it is bigger). */
 static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 {
@@ -877,7 +887,11 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 			}
 			return r;
 		}
-		if (fd_budget_left(s)) {
+		if (fresh_only(k)) {
+			/* not a cache miss: such a file must be opened anew for every read */
+			n->fd[k] = FD_UNCACHED;
+			fd = tmp;
+		} else if (fd_budget_left(s)) {
 			n->fd[k] = tmp;
 			s->fds_held++;
 			fd = tmp;
@@ -906,7 +920,11 @@ static bool gone(int r)
 /* The directory of role vanished under a node we read: what inotify will say next anyway. */
 static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
 {
-	if (gone(r) && defs[k].role != R_PROC && n->fd[k] != FD_ABSENT) {
+	/*
+	 * EOPNOTSUPP: cgroup.procs of a threaded cgroup (its processes are its domain's), which
+	 * stays threaded: as good as absent.
+	 */
+	if ((gone(r) || r == -EOPNOTSUPP) && defs[k].role != R_PROC && n->fd[k] != FD_ABSENT) {
 		close_fd(s, &n->fd[k]);
 		n->fd[k] = FD_ABSENT;
 	}
@@ -1393,9 +1411,21 @@ void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only)
 
 	s->count = count;
 	s->own_only = own_only;
-	/* a quiet cgroup keeps its numbers; the count it kept was of the other kind */
-	for (size_t i = 0; i < s->n_nodes; i++)
-		s->nodes[i]->quiet = false;
+	/*
+	 * A quiet cgroup keeps its numbers, and the count it kept was of the other kind; the
+	 * files of the other kind are no longer read and their fds better spent elsewhere.
+	 */
+	for (size_t i = 0; i < s->n_nodes; i++) {
+		struct node *n = s->nodes[i];
+
+		n->quiet = false;
+		for (int k = 0; k < F_N; k++) {
+			if (defs[k].metric != M_TASKS || kind_wanted(s, k) || n->fd[k] < 0)
+				continue;
+			close_fd(s, &n->fd[k]);
+			n->fd[k] = FD_UNTRIED;
+		}
+	}
 	root = node_find(s, s->root);
 	if (root)
 		describe_sources(s, root);

@@ -137,6 +137,25 @@ test_fixture_process_count() {
 	assertEquals "tasks as before" "/app 7" "$(echo "$out" | awk -F, 'NR == 2 { print $2, $3 }')"
 }
 
+# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (U+FFFD for what is not)
+test_fixture_invalid_utf8() {
+	local dir=$_cgk_tmp/u8 mi bad=$'b\xffd' ok=$'caf\xc3\xa9'
+	command -v python3 >/dev/null || { cgk_skip "no python3 to decode the output"; return; }
+	mkdir -p "$dir"
+	cp -R "$FX/unified" "$dir/"
+	mkdir "$dir/unified/$bad" "$dir/unified/$ok"
+	echo "usage_usec 1" >"$dir/unified/$bad/cpu.stat"
+	echo "usage_usec 1" >"$dir/unified/$ok/cpu.stat"
+	mi=$(mountinfo unified "$dir")
+	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F json -1 --depth=1
+	assertEquals "json exit" 0 "$rc"
+	assertEquals "json decodes, U+FFFD for the bad byte, the good name kept" "ok" "$(printf '%s' "$out" |
+		python3 -c 'import json,sys; p=[c["path"] for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if "/b\ufffdd" in p and "/caf\u00e9" in p else p)')"
+	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F openmetrics -1 --depth=1
+	assertEquals "openmetrics decodes" "ok" "$(printf '%s' "$out" |
+		python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); print("ok" if "cgroup=\"/b\ufffdd\"" in t else t[:200])')"
+}
+
 test_fixture_raw() {
 	fx unified -b -1 -p -r --depth=1 /app
 	assertEquals 0 "$rc"
@@ -494,23 +513,26 @@ test_live_task_count() {
 # -P and -k count processes, as systemd-cgtop: a process with threads counts once, child
 # cgroups' processes are included unless --recursive=no, -P leaves kernel threads out.
 test_live_process_count() {
-	local out_k root_p root_k line
+	local root_p root_k o k
 	live_setup || return 0
 	start_helper -s -n 3 $(live_child three)
 	start_helper -s $(live_child nest/inner)
 	start_helper -s $(live_child nest)
 	for o in -P -k; do
+		# a key of its own for each count, as each option counts something else
+		k=processes
+		[ $o = -P ] && k=user_processes
 		cgk_capture "$T" -F json -1 $o "/$S"
 		assertEquals "$o exit" 0 "$rc"
 		assertEquals "$o: a process of 4 tasks counts once" 1 \
-			"$(json_field "$(json_row "$out" "/$S/three")" processes)"
-		assertEquals "$o: nest and nest/inner" 2 "$(json_field "$(json_row "$out" "/$S/nest")" processes)"
-		assertEquals "$o: the sandbox with its children" 3 "$(json_field "$(json_row "$out" "/$S")" processes)"
+			"$(json_field "$(json_row "$out" "/$S/three")" $k)"
+		assertEquals "$o: nest and nest/inner" 2 "$(json_field "$(json_row "$out" "/$S/nest")" $k)"
+		assertEquals "$o: the sandbox with its children" 3 "$(json_field "$(json_row "$out" "/$S")" $k)"
 		assertNotContains "$o: no tasks key" "$out" '"tasks"'
 		cgk_capture "$T" -F json -1 $o --recursive=no "/$S"
-		assertEquals "$o own only: nest" 1 "$(json_field "$(json_row "$out" "/$S/nest")" processes)"
+		assertEquals "$o own only: nest" 1 "$(json_field "$(json_row "$out" "/$S/nest")" $k)"
 		assertEquals "$o own only: the sandbox has none itself" 0 \
-			"$(json_field "$(json_row "$out" "/$S")" processes)"
+			"$(json_field "$(json_row "$out" "/$S")" $k)"
 	done
 	cgk_capture "$T" -b -1 -P "/$S"
 	assertEquals "table header" "CGROUP PROCS" "$(echo "$out" | awk 'NR == 1 { print $1, $2 }')"
@@ -521,7 +543,7 @@ test_live_process_count() {
 	assertNotContains "openmetrics: no tasks gauge" "$out" "cgroup_tasks"
 	# kernel threads live in the root cgroup of every hierarchy: -k counts them, -P not
 	cgk_capture "$T" -F json -1 --depth=0 -P /
-	root_p=$(json_field "$(json_row "$out" /)" processes)
+	root_p=$(json_field "$(json_row "$out" /)" user_processes)
 	cgk_capture "$T" -F json -1 --depth=0 -k /
 	root_k=$(json_field "$(json_row "$out" /)" processes)
 	assertTrue "kernel threads: -k ($root_k) > -P ($root_p) at the root" "[ ${root_k:-0} -gt ${root_p:-0} ]"
@@ -573,6 +595,36 @@ test_live_io() {
 		"awk 'BEGIN { exit !(\"$(json_field "$line" io_read_bytes_per_sec)\" + 0 > 0) }'"
 	assertEquals "first sample has no rate" "null" \
 		"$(json_field "$(json_row "$(echo "$out" | sed -n 1p)" "/$S/io")" io_read_bytes_per_sec)"
+}
+
+# v1 builds a cgroup's member list when the file is opened and reuses it while it is read again
+# within a second: counts from v1 tasks and cgroup.procs must still follow joins
+test_live_v1_listing_fresh() {
+	local p c f=$_cgk_tmp/fresh.csv bg n o g
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 cpuacct || return 0
+	live_setup || return 0
+	# only in these v1 hierarchies: -P counts pids' cgroup.procs, tasks come from cpuacct tasks
+	p=$(cgk_mnt pids)/$S/v1procs
+	c=$(cgk_mnt cpuacct)/$S/v1tasks
+	mkdir "$p" "$c"
+	start_helper -s "$p/cgroup.procs" "$c/cgroup.procs"
+	n=1
+	for o in -P -k ""; do
+		"$T" -F csv -n 5 -d 0.4 $o "/$S" >"$f" &
+		bg=$!
+		cgk_wait_for grep -q "/$S/v1procs" "$f"
+		# one more single-threaded process joins both after the first sample
+		start_helper -s "$p/cgroup.procs" "$c/cgroup.procs"
+		wait "$bg"
+		for g in v1procs v1tasks; do
+			assertEquals "${o:-tasks}: $g at the first sample" $n \
+				"$(awk -F, -v p="/$S/$g" '$2 == p { print $3; exit }' "$f")"
+			assertEquals "${o:-tasks}: $g at the last sample" $((n + 1)) \
+				"$(awk -F, -v p="/$S/$g" '$2 == p { v = $3 } END { print v }' "$f")"
+		done
+		n=$((n + 1))
+	done
 }
 
 test_live_removed_between_iterations() {

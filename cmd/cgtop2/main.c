@@ -51,7 +51,7 @@ struct cgtop2_args {
 
 /* What the tasks column counts, in headers and output keys. */
 static const char *const count_titles[] = { "TASKS", "PROCS", "PROCS" };
-static const char *const count_keys[] = { "tasks", "processes", "processes" };
+static const char *const count_keys[] = { "tasks", "processes", "user_processes" };
 static const char *const count_names[] = { "tasks", "processes", "user processes" };
 
 static const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -705,18 +705,70 @@ static void render_table(struct out *o, const struct cgtop2_args *a, const struc
 
 /* ---- machine formats -------------------------------------------------------------------- */
 
+/*
+ * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), 0 if
+ * there is none. Cgroup names are any bytes and the kernel cuts comm at 15 bytes, maybe inside
+ * a character; JSON and OpenMetrics text must be UTF-8.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* Put the character at s, a byte that starts no valid UTF-8 as U+FFFD; returns the bytes used. */
+static size_t put_utf8(struct out *o, const char *s)
+{
+	size_t len = utf8_len((const unsigned char *)s);
+
+	if (!len) {
+		out_printf(o, "\xef\xbf\xbd");
+		return 1;
+	}
+	out_printf(o, "%.*s", (int)len, s);
+	return len;
+}
+
 static void json_string(struct out *o, const char *s)
 {
 	out_printf(o, "\"");
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
+		if (c == '"' || c == '\\') {
 			out_printf(o, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
+			s++;
+		} else if (c < 0x20 || c == 0x7f) {
 			out_printf(o, "\\u%04x", c);
-		else
-			out_printf(o, "%c", c);
+			s++;
+		} else {
+			s += put_utf8(o, s);
+		}
 	}
 	out_printf(o, "\"");
 }
@@ -843,13 +895,16 @@ static void render_csv(struct out *o, const struct cgtop2_args *a, const struct 
 
 static void om_label(struct out *o, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+	while (*s) {
+		if (*s == '\\' || *s == '"') {
 			out_printf(o, "\\%c", *s);
-		else if (*s == '\n')
+			s++;
+		} else if (*s == '\n') {
 			out_printf(o, "\\n");
-		else
-			out_printf(o, "%c", *s);
+			s++;
+		} else {
+			s += put_utf8(o, s);
+		}
 	}
 }
 

@@ -130,7 +130,7 @@ int main(void)
 		set(cpuset, "cpuset.cpus", "0");
 		CHECK_STR(readback(cpuset, "cpuset.cpus"), "0");
 		CHECK_INT(cg_set(cpuset, sandbox, "cpuset.cpus", "0-x", &d), -EINVAL);
-		if (unlinkat(cpuset->fd, sandbox, AT_REMOVEDIR) < 0) {
+		if (unlinkat(cg_hier_fd(cpuset), sandbox, AT_REMOVEDIR) < 0) {
 			perror("rmdir cpuset sandbox");
 			check_failures++;
 		}

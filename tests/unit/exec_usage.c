@@ -172,8 +172,8 @@ static void test_read_sources(void)
 
 static void test_placeable(void)
 {
-	struct cg_hier a = { .version = 1, .label = "cpu" },
-		       b = { .version = 2, .label = "unified" };
+	struct cg_hier a = { .version = 1, .label = "cpu", .fd = -1 },
+		       b = { .version = 2, .label = "unified", .fd = -1 };
 	struct cg_target tv[3] = { { .hier = &a, .path = "x" },
 				   { .hier = &b, .path = "x" },
 				   { .hier = &b, .path = "y/z" } };
