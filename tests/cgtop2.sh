@@ -82,6 +82,14 @@ $USAGE_TAIL" "$err"
 	assertEquals "--recursive exit" 64 "$rc"
 	assertEquals "--recursive stderr" "cgtop2: --recursive takes yes or no, not 'maybe'
 $USAGE_TAIL" "$err"
+	cgk_capture "$T" -M t /x
+	assertEquals "-M with CGROUP exit" 64 "$rc"
+	assertEquals "-M with CGROUP stderr" "cgtop2: -M and CGROUP exclude each other
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --machine=../x
+	assertEquals "-M .. exit" 64 "$rc"
+	assertEquals "-M .. stderr" "cgtop2: --machine takes a machine name, not '../x'
+$USAGE_TAIL" "$err"
 	cgk_capture "$T" a b
 	assertEquals "two cgroups exit" 64 "$rc"
 	assertEquals "two cgroups stderr" "cgtop2: only one CGROUP may be given
@@ -97,7 +105,8 @@ test_help_version() {
 	cgk_capture "$T" --help
 	assertEquals 0 "$rc"
 	assertContains "$out" "Usage: cgtop2 [OPTION...] [CGROUP]"
-	for o in --batch --iterations --delay --format --depth --order --raw --cpu --threads; do
+	for o in --batch --iterations --delay --format --depth --order --raw --cpu --threads \
+		--recursive --machine; do
 		assertContains "--help lists $o" "$out" "$o"
 	done
 	cgk_capture "$T" --version
@@ -625,6 +634,41 @@ test_live_v1_listing_fresh() {
 		done
 		n=$((n + 1))
 	done
+}
+
+# -M: machined's state file names the scope and the leader; the leader's cgroup, cut after the
+# scope, is what is shown. A state file of our own makes a machine out of a sandbox process.
+test_live_machine() {
+	local h m dir=$_cgk_tmp/machines leader
+	cgk_need_root || return 0
+	h=unified
+	[ -n "$(cgk_mnt unified)" ] || h=name=systemd
+	[ -n "$(cgk_mnt "$h")" ] ||
+		{ cgk_skip "neither a unified nor a name=systemd hierarchy ($(cgk_layout))"; return 0; }
+	m=$(cgk_sandbox "$h") || { fail "cannot make the sandbox in $h"; return 0; }
+	mkdir -p "$m/machine-t.scope/payload" "$m/other" "$dir"
+	start_helper -s "$m/machine-t.scope/payload/cgroup.procs"
+	leader=${_pids[${#_pids[@]} - 1]}
+	printf 'NAME=t\nSCOPE=machine-t.scope\nCLASS=container\nLEADER=%d\n' "$leader" >"$dir/t"
+	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t -1 -F csv -p
+	assertEquals "exit: $err" 0 "$rc"
+	assertEquals "the scope and below, nothing else" "/$S/machine-t.scope
+/$S/machine-t.scope/payload" "$(echo "$out" | awk -F, 'NR > 1 { print $2 }')"
+	# UNIT= is taken too, and a value may be quoted (machined escapes what needs it)
+	printf 'NAME=t\nUNIT="machine-t.scope"\nLEADER=%d\n' "$leader" >"$dir/t"
+	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t -1 -F csv -p
+	assertEquals "UNIT=: $err" "/$S/machine-t.scope" "$(echo "$out" | awk -F, 'NR == 2 { print $2 }')"
+	printf 'NAME=t\nSCOPE=machine-x.scope\nLEADER=%d\n' "$leader" >"$dir/t"
+	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t -1
+	assertEquals "leader outside the scope" 1 "$rc"
+	assertEquals "cgtop2: machine t: the leader, PID $leader, is in /$S/machine-t.scope/payload, not in machine-x.scope" "$err"
+	printf 'NAME=t\nSCOPE=machine-t.scope\n' >"$dir/t"
+	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t -1
+	assertEquals "no leader" 1 "$rc"
+	assertEquals "cgtop2: machine t: $dir/t names no scope (SCOPE=) or no leader (LEADER=)" "$err"
+	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M gone -1
+	assertEquals "no such machine" 1 "$rc"
+	assertEquals "cgtop2: machine gone: no such machine (no $dir/gone; is systemd-machined running?)" "$err"
 }
 
 test_live_removed_between_iterations() {

@@ -2,6 +2,7 @@
 /* cgtop2: live cgroup statistics, interactive and batch, as text, JSON, CSV or OpenMetrics. */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 
 #include "cleanup.h"
 #include "error.h"
+#include "file.h"
 #include "mount.h"
 #include "parse.h"
 #include "spec.h"
@@ -28,7 +30,7 @@
 
 const char *argp_program_version = "cgtop2 (cgkit) " CGKIT_VERSION;
 
-enum order { O_PATH, O_TASKS, O_CPU, O_MEMORY, O_IO, O_PRESSURE };
+enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
 
 enum {
@@ -36,6 +38,9 @@ enum {
 	OPT_CPU,
 	OPT_RECURSIVE,
 };
+
+/* systemd-machined's state of each machine: where systemd-cgtop -M looks up the scope too */
+#define MACHINES_DIR "/run/systemd/machines"
 
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
@@ -47,6 +52,7 @@ struct cgtop2_args {
 	enum format format;
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
+	const char *machine; /* -M: resolved to path in run() */
 };
 
 /* What the tasks column counts, in headers and output keys. */
@@ -86,6 +92,8 @@ static const struct argp_option options[] = {
 	{ 0, 'k', 0, 0, "Count processes and kernel threads instead of tasks", 2 },
 	{ "recursive", OPT_RECURSIVE, "BOOL", 0,
 	  "With -P or -k: include the processes of child cgroups (default yes)", 2 },
+	{ "machine", 'M', "NAME", 0,
+	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{},
@@ -161,19 +169,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->order = (enum order)i;
 		break;
 	case 'p':
-		a->order = O_PATH;
+		a->order = ORDER_PATH;
 		break;
 	case 't':
-		a->order = O_TASKS;
+		a->order = ORDER_TASKS;
 		break;
 	case 'c':
-		a->order = O_CPU;
+		a->order = ORDER_CPU;
 		break;
 	case 'm':
-		a->order = O_MEMORY;
+		a->order = ORDER_MEMORY;
 		break;
 	case 'i':
-		a->order = O_IO;
+		a->order = ORDER_IO;
 		break;
 	case 'r':
 		a->raw = true;
@@ -199,6 +207,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--recursive takes yes or no, not '%s'", arg);
 		a->own_only = !i;
 		break;
+	case 'M':
+		if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..") ||
+		    strlen(arg) > 255)
+			argp_error(state, "--machine takes a machine name, not '%s'", arg);
+		a->machine = arg;
+		break;
 	case 'H':
 		a->threads = true;
 		break;
@@ -215,6 +229,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 		break;
 	case ARGP_KEY_END:
+		if (a->machine && a->path)
+			argp_error(state, "-M and CGROUP exclude each other");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -376,15 +392,15 @@ static double pressure_max(const struct cg_stat_row *r)
 static double sort_key(const struct cg_stat_row *r)
 {
 	switch (sort_order) {
-	case O_TASKS:
+	case ORDER_TASKS:
 		return r->have & CG_STAT_TASKS ? (double)r->tasks : NAN;
-	case O_CPU:
+	case ORDER_CPU:
 		return r->have & CG_STAT_CPU_RATE ? r->cpu_percent : NAN;
-	case O_MEMORY:
+	case ORDER_MEMORY:
 		return r->have & CG_STAT_MEMORY ? (double)r->memory : NAN;
-	case O_IO:
+	case ORDER_IO:
 		return r->have & CG_STAT_IO_RATE ? r->io_read_bps + r->io_write_bps : NAN;
-	case O_PRESSURE: {
+	case ORDER_PRESSURE: {
 		double m = pressure_max(r);
 		return m < 0 ? NAN : m;
 	}
@@ -403,7 +419,7 @@ static int keyed_cmp(const void *pa, const void *pb)
 	const struct keyed *x = pa, *y = pb;
 	const struct cg_stat_row *a = x->row, *b = y->row;
 
-	if (sort_order != O_PATH) {
+	if (sort_order != ORDER_PATH) {
 		double ka = x->key, kb = y->key;
 
 		if (isnan(ka) != isnan(kb))
@@ -1274,22 +1290,22 @@ static bool key(struct ui *u, struct cg_stats *s, int c, bool *quit)
 		*quit = true;
 		break;
 	case 'p':
-		u->a.order = O_PATH;
+		u->a.order = ORDER_PATH;
 		break;
 	case 't':
-		u->a.order = O_TASKS;
+		u->a.order = ORDER_TASKS;
 		break;
 	case 'c':
-		u->a.order = O_CPU;
+		u->a.order = ORDER_CPU;
 		break;
 	case 'm':
-		u->a.order = O_MEMORY;
+		u->a.order = ORDER_MEMORY;
 		break;
 	case 'i':
-		u->a.order = O_IO;
+		u->a.order = ORDER_IO;
 		break;
 	case 's':
-		u->a.order = O_PRESSURE;
+		u->a.order = ORDER_PRESSURE;
 		break;
 	case 'P':
 	case 'k': {
@@ -1448,15 +1464,102 @@ out:
 
 /* ---- main ------------------------------------------------------------------------------- */
 
-static int run(const struct cgtop2_args *a)
+/* The value of KEY= in machined's state file text, unquoted; NULL when absent. */
+static char *state_value(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; *p;) {
+		const char *eol = strchrnul(p, '\n');
+
+		if ((size_t)(eol - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			const char *v = p + klen + 1;
+			size_t len = (size_t)(eol - v);
+
+			if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
+				v++;
+				len -= 2;
+			}
+			return strndup(v, len);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return NULL;
+}
+
+/*
+ * -M NAME -> the cgroup of the machine's scope. machined's state file names the scope (SCOPE=,
+ * which systemd-cgtop reads too; UNIT= is taken as well) and the leader (LEADER=, which
+ * systemd's own container_get_leader() reads). systemd-cgtop then asks the manager over D-Bus
+ * for the scope's ControlGroup; without D-Bus, that is the leader's cgroup (unified, else
+ * name=systemd) up to the scope's own component.
+ */
+static int machine_path(const struct cg_layout *l, const char *name, char **ret, char *why,
+			size_t size)
+{
+	const char *dir = getenv("CGKIT_MACHINES_DIR");
+	_cleanup_free_ char *text = NULL, *scope = NULL, *leader = NULL, *path = NULL;
+	const struct cg_hier *h = l->unified ? l->unified : cg_layout_find(l, "name=systemd");
+	char file[PATH_MAX];
+	pid_t pid;
+	int fd, r;
+
+	snprintf(file, sizeof(file), "%s/%s", dir && *dir ? dir : MACHINES_DIR, name);
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		r = -errno;
+		if (r == -ENOENT)
+			snprintf(why, size, "no such machine (no %s; is systemd-machined running?)",
+				 file);
+		else
+			snprintf(why, size, "cannot read %s: %s", file, strerror(-r));
+		return r;
+	}
+	r = cg_read_fd(fd, &text, NULL);
+	close(fd);
+	if (r < 0) {
+		snprintf(why, size, "cannot read %s", file);
+		return r;
+	}
+	scope = state_value(text, "SCOPE");
+	if (!scope)
+		scope = state_value(text, "UNIT");
+	leader = state_value(text, "LEADER");
+	if (!scope || !*scope || !leader || cg_parse_pid(leader, &pid) < 0) {
+		snprintf(why, size, "%s names no scope (SCOPE=) or no leader (LEADER=)", file);
+		return -EINVAL;
+	}
+	if (!h) {
+		snprintf(why, size, "neither a unified nor a name=systemd hierarchy is mounted");
+		return -ENOENT;
+	}
+	r = cg_pid_cgroup(h, pid, 0, &path);
+	if (r < 0) {
+		snprintf(why, size, "the leader, PID %d, is gone or outside %s", (int)pid,
+			 h->label);
+		return r;
+	}
+	for (char *c = path, *e; *c; c = *e ? e + 1 : e) {
+		e = strchrnul(c, '/');
+		if ((size_t)(e - c) == strlen(scope) && !strncmp(c, scope, (size_t)(e - c))) {
+			*e = '\0';
+			*ret = TAKE_PTR(path);
+			return 0;
+		}
+	}
+	snprintf(why, size, "the leader, PID %d, is in /%s, not in %s", (int)pid, path, scope);
+	return -ESRCH;
+}
+
+static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
 	struct cg_stats *s = NULL;
-	struct cg_stats_opts so = { .path = a->path,
-				    .depth = a->depth,
-				    .threads = a->threads,
-				    .count = a->count,
-				    .own_only = a->own_only };
+	struct cgtop2_args eff = *args, *a = &eff;
+	struct cg_stats_opts so = {
+		.depth = a->depth, .threads = a->threads, .count = a->count, .own_only = a->own_only
+	};
+	_cleanup_free_ char *mpath = NULL;
 	bool interactive;
 	int r, ret;
 
@@ -1471,6 +1574,19 @@ static int run(const struct cgtop2_args *a)
 			program_invocation_short_name);
 		return 1;
 	}
+	if (a->machine) {
+		char why[PATH_MAX + 256];
+
+		r = machine_path(l, a->machine, &mpath, why, sizeof(why));
+		if (r < 0) {
+			fprintf(stderr, "%s: machine %s: %s\n", program_invocation_short_name,
+				a->machine, why);
+			cg_layout_free(l);
+			return 1;
+		}
+		a->path = mpath;
+	}
+	so.path = a->path;
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		struct cg_diag d = { 0 };
@@ -1507,7 +1623,7 @@ int main(int argc, char **argv)
 	struct cgtop2_args a = {
 		.delay_ns = 1000000000u,
 		.depth = 3,
-		.order = O_CPU,
+		.order = ORDER_CPU,
 		.format = FMT_TABLE,
 	};
 	int ret;
