@@ -243,7 +243,11 @@ int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
 /* ---- sampler --------------------------------------------------------------------------- */
 
 /* The hierarchies a cgroup's numbers can come from. */
-enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_PROC, R_N };
+/*
+ * R_SYSTEMD: v1 name=systemd, which has no controller but mirrors the unit tree, so that on a
+ * legacy system a unit's cgroup is there even where no controller hierarchy has it: its tasks.
+ */
+enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_SYSTEMD, R_PROC, R_N };
 
 enum metric { M_CPU, M_MEMORY, M_IO, M_TASKS, M_PSI_CPU, M_PSI_MEMORY, M_PSI_IO, M_N };
 
@@ -263,11 +267,13 @@ enum kind {
 	F_TASKS_CPUACCT,
 	F_TASKS_MEMORY,
 	F_TASKS_BLKIO,
+	F_TASKS_SYSTEMD,
 	F_PROCS_V2,
 	F_PROCS_PIDS,
 	F_PROCS_CPUACCT,
 	F_PROCS_MEMORY,
 	F_PROCS_BLKIO,
+	F_PROCS_SYSTEMD,
 	F_PSI_CPU,
 	F_PSI_MEMORY,
 	F_PSI_IO,
@@ -303,11 +309,13 @@ static const struct file_def {
 	[F_TASKS_CPUACCT] = { M_TASKS, R_CPUACCT, "tasks", false, true },
 	[F_TASKS_MEMORY] = { M_TASKS, R_MEMORY, "tasks", false, true },
 	[F_TASKS_BLKIO] = { M_TASKS, R_BLKIO, "tasks", false, true },
+	[F_TASKS_SYSTEMD] = { M_TASKS, R_SYSTEMD, "tasks", false, true },
 	[F_PROCS_V2] = { M_TASKS, R_UNIFIED, "cgroup.procs", false, true, true },
 	[F_PROCS_PIDS] = { M_TASKS, R_PIDS, "cgroup.procs", false, true, true },
 	[F_PROCS_CPUACCT] = { M_TASKS, R_CPUACCT, "cgroup.procs", false, true, true },
 	[F_PROCS_MEMORY] = { M_TASKS, R_MEMORY, "cgroup.procs", false, true, true },
 	[F_PROCS_BLKIO] = { M_TASKS, R_BLKIO, "cgroup.procs", false, true, true },
+	[F_PROCS_SYSTEMD] = { M_TASKS, R_SYSTEMD, "cgroup.procs", false, true, true },
 	[F_PSI_CPU] = { M_PSI_CPU, R_UNIFIED, "cpu.pressure", false, false },
 	[F_PSI_MEMORY] = { M_PSI_MEMORY, R_UNIFIED, "memory.pressure", false, false },
 	[F_PSI_IO] = { M_PSI_IO, R_UNIFIED, "io.pressure", false, false },
@@ -1472,6 +1480,9 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], v1ctl[role]))
 				s->hier[role] = &l->hier[i];
 	}
+	s->hier[R_SYSTEMD] = cg_layout_find(l, "name=systemd");
+	if (s->hier[R_SYSTEMD] && s->hier[R_SYSTEMD]->version != 1)
+		s->hier[R_SYSTEMD] = NULL;
 	s->hier[R_PROC] = &proc_hier;
 	for (int role = 0; role < R_N; role++) {
 		s->canon[role] = role;

@@ -139,9 +139,10 @@ test_fixture_process_count() {
 /app/web 1
 /app/web/deep 1" "$(echo "$out" | awk -F, 'NR > 1 { print $2, $3 }')"
 	fx legacy -F csv -1 -k -p
-	assertEquals "v1 pids cgroup.procs; none in the memory-only cgroup" "/ 3
+	assertEquals "v1 pids cgroup.procs; none in the memory-only cgroup; name=systemd's" "/ 3
 /only-mem 
-/svc 1" "$(echo "$out" | awk -F, 'NR > 1 { print $2, $3 }')"
+/svc 1
+/unit.scope 1" "$(echo "$out" | awk -F, 'NR > 1 { print $2, $3 }')"
 	fx unified -F csv -1 -p --depth=2 /app
 	assertEquals "tasks as before" "/app 7" "$(echo "$out" | awk -F, 'NR == 2 { print $2, $3 }')"
 }
@@ -326,10 +327,11 @@ test_fixture_legacy() {
 	assertContains "blkio Write" "$out" 'cgroup_io_write_bytes_total{cgroup="/svc"} 8192'
 	assertContains "a cgroup in one hierarchy only" "$out" 'cgroup_memory_bytes{cgroup="/only-mem"} 4096'
 	assertContains "root tasks: its own plus the counted children" "$out" 'cgroup_tasks{cgroup="/"} 6'
+	assertContains "a unit only in name=systemd: its tasks" "$out" 'cgroup_tasks{cgroup="/unit.scope"} 3'
 	assertContains "-v names the layout" "$err" "cgtop2: legacy layout; cpu: cpu,cpuacct cpuacct.usage; memory: memory memory.usage_in_bytes"
 	fx legacy -b -1 -p
 	assertEquals "table" "CGROUP TASKS %CPU MEMORY IN/S OUT/S PSI-CPU PSI-MEM PSI-IO" "$(echo "$out" | awk 'NR == 1 { $1 = $1; print }')"
-	assertEquals "rows" "/ /only-mem /svc " "$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')"
+	assertEquals "rows" "/ /only-mem /svc /unit.scope " "$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')"
 }
 
 test_fixture_hybrid() {
