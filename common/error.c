@@ -94,6 +94,9 @@ const char *cg_explain(int err, enum cg_op op, int version)
 		return NULL;
 	case ENODEV:
 		return "the cgroup was removed meanwhile";
+	case ESTALE:
+		return "the hierarchy's mount point is gone: unmounted since the mount table was "
+		       "read";
 	case EROFS:
 		return "the cgroup filesystem is mounted read-only";
 	case ENOSPC:

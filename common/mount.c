@@ -384,8 +384,9 @@ int cg_hier_fd(const struct cg_hier *h)
 
 	if (m->fd < 0) {
 		m->fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		/* not the cgroup's ENOENT: the mount the table named has gone since it was read */
 		if (m->fd < 0)
-			return -errno;
+			return errno == ENOENT || errno == ENOTDIR ? -ESTALE : -errno;
 	}
 	return m->fd;
 }

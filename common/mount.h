@@ -45,7 +45,8 @@ const char *cg_layout_kind_name(enum cg_layout_kind k);
 
 /*
  * The hierarchy root, O_PATH, opened on first use: a tool works in one or two hierarchies of
- * the ten or so mounted, and opening them all cost every cgexec2 run ~40 us. -errno on failure.
+ * the ten or so mounted, and opening them all cost every cgexec2 run ~40 us. -errno on failure,
+ * -ESTALE when the mountpoint is gone (unmounted since the mount table was read).
  * Not thread-safe: open a hierarchy's root before threads may use it (cg_move_many opens
  * every target before its helper starts).
  */

@@ -459,6 +459,16 @@ bad_input() {
 	assertFalse "$name: COMMAND did not run" "[ -e $marker ]"
 }
 
+# A mount the table names but that is gone by the time it is used: the reason, not "no such cgroup"
+test_mount_gone() {
+	local mi=$_cgk_tmp/mi.gone marker=$_cgk_tmp/ran
+	printf '50 31 0:44 / %s/gone rw - cgroup cgroup rw,pids\n' "$_cgk_tmp" >"$mi"
+	cgk_capture env CGKIT_MOUNTINFO="$mi" "$X" -g pids:/x touch "$marker"
+	assertEquals "exit" 125 "$rc"
+	assertEquals "cgexec2: cgroup /x (pids): use: Stale file handle (the hierarchy's mount point is gone: unmounted since the mount table was read)" "$err"
+	assertFalse "COMMAND did not run" "[ -e $marker ]"
+}
+
 test_bad_input() {
 	need_pids || return 0
 	bad_input "unknown controller" "controller 'nosuch' is not mounted" -g "nosuch:$S"

@@ -237,8 +237,17 @@ static int check_exist(const struct cg_targets *t, bool transient, struct cg_dia
 	char where[PATH_MAX + 2];
 
 	for (size_t i = 0; i < t->n; i++) {
-		if (cg_exists(t->t[i].hier, t->t[i].path))
+		int fd = cg_open_dir(t->t[i].hier, t->t[i].path);
+
+		if (fd >= 0) {
+			close(fd);
 			continue;
+		}
+		/* a mount that has gone, a permission: the kernel's reason, not "no such cgroup" */
+		if (fd != -ENOENT)
+			return cg_diag_fail(d, -fd, CG_OP_OPEN, t->t[i].hier->version,
+					    cg_target_name(&t->t[i], where, sizeof(where)),
+					    t->t[i].hier->label, "use");
 		return cg_diag_say(d, ENOENT, cg_target_name(&t->t[i], where, sizeof(where)),
 				   t->t[i].hier->label, "use",
 				   "No such cgroup (cgexec2 %s; create it with cgcreate2%s)",
