@@ -940,6 +940,14 @@ static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
 		n->srcs |= 1u << 31; /* marker: collect after the pass */
 }
 
+/* A small /proc file read whole into buf, NUL-terminated: length or -errno. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : cg_pread_buf(fd, buf, size);
+}
+
 static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uint64_t prev_t)
 {
 	_cleanup_free_ char *heap = NULL;
@@ -953,17 +961,13 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 		goto out;
 	for (size_t i = 0; i < n_tids; i++) {
 		char path[96], sbuf[1024];
-		_cleanup_close_ int fd = -1;
 		struct cg_stat_thread t = { .cpu_percent = -1 };
 		pid_t tid = tids[i];
-		ssize_t got;
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tid, (int)tid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue; /* exited since the listing */
-		got = cg_pread_buf(fd, sbuf, sizeof(sbuf));
-		if (got < 0 || cg_stats_parse_proc_stat(sbuf, t.comm, sizeof(t.comm), &t.ticks) < 0)
+		/* a failed read: exited since the listing */
+		if (read_small(path, sbuf, sizeof(sbuf)) < 0 ||
+		    cg_stats_parse_proc_stat(sbuf, t.comm, sizeof(t.comm), &t.ticks) < 0)
 			continue;
 		t.tid = tid;
 		for (size_t j = 0; j < n_old; j++) {
@@ -1025,13 +1029,11 @@ static bool kind_wanted(const struct cg_stats *s, int k)
 static bool is_kernel_thread(pid_t pid)
 {
 	char path[32], buf[1024];
-	_cleanup_close_ int fd = -1;
 	uint64_t flags;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	/* gone since the listing: not counted as a kernel thread, it was a process */
-	if (fd < 0 || cg_pread_buf(fd, buf, sizeof(buf)) < 0)
+	if (read_small(path, buf, sizeof(buf)) < 0)
 		return false;
 	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & 0x00200000u);
 }

@@ -832,6 +832,17 @@ exec sleep 600
 EOF
 }
 
+# End the session, start cgtop2 again on a new server (socket name + $2): files $1.*, and
+# the screen up. $3 names the start in failures.
+tmux_restart() {
+	rm -f "$1".*
+	tm kill-session -t "$_tmux"
+	_tmux=$_tmux$2
+	tmux -L "$_tmux" new-session -d -s "$_tmux" -x 100 -y 20 sh "$_cgk_tmp/tmux-run.sh" "$1" "$T" -d 0.3 "/$S" ||
+		{ fail "tmux, $3 start"; return 1; }
+	pane_wait "^CGROUP" || fail "$3 start: $(pane)"
+}
+
 test_interactive_tmux() {
 	local f=$_cgk_tmp/pane procs
 	command -v tmux >/dev/null 2>&1 || { cgk_skip "tmux is not installed"; return; }
@@ -889,25 +900,15 @@ test_interactive_tmux() {
 	# the first line has the window size, which the resize changed
 	assertEquals "terminal modes restored" "$(sed 1d "$f.before")" "$(sed 1d "$f.after")"
 	assertNotContains "alternate screen left" "$(pane)" "CGROUP"
-	# SIGTERM: the same restoring path, in a second window of our server
-	rm -f "$f".*
-	tm kill-session -t "$_tmux"
-	_tmux=${_tmux}b
-	tmux -L "$_tmux" new-session -d -s "$_tmux" -x 100 -y 20 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
-		{ fail "tmux again"; return 0; }
-	pane_wait "^CGROUP" || fail "second start: $(pane)"
+	# SIGTERM: the same restoring path, in a new session on a server of its own
+	tmux_restart "$f" b second || return 0
 	kill -TERM "$(cat "$f.pid")"
 	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not end on SIGTERM"
 	assertEquals "exit on SIGTERM" "EXIT=0" "$(cat "$f.exit")"
 	assertEquals "terminal restored after SIGTERM" "$(cat "$f.before")" "$(cat "$f.after")"
 	assertNotContains "alternate screen left after SIGTERM" "$(pane)" "CGROUP"
 	# ^C: SIGINT from the terminal, once more the same path
-	rm -f "$f".*
-	tm kill-session -t "$_tmux"
-	_tmux=${_tmux}c
-	tmux -L "$_tmux" new-session -d -s "$_tmux" -x 100 -y 20 sh "$_cgk_tmp/tmux-run.sh" "$f" "$T" -d 0.3 "/$S" ||
-		{ fail "tmux a third time"; return 0; }
-	pane_wait "^CGROUP" || fail "third start: $(pane)"
+	tmux_restart "$f" c third || return 0
 	tm send-keys -t "$_tmux" C-c
 	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not end on ^C"
 	assertEquals "exit on ^C" "EXIT=0" "$(cat "$f.exit")"
