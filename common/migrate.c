@@ -145,38 +145,15 @@ int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_
 	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
-	const char *file = thread ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
-	size_t len = 0, cap = 16384;
-	ssize_t k;
+	int r;
 
 	if (dfd < 0)
 		return dfd;
-	fd = cg_open_beneath(dfd, file, O_RDONLY, 0);
+	fd = cg_open_beneath(dfd, cg_membership_file(h, thread), O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
-	buf = malloc(cap + 1);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap * 2 + 1);
-
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-			cap *= 2;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			break;
-		len += (size_t)k;
-	}
-	buf[len] = '\0';
-	return cg_members_parse(buf, ret, ret_n);
+	r = cg_read_fd(fd, &buf, NULL);
+	return r < 0 ? r : cg_members_parse(buf, ret, ret_n);
 }
 
 static int read_proc(const char *path, char *buf, size_t size)
