@@ -125,7 +125,12 @@ static int open_parent(const struct cg_hier *h, const char *path, const char **r
 	if (!parent)
 		return -ENOMEM;
 	*ret_name = slash ? slash + 1 : path;
-	if (!cg_name_is_plain(*ret_name))
+	/*
+	 * Not cg_name_is_plain: that is the rule for names a user types. A delegatee can mkdir
+	 * names with control characters, and those must still be removable; paths reach here
+	 * normalized (specs) or straight from readdir.
+	 */
+	if (!**ret_name || !strcmp(*ret_name, ".") || !strcmp(*ret_name, ".."))
 		return -EINVAL;
 	fd = cg_open_dir(h, parent);
 	if (fd < 0)
@@ -218,12 +223,17 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 			r = journal_add(j, CG_UNDO_RMDIR, h, next, NULL);
 			if (r < 0)
 				return r;
-			if (h->version == 1 && cg_hier_has(h, "cpuset") &&
-			    (r = cpuset_inherit(h, next, sofar)) < 0)
-				return cg_diag_fail(d, -r, CG_OP_WRITE, h->version,
-						    disp(next, buf, sizeof(buf)), h->label,
-						    "copy cpuset.cpus/mems from the parent");
 		}
+		/*
+		 * Also for a cgroup that existed: one made by a call that died (or was not yet
+		 * seeded by a concurrent one) before it copied the parent's sets is repaired
+		 * here; cpuset_inherit writes only into an empty set.
+		 */
+		if (h->version == 1 && cg_hier_has(h, "cpuset") &&
+		    (r = cpuset_inherit(h, next, sofar)) < 0)
+			return cg_diag_fail(d, -r, CG_OP_WRITE, h->version,
+					    disp(next, buf, sizeof(buf)), h->label,
+					    "copy cpuset.cpus/mems from the parent");
 		free(sofar);
 		sofar = TAKE_PTR(next);
 	}
@@ -317,6 +327,26 @@ static bool is_membership_file(const char *file)
 	       !strcmp(file, "tasks");
 }
 
+const char *cg_setting_refused(const char *file)
+{
+	if (!strcmp(file, "cgroup.freeze") || !strcmp(file, "freezer.state"))
+		return "freezing is not a setting: a frozen cgroup holds whatever joins it "
+		       "stopped (cgmigrate --freeze freezes for a move and always thaws)";
+	if (!strcmp(file, "cgroup.kill"))
+		return "cgroup.kill is not a setting: it kills every process in the subtree (use "
+		       "cgcreate2 -x -k to stop and remove a cgroup)";
+	if (!strcmp(file, "cgroup.type"))
+		return "cgroup.type is set with cgcreate2 -T (threaded rule: only \"threaded\" "
+		       "can be written, and a process can no longer join through cgroup.procs)";
+	if (!strcmp(file, "cgroup.subtree_control"))
+		return "controllers are enabled with cgcreate2 -e, which enables them top-down "
+		       "and undoes what it enabled on failure";
+	if (!strcmp(file, "release_agent") || !strcmp(file, "notify_on_release") ||
+	    !strcmp(file, "cgroup.clone_children"))
+		return "a hierarchy-wide v1 knob, not a setting of one cgroup";
+	return NULL;
+}
+
 char *cg_file_controller(const char *file)
 {
 	const char *dot = strchr(file, '.');
@@ -334,6 +364,7 @@ int cg_set(const struct cg_hier *h, const char *path, const char *file, const ch
 	struct cg_setting out[2];
 	size_t n = 0;
 	char why[256] = "", buf[PATH_MAX + 2];
+	const char *why_not;
 	_cleanup_close_ int fd = -1;
 	int r;
 
@@ -345,6 +376,9 @@ int cg_set(const struct cg_hier *h, const char *path, const char *file, const ch
 		return cg_diag_say(d, EINVAL, buf, h->label, "set",
 				   "%s is a membership file: move tasks with cgmigrate or cgexec2",
 				   file);
+	why_not = cg_setting_refused(file);
+	if (why_not)
+		return cg_diag_say(d, EINVAL, buf, h->label, "set", "%s", why_not);
 	r = cg_cpu_translate(h->version, file, value, out, &n, why, sizeof(why));
 	if (r < 0)
 		return cg_diag_say(d, -r, buf, h->label, "set", "%s", why);
@@ -365,7 +399,12 @@ int cg_set(const struct cg_hier *h, const char *path, const char *file, const ch
 	if (fd < 0)
 		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
 	for (size_t i = 0; i < n; i++) {
-		r = cg_write_at(fd, out[i].file, out[i].value);
+		/*
+		 * A write of zero bytes reaches no parser and "succeeds" having set nothing;
+		 * a lone newline is the kernel's empty value (cpuset.cpus takes it, pids.max
+		 * refuses it), so the answer is the kernel's.
+		 */
+		r = cg_write_at(fd, out[i].file, out[i].value[0] ? out[i].value : "\n");
 		if (r < 0)
 			return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, buf, h->label,
 					    "write %s \"%s\"", out[i].file, out[i].value);
@@ -582,20 +621,35 @@ int cg_populated(const struct cg_hier *h, const char *path)
 	return 0;
 }
 
-int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig)
+/*
+ * The members to signal. A threaded cgroup lists no processes (its cgroup.procs answers
+ * EOPNOTSUPP); its threads are in cgroup.threads, and kill() of a thread id signals that
+ * thread's whole process, which is what stopping the cgroup means.
+ */
+static int signal_members(const struct cg_hier *h, const char *path, int sig)
 {
 	_cleanup_free_ pid_t *pids = NULL;
-	_cleanup_strv_free_ char **kids = NULL;
 	size_t n = 0;
 	int r, count = 0;
 
 	r = cg_read_pids(h, path, false, &pids, &n);
+	if (r == -EOPNOTSUPP && h->version == 2)
+		r = cg_read_pids(h, path, true, &pids, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++)
 		if (kill(pids[i], sig) == 0)
 			count++;
-	if (!recursive)
+	return count;
+}
+
+int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	int r, count;
+
+	count = signal_members(h, path, sig);
+	if (count < 0 || !recursive)
 		return count;
 	r = list_children(h, path, &kids);
 	if (r < 0)
@@ -630,7 +684,64 @@ static int wait_empty(const struct cg_hier *h, const char *path, uint64_t deadli
 	}
 }
 
-int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d)
+/* Processes (threaded: threads) left in the subtree, for the message of a kill that gave up. */
+static size_t count_members(const struct cg_hier *h, const char *path)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0, total;
+
+	if (cg_read_pids(h, path, false, &pids, &n) == -EOPNOTSUPP)
+		cg_read_pids(h, path, true, &pids, &n);
+	total = n;
+	if (list_children(h, path, &kids) < 0)
+		return total;
+	for (char **k = kids; *k; k++) {
+		_cleanup_free_ char *sub = cg_path_join(path, *k);
+
+		if (sub)
+			total += count_members(h, sub);
+	}
+	return total;
+}
+
+/*
+ * v1: freeze the freezer cgroup of the same path and wait until the kernel says FROZEN.
+ * A frozen task cannot fork, and one killed while frozen dies the moment it is thawed, so
+ * freeze -> SIGKILL every member -> thaw ends a fork storm in one round.
+ */
+static int v1_freeze(const struct cg_hier *fz, const char *path, uint64_t deadline)
+{
+	_cleanup_close_ int fd = cg_open_dir(fz, path);
+	uint64_t nap = 100000;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_write_at(fd, "freezer.state", "FROZEN");
+	while (r == 0) {
+		_cleanup_free_ char *state = NULL;
+
+		r = cg_read_at(fd, "freezer.state", &state);
+		if (r == 0 && !strncmp(state, "FROZEN", 6))
+			return 0;
+		if (r == 0 && cg_now_ns() >= deadline)
+			r = -ETIMEDOUT;
+		if (r == 0)
+			sleep_ns(nap < 10000000 ? (nap *= 2) : nap);
+	}
+	return r;
+}
+
+static int v1_thaw(const struct cg_hier *fz, const char *path)
+{
+	_cleanup_close_ int fd = cg_open_dir(fz, path);
+
+	return fd < 0 ? fd : cg_write_at(fd, "freezer.state", "THAWED");
+}
+
+static int kill_subtree(const struct cg_hier *h, const char *path, const struct cg_hier *freezer,
+			uint64_t timeout_ns, struct cg_diag *d)
 {
 	uint64_t deadline = cg_now_ns() + timeout_ns;
 	char buf[PATH_MAX + 2];
@@ -642,17 +753,34 @@ int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, stru
 
 		if (fd < 0)
 			return cg_diag_fail(d, -fd, CG_OP_KILL, 2, buf, h->label, "open");
-		/* cgroup.kill (5.14+) kills the whole subtree atomically, forks included */
+		/*
+		 * cgroup.kill (5.14+) kills the whole subtree atomically, forks included; a
+		 * threaded cgroup refuses it (EOPNOTSUPP) and takes the signal rounds below.
+		 */
 		r = cg_write_at(fd, "cgroup.kill", "1");
 		if (r == 0) {
 			r = wait_empty(h, path, deadline);
+			if (r == -ETIMEDOUT)
+				return cg_diag_say(d, ETIMEDOUT, buf, h->label, "kill",
+						   "%zu left after cgroup.kill and %.1f s",
+						   count_members(h, path),
+						   (double)timeout_ns / 1e9);
 			return r < 0 ? cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label,
 						    "wait for the cgroup to empty")
 				     : 0;
 		}
-		if (r != -ENOENT)
+		if (r != -ENOENT && r != -EOPNOTSUPP)
 			return cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label,
 					    "write cgroup.kill");
+	}
+	if (freezer && v1_freeze(freezer, path, cg_now_ns() + timeout_ns / 5) == 0) {
+		r = cg_signal(h, path, true, SIGKILL);
+		v1_thaw(freezer, path);
+		if (r < 0 && r != -ENOENT)
+			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "kill");
+	} else if (freezer) {
+		/* not frozen in time (or no such freezer cgroup): never leave it half-frozen */
+		v1_thaw(freezer, path);
 	}
 	for (;;) {
 		r = cg_signal(h, path, true, SIGKILL);
@@ -663,18 +791,45 @@ int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, stru
 			return 0;
 		if (r != -ETIMEDOUT)
 			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "kill");
-		if (cg_now_ns() >= deadline)
-			return cg_diag_fail(d, ETIMEDOUT, CG_OP_KILL, h->version, buf, h->label,
-					    "kill every process");
+		if (cg_now_ns() >= deadline) {
+			size_t left = count_members(h, path);
+
+			return cg_diag_say(
+				d, ETIMEDOUT, buf, h->label, "kill",
+				"%zu %s left after %.1f s of SIGKILL rounds: the cgroup forks "
+				"faster "
+				"than it can be killed (%s)",
+				left, left == 1 ? "process" : "processes", (double)timeout_ns / 1e9,
+				freezer ? "and the freezer cgroup of the same path did not freeze"
+					: "put it in a freezer cgroup of the same path, or lower "
+					  "pids.max, and try again");
+		}
 	}
 }
 
-static int remove_tree(const struct cg_hier *h, const char *path, bool recursive, struct cg_diag *d)
+int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d)
+{
+	return kill_subtree(h, path, NULL, timeout_ns, d);
+}
+
+static void tell(const struct cg_remove_opts *o, enum cg_remove_step what, const struct cg_hier *h,
+		 const char *path, int sig, int count)
+{
+	const struct cg_remove_event e = {
+		.what = what, .hier = h, .path = path, .sig = sig, .count = count
+	};
+
+	if (o->on_step)
+		o->on_step(&e, o->ctx);
+}
+
+static int remove_tree(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
+		       struct cg_diag *d)
 {
 	char buf[PATH_MAX + 2];
 	int r;
 
-	if (recursive) {
+	if (o->recursive) {
 		_cleanup_strv_free_ char **kids = NULL;
 
 		r = list_children(h, path, &kids);
@@ -687,7 +842,7 @@ static int remove_tree(const struct cg_hier *h, const char *path, bool recursive
 
 			if (!sub)
 				return -ENOMEM;
-			r = remove_tree(h, sub, true, d);
+			r = remove_tree(h, sub, o, d);
 			if (r < 0)
 				return r;
 		}
@@ -698,40 +853,148 @@ static int remove_tree(const struct cg_hier *h, const char *path, bool recursive
 		bool has_kids = list_children(h, path, &kids) == 0 && kids[0];
 
 		return cg_diag_say(d, EBUSY, disp(path, buf, sizeof(buf)), h->label, "rmdir", "%s",
-				   !*path     ? "the hierarchy root cannot be removed"
-				   : has_kids ? "the cgroup has child cgroups (use -R)"
-					      : "the cgroup has processes (use -k to stop them)");
+				   has_kids ? "the cgroup has child cgroups (use -R)"
+					    : "the cgroup has processes (use -k to stop them)");
 	}
 	if (r < 0)
 		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, disp(path, buf, sizeof(buf)),
 				    h->label, "rmdir");
+	tell(o, CG_REMOVE_RMDIR, h, path, 0, 0);
+	return 0;
+}
+
+/* The first populated cgroup of the subtree (depth-first), for the refusal; 0 if none. */
+static int find_populated(const struct cg_hier *h, const char *path, char **ret)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	int r;
+
+	r = cg_populated(h, path);
+	if (r <= 0)
+		return r == -ENOENT ? 0 : r;
+	r = cg_read_pids(h, path, false, &pids, &n);
+	if (r == -EOPNOTSUPP)
+		r = cg_read_pids(h, path, true, &pids, &n);
+	if (r < 0 || n)
+		return r < 0 ? r : (*ret = strdup(path)) ? 1 : -ENOMEM;
+	r = list_children(h, path, &kids);
+	if (r < 0)
+		return r;
+	for (char **k = kids; *k; k++) {
+		_cleanup_free_ char *sub = cg_path_join(path, *k);
+
+		if (!sub)
+			return -ENOMEM;
+		r = find_populated(h, sub, ret);
+		if (r != 0)
+			return r;
+	}
+	/* populated a moment ago, empty now: whatever was there left */
+	return 0;
+}
+
+int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
+		    struct cg_diag *d)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	_cleanup_free_ char *mine = NULL, *busy = NULL;
+	char buf[PATH_MAX + 2];
+	size_t len = strlen(path);
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	if (!*path)
+		return cg_diag_say(d, EINVAL, buf, h->label, "remove",
+				   "the hierarchy root cannot be removed%s",
+				   o->signal ? ", and what runs in it is never signalled" : "");
+	/* stopping or emptying the cgroup this very process is in would end it half-way */
+	if (cg_pid_cgroup(h, getpid(), 0, &mine) == 0 && !strncmp(mine, path, len) &&
+	    (!mine[len] || mine[len] == '/'))
+		return cg_diag_say(d, EINVAL, buf, h->label, "remove",
+				   "the subtree holds %s itself (it runs in /%s)",
+				   program_invocation_short_name, mine);
+	r = list_children(h, path, &kids);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label, "remove");
+	if (!o->recursive && kids[0])
+		return cg_diag_say(d, EBUSY, buf, h->label, "rmdir",
+				   "the cgroup has child cgroups (use -R)");
+	if (o->signal)
+		return 0;
+	r = find_populated(h, path, &busy);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label,
+				    "read what runs there");
+	if (r > 0)
+		return cg_diag_say(d, EBUSY, disp(busy, buf, sizeof(buf)), h->label, "rmdir",
+				   "the cgroup has processes (use -k to stop them)");
+	return 0;
+}
+
+/* The freezer hierarchy that can hold h's cgroup of the same path (v1 only), or NULL. */
+static const struct cg_hier *freezer_for(const struct cg_remove_opts *o, const struct cg_hier *h)
+{
+	if (!o->layout || h->version != 1)
+		return NULL;
+	return cg_layout_find(o->layout, "freezer");
+}
+
+int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
+		      struct cg_diag *d)
+{
+	uint64_t deadline;
+	int r;
+
+	/* everything is refused before anything is signalled or removed */
+	for (size_t i = 0; i < ts->n; i++) {
+		r = cg_remove_check(ts->t[i].hier, ts->t[i].path, o, d);
+		if (r < 0)
+			return r;
+	}
+	if (o->signal) {
+		for (size_t i = 0; i < ts->n; i++) {
+			const struct cg_target *t = &ts->t[i];
+
+			if (cg_populated(t->hier, t->path) <= 0)
+				continue;
+			r = cg_signal(t->hier, t->path, true, o->signal);
+			if (r < 0)
+				return cg_diag_fail(d, -r, CG_OP_KILL, t->hier->version,
+						    cg_target_name(t, d->where, sizeof(d->where)),
+						    t->hier->label, "signal");
+			tell(o, CG_REMOVE_SIGNAL, t->hier, t->path, o->signal, r);
+		}
+		deadline = cg_now_ns() + o->grace_ns;
+		for (size_t i = 0; i < ts->n; i++) {
+			const struct cg_target *t = &ts->t[i];
+			uint64_t kill_ns =
+				o->kill_timeout_ns ? o->kill_timeout_ns : CG_KILL_TIMEOUT_NS;
+			int left;
+
+			if (wait_empty(t->hier, t->path, deadline) != -ETIMEDOUT)
+				continue;
+			left = (int)count_members(t->hier, t->path);
+			r = kill_subtree(t->hier, t->path, freezer_for(o, t->hier), kill_ns, d);
+			if (r < 0)
+				return r;
+			tell(o, CG_REMOVE_KILL, t->hier, t->path, SIGKILL, left);
+		}
+	}
+	for (size_t i = 0; i < ts->n; i++) {
+		r = remove_tree(ts->t[i].hier, ts->t[i].path, o, d);
+		if (r < 0)
+			return r;
+	}
 	return 0;
 }
 
 int cg_remove(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 	      struct cg_diag *d)
 {
-	_cleanup_strv_free_ char **kids = NULL;
-	char buf[PATH_MAX + 2];
-	int r;
+	struct cg_target t = { .hier = (struct cg_hier *)h, .path = (char *)path };
+	const struct cg_targets ts = { .t = &t, .n = 1 };
 
-	disp(path, buf, sizeof(buf));
-	r = list_children(h, path, &kids);
-	if (r < 0)
-		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label, "rmdir");
-	/* refuse before signalling anything: without -R the children would survive anyway */
-	if (!o->recursive && kids[0])
-		return cg_diag_say(d, EBUSY, buf, h->label, "rmdir",
-				   "the cgroup has child cgroups (use -R)");
-	if (o->signal && cg_populated(h, path) > 0) {
-		r = cg_signal(h, path, true, o->signal);
-		if (r < 0)
-			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "signal");
-		if (wait_empty(h, path, cg_now_ns() + o->grace_ns) == -ETIMEDOUT) {
-			r = cg_kill(h, path, 5000000000ULL, d);
-			if (r < 0)
-				return r;
-		}
-	}
-	return remove_tree(h, path, o->recursive, d);
+	return cg_remove_targets(&ts, o, d);
 }

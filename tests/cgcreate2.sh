@@ -181,7 +181,12 @@ test_remove_recursive() {
 	assertTrue "[ -d '$cpu/rm/a/b' ]"
 	cgk_capture "$CG" -x -R -v -g "$P/$S/rm"
 	assertEquals "$err" 0 "$rc"
-	assertEquals "removed cgroup /$S/rm ($(label "$cpu"))" "$out"
+	# -v names every cgroup removed, deepest first
+	assertEquals "$(sort <<<"removed cgroup /$S/rm/a/b ($(label "$cpu"))
+removed cgroup /$S/rm/a ($(label "$cpu"))
+removed cgroup /$S/rm/c ($(label "$cpu"))
+removed cgroup /$S/rm ($(label "$cpu"))")" "$(sort <<<"$out")"
+	assertEquals "the top last" "removed cgroup /$S/rm ($(label "$cpu"))" "$(tail -n 1 <<<"$out")"
 	assertFalse "[ -e '$cpu/rm' ]"
 	cgk_capture "$CG" -x -g "$P/$S/rm"
 	assertEquals "gone already" 1 "$rc"
@@ -247,6 +252,159 @@ test_remove_kill_escalates() {
 	wait "$pid" 2>/dev/null
 	assertEquals "SIGKILL after the grace" 137 "$?"
 	assertFalse "[ -e '$base/stubborn' ]"
+}
+
+# --- removal is refused before anything is signalled or removed ------------------------------
+
+# Run "$2" (a shell command) in a private mount and cgroup namespace whose root is the
+# sandbox $1 of the unified and v1 pids hierarchies (both remounted there), so that "/" and
+# "-g pids:/" name the sandbox: what a bug does to "the root" there reaches only our own
+# processes. Prints the command's output; its exit status is the command's.
+in_sandbox_root() {
+	local holder=$1 cmd=$2
+	bash -c '
+		echo $$ >"$1/cgroup.procs" && echo $$ >"$2/cgroup.procs" || exit 99
+		exec unshare -Cm sh -c "
+			mount --make-rprivate / &&
+			umount -l \"$3\" && mount -t cgroup2 none \"$3\" &&
+			umount -l \"$4\" && mount -t cgroup -o pids none \"$4\" || exit 98
+			$5"' _ "$holder" "$(cgk_sandbox pids)/root" "$(cgk_mnt unified)" "$(cgk_mnt pids)" "$cmd"
+}
+
+test_remove_root_never_signalled() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_v1 pids || return 0
+	command -v unshare >/dev/null || { cgk_skip "no unshare(1)"; return 0; }
+	local u p pid out
+	u=$(cgk_sandbox unified) p=$(cgk_sandbox pids)
+	mkdir "$u/root" "$p/root"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$u/root/cgroup.procs"
+	echo "$pid" >"$p/root/cgroup.procs"
+	mkdir "$u/root/empty1" "$u/root/empty2" "$p/root/empty"
+	out=$(in_sandbox_root "$u/root" "
+		'$CG' -x -k --grace=0 /; echo rc=\$?
+		'$CG' -x -R -k --grace=0 -g pids:/; echo rc=\$?
+		'$CG' -x -R -k -g pids:.; echo rc=\$?
+		'$CG' -x -R /; echo rc=\$?
+		'$CG' -x -R -v /empty1 -g pids:/ ; echo rc=\$?" 2>&1)
+	assertEquals "$out" 5 "$(grep -c '^rc=64$' <<<"$out")"
+	assertContains "$out" "cgcreate2: cgroup / (unified): remove: the hierarchy root cannot be removed, and what runs in it is never signalled"
+	assertContains "$out" "cgcreate2: cgroup / (pids): remove: the hierarchy root cannot be removed"
+	assertTrue "nothing in the root was signalled" "kill -0 $pid"
+	# refused as a whole: no empty child was removed first, not even one named on its own
+	assertTrue "unified children kept" "[ -d '$u/root/empty1' ] && [ -d '$u/root/empty2' ]"
+	assertTrue "pids child kept" "[ -d '$p/root/empty' ]"
+	assertNotContains "-v said nothing was removed" "$out" "removed cgroup"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+test_remove_own_cgroup_refused() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p pid
+	p=$(cgk_sandbox pids)
+	"$CG" -p -g "pids:/$S/mine/inner"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$p/mine/inner/cgroup.procs"
+	# cgcreate2 runs inside /mine/inner: stopping /mine would stop it (and its caller) half-way
+	cgk_capture bash -c 'echo $$ >"$1/mine/inner/cgroup.procs" && exec "$2" -x -R -k --grace=0 -g "pids:/$3/mine"' \
+		_ "$p" "$CG" "$S"
+	assertEquals "$err" 64 "$rc"
+	assertEquals "cgcreate2: cgroup /$S/mine (pids): remove: the subtree holds cgcreate2 itself (it runs in /$S/mine/inner)" "$err"
+	assertTrue "nothing signalled" "kill -0 $pid"
+	assertTrue "nothing removed" "[ -d '$p/mine/inner' ]"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+test_remove_populated_refused_whole() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p pid
+	p=$(cgk_sandbox pids)
+	"$CG" -p -g "pids:/$S/pop/a" -g "pids:/$S/pop/b/c" -g "pids:/$S/pop/d"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$p/pop/b/c/cgroup.procs"
+	cgk_capture "$CG" -x -R -v -g "pids:/$S/pop"
+	assertEquals 1 "$rc"
+	assertEquals "the populated one is named" \
+		"cgcreate2: cgroup /$S/pop/b/c (pids): rmdir: the cgroup has processes (use -k to stop them)" "$err"
+	assertEquals "nothing removed, nothing said" "" "$out"
+	assertTrue "empty siblings kept" "[ -d '$p/pop/a' ] && [ -d '$p/pop/d' ]"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+test_remove_kill_verbose() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p a b
+	p=$(cgk_sandbox pids)
+	"$CG" -p -g "pids:/$S/vk/x"
+	sleep 300 &
+	a=$!
+	sleep 300 &
+	b=$!
+	echo "$a" >"$p/vk/cgroup.procs"
+	echo "$b" >"$p/vk/x/cgroup.procs"
+	cgk_capture "$CG" -x -R -k -v -g "pids:/$S/vk"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "sent SIGTERM to 2 processes in cgroup /$S/vk (pids)
+removed cgroup /$S/vk/x (pids)
+removed cgroup /$S/vk (pids)" "$out"
+	wait "$a" "$b" 2>/dev/null
+	return 0
+}
+
+test_remove_kill_threaded() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u pid
+	u=$(cgk_sandbox unified)
+	"$CG" -p "/$S/dom/thr"
+	echo threaded >"$u/dom/thr/cgroup.type"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$u/dom/thr/cgroup.procs" || { fail "cannot place a process in a threaded cgroup"; return; }
+	# a threaded cgroup lists no processes and refuses cgroup.kill: its threads say who to stop
+	cgk_capture "$CG" -x -k --grace=0 "/$S/dom/thr"
+	assertEquals "$err" 0 "$rc"
+	wait "$pid" 2>/dev/null
+	assertEquals "SIGTERM, through cgroup.threads" 143 "$?"
+	assertFalse "[ -e '$u/dom/thr' ]"
+}
+
+# A fork storm with room to grow outruns SIGKILL rounds; frozen first it ends in one round.
+test_remove_kill_v1_storm_frozen() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 freezer || return 0
+	local p f pid max=40
+	# the VM is ours to load; the host is spared
+	[ -n "${CGKIT_VM:-}" ] && max=1000
+	p=$(cgk_sandbox pids) f=$(cgk_sandbox freezer)
+	"$CG" -p -g "pids,freezer:/$S/storm"
+	echo $max >"$p/storm/pids.max"
+	bash -c 'echo $$ >"$1/storm/cgroup.procs" && echo $$ >"$2/storm/cgroup.procs" &&
+		exec "$3" 30' _ "$p" "$f" "$HELPERS/forkbomb" &
+	pid=$!
+	cgk_wait_for sh -c '[ "$(cat "$1")" -ge "$2" ]' _ "$p/storm/pids.current" $((max * 3 / 4)) ||
+		fail "the storm did not grow"
+	cgk_capture timeout 60 "$CG" -x --kill=KILL --grace=0 -g "pids:/$S/storm"
+	assertEquals "$err" 0 "$rc"
+	assertFalse "[ -e '$p/storm' ]"
+	assertEquals "thawed" THAWED "$(cat "$f/storm/freezer.state")"
+	wait "$pid" 2>/dev/null
+	return 0
 }
 
 # --- unified ---------------------------------------------------------------------------------

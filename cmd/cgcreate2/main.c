@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "cleanup.h"
@@ -419,40 +420,71 @@ out:
 	return r;
 }
 
-static int do_remove(struct cgcreate2_args *a, struct cg_targets *ts)
+static void say_step(const struct cg_remove_event *e, void *ctx)
+{
+	const char *sig = sigabbrev_np(e->sig);
+	const char *what = e->count == 1 ? "process" : "processes";
+
+	switch (e->what) {
+	case CG_REMOVE_SIGNAL:
+		printf("sent SIG%s to %d %s in cgroup /%s (%s)\n", sig ? sig : "?", e->count, what,
+		       e->path, e->hier->label);
+		break;
+	case CG_REMOVE_KILL:
+		printf("killed %d %s still in cgroup /%s (%s) after the grace\n", e->count, what,
+		       e->path, e->hier->label);
+		break;
+	case CG_REMOVE_RMDIR:
+		printf("removed cgroup /%s (%s)\n", e->path, e->hier->label);
+		break;
+	}
+}
+
+/* 0 removed, 1 a removal failed, 64 the request itself was refused (a root, our own cgroup) */
+static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_targets *ts)
 {
 	struct cg_remove_opts o = {
 		.recursive = a->recursive,
 		.signal = a->kill_signal,
 		.grace_ns = a->grace_ns,
+		.layout = l,
+		.on_step = a->verbose ? say_step : NULL,
 	};
+	struct cg_targets there = { .t = calloc(ts->n + 1, sizeof(*ts->t)) };
+	struct cg_diag d = { 0 };
 	char name[PATH_MAX + 2];
-	int ret = 0;
+	int ret = 0, r;
 
+	if (!there.t)
+		return 1;
+	/* a cgroup that is not there is reported (or, with -q, fine) and the others go ahead */
 	for (size_t i = 0; i < ts->n; i++) {
 		struct cg_target *t = &ts->t[i];
-		struct cg_diag d = { 0 };
-		int r;
+		int fd = cg_open_dir(t->hier, t->path);
 
-		if (!cg_exists(t->hier, t->path)) {
-			if (a->quiet)
-				continue;
-			cg_diag_fail(&d, ENOENT, CG_OP_RMDIR, t->hier->version,
-				     cg_target_name(t, name, sizeof(name)), t->hier->label,
-				     "remove");
-			report(&d);
-			ret = -ENOENT;
+		if (fd >= 0) {
+			close(fd);
+			there.t[there.n++] = *t;
 			continue;
 		}
-		r = cg_remove(t->hier, t->path, &o, &d);
-		if (r < 0) {
-			report(&d);
-			ret = r;
-		} else if (a->verbose) {
-			printf("removed cgroup %s (%s)\n", cg_target_name(t, name, sizeof(name)),
-			       t->hier->label);
+		if (fd == -ENOENT && a->quiet)
+			continue;
+		cg_diag_fail(&d, -fd, CG_OP_RMDIR, t->hier->version,
+			     cg_target_name(t, name, sizeof(name)), t->hier->label, "remove");
+		report(&d);
+		if (fd != -ENOENT) {
+			/* what cannot be read cannot be checked: nothing is touched */
+			free(there.t);
+			return 1;
 		}
+		ret = 1;
 	}
+	r = cg_remove_targets(&there, &o, &d);
+	if (r < 0) {
+		report(&d);
+		ret = r == -EINVAL ? 64 : 1;
+	}
+	free(there.t);
 	return ret;
 }
 
@@ -499,7 +531,13 @@ static int run(struct cgcreate2_args *a)
 			goto out;
 		}
 	}
-	r = a->remove ? do_remove(a, &ts) : do_create(a, l, &ts);
+	if (a->remove) {
+		r = do_remove(a, l, &ts);
+		cg_targets_clear(&ts);
+		cg_layout_free(l);
+		return r;
+	}
+	r = do_create(a, l, &ts);
 out:
 	cg_targets_clear(&ts);
 	cg_layout_free(l);
