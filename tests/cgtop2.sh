@@ -888,6 +888,29 @@ bad = [l for l in sys.stdin if not any(c["path"] == sys.argv[1] for c in json.lo
 print("ok" if not bad else bad[0][:200])' "/$S/churn" <"$_cgk_tmp/out")"
 }
 
+# The same names on the kernel's cgroupfs (which refuses a newline in a name: a cgroup2 rule)
+test_live_names_escaped() {
+	local u n f made=0
+	local names=($'esc\033[31mred' $'tab\there' $'b\xffd' $'c1\xc2\x9bx' 'we"ird,name'
+		'back\slash' $'nl\nx')
+	cgk_need_unified || return 0
+	cgk_need_root || return 0
+	command -v python3 >/dev/null || { cgk_skip "no python3 to parse the output"; return 0; }
+	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
+	: >"$_cgk_tmp/names"
+	for n in "${names[@]}"; do
+		mkdir "$u/$n" 2>/dev/null || continue
+		printf '/%s/%s\0' "$S" "$n" >>"$_cgk_tmp/names"
+		made=$((made + 1))
+	done
+	assertTrue "the kernel took the names but the newline ($made)" "[ $made -ge 6 ]"
+	for f in json csv openmetrics table; do
+		cgk_capture "$T" -F "$f" -n 2 -d 0.1 "/$S"
+		assertEquals "$f exit" 0 "$rc"
+		assertEquals "$f" "ok" "$(names_check "$f" <"$_cgk_tmp/out")"
+	done
+}
+
 test_live_memory() {
 	local m u line want got bad=0 n=0 p f lo hi
 	cgk_need_root || return 0
