@@ -849,6 +849,7 @@ test_live_fd_limit() {
 	assertEquals "ulimit -n 5: stderr" "cgtop2: cgroup /$S/many (hybrid): open: Too many open files (the limit of open files, 5, leaves too few to open the stat files one at a time; raise ulimit -n)" \
 		"$(echo "$err" | sed 's/ (\(hybrid\|unified\)): / (hybrid): /')"
 	echo "ulimit -n 10: exit $rc10"
+	find "$u/many" -depth -type d -exec rmdir {} +
 }
 
 # 200 cgroups made and removed all the time while cgtop2 samples them: a cgroup may vanish
@@ -875,6 +876,7 @@ test_live_churn() {
 	churn_check 40 "ulimit -n 64: "
 	touch "$stop"
 	wait "$pid"
+	find "$u/churn" -depth -type d -exec rmdir {} +
 }
 
 # test_live_churn's verdict on a run of $1 refreshes; $2 prefixes the messages.
@@ -898,17 +900,20 @@ test_live_names_escaped() {
 	command -v python3 >/dev/null || { cgk_skip "no python3 to parse the output"; return 0; }
 	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
 	: >"$_cgk_tmp/names"
+	mkdir "$u/names"
 	for n in "${names[@]}"; do
-		mkdir "$u/$n" 2>/dev/null || continue
-		printf '/%s/%s\0' "$S" "$n" >>"$_cgk_tmp/names"
+		mkdir "$u/names/$n" 2>/dev/null || continue
+		printf '/%s/names/%s\0' "$S" "$n" >>"$_cgk_tmp/names"
 		made=$((made + 1))
 	done
 	assertTrue "the kernel took the names but the newline ($made)" "[ $made -ge 6 ]"
 	for f in json csv openmetrics table; do
-		cgk_capture "$T" -F "$f" -n 2 -d 0.1 "/$S"
+		cgk_capture "$T" -F "$f" -n 2 -d 0.1 "/$S/names"
 		assertEquals "$f exit" 0 "$rc"
 		assertEquals "$f" "ok" "$(names_check "$f" <"$_cgk_tmp/out")"
 	done
+	# the later tests of the sandbox parse CSV with awk
+	find "$u/names" -depth -type d -exec rmdir {} +
 }
 
 test_live_memory() {
