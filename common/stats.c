@@ -615,7 +615,8 @@ static bool fd_relief(struct cg_stats *s)
 	for (size_t i = 0; i < s->n_nodes; i++)
 		for (int r = 0; r < R_N; r++)
 			s->nodes[i]->wd[r] = -1;
-	memset(s->wds, 0, s->n_wds * sizeof(*s->wds));
+	if (s->wds)
+		memset(s->wds, 0, s->n_wds * sizeof(*s->wds));
 	return true;
 }
 
