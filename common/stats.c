@@ -380,6 +380,9 @@ struct cg_stats {
 	size_t hash_size;
 	struct cg_stat_row **rows;
 	size_t fds_held, fd_budget, reopened;
+	/* out of fds with nothing left to give back: no directory fd of its own per open either */
+	bool starved;
+	int out_of_fds; /* -EMFILE or -ENFILE when an open failed for want of an fd this sample */
 	bool rescan;
 	char *buf;
 	size_t buf_size;
@@ -555,6 +558,18 @@ static bool fd_budget_left(const struct cg_stats *s)
 	return s->fds_held < s->fd_budget;
 }
 
+static bool gone(int r)
+{
+	return r == -ENODEV || r == -ENOENT;
+}
+
+static bool out_of_fds(int r)
+{
+	return r == -EMFILE || r == -ENFILE;
+}
+
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+
 static int open_root_relative(const struct cg_stats *s, int role, const char *path)
 {
 	int root = cg_hier_fd(s->hier[role]);
@@ -562,18 +577,116 @@ static int open_root_relative(const struct cg_stats *s, int role, const char *pa
 
 	if (root < 0)
 		return root;
-	fd = openat(root, *path ? path : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(root, *path ? path : ".", DIR_FLAGS);
 	return fd < 0 ? -errno : fd;
 }
 
-/* The node's directory in a hierarchy: cached, or opened for this use only (*tmp set). */
-static int node_dir(struct cg_stats *s, struct node *n, int role, int *tmp)
+/*
+ * Out of fds (EMFILE, ENFILE): the cache gives them back. The budget drops below what was
+ * held and cached fds are closed down to it; when none is cached, the inotify fd goes (every
+ * sample then lists the tree again). False when there was nothing left to free.
+ */
+static bool fd_relief(struct cg_stats *s)
 {
-	*tmp = -1;
-	if (n->dfd[role] >= 0)
-		return n->dfd[role];
-	*tmp = open_root_relative(s, role, n->path);
-	return *tmp;
+	size_t held = s->fds_held;
+
+	s->fd_budget = held > 16 ? held - 16 : 0;
+	for (size_t i = 0; i < s->n_nodes && s->fds_held > s->fd_budget; i++) {
+		struct node *n = s->nodes[i];
+
+		/* a directory fd saves less than a stat file's: it goes first */
+		for (int r = 0; r < R_N && s->fds_held > s->fd_budget; r++) {
+			close_fd(s, &n->dfd[r]);
+			n->dfd[r] = -1;
+		}
+		for (int f = 0; f < F_N && s->fds_held > s->fd_budget; f++) {
+			if (n->fd[f] < 0)
+				continue;
+			close_fd(s, &n->fd[f]);
+			n->fd[f] = FD_UNTRIED;
+		}
+	}
+	if (s->fds_held < held)
+		return true;
+	if (s->ifd < 0)
+		return false;
+	close(s->ifd);
+	s->ifd = -1;
+	for (size_t i = 0; i < s->n_nodes; i++)
+		for (int r = 0; r < R_N; r++)
+			s->nodes[i]->wd[r] = -1;
+	if (s->wds)
+		memset(s->wds, 0, s->n_wds * sizeof(*s->wds));
+	return true;
+}
+
+/*
+ * Open name ("." for the directory itself) in the node's directory of a hierarchy: through its
+ * cached fd, else through *own (a directory fd the caller holds, opened here when -1; NULL:
+ * none), else by path from the hierarchy root. Out of fds, the cache gives some back and the
+ * open is tried again; when nothing is left but the one fd the open itself needs, *own is
+ * closed too and never used again. -errno; s->out_of_fds says when even that was not enough.
+ * Every cached fd may have been closed when this returns.
+ */
+static int node_open(struct cg_stats *s, struct node *n, int role, const char *name, int flags,
+		     int *own)
+{
+	for (;;) {
+		int dfd = n->dfd[role], r;
+
+		if (dfd < 0 && own && !s->starved) {
+			if (*own < 0)
+				*own = open_root_relative(s, role, n->path);
+			if (*own < 0 && !out_of_fds(*own))
+				return *own;
+			dfd = *own;
+		}
+		if (dfd >= 0) {
+			r = openat(dfd, name, flags);
+		} else {
+			_cleanup_free_ char *path = cg_path_join(n->path, name);
+			int root = cg_hier_fd(s->hier[role]);
+
+			if (!path)
+				return -ENOMEM;
+			if (root < 0)
+				return root;
+			r = openat(root, path, flags);
+		}
+		if (r >= 0)
+			return r;
+		r = -errno;
+		if (!out_of_fds(r))
+			return r;
+		if (fd_relief(s))
+			continue;
+		if (own && *own >= 0) {
+			close(*own);
+			*own = -1;
+			s->starved = true;
+			continue;
+		}
+		s->out_of_fds = r;
+		return r;
+	}
+}
+
+/* A file outside cgroupfs (/proc): opened as node_open does, giving cached fds back for it. */
+static int open_relieved(struct cg_stats *s, const char *path)
+{
+	for (;;) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0)
+			return fd;
+		fd = -errno;
+		if (!out_of_fds(fd))
+			return fd;
+		if (!fd_relief(s)) {
+			s->out_of_fds = fd;
+			return fd;
+		}
+	}
 }
 
 static void watch(struct cg_stats *s, struct node *n, int role)
@@ -651,30 +764,39 @@ static bool is_dir_entry(int dfd, const struct dirent64 *de)
 
 /*
  * List the node's children in one hierarchy (recursively down to the depth limit), adding
- * the new and, when prune is set, dropping the ones no longer listed.
+ * the new and, when prune is set, dropping the ones no longer listed. Out of fds, what could
+ * not be listed is listed again next sample (s->rescan): never an error of the tree.
  */
 static int scan(struct cg_stats *s, struct node *n, int role, bool prune)
 {
 	char dbuf[8192];
-	int tmp, dfd;
+	int tmp = -1, dfd;
 	size_t found_cap = 0, n_found = 0;
-	char **found = NULL;
+	struct found {
+		char *name;
+		bool walk; /* scan below it: new here, or a rescan */
+	} *found = NULL;
 	int r = 0;
 
 	if (n->depth >= s->depth)
 		return 0;
-	dfd = node_dir(s, n, role, &tmp);
+	dfd = n->dfd[role];
 	if (dfd < 0)
-		return dfd == -ENOENT || dfd == -ENODEV ? 0 : dfd;
+		dfd = tmp = node_open(s, n, role, ".", DIR_FLAGS, NULL);
+	if (dfd < 0) {
+		if (out_of_fds(dfd))
+			s->rescan = true;
+		return gone(dfd) || out_of_fds(dfd) ? 0 : dfd;
+	}
 	if (lseek(dfd, 0, SEEK_SET) < 0) {
-		r = -errno;
+		r = gone(-errno) ? 0 : -errno;
 		goto out;
 	}
 	for (;;) {
 		long got = syscall(SYS_getdents64, dfd, dbuf, sizeof(dbuf));
 
 		if (got < 0) {
-			r = errno == ENOENT || errno == ENODEV ? 0 : -errno;
+			r = gone(-errno) ? 0 : -errno;
 			goto out;
 		}
 		if (got == 0)
@@ -688,7 +810,7 @@ static int scan(struct cg_stats *s, struct node *n, int role, bool prune)
 				continue;
 			if (n_found == found_cap) {
 				size_t cap = found_cap ? found_cap * 2 : 16;
-				char **nf = realloc(found, cap * sizeof(*nf));
+				struct found *nf = realloc(found, cap * sizeof(*nf));
 
 				if (!nf) {
 					r = -ENOMEM;
@@ -697,14 +819,18 @@ static int scan(struct cg_stats *s, struct node *n, int role, bool prune)
 				found = nf;
 				found_cap = cap;
 			}
-			found[n_found] = strdup(de->d_name);
-			if (!found[n_found]) {
+			found[n_found].name = strdup(de->d_name);
+			if (!found[n_found].name) {
 				r = -ENOMEM;
 				goto out;
 			}
-			n_found++;
+			found[n_found++].walk = prune;
 		}
 	}
+	/* the listing is all the walk needs the directory for: no fd is held down the tree */
+	if (tmp >= 0)
+		close(tmp);
+	tmp = -1;
 	if (prune) {
 		for (struct node *c = n->child, *next; c; c = next) {
 			const char *base = strrchr(c->path, '/');
@@ -713,44 +839,55 @@ static int scan(struct cg_stats *s, struct node *n, int role, bool prune)
 			next = c->sibling;
 			base = base ? base + 1 : c->path;
 			for (size_t i = 0; i < n_found && !seen; i++)
-				seen = !strcmp(found[i], base);
+				seen = !strcmp(found[i].name, base);
 			if (!seen && (c->srcs & (1u << role)))
 				node_vanish(s, c, role);
 		}
 	}
 	for (size_t i = 0; i < n_found; i++) {
-		_cleanup_free_ char *cpath = cg_path_join(n->path, found[i]);
+		_cleanup_free_ char *cpath = cg_path_join(n->path, found[i].name);
 		struct node *c;
-		int cfd;
+		int cfd = -1;
 
 		if (!cpath) {
 			r = -ENOMEM;
 			goto out;
 		}
 		c = node_find(s, cpath);
-		if (c && (c->srcs & (1u << role))) {
-			/* known: a rescan still walks below it, an event-driven scan need not */
-			if (prune && (r = scan(s, c, role, prune)) < 0)
-				goto out;
+		/* known: a rescan still walks below it, an event-driven scan need not */
+		if (c && (c->srcs & (1u << role)))
 			continue;
+		if (fd_budget_left(s)) {
+			cfd = node_open(s, n, role, found[i].name, DIR_FLAGS, NULL);
+			if (gone(cfd)) {
+				found[i].walk = false;
+				continue; /* gone between the listing and the open */
+			}
 		}
-		cfd = fd_budget_left(s) ? openat(dfd, found[i],
-						 O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
-					: -1;
-		if (cfd < 0 && fd_budget_left(s) && (errno == ENOENT || errno == ENODEV))
-			continue; /* gone between the listing and the open */
-		c = node_attach(s, n, cpath, role, cfd);
-		if (!c) {
+		if (!node_attach(s, n, cpath, role, cfd)) {
 			r = -ENOMEM;
 			goto out;
 		}
-		r = scan(s, c, role, prune);
-		if (r < 0)
+		found[i].walk = true;
+	}
+	for (size_t i = 0; i < n_found; i++) {
+		_cleanup_free_ char *cpath = NULL;
+		struct node *c;
+
+		if (!found[i].walk)
+			continue;
+		cpath = cg_path_join(n->path, found[i].name);
+		if (!cpath) {
+			r = -ENOMEM;
+			goto out;
+		}
+		c = node_find(s, cpath);
+		if (c && (c->srcs & (1u << role)) && (r = scan(s, c, role, prune)) < 0)
 			goto out;
 	}
 out:
 	for (size_t i = 0; i < n_found; i++)
-		free(found[i]);
+		free(found[i].name);
 	free(found);
 	if (tmp >= 0)
 		close(tmp);
@@ -798,6 +935,9 @@ static int drain_events(struct cg_stats *s)
 			_cleanup_free_ char *cpath = NULL;
 
 			p += sizeof(*ev) + ev->len;
+			/* out of fds, the inotify fd was given back: every sample lists the tree */
+			if (s->ifd < 0)
+				return 0;
 			if (ev->mask & IN_Q_OVERFLOW) {
 				s->rescan = true;
 				continue;
@@ -824,19 +964,18 @@ static int drain_events(struct cg_stats *s)
 					node_vanish(s, c, w->role);
 			} else if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
 				struct node *parent = w->node;
-				int role = w->role, tmp, dfd, cfd;
+				int role = w->role, cfd;
 
 				if (parent->depth >= s->depth)
 					continue;
-				dfd = node_dir(s, parent, role, &tmp);
-				if (dfd < 0)
-					continue;
-				cfd = openat(dfd, ev->name,
-					     O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-				if (tmp >= 0)
-					close(tmp);
-				if (cfd < 0)
+				cfd = node_open(s, parent, role, ev->name, DIR_FLAGS, NULL);
+				if (gone(cfd))
 					continue; /* created and removed before we looked */
+				if (cfd < 0) {
+					/* out of fds, say: the next sample lists the parent */
+					s->rescan = true;
+					continue;
+				}
 				c = node_attach(s, parent, cpath, role, cfd);
 				if (!c)
 					return -ENOMEM;
@@ -869,31 +1008,18 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 	if (fd == FD_ABSENT)
 		return -ENOENT;
 	if (fd < 0) {
-		if (d->role == R_PROC) {
-			tmp = open(d->name, O_RDONLY | O_CLOEXEC);
-		} else {
-			int role = s->canon[d->role], dfd = n->dfd[role];
-
-			/* one directory open per node and sample, however many files need it */
-			if (dfd < 0) {
-				if (s->sample_dfd[role] < 0)
-					s->sample_dfd[role] = open_root_relative(s, role, n->path);
-				dfd = s->sample_dfd[role];
-			}
-			if (dfd < 0)
-				return dfd;
-			tmp = openat(dfd, d->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		}
+		/* one directory open per node and sample (sample_dfd), however many files need it */
+		if (d->role == R_PROC)
+			tmp = open_relieved(s, d->name);
+		else
+			tmp = node_open(s, n, s->canon[d->role], d->name,
+					O_RDONLY | O_CLOEXEC | O_NOFOLLOW,
+					&s->sample_dfd[s->canon[d->role]]);
 		if (tmp < 0) {
-			r = -errno;
-			if (r == -ENOENT && d->role != R_PROC) {
-				/* the file or the cgroup: a stat that never existed here is absent */
+			/* the file or the cgroup: a stat that never existed here is absent */
+			if (tmp == -ENOENT && d->role != R_PROC)
 				n->fd[k] = FD_ABSENT;
-			} else if (r == -EMFILE || r == -ENFILE) {
-				n->fd[k] = FD_UNCACHED;
-				s->fd_budget = s->fds_held > 16 ? s->fds_held - 16 : 0;
-			}
-			return r;
+			return tmp;
 		}
 		if (fresh_only(k)) {
 			/* not a cache miss: such a file must be opened anew for every read */
@@ -920,11 +1046,6 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 	return len < 0 ? (int)len : 0;
 }
 
-static bool gone(int r)
-{
-	return r == -ENODEV || r == -ENOENT;
-}
-
 /* The directory of role vanished under a node we read: what inotify will say next anyway. */
 static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
 {
@@ -941,9 +1062,9 @@ static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
 }
 
 /* A small /proc file read whole into buf, NUL-terminated: length or -errno. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
+static ssize_t read_small(struct cg_stats *s, const char *path, char *buf, size_t size)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open_relieved(s, path);
 
 	return fd < 0 ? -errno : cg_pread_buf(fd, buf, size);
 }
@@ -966,7 +1087,7 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tid, (int)tid);
 		/* a failed read: exited since the listing */
-		if (read_small(path, sbuf, sizeof(sbuf)) < 0 ||
+		if (read_small(s, path, sbuf, sizeof(sbuf)) < 0 ||
 		    cg_stats_parse_proc_stat(sbuf, t.comm, sizeof(t.comm), &t.ticks) < 0)
 			continue;
 		t.tid = tid;
@@ -1026,20 +1147,20 @@ static bool kind_wanted(const struct cg_stats *s, int k)
 	return defs[k].metric != M_TASKS || defs[k].procs == (s->count != CG_COUNT_TASKS);
 }
 
-static bool is_kernel_thread(pid_t pid)
+static bool is_kernel_thread(struct cg_stats *s, pid_t pid)
 {
 	char path[32], buf[1024];
 	uint64_t flags;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	/* gone since the listing: not counted as a kernel thread, it was a process */
-	if (read_small(path, buf, sizeof(buf)) < 0)
+	if (read_small(s, path, buf, sizeof(buf)) < 0)
 		return false;
 	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & 0x00200000u);
 }
 
 /* Processes in a cgroup.procs listing; without kernel threads for CG_COUNT_USER_PROCESSES. */
-static int count_procs(const struct cg_stats *s, const char *text, uint64_t *ret)
+static int count_procs(struct cg_stats *s, const char *text, uint64_t *ret)
 {
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
@@ -1054,7 +1175,7 @@ static int count_procs(const struct cg_stats *s, const char *text, uint64_t *ret
 		return r;
 	*ret = 0;
 	for (size_t i = 0; i < n; i++)
-		*ret += !is_kernel_thread(pids[i]);
+		*ret += !is_kernel_thread(s, pids[i]);
 	return 0;
 }
 
@@ -1301,6 +1422,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	struct timespec ts;
 	int r;
 
+	s->out_of_fds = 0;
 	r = drain_events(s);
 	if (r < 0)
 		return r;
@@ -1320,28 +1442,32 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 		if (n->srcs & (1u << 31)) {
 			n->srcs &= ~(1u << 31);
 			for (int role = 0; role < R_PROC; role++) {
-				int tmp = -1, fd;
+				_cleanup_free_ char *procs = NULL;
+				int root = cg_hier_fd(s->hier[role]);
 
 				if (!(n->srcs & (1u << role)))
 					continue;
-				fd = n->dfd[role] >= 0
-					     ? n->dfd[role]
-					     : (tmp = open_root_relative(s, role, n->path));
+				/* by path, which takes no fd: the fds may be what ran out */
+				procs = cg_path_join(n->path, "cgroup.procs");
+				if (!procs)
+					return -ENOMEM;
 				/* a removed cgroup directory lists nothing and reads ENODEV */
-				if (fd < 0 || faccessat(fd, "cgroup.procs", F_OK, 0) < 0) {
-					if (tmp >= 0)
-						close(tmp);
+				if (root < 0 || faccessat(root, procs, F_OK, 0) < 0) {
 					node_vanish(s, n, role);
 					i = 0;
 					goto next;
 				}
-				if (tmp >= 0)
-					close(tmp);
 			}
 		}
 		i++;
 	next:;
 	}
+	/*
+	 * Every cached fd was given back and a file still could not be opened: its figures would
+	 * be missing without a word. Fewer fds than one open at a time needs is an error.
+	 */
+	if (s->out_of_fds)
+		return s->out_of_fds;
 	sum_counted_tasks(s);
 	for (size_t i = 0; i < s->n_nodes; i++)
 		s->rows[i] = &s->nodes[i]->row;
@@ -1501,7 +1627,12 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 			setrlimit(RLIMIT_NOFILE, &rl);
 			getrlimit(RLIMIT_NOFILE, &rl);
 		}
-		s->fd_budget = rl.rlim_cur > 128 ? (size_t)rl.rlim_cur - 64 : 64;
+		/*
+		 * What the tool and one sample hold besides the cache: stdio, the hierarchy roots,
+		 * inotify, a directory and a file per hierarchy. Under a low limit, half of it.
+		 */
+		s->fd_budget =
+			rl.rlim_cur >= 128 ? (size_t)rl.rlim_cur - 64 : (size_t)rl.rlim_cur / 2;
 	} else {
 		s->fd_budget = 960;
 	}
@@ -1513,7 +1644,10 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 			continue;
 		if (s->canon[role] != role)
 			continue;
-		fd = open_root_relative(s, role, s->root);
+		/* out of fds, the inotify fd is given back for it (every sample lists then) */
+		do
+			fd = open_root_relative(s, role, s->root);
+		while (out_of_fds(fd) && fd_relief(s));
 		if (fd < 0) {
 			if (fd == -ENOENT || fd == -ENOTDIR)
 				continue;

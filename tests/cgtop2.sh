@@ -166,6 +166,122 @@ test_fixture_invalid_utf8() {
 		python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); print("ok" if "cgroup=\"/b\ufffdd\"" in t else t[:200])')"
 }
 
+# Checks one format's output ($1: json csv openmetrics table) of the cgroups named in
+# $_cgk_tmp/names (NUL-separated raw bytes, "/a/b" each): every name in it once per refresh,
+# one row, record or sample line each, written as the man page says; the text is UTF-8 with
+# no control character but the newlines that end lines. Prints what is wrong, or "ok".
+names_check() {
+	python3 -c "$(cat <<'PY'
+import csv, io, json, re, sys
+fmt, names = sys.argv[1], [n for n in open(sys.argv[2], "rb").read().split(b"\0") if n]
+raw = sys.stdin.buffer.read()
+try:
+    text = raw.decode("utf-8")
+except UnicodeDecodeError as e:
+    sys.exit(print("not UTF-8: %s: %r" % (e, raw[max(0, e.start - 20):e.start + 20])))
+def is_ctl(c):
+    return ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0
+ctl = [c for c in text if is_ctl(c) and c != "\n"]
+if ctl:
+    sys.exit(print("raw control characters: %r" % ctl[:5]))
+def u8(n):  # a byte that is no UTF-8 is U+FFFD (the names have single ones)
+    return n.decode("utf-8", "replace")
+def fffd(n):  # control characters as U+FFFD too
+    return "".join("\ufffd" if is_ctl(c) else c for c in u8(n))
+def table(n):  # \xNN per byte of a control character or of no UTF-8, \\ for a backslash
+    out = ""
+    for c in n.decode("utf-8", "surrogateescape"):
+        if 0xdc80 <= ord(c) <= 0xdcff:
+            out += "\\x%02x" % (ord(c) - 0xdc00)
+        elif is_ctl(c):
+            out += "".join("\\x%02x" % b for b in c.encode())
+        elif c == "\\":
+            out += "\\\\"
+        else:
+            out += c
+    return out
+bad, lines = [], text.splitlines()
+if fmt == "json":
+    want = sorted(u8(n) for n in names)
+    for l in lines:
+        got = sorted(c["path"] for c in json.loads(l)["cgroups"] if c["path"] in want)
+        if got != want:
+            bad.append("json paths %r, not %r" % (got, want))
+    if not lines:
+        bad.append("no JSON")
+elif fmt == "csv":
+    want = sorted(fffd(n) for n in names)
+    rows = list(csv.reader(io.StringIO(text)))
+    if len(rows) != len(lines):
+        bad.append("%d CSV rows on %d lines" % (len(rows), len(lines)))
+    bad += ["CSV row of %d fields: %r" % (len(r), r) for r in rows if len(r) != len(rows[0])]
+    got = sorted(r[1] for r in rows[1:] if r[1] in want)
+    refreshes = len(set(r[0] for r in rows[1:]))
+    if got != sorted(want * refreshes) or not refreshes:
+        bad.append("csv paths %r, not %r" % (got, want))
+elif fmt == "openmetrics":
+    # a newline is \n in a label, other control characters U+FFFD
+    want = sorted("\n".join(fffd(p) for p in n.split(b"\n")) for n in names)
+    name = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
+    label = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*"'
+    sample = re.compile(r"^%s(\{%s(,%s)*\})? -?[0-9]+(\.[0-9]+)?$" % (name, label, label))
+    meta = re.compile(r"^# (TYPE %s (counter|gauge)|UNIT %s [a-z]+|HELP %s .*|EOF)$" % (name, name, name))
+    got = []
+    for l in lines:
+        if not (sample.match(l) or meta.match(l)):
+            bad.append("not OpenMetrics: %r" % l)
+        m = re.match(r'^cgroup_cpu_usage_seconds_total\{cgroup="((?:[^"\\]|\\.)*)"\}', l)
+        if m:
+            v = re.sub(r"\\(.)", lambda e: "\n" if e.group(1) == "n" else e.group(1), m.group(1))
+            if v in want:
+                got.append(v)
+    refreshes = lines.count("# EOF")
+    if sorted(got) != sorted(want * refreshes) or not refreshes:
+        bad.append("openmetrics cgroup labels %r, not %r" % (sorted(got), want))
+else:
+    want = sorted(table(n) for n in names)
+    got = sorted(l.split(" ")[0] for l in lines if l.split(" ")[0] in want)
+    refreshes = sum(1 for l in lines if l.startswith("CGROUP "))
+    if got != sorted(want * refreshes) or not refreshes:
+        bad.append("table paths %r, not %r" % (got, want))
+    bad += ["table row of no cgroup: %r" % l for l in lines
+            if l and not l.startswith("CGROUP ") and not l.startswith("/")]
+print("\n".join(bad[:5]) if bad else "ok")
+PY
+)" "$1" "$_cgk_tmp/names"
+}
+
+# Names with what could forge a line, a record or a field in some format, or reach a terminal
+# raw: newline, ESC (a colour sequence), tab, a byte that is no UTF-8, C1 CSI, quotes, commas,
+# backslashes. Made in a copy of the fixture (git is no place for such names).
+test_fixture_names_escaped() {
+	local dir=$_cgk_tmp/names.d mi n f
+	local names=($'new\nline' $'esc\033[31mred' $'tab\there' $'b\xffd' $'c1\xc2\x9bx'
+		'we"ird,name' 'back\slash' $'a,"b\nc\\')
+	command -v python3 >/dev/null || { cgk_skip "no python3 to parse the output"; return; }
+	mkdir -p "$dir"
+	cp -R "$FX/unified" "$dir/"
+	: >"$_cgk_tmp/names"
+	for n in "${names[@]}"; do
+		mkdir -p "$dir/unified/$n"
+		echo "usage_usec 1" >"$dir/unified/$n/cpu.stat"
+		printf '/%s\0' "$n" >>"$_cgk_tmp/names"
+	done
+	mi=$(mountinfo unified "$dir")
+	for f in json csv openmetrics table; do
+		cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F "$f" -n 2 -d 0.1 --depth=1
+		assertEquals "$f exit" 0 "$rc"
+		assertEquals "$f stderr" "" "$err"
+		assertEquals "$f" "ok" "$(names_check "$f" <"$_cgk_tmp/out")"
+	done
+	# the table's escapes, literally (grep: a failure must not print the raw names either)
+	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -b -1 -p --depth=1
+	for n in '/new\x0aline ' '/esc\x1b[31mred ' '/tab\x09here ' '/b\xffd ' '/c1\xc2\x9bx ' \
+		'/back\\slash ' '/a,"b\x0ac\\ '; do
+		assertTrue "table shows $n" "grep -qF -- '$n' '$_cgk_tmp/out'"
+	done
+}
+
 test_fixture_raw() {
 	fx unified -b -1 -p -r --depth=1 /app
 	assertEquals 0 "$rc"
@@ -692,6 +808,112 @@ test_live_removed_between_iterations() {
 	assertContains "first snapshot has it" "$first" "/$S/gone "
 	assertNotContains "last snapshot dropped it" "$last" "/$S/gone"
 	assertContains "the sibling stays" "$last" "/$S/stays "
+}
+
+# ulimit -n 64 and 500 cgroups: the stat files that do not fit are opened, read and closed each
+# time, the tree is whole. A limit too low even for that is a clear error, never a crash.
+test_live_fd_limit() {
+	local u i rc10
+	cgk_need_unified || return 0
+	cgk_need_root || return 0
+	command -v python3 >/dev/null || { cgk_skip "no python3 to parse JSON"; return 0; }
+	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
+	mkdir "$u/many"
+	for i in $(seq 1 500); do mkdir "$u/many/c$i"; done
+	: >"$_cgk_tmp/names"
+	for i in $(seq 1 500); do printf '/%s/many/c%d\0' "$S" "$i" >>"$_cgk_tmp/names"; done
+	cgk_capture bash -c 'ulimit -n 64 && exec "$@"' _ "$T" -F json -n 2 -d 0.1 -v "/$S/many"
+	assertEquals "ulimit -n 64: exit" 0 "$rc"
+	assertEquals "ulimit -n 64: every cgroup, every refresh" "ok" "$(names_check json <"$_cgk_tmp/out")"
+	assertEquals "ulimit -n 64: 2 refreshes" 2 "$(wc -l <"$_cgk_tmp/out")"
+	assertEquals "ulimit -n 64: the second refresh has the CPU of every cgroup" 0 \
+		"$(sed -n 2p "$_cgk_tmp/out" | grep -o '"cpu_percent":null' | wc -l)"
+	assertContains "-v says files were reopened" "$err" "stat files read without a cached fd (fd limit)"
+	# 10: stdio, the hierarchy roots and inotify leave next to nothing
+	cgk_capture bash -c 'ulimit -n 10 && exec "$@"' _ "$T" -F json -n 2 -d 0.1 "/$S/many"
+	rc10=$rc
+	case $rc in
+	0)
+		assertEquals "ulimit -n 10: every cgroup" "ok" "$(names_check json <"$_cgk_tmp/out")"
+		assertEquals "ulimit -n 10: stderr" "" "$err"
+		;;
+	1)
+		assertEquals "ulimit -n 10: one line" 1 "$(wc -l <"$_cgk_tmp/err")"
+		assertContains "ulimit -n 10: says why" "$err" "Too many open files (the limit of open files, 10,"
+		;;
+	*) fail "ulimit -n 10: exit $rc: $err" ;;
+	esac
+	# and so low that it cannot work: an error, which says so
+	cgk_capture bash -c 'ulimit -n 5 && exec "$@"' _ "$T" -F json -n 2 -d 0.1 "/$S/many"
+	assertEquals "ulimit -n 5: exit" 1 "$rc"
+	assertEquals "ulimit -n 5: stderr" "cgtop2: cgroup /$S/many (hybrid): open: Too many open files (the limit of open files, 5, leaves too few to open the stat files one at a time; raise ulimit -n)" \
+		"$(echo "$err" | sed 's/ (\(hybrid\|unified\)): / (hybrid): /')"
+	echo "ulimit -n 10: exit $rc10"
+	find "$u/many" -depth -type d -exec rmdir {} +
+}
+
+# 200 cgroups made and removed all the time while cgtop2 samples them: a cgroup may vanish
+# between the listing and any read. Every refresh is whole JSON, and nothing fails.
+test_live_churn() {
+	local u i pid stop=$_cgk_tmp/churn.stop
+	cgk_need_unified || return 0
+	cgk_need_root || return 0
+	command -v python3 >/dev/null || { cgk_skip "no python3 to parse JSON"; return 0; }
+	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
+	mkdir "$u/churn"
+	(
+		while [ ! -e "$stop" ]; do
+			for i in $(seq 1 100); do mkdir -p "$u/churn/c$i/a" 2>/dev/null; done
+			for i in $(seq 1 100); do rmdir "$u/churn/c$i/a" "$u/churn/c$i" 2>/dev/null; done
+		done
+	) &
+	pid=$!
+	_pids+=("$pid")
+	cgk_capture "$T" -b -d 50ms -n 100 -F json "/$S"
+	churn_check 100 ""
+	# the same with the fds running out: cgroups vanish under opens by path too
+	cgk_capture bash -c 'ulimit -n 64 && exec "$@"' _ "$T" -b -d 50ms -n 40 -F json "/$S"
+	churn_check 40 "ulimit -n 64: "
+	touch "$stop"
+	wait "$pid"
+	find "$u/churn" -depth -type d -exec rmdir {} +
+}
+
+# test_live_churn's verdict on a run of $1 refreshes; $2 prefixes the messages.
+churn_check() {
+	assertEquals "${2}exit" 0 "$rc"
+	assertEquals "${2}stderr" "" "$err"
+	assertEquals "${2}$1 refreshes" "$1" "$(wc -l <"$_cgk_tmp/out")"
+	assertEquals "${2}every line is JSON with the sandbox in it" "ok" "$(python3 -c '
+import json, sys
+bad = [l for l in sys.stdin if not any(c["path"] == sys.argv[1] for c in json.loads(l)["cgroups"])]
+print("ok" if not bad else bad[0][:200])' "/$S/churn" <"$_cgk_tmp/out")"
+}
+
+# The same names on the kernel's cgroupfs (which refuses a newline in a name: a cgroup2 rule)
+test_live_names_escaped() {
+	local u n f made=0
+	local names=($'esc\033[31mred' $'tab\there' $'b\xffd' $'c1\xc2\x9bx' 'we"ird,name'
+		'back\slash' $'nl\nx')
+	cgk_need_unified || return 0
+	cgk_need_root || return 0
+	command -v python3 >/dev/null || { cgk_skip "no python3 to parse the output"; return 0; }
+	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
+	: >"$_cgk_tmp/names"
+	mkdir "$u/names"
+	for n in "${names[@]}"; do
+		mkdir "$u/names/$n" 2>/dev/null || continue
+		printf '/%s/names/%s\0' "$S" "$n" >>"$_cgk_tmp/names"
+		made=$((made + 1))
+	done
+	assertTrue "the kernel took the names but the newline ($made)" "[ $made -ge 6 ]"
+	for f in json csv openmetrics table; do
+		cgk_capture "$T" -F "$f" -n 2 -d 0.1 "/$S/names"
+		assertEquals "$f exit" 0 "$rc"
+		assertEquals "$f" "ok" "$(names_check "$f" <"$_cgk_tmp/out")"
+	done
+	# the later tests of the sandbox parse CSV with awk
+	find "$u/names" -depth -type d -exec rmdir {} +
 }
 
 test_live_memory() {

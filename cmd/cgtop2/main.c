@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <termios.h>
 #include <time.h>
@@ -571,155 +572,7 @@ static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum 
 	}
 }
 
-/* ---- the table (batch and interactive) -------------------------------------------------- */
-
-struct view {
-	struct cg_stat_row **rows; /* sorted, filtered */
-	size_t n;
-};
-
-static int make_view(struct cg_stat_row *const *rows, size_t n, enum order order,
-		     const char *filter, struct view *v)
-{
-	struct cg_stat_row **sel = malloc((n ? n : 1) * sizeof(*sel));
-	struct keyed *ks = malloc((n ? n : 1) * sizeof(*ks));
-	size_t k = 0;
-
-	if (!sel || !ks) {
-		free(sel);
-		free(ks);
-		return -ENOMEM;
-	}
-	sort_order = order;
-	for (size_t i = 0; i < n; i++)
-		if (!filter || !*filter || strstr(rows[i]->path, filter)) {
-			ks[k].row = rows[i];
-			ks[k].key = sort_key(rows[i]);
-			k++;
-		}
-	qsort(ks, k, sizeof(*ks), keyed_cmp);
-	for (size_t i = 0; i < k; i++)
-		sel[i] = ks[i].row;
-	free(ks);
-	free(v->rows);
-	v->rows = sel;
-	v->n = k;
-	return 0;
-}
-
-/* Shorten a path to width by cutting its middle: the top and the leaf say the most. */
-static void ellipsize(char *s, size_t width)
-{
-	size_t len = strlen(s), head, tail;
-
-	if (len <= width || width < 5)
-		return;
-	head = (width - 3) / 2;
-	tail = width - 3 - head;
-	memmove(s + head + 3, s + len - tail, tail + 1);
-	memcpy(s + head, "...", 3);
-}
-
-/*
- * Render rows as aligned text into o. path_width 0: as wide as the longest path (batch);
- * else the column is cut to it. max_rows 0: all. eol ends each line.
- */
-static void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
-			 size_t path_width, size_t max_rows, const char *eol)
-{
-	size_t w[C_N] = { 0 }, eol_len = strlen(eol), used = 0, cap;
-	size_t rows = max_rows && max_rows < v->n ? max_rows : v->n;
-	/* every cell formatted once, packed NUL-separated: for the widths, then for the lines */
-	char *pack, *p, pathbuf[4096], tmp[64];
-
-	cap = rows * 16 + 64;
-	pack = malloc(cap);
-	if (!pack) {
-		o->failed = true;
-		return;
-	}
-	for (int c = 0; c < C_N; c++)
-		w[c] = strlen(col_title(a, (enum col)c));
-	for (size_t i = 0; i < rows; i++) {
-		size_t len = strlen(v->rows[i]->path);
-
-		if (len > w[C_PATH])
-			w[C_PATH] = len;
-		for (int c = 1; c < C_N; c++) {
-			cell(a, v->rows[i], (enum col)c, tmp, sizeof(tmp));
-			len = strlen(tmp);
-			if (len > w[c])
-				w[c] = len;
-			if (used + len + 1 > cap) {
-				char *np = realloc(pack, cap * 2 + len + 1);
-
-				if (!np) {
-					free(pack);
-					o->failed = true;
-					return;
-				}
-				pack = np;
-				cap = cap * 2 + len + 1;
-			}
-			memcpy(pack + used, tmp, len + 1);
-			used += len + 1;
-		}
-	}
-	if (path_width)
-		w[C_PATH] = path_width;
-	for (int c = 0; c < C_N; c++) {
-		const char *h = col_title(a, (enum col)c);
-		size_t len = strlen(h);
-
-		if (c) {
-			out_pad(o, 1 + w[c] - len);
-			out_put(o, h, len);
-		} else {
-			out_put(o, h, len);
-			out_pad(o, w[c] - len);
-		}
-	}
-	out_put(o, eol, eol_len);
-	p = pack;
-	for (size_t i = 0; i < rows; i++) {
-		const struct cg_stat_row *r = v->rows[i];
-		const char *path = r->path;
-		size_t len = strlen(path);
-
-		if (len > w[C_PATH]) {
-			snprintf(pathbuf, sizeof(pathbuf), "%s", path);
-			ellipsize(pathbuf, w[C_PATH]);
-			path = pathbuf;
-			len = strlen(path);
-		}
-		out_put(o, path, len);
-		out_pad(o, w[C_PATH] - len);
-		for (int c = 1; c < C_N; c++) {
-			len = strlen(p);
-			out_pad(o, 1 + w[c] - len);
-			out_put(o, p, len);
-			p += len + 1;
-		}
-		out_put(o, eol, eol_len);
-		out_maybe_flush(o);
-		for (size_t t = 0; t < r->n_threads; t++) {
-			const struct cg_stat_thread *th = &r->threads[t];
-			char name[96];
-
-			snprintf(name, sizeof(name), "  %d %s", (int)th->tid, th->comm);
-			ellipsize(name, w[C_PATH]);
-			out_printf(o, "%-*s %*s ", (int)w[C_PATH], name, (int)w[C_TASKS], "");
-			if (th->cpu_percent >= 0)
-				out_printf(o, "%*.1f", (int)w[C_CPU], th->cpu_percent);
-			else
-				out_printf(o, "%*s", (int)w[C_CPU], "-");
-			out_put(o, eol, eol_len);
-		}
-	}
-	free(pack);
-}
-
-/* ---- machine formats -------------------------------------------------------------------- */
+/* ---- names ----------------------------------------------------------------------------------- */
 
 /*
  * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), 0 if
@@ -757,36 +610,285 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* Put the character at s, a byte that starts no valid UTF-8 as U+FFFD; returns the bytes used. */
-static size_t put_utf8(struct out *o, const char *s)
-{
-	size_t len = utf8_len((const unsigned char *)s);
+/* How each format writes a name. */
+enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
 
-	if (!len) {
-		out_printf(o, "\xef\xbf\xbd");
-		return 1;
+/* The ASCII bytes a format escapes itself (besides control characters). */
+static bool q_special(enum quoting q, unsigned char c)
+{
+	switch (q) {
+	case Q_TABLE:
+		return c == '\\';
+	case Q_CSV:
+		return c == '"';
+	default:
+		return c == '"' || c == '\\';
 	}
-	out_printf(o, "%.*s", (int)len, s);
-	return len;
 }
+
+/*
+ * Write a name (a cgroup path, a thread's comm: any bytes but NUL, chosen by whoever named it)
+ * so that it stays one field of one line in every format and nothing raw reaches a terminal.
+ * Control characters (C0, DEL, C1): JSON \u00XX; OpenMetrics \n for a newline, U+FFFD for the
+ * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \xNN a byte.
+ * A byte that starts no valid UTF-8 is U+FFFD, in the table \xNN. Quotes and backslashes as
+ * the format escapes them: \" \\ in JSON and OpenMetrics, "" in CSV (the caller quotes the
+ * field), \\ in the table so that its \xNN stays unambiguous.
+ */
+static void put_name(struct out *o, const char *name, enum quoting q)
+{
+	const unsigned char *s = (const unsigned char *)name, *run = s;
+
+	while (*s) {
+		size_t len = utf8_len(s), n = 0;
+		/* C1 controls, U+0080 to U+009F, are 0xc2 0x80 to 0xc2 0x9f */
+		bool ctl = len == 1 ? *s < 0x20 || *s == 0x7f
+				    : len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+		char esc[16];
+
+		if (len && !ctl && !(len == 1 && q_special(q, *s))) {
+			s += len;
+			continue;
+		}
+		out_put(o, (const char *)run, (size_t)(s - run));
+		if (q == Q_TABLE && (!len || ctl)) {
+			for (size_t i = 0; i < (len ? len : 1); i++)
+				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", s[i]);
+		} else if (q == Q_JSON && ctl) {
+			n = (size_t)snprintf(
+				esc, sizeof(esc), "\\u%04x",
+				len == 1 ? *s : (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f));
+		} else if (q == Q_OPENMETRICS && ctl && *s == '\n') {
+			n = (size_t)snprintf(esc, sizeof(esc), "\\n");
+		} else if (!len || ctl) {
+			n = (size_t)snprintf(esc, sizeof(esc), "\xef\xbf\xbd");
+		} else {
+			n = (size_t)snprintf(esc, sizeof(esc), "%c%c", q == Q_CSV ? '"' : '\\', *s);
+		}
+		out_put(o, esc, n);
+		s += len ? len : 1;
+		run = s;
+	}
+	out_put(o, (const char *)run, (size_t)(s - run));
+}
+
+/* name as put_name writes it for q, in a string of its own (NULL without memory) */
+static char *escaped(const char *name, enum quoting q)
+{
+	struct out t = { .fd = -1 };
+
+	put_name(&t, name, q);
+	if (t.failed) {
+		free(t.s);
+		return NULL;
+	}
+	return t.s;
+}
+
+/* ---- the table (batch and interactive) -------------------------------------------------- */
+
+struct view {
+	struct cg_stat_row **rows; /* sorted, filtered */
+	size_t n;
+};
+
+static int make_view(struct cg_stat_row *const *rows, size_t n, enum order order,
+		     const char *filter, struct view *v)
+{
+	struct cg_stat_row **sel = malloc((n ? n : 1) * sizeof(*sel));
+	struct keyed *ks = malloc((n ? n : 1) * sizeof(*ks));
+	size_t k = 0;
+
+	if (!sel || !ks) {
+		free(sel);
+		free(ks);
+		return -ENOMEM;
+	}
+	sort_order = order;
+	for (size_t i = 0; i < n; i++)
+		if (!filter || !*filter || strstr(rows[i]->path, filter)) {
+			ks[k].row = rows[i];
+			ks[k].key = sort_key(rows[i]);
+			k++;
+		}
+	qsort(ks, k, sizeof(*ks), keyed_cmp);
+	for (size_t i = 0; i < k; i++)
+		sel[i] = ks[i].row;
+	free(ks);
+	free(v->rows);
+	v->rows = sel;
+	v->n = k;
+	return 0;
+}
+
+/*
+ * Table text is escaped (put_name): ASCII and whole UTF-8 characters, one column each (wide
+ * characters aside). The byte offset of character k of s[0, len), or len.
+ */
+static size_t char_offset(const char *s, size_t len, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && k-- == 0)
+			break;
+	return i;
+}
+
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Shorten a path to width by cutting its middle: the top and the leaf say the most. */
+static void ellipsize(char *s, size_t width)
+{
+	size_t len = strlen(s), w = text_width(s), head, tail;
+
+	if (w <= width || width < 5)
+		return;
+	/* between characters, never inside one */
+	head = char_offset(s, len, (width - 3) / 2);
+	tail = char_offset(s, len, w - (width - 3 - (width - 3) / 2));
+	memmove(s + head + 3, s + tail, len - tail + 1);
+	memcpy(s + head, "...", 3);
+}
+
+/*
+ * Render rows as aligned text into o. path_width 0: as wide as the longest path (batch);
+ * else the column is cut to it. max_rows 0: all. eol ends each line. Names are escaped
+ * (put_name): a control character in a cgroup's name never reaches the terminal.
+ */
+static void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
+			 size_t path_width, size_t max_rows, const char *eol)
+{
+	size_t w[C_N] = { 0 }, eol_len = strlen(eol), used = 0, cap;
+	size_t rows = max_rows && max_rows < v->n ? max_rows : v->n;
+	/* every cell formatted once, packed NUL-separated: for the widths, then for the lines */
+	char *pack, *p, tmp[64];
+	struct out names = { .fd = -1 }, name = { .fd = -1 };
+	const char *np;
+
+	cap = rows * 16 + 64;
+	pack = malloc(cap);
+	if (!pack) {
+		o->failed = true;
+		return;
+	}
+	for (int c = 0; c < C_N; c++)
+		w[c] = strlen(col_title(a, (enum col)c));
+	for (size_t i = 0; i < rows; i++) {
+		size_t len;
+
+		/* the escaped paths, NUL-separated */
+		put_name(&names, v->rows[i]->path, Q_TABLE);
+		out_put(&names, "", 1);
+		for (int c = 1; c < C_N; c++) {
+			cell(a, v->rows[i], (enum col)c, tmp, sizeof(tmp));
+			len = strlen(tmp);
+			if (len > w[c])
+				w[c] = len;
+			if (used + len + 1 > cap) {
+				char *ng = realloc(pack, cap * 2 + len + 1);
+
+				if (!ng) {
+					free(pack);
+					free(names.s);
+					o->failed = true;
+					return;
+				}
+				pack = ng;
+				cap = cap * 2 + len + 1;
+			}
+			memcpy(pack + used, tmp, len + 1);
+			used += len + 1;
+		}
+	}
+	if (names.failed) {
+		free(pack);
+		free(names.s);
+		o->failed = true;
+		return;
+	}
+	np = names.s;
+	for (size_t i = 0; i < rows; np += strlen(np) + 1, i++)
+		if (text_width(np) > w[C_PATH])
+			w[C_PATH] = text_width(np);
+	if (path_width)
+		w[C_PATH] = path_width;
+	for (int c = 0; c < C_N; c++) {
+		const char *h = col_title(a, (enum col)c);
+		size_t len = strlen(h);
+
+		if (c) {
+			out_pad(o, 1 + w[c] - len);
+			out_put(o, h, len);
+		} else {
+			out_put(o, h, len);
+			out_pad(o, w[c] - len);
+		}
+	}
+	out_put(o, eol, eol_len);
+	p = pack;
+	np = names.s;
+	for (size_t i = 0; i < rows; np += strlen(np) + 1, i++) {
+		const struct cg_stat_row *r = v->rows[i];
+		size_t len;
+
+		/* the next path is already escaped in place: a copy of it is cut */
+		name.len = 0;
+		out_put(&name, np, strlen(np));
+		if (name.s)
+			ellipsize(name.s, w[C_PATH]);
+		out_put(o, name.s ? name.s : "", name.s ? strlen(name.s) : 0);
+		len = name.s ? text_width(name.s) : 0;
+		out_pad(o, w[C_PATH] > len ? w[C_PATH] - len : 0);
+		for (int c = 1; c < C_N; c++) {
+			len = strlen(p);
+			out_pad(o, 1 + w[c] - len);
+			out_put(o, p, len);
+			p += len + 1;
+		}
+		out_put(o, eol, eol_len);
+		out_maybe_flush(o);
+		for (size_t t = 0; t < r->n_threads; t++) {
+			const struct cg_stat_thread *th = &r->threads[t];
+
+			name.len = 0;
+			out_printf(&name, "  %d ", (int)th->tid);
+			put_name(&name, th->comm, Q_TABLE);
+			if (!name.s)
+				continue;
+			ellipsize(name.s, w[C_PATH]);
+			out_put(o, name.s, strlen(name.s));
+			len = text_width(name.s);
+			out_pad(o, w[C_PATH] > len ? w[C_PATH] - len : 0);
+			out_printf(o, " %*s ", (int)w[C_TASKS], "");
+			if (th->cpu_percent >= 0)
+				out_printf(o, "%*.1f", (int)w[C_CPU], th->cpu_percent);
+			else
+				out_printf(o, "%*s", (int)w[C_CPU], "-");
+			out_put(o, eol, eol_len);
+		}
+	}
+	if (name.failed)
+		o->failed = true;
+	free(name.s);
+	free(names.s);
+	free(pack);
+}
+
+/* ---- machine formats -------------------------------------------------------------------- */
 
 static void json_string(struct out *o, const char *s)
 {
-	out_printf(o, "\"");
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			out_printf(o, "\\%c", c);
-			s++;
-		} else if (c < 0x20 || c == 0x7f) {
-			out_printf(o, "\\u%04x", c);
-			s++;
-		} else {
-			s += put_utf8(o, s);
-		}
-	}
-	out_printf(o, "\"");
+	out_put(o, "\"", 1);
+	put_name(o, s, Q_JSON);
+	out_put(o, "\"", 1);
 }
 
 static void json_num(struct out *o, bool have, const char *fmt, double v)
@@ -849,16 +951,16 @@ static void render_json(struct out *o, const struct cgtop2_args *a, const struct
 	out_printf(o, "]}\n");
 }
 
+/* RFC 4180: quoted when it holds a comma or a quote (control characters are never raw) */
 static void csv_field(struct out *o, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		out_printf(o, "%s", s);
-		return;
-	}
-	out_printf(o, "\"");
-	for (; *s; s++)
-		out_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-	out_printf(o, "\"");
+	bool quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		out_put(o, "\"", 1);
+	put_name(o, s, Q_CSV);
+	if (quote)
+		out_put(o, "\"", 1);
 }
 
 static void csv_num(struct out *o, bool have, const char *fmt, double v)
@@ -911,17 +1013,7 @@ static void render_csv(struct out *o, const struct cgtop2_args *a, const struct 
 
 static void om_label(struct out *o, const char *s)
 {
-	while (*s) {
-		if (*s == '\\' || *s == '"') {
-			out_printf(o, "\\%c", *s);
-			s++;
-		} else if (*s == '\n') {
-			out_printf(o, "\\n");
-			s++;
-		} else {
-			s += put_utf8(o, s);
-		}
-	}
+	put_name(o, s, Q_OPENMETRICS);
 }
 
 struct om_family {
@@ -1064,13 +1156,39 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* "/path" for messages, escaped as the table shows it (-M takes it from the kernel) */
+static void where_of(const char *path, char *where, size_t size)
+{
+	_cleanup_free_ char *e = escaped(path, Q_TABLE);
+
+	snprintf(where, size, "/%s", e ? e : "?");
+}
+
+/*
+ * Out of fds although the sampler gave back every cached one: too low a limit (ulimit -n) to
+ * open even one file at a time beside what the tool holds. Say which limit, not only EMFILE.
+ */
+static void diag_fds(struct cg_diag *d, int r, const char *where, const char *hier,
+		     const char *what)
+{
+	struct rlimit rl;
+
+	if (r == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		cg_diag_say(d, EMFILE, where, hier, what,
+			    "%s (the limit of open files, %llu, leaves too few to open the stat "
+			    "files one at a time; raise ulimit -n)",
+			    strerror(EMFILE), (unsigned long long)rl.rlim_cur);
+	else
+		cg_diag_fail(d, -r, CG_OP_READ, 0, where, hier, "%s", what);
+}
+
 static int report_errno(const struct cgtop2_args *a, const char *what, int r)
 {
 	struct cg_diag d = { 0 };
-	char buf[2048], where[PATH_MAX + 2];
+	char buf[4096], where[PATH_MAX * 4 + 2];
 
-	snprintf(where, sizeof(where), "/%s", a->path);
-	cg_diag_fail(&d, -r, CG_OP_READ, 0, where, "all hierarchies", "%s", what);
+	where_of(a->path, where, sizeof(where));
+	diag_fds(&d, r, where, "all hierarchies", what);
 	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
 		cg_diag_format(&d, buf, sizeof(buf)));
 	return 1;
@@ -1220,18 +1338,19 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 	}
 	/* the title: what is shown, how it is sorted, what is paused or filtered */
 	{
+		_cleanup_free_ char *path = escaped(u->a.path, Q_TABLE);
 		char title[1024];
 		int n = snprintf(title, sizeof(title),
 				 "cgtop2 /%s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s"
 				 "  (h: help)",
-				 u->a.path, u->a.depth, order_names[u->a.order],
+				 path ? path : "?", u->a.depth, order_names[u->a.order],
 				 (double)u->a.delay_ns / 1e9, count_names[u->a.count],
 				 u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
 				 u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "",
 				 *u->filter ? "  filter: " : "", u->filter);
 
-		if (n > 0 && (unsigned)n > cols)
-			title[cols] = '\0';
+		if (n > 0)
+			title[char_offset(title, strlen(title), cols)] = '\0';
 		out_printf(o, "%s\033[K\r\n", title);
 	}
 	/* the columns other than the path need about this much: give the path the rest */
@@ -1249,9 +1368,7 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 			nl = strchr(line, '\n');
 			if (!nl)
 				break;
-			len = (size_t)(nl - line);
-			if (len > cols)
-				len = cols;
+			len = char_offset(line, (size_t)(nl - line), cols);
 			out_printf(o, "%.*s\033[K\r\n", (int)len, line);
 		}
 		free(t.s);
@@ -1547,7 +1664,13 @@ static int machine_path(const struct cg_layout *l, const char *name, char **ret,
 			return 0;
 		}
 	}
-	snprintf(why, size, "the leader, PID %d, is in /%s, not in %s", (int)pid, path, scope);
+	{
+		_cleanup_free_ char *epath = escaped(path, Q_TABLE),
+				    *escope = escaped(scope, Q_TABLE);
+
+		snprintf(why, size, "the leader, PID %d, is in /%s, not in %s", (int)pid,
+			 epath ? epath : "?", escope ? escope : "?");
+	}
 	return -ESRCH;
 }
 
@@ -1575,7 +1698,7 @@ static int run(const struct cgtop2_args *args)
 		return 1;
 	}
 	if (a->machine) {
-		char why[PATH_MAX + 256];
+		char why[PATH_MAX * 8 + 256];
 
 		r = machine_path(l, a->machine, &mpath, why, sizeof(why));
 		if (r < 0) {
@@ -1590,12 +1713,14 @@ static int run(const struct cgtop2_args *args)
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		struct cg_diag d = { 0 };
-		char buf[2048], where[PATH_MAX + 2];
+		char buf[4096], where[PATH_MAX * 4 + 2];
 
-		snprintf(where, sizeof(where), "/%s", a->path);
+		where_of(a->path, where, sizeof(where));
 		if (r == -ENOENT)
 			cg_diag_say(&d, ENOENT, where, cg_layout_kind_name(cg_layout_kind(l)),
 				    "open", "no such cgroup in any mounted hierarchy");
+		else if (r == -EMFILE)
+			diag_fds(&d, r, where, cg_layout_kind_name(cg_layout_kind(l)), "open");
 		else
 			cg_diag_fail(&d, -r, CG_OP_OPEN, 0, where,
 				     cg_layout_kind_name(cg_layout_kind(l)), "open");
