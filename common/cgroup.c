@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,8 +43,9 @@ static const char *disp(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* arg: the controller (CG_UNDO_DISABLE) or the file (CG_UNDO_WRITE); value: its old content */
 static int journal_add(struct cg_journal *j, enum cg_undo_kind kind, const struct cg_hier *h,
-		       const char *path, const char *controller)
+		       const char *path, const char *arg, const char *value)
 {
 	struct cg_undo *nu;
 
@@ -55,14 +57,25 @@ static int journal_add(struct cg_journal *j, enum cg_undo_kind kind, const struc
 	j->u = nu;
 	nu[j->n] = (struct cg_undo){ .kind = kind, .hier = h };
 	nu[j->n].path = strdup(path);
-	nu[j->n].controller = controller ? strdup(controller) : NULL;
-	if (!nu[j->n].path || (controller && !nu[j->n].controller)) {
+	nu[j->n].controller = arg ? strdup(arg) : NULL;
+	nu[j->n].value = value ? strdup(value) : NULL;
+	if (!nu[j->n].path || (arg && !nu[j->n].controller) || (value && !nu[j->n].value)) {
 		free(nu[j->n].path);
 		free(nu[j->n].controller);
+		free(nu[j->n].value);
 		return -ENOMEM;
 	}
 	j->n++;
 	return 0;
+}
+
+static bool journal_made(const struct cg_journal *j, const struct cg_hier *h, const char *path)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (j->u[i].kind == CG_UNDO_RMDIR && j->u[i].hier == h &&
+		    !strcmp(j->u[i].path, path))
+			return true;
+	return false;
 }
 
 void cg_journal_clear(struct cg_journal *j)
@@ -70,6 +83,7 @@ void cg_journal_clear(struct cg_journal *j)
 	for (size_t i = 0; i < j->n; i++) {
 		free(j->u[i].path);
 		free(j->u[i].controller);
+		free(j->u[i].value);
 	}
 	free(j->u);
 	j->u = NULL;
@@ -88,6 +102,10 @@ int cg_journal_rollback(struct cg_journal *j)
 
 		if (u->kind == CG_UNDO_RMDIR) {
 			r = rmdir_beneath(u->hier, u->path);
+		} else if (u->kind == CG_UNDO_WRITE) {
+			_cleanup_close_ int fd = cg_open_dir(u->hier, u->path);
+
+			r = fd < 0 ? fd : cg_write_at(fd, u->controller, u->value);
 		} else {
 			_cleanup_close_ int fd = cg_open_dir(u->hier, u->path);
 			char v[80];
@@ -220,7 +238,7 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 						    disp(next, buf, sizeof(buf)), h->label,
 						    "mkdir");
 		} else {
-			r = journal_add(j, CG_UNDO_RMDIR, h, next, NULL);
+			r = journal_add(j, CG_UNDO_RMDIR, h, next, NULL, NULL);
 			if (r < 0)
 				return r;
 		}
@@ -287,7 +305,7 @@ int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, str
 				return cg_diag_fail(d, -r, CG_OP_SUBTREE, 2,
 						    disp(sofar, buf, sizeof(buf)), h->label,
 						    "enable %s in cgroup.subtree_control", v);
-			r = journal_add(j, CG_UNDO_DISABLE, h, sofar, *k);
+			r = journal_add(j, CG_UNDO_DISABLE, h, sofar, *k, NULL);
 			if (r < 0)
 				return r;
 		}
@@ -358,47 +376,97 @@ char *cg_file_controller(const char *file)
 	return strndup(file, (size_t)(dot - file));
 }
 
-int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
-	   struct cg_diag *d)
+/* FILE=VALUE as the files to write on this hierarchy (1 or 2), or -errno with d filled. */
+static int plan_setting(const struct cg_hier *h, const char *where, const char *file,
+			const char *value, struct cg_setting out[2], size_t *ret_n,
+			struct cg_diag *d)
 {
-	struct cg_setting out[2];
-	size_t n = 0;
-	char why[256] = "", buf[PATH_MAX + 2];
+	char why[256] = "";
 	const char *why_not;
-	_cleanup_close_ int fd = -1;
 	int r;
 
-	disp(path, buf, sizeof(buf));
 	if (!cg_name_is_plain(file))
-		return cg_diag_say(d, EINVAL, buf, h->label, "set",
+		return cg_diag_say(d, EINVAL, where, h->label, "set",
 				   "'%s' is not an interface file name (no '/' allowed)", file);
 	if (is_membership_file(file))
-		return cg_diag_say(d, EINVAL, buf, h->label, "set",
+		return cg_diag_say(d, EINVAL, where, h->label, "set",
 				   "%s is a membership file: move tasks with cgmigrate or cgexec2",
 				   file);
 	why_not = cg_setting_refused(file);
 	if (why_not)
-		return cg_diag_say(d, EINVAL, buf, h->label, "set", "%s", why_not);
-	r = cg_cpu_translate(h->version, file, value, out, &n, why, sizeof(why));
+		return cg_diag_say(d, EINVAL, where, h->label, "set", "%s", why_not);
+	r = cg_cpu_translate(h->version, file, value, out, ret_n, why, sizeof(why));
 	if (r < 0)
-		return cg_diag_say(d, -r, buf, h->label, "set", "%s", why);
+		return cg_diag_say(d, -r, where, h->label, "set", "%s", why);
 	if (r == 1) {
 		const char *v2 = h->version == 2 ? cg_v2_name_for_v1(file) : NULL;
 
 		if (v2)
-			return cg_diag_say(d, ENOTSUP, buf, h->label, "set",
+			return cg_diag_say(d, ENOTSUP, where, h->label, "set",
 					   "%s is a cgroup v1 file; on v2 use %s", file, v2);
+		if (strlen(file) >= sizeof(out[0].file) || strlen(value) >= sizeof(out[0].value))
+			return cg_diag_say(d, EINVAL, where, h->label, "set", "%s=%s is too long",
+					   file, value);
 		snprintf(out[0].file, sizeof(out[0].file), "%s", file);
 		snprintf(out[0].value, sizeof(out[0].value), "%s", value);
-		n = 1;
-		if (strlen(file) >= sizeof(out[0].file) || strlen(value) >= sizeof(out[0].value))
-			return cg_diag_say(d, EINVAL, buf, h->label, "set", "%s=%s is too long",
-					   file, value);
+		*ret_n = 1;
 	}
+	return 0;
+}
+
+int cg_set_check(const struct cg_hier *h, const char *path, const char *file, const char *value,
+		 bool made, struct cg_diag *d)
+{
+	struct cg_setting out[2];
+	size_t n = 0;
+	char buf[PATH_MAX + 2];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	r = plan_setting(h, buf, file, value, out, &n, d);
+	if (r < 0 || !made)
+		return r;
 	fd = cg_open_dir(h, path);
 	if (fd < 0)
 		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
 	for (size_t i = 0; i < n; i++) {
+		/* opening for writing writes nothing: it proves the file is there to take it */
+		_cleanup_close_ int wfd = cg_open_beneath(fd, out[i].file, O_WRONLY, 0);
+
+		if (wfd < 0)
+			return cg_diag_fail(d, -wfd, CG_OP_WRITE, h->version, buf, h->label,
+					    "write %s \"%s\"", out[i].file, out[i].value);
+	}
+	return 0;
+}
+
+int cg_set_undoable(const struct cg_hier *h, const char *path, const char *file, const char *value,
+		    struct cg_journal *j, struct cg_diag *d)
+{
+	struct cg_setting out[2];
+	size_t n = 0;
+	char buf[PATH_MAX + 2];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	r = plan_setting(h, buf, file, value, out, &n, d);
+	if (r < 0)
+		return r;
+	fd = cg_open_dir(h, path);
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *old = NULL;
+
+		/*
+		 * What was there, so that a later failure of this call can put it back; not
+		 * for a cgroup this call made, which a rollback removes anyway.
+		 */
+		if (j && !journal_made(j, h, path) && cg_read_at(fd, out[i].file, &old) == 0 &&
+		    (r = journal_add(j, CG_UNDO_WRITE, h, path, out[i].file, old)) < 0)
+			return r;
 		/*
 		 * A write of zero bytes reaches no parser and "succeeds" having set nothing;
 		 * a lone newline is the kernel's empty value (cpuset.cpus takes it, pids.max
@@ -410,6 +478,24 @@ int cg_set(const struct cg_hier *h, const char *path, const char *file, const ch
 					    "write %s \"%s\"", out[i].file, out[i].value);
 	}
 	return 0;
+}
+
+int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
+	   struct cg_diag *d)
+{
+	return cg_set_undoable(h, path, file, value, NULL, d);
+}
+
+int cg_hier_lock(const struct cg_hier *h)
+{
+	_cleanup_close_ int fd = cg_hier_open(h, "", O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return TAKE_FD(fd);
 }
 
 static int chown_one(int dfd, const char *name, uid_t uid, gid_t gid)

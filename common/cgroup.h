@@ -15,12 +15,13 @@
  * What a call changed, newest last, so that a failure can take all of it back (deepest
  * first): directories it made, controllers it enabled.
  */
-enum cg_undo_kind { CG_UNDO_RMDIR, CG_UNDO_DISABLE };
+enum cg_undo_kind { CG_UNDO_RMDIR, CG_UNDO_DISABLE, CG_UNDO_WRITE };
 struct cg_undo {
 	enum cg_undo_kind kind;
 	const struct cg_hier *hier;
 	char *path;
-	char *controller; /* CG_UNDO_DISABLE */
+	char *controller; /* CG_UNDO_DISABLE: the controller; CG_UNDO_WRITE: the file */
+	char *value; /* CG_UNDO_WRITE: what the file held before */
 };
 struct cg_journal {
 	struct cg_undo *u;
@@ -60,6 +61,22 @@ int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *
  */
 int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
 	   struct cg_diag *d);
+/* cg_set, journaling each file's old content first so that a rollback writes it back. */
+int cg_set_undoable(const struct cg_hier *h, const char *path, const char *file, const char *value,
+		    struct cg_journal *j, struct cg_diag *d);
+/*
+ * Everything cg_set would refuse, without writing: the name, the value's translation, and,
+ * once the cgroup is made, that every file to be written is there. Check all of a call's
+ * settings before writing any, so that a bad one leaves the others unwritten.
+ */
+int cg_set_check(const struct cg_hier *h, const char *path, const char *file, const char *value,
+		 bool made, struct cg_diag *d);
+/*
+ * Serialise creations in one hierarchy between cgkit calls: flock(2) on the hierarchy root,
+ * held until the fd is closed. Without it a call that rolls back could rmdir a cgroup that a
+ * concurrent -p call found existing and reported as made. Returns the fd or -errno.
+ */
+int cg_hier_lock(const struct cg_hier *h);
 /*
  * Why FILE may not be written through -r (control actions such as cgroup.freeze, cgroup.kill,
  * cgroup.type and cgroup.subtree_control, which have their own options), or NULL.

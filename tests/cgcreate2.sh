@@ -254,6 +254,97 @@ test_remove_kill_escalates() {
 	assertFalse "[ -e '$base/stubborn' ]"
 }
 
+# --- settings are all-or-nothing; overlapping calls never undo each other ---------------------
+
+test_set_validated_before_any_write() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 cpu || return 0
+	local p c
+	p=$(cgk_sandbox pids) c=$(cgk_sandbox cpu)
+	"$CG" -p -g "cpu,pids:/$S/atom"
+	# a file that does not exist: refused before pids.max is written
+	cgk_capture "$CG" -p -g "pids:/$S/atom" -r pids.max=5 -r pids.bogus=1
+	assertEquals 1 "$rc"
+	assertContains "$err" "write pids.bogus \"1\": No such file or directory"
+	assertEquals "pids.max untouched" max "$(cat "$p/atom/pids.max")"
+	# a value the kernel refuses after another file was written: that write is undone
+	cgk_capture "$CG" -p -g "cpu,pids:/$S/atom" -r pids.max=5 -r cpu.cfs_quota_us=abc
+	assertEquals 1 "$rc"
+	assertContains "$err" "write cpu.cfs_quota_us \"abc\": Invalid argument"
+	assertEquals "pids.max put back" max "$(cat "$p/atom/pids.max")"
+	assertTrue "existing cgroup kept" "[ -d '$p/atom' ] && [ -d '$c/atom' ]"
+	# an empty value reaches the kernel, which says no: never exit 0 having written nothing
+	cgk_capture "$CG" -p -g "pids:/$S/atom" -r pids.max=
+	assertEquals 1 "$rc"
+	assertContains "$err" "write pids.max \"\": Invalid argument"
+}
+
+test_set_refuses_control_files() {
+	cgk_need_root || return 0
+	local base P f
+	pick_hier
+	for f in cgroup.freeze cgroup.kill cgroup.type cgroup.subtree_control; do
+		cgk_capture "$CG" -p -g "$P/$S/ctl" -r "$f=1"
+		assertEquals "$f" 1 "$rc"
+		assertContains "$f: $err" "$err" "cgcreate2: cgroup /$S/ctl ($(label "$base")): set: "
+		assertEquals "$f: one line" 1 "$(wc -l <<<"$err")"
+		assertFalse "$f: nothing made" "[ -e '$base/ctl' ]"
+	done
+	assertContains "$err" "controllers are enabled with cgcreate2 -e"
+}
+
+# Two calls on one path at once: the one that fails may only undo what it made itself.
+test_overlapping_creations() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p i bad=0 ok
+	p=$(cgk_sandbox pids)
+	for i in $(seq 1 200); do
+		"$CG" -p -g "pids:/$S/race$i/x" -r pids.max=abc 2>/dev/null &
+		"$CG" -p -g "pids:/$S/race$i/x" && ok=1 || ok=0
+		wait
+		[ $ok -eq 1 ] && [ ! -d "$p/race$i/x" ] && bad=$((bad + 1))
+	done
+	assertEquals "cgroups reported made and then removed by the other call" 0 "$bad"
+}
+
+test_cpuset_seeded_under_races_and_repaired() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpuset || return 0
+	cgk_need_v1 pids || return 0
+	local cs i empty=0
+	cs=$(cgk_sandbox cpuset)
+	for i in $(seq 1 60); do
+		"$CG" -p -g "pids,cpuset:/$S/cs$i/a" &
+		"$CG" -p -g "pids,cpuset:/$S/cs$i/b"
+		wait
+	done
+	for f in "$cs"/cs*/cpuset.cpus "$cs"/cs*/*/cpuset.cpus; do
+		[ -n "$(cat "$f")" ] || empty=$((empty + 1))
+	done
+	assertEquals "cpusets left without CPUs" 0 "$empty"
+	# one made by hand (or by a call that died) is seeded by the next -p
+	mkdir "$cs/byhand"
+	assertEquals "" "$(cat "$cs/byhand/cpuset.cpus")"
+	cgk_capture "$CG" -p -g "cpuset:/$S/byhand/child"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "$(cat "$cs/cpuset.cpus")" "$(cat "$cs/byhand/cpuset.cpus")"
+	assertEquals "$(cat "$cs/cpuset.cpus")" "$(cat "$cs/byhand/child/cpuset.cpus")"
+}
+
+test_remove_names_with_control_characters() {
+	cgk_need_root || return 0
+	local base P odd
+	pick_hier
+	odd=$(printf 'ctl\033[7mX\tY')
+	"$CG" -p -g "$P/$S/odd"
+	mkdir "$base/odd/$odd" "$base/odd/$odd/in"
+	cgk_capture "$CG" -x -R -g "$P/$S/odd"
+	assertEquals "$err" 0 "$rc"
+	assertFalse "[ -e '$base/odd' ]"
+}
+
 # --- removal is refused before anything is signalled or removed ------------------------------
 
 # Run "$2" (a shell command) in a private mount and cgroup namespace whose root is the

@@ -309,12 +309,17 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 {
 	struct cg_journal j = { 0 };
 	struct cg_target **where = calloc(a->set.n + 1, sizeof(*where));
+	int *locks = calloc(ts->n + 1, sizeof(*locks));
+	size_t nlocks = 0;
 	struct cg_diag d = { 0 };
 	char name[PATH_MAX + 2];
 	int r = 0;
 
-	if (!where)
+	if (!where || !locks) {
+		free(where);
+		free(locks);
 		return -ENOMEM;
+	}
 	/* everything that can be refused without touching the kernel is refused first */
 	if (a->enable || a->threaded) {
 		bool any = false;
@@ -344,6 +349,10 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 			r = -ENOENT;
 			goto out;
 		}
+		r = cg_set_check(where[k]->hier, where[k]->path, a->set.v[k].file,
+				 a->set.v[k].value, false, &d);
+		if (r < 0)
+			goto out;
 		/* on v2 a file exists only where its controller is enabled from above */
 		if (ctrl && where[k]->hier->version == 2 &&
 		    !cg_strv_contains(where[k]->controllers, ctrl) &&
@@ -351,6 +360,20 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 			goto out;
 	}
 
+	/* in layout order, so that two calls never wait for each other's second lock */
+	for (size_t h = 0; h < l->n; h++)
+		for (size_t i = 0; i < ts->n; i++) {
+			if (ts->t[i].hier != &l->hier[h])
+				continue;
+			r = cg_hier_lock(ts->t[i].hier);
+			if (r < 0) {
+				cg_diag_fail(&d, -r, CG_OP_OPEN, ts->t[i].hier->version, "/",
+					     ts->t[i].hier->label, "lock the hierarchy");
+				goto out;
+			}
+			locks[nlocks++] = r;
+			break;
+		}
 	for (size_t i = 0; i < ts->n; i++) {
 		struct cg_target *t = &ts->t[i];
 		size_t before = j.n;
@@ -382,8 +405,16 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 				       cg_target_name(t, name, sizeof(name)));
 		}
 	}
+	/* every file is checked before any is written: a bad one leaves the others as they were */
 	for (size_t k = 0; k < a->set.n; k++) {
-		r = cg_set(where[k]->hier, where[k]->path, a->set.v[k].file, a->set.v[k].value, &d);
+		r = cg_set_check(where[k]->hier, where[k]->path, a->set.v[k].file,
+				 a->set.v[k].value, true, &d);
+		if (r < 0)
+			goto out;
+	}
+	for (size_t k = 0; k < a->set.n; k++) {
+		r = cg_set_undoable(where[k]->hier, where[k]->path, a->set.v[k].file,
+				    a->set.v[k].value, &j, &d);
 		if (r < 0)
 			goto out;
 		if (a->verbose)
@@ -416,6 +447,9 @@ out:
 			printf("undone\n");
 	}
 	cg_journal_clear(&j);
+	while (nlocks)
+		close(locks[--nlocks]);
+	free(locks);
 	free(where);
 	return r;
 }
