@@ -141,6 +141,29 @@ test_usage_errors() {
 	assertEquals "--version" "cgexec2 (cgkit) 0.1.0" "$out"
 }
 
+# Arguments in error lines: control bytes as \xNN, long values cut (the old code echoed them
+# raw: an escape sequence in an argument reached the terminal)
+test_escaped_arguments() {
+	local long
+	long=$(printf 'a%.0s' $(seq 1 200))
+	cgk_capture "$X" -r $'pids.max\e[2J' true
+	assertEquals "-r: exit" 125 "$rc"
+	assertEquals "-r: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max\\x1b[2J'")" "$err"
+	cgk_capture "$X" -r "$long" true
+	assertEquals "long -r: stderr" "$(usage_error "--set takes FILE=VALUE, not '${long:0:64}...'")" "$err"
+	cgk_capture "$X" $'--transient=a\x07' true
+	assertContains "-t: stderr" "$err" "not 'a\\x07'"
+	cgk_capture "$X" $'--bogus\e]0;x\a' true
+	assertEquals "unknown option: exit" 125 "$rc"
+	assertContains "unknown option: stderr" "$err" "cgexec2: unrecognized option '--bogus\\x1b]0;x\\x07'"
+	cgk_capture "$X" $'-v\x9b' true
+	assertContains "unknown short option (C1 CSI byte)" "$err" "unrecognized option '-v\\x9b'"
+	cgk_capture "$X" -g $'/a\xc2\x9b\xff' -s $'/nonexistent/\e[1m'
+	assertEquals "-g: exit" 125 "$rc"
+	assertContains "-g: the path from common/, escaped" "$err" "cgroup /a\\xc2\\x9b\\xff ("
+	assertFalse "no raw control byte: $(printf %q "$err")" "printf %s \"\$err\" | tr -d '\\n' | LC_ALL=C grep -q '[[:cntrl:]]'"
+}
+
 test_two_cgroups_in_one_hierarchy() {
 	cgk_need_unified || return 0
 	cgk_capture "$X" -g "$S/a" -g "$S/b" true

@@ -875,11 +875,82 @@ out:
 	return ret;
 }
 
+/* Does the string need escaping to be shown? */
+static bool needs_escape(const char *s, size_t n)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < n; i += 8) {
+		char part[9] = { 0 };
+
+		memcpy(part, s + i, n - i < 8 ? n - i : 8);
+		if (strcmp(escape(part, SIZE_MAX, buf, sizeof(buf)), part))
+			return true;
+	}
+	return false;
+}
+
+/* The long option (a prefix is enough, as for getopt) with an argument that name stands for. */
+static const struct argp_option *long_with_arg(const char *name, size_t n)
+{
+	for (const struct argp_option *o = options; o->name || o->doc; o++)
+		if (o->name && o->arg && n && !strncmp(o->name, name, n))
+			return o;
+	return NULL;
+}
+
+/*
+ * getopt names an unknown option as typed ("unrecognized option '--\x1b[2J'"), raw: refuse
+ * one that is not printable first, escaped, in argp's words (the values of known options
+ * are escaped where they are echoed). Options end at COMMAND, so the scan follows them: -g
+ * and -r (and --group, --set) take the next argument unless their value is attached.
+ */
+static void check_option_names(int argc, char **argv)
+{
+	char buf[4 * SHOWN_MAX + 8];
+
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+
+		if (o[0] != '-' || !o[1] || !strcmp(o, "--"))
+			return;
+		if (o[1] == '-') {
+			size_t n = strcspn(o + 2, "=");
+			const struct argp_option *k = long_with_arg(o + 2, n);
+
+			if (k && !o[2 + n] && !(k->flags & OPTION_ARG_OPTIONAL))
+				i++;
+			else if (!k && needs_escape(o, strlen(o)))
+				goto bad;
+			continue;
+		}
+		for (const char *c = o + 1; *c; c++) {
+			if (*c == 't')
+				break; /* the rest is its NAME */
+			if (*c == 'g' || *c == 'r') {
+				i += !c[1];
+				break;
+			}
+			if (needs_escape(c, 1))
+				goto bad;
+		}
+		continue;
+	bad:
+		fprintf(stderr,
+			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more "
+			"information.\n",
+			program_invocation_short_name, shown(o, buf, sizeof(buf)),
+			program_invocation_short_name, program_invocation_short_name);
+		exit(EXIT_CGEXEC);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cgexec2_args a = { 0 };
 	int ret;
 
+	check_option_names(argc, argv);
 	argp_err_exit_status = EXIT_CGEXEC;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
 	ret = run(&a);
