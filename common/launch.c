@@ -5,15 +5,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "file.h"
 #include "migrate.h"
@@ -172,6 +176,91 @@ int cg_child_signal(const struct cg_child *c, int sig)
 	return kill(c->pid, sig) < 0 ? -errno : 0;
 }
 
+/* How long a child killed before its exec may take to go (it is ours: normally at once). */
+#define REAP_TIMEOUT_NS (5ULL * 1000000000ULL)
+
+/*
+ * wait4 with a deadline. The pidfd says when the child has ended without a signal handler or
+ * a busy loop; without one (pre-5.3 kernels) poll every 10 ms.
+ */
+static int reap(pid_t pid, int pidfd, int *ret_status, struct rusage *ru, uint64_t timeout_ns)
+{
+	uint64_t deadline = cg_now_ns() + timeout_ns;
+
+	for (;;) {
+		uint64_t now;
+		pid_t p = wait4(pid, ret_status, WNOHANG, ru);
+
+		if (p == pid)
+			return 0;
+		if (p < 0 && errno != EINTR)
+			return -errno;
+		now = cg_now_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (pidfd >= 0) {
+			struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+			uint64_t ms = (deadline - now + 999999) / 1000000;
+
+			(void)poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
+		} else {
+			struct timespec ts = { 0, 10000000 };
+
+			(void)nanosleep(&ts, NULL);
+		}
+	}
+}
+
+int cg_child_wait(const struct cg_child *c, int *ret_status, struct rusage *ru, uint64_t timeout_ns)
+{
+	return reap(c->pid, c->pidfd, ret_status, ru, timeout_ns);
+}
+
+/* A child that must not run argv: killed (it may be frozen, past its read of the go socket). */
+static void kill_unstarted(pid_t pid, int pidfd)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	(void)reap(pid, pidfd, &status, NULL, REAP_TIMEOUT_NS);
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/*
+ * Wait for the child's exec report: 0 with *ret_errno (0: the exec happened), or 1 when one
+ * of stop (blocked by the caller) is pending first; it stays pending, for the caller.
+ */
+static int wait_exec_report(int err_rd, const sigset_t *stop, int *ret_errno)
+{
+	_cleanup_close_ int sfd = -1;
+	ssize_t n;
+	int e = 0;
+
+	/* a signalfd only reports pending signals, it takes none until read */
+	if (stop)
+		sfd = signalfd(-1, stop, SFD_CLOEXEC | SFD_NONBLOCK);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = err_rd, .events = POLLIN },
+				       { .fd = sfd, .events = POLLIN } };
+
+		if (sfd >= 0 && poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			close(TAKE_FD(sfd)); /* cannot poll: wait as without stop signals */
+			continue;
+		}
+		if (sfd >= 0 && !p[0].revents)
+			return 1;
+		/* EOF: exec succeeded (the pipe is close-on-exec); an int: execvp's errno */
+		do
+			n = read(err_rd, &e, sizeof(e));
+		while (n < 0 && errno == EINTR);
+		*ret_errno = n == (ssize_t)sizeof(e) ? e : 0;
+		return 0;
+	}
+}
+
 void cg_child_close(struct cg_child *c)
 {
 	if (c->pidfd >= 0)
@@ -236,10 +325,9 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 	static const struct cg_spawn_opts none = { 0 };
 	const struct cg_target *v2 = v2_target(t);
 	_cleanup_close_ int cgfd = -1, go_rd = -1, go_wr = -1, err_rd = -1, err_wr = -1;
-	int go[2], er[2], pidfd = -1, status, r;
+	int go[2], er[2], pidfd = -1, r;
 	bool cloned_into = false;
 	pid_t pid = -1;
-	ssize_t n;
 	int e = 0;
 
 	if (!o)
@@ -298,34 +386,25 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 	if (r == 0 && o->before_exec)
 		r = o->before_exec(pid, o->userdata, d);
 	if (r < 0) {
-		/* closing the go socket makes the child exit without running anything */
+		/* EOF on the go socket makes the child exit; SIGKILL in case it is frozen there */
 		close(TAKE_FD(go_wr));
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (pidfd >= 0)
-			close(pidfd);
+		kill_unstarted(pid, pidfd);
 		return r;
 	}
 	if (send(go_wr, "x", 1, MSG_NOSIGNAL) != 1) {
 		r = -errno;
 		close(TAKE_FD(go_wr));
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (pidfd >= 0)
-			close(pidfd);
+		kill_unstarted(pid, pidfd);
 		return cg_diag_fail(d, -r, CG_OP_OTHER, 0, "", "", "start the command");
 	}
 	close(TAKE_FD(go_wr));
-	/* EOF: exec succeeded (the pipe is close-on-exec); an int: execvp's errno */
-	do
-		n = read(err_rd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
+	r = wait_exec_report(err_rd, o->stop_signals, &e);
 	*ret = (struct cg_child){
 		.pid = pid,
 		.pidfd = pidfd,
 		.cloned_into = cloned_into,
-		.exec_errno = n == (ssize_t)sizeof(e) ? e : 0,
+		.exec_errno = r == 0 ? e : 0,
+		.exec_unconfirmed = r == 1,
 	};
 	return 0;
 }

@@ -5,6 +5,8 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -34,6 +36,7 @@ struct cg_child {
 	int pidfd; /* CLONE_PIDFD / pidfd_open, -1 when the kernel has neither */
 	bool cloned_into; /* clone3(CLONE_INTO_CGROUP) placed it in the unified target */
 	int exec_errno; /* execvp's errno when the command could not start (child exited), else 0 */
+	bool exec_unconfirmed; /* a stop signal ended the wait for the exec (see stop_signals) */
 };
 
 struct cg_spawn_opts {
@@ -42,6 +45,12 @@ struct cg_spawn_opts {
 	/* called with the child's pid after placement, before it may exec (e.g. --sticky) */
 	int (*before_exec)(pid_t pid, void *userdata, struct cg_diag *d);
 	void *userdata;
+	/*
+	 * Signals the caller blocks and takes itself (sigwaitinfo): one pending ends the wait for
+	 * the exec, left pending, with exec_unconfirmed set. A child that never gets to its exec
+	 * (its cgroup is frozen) then cannot hold the caller deaf to SIGINT and SIGTERM.
+	 */
+	const sigset_t *stop_signals;
 };
 
 /*
@@ -49,11 +58,20 @@ struct cg_spawn_opts {
  * instruction of argv: straight into the unified target by clone3(CLONE_INTO_CGROUP) where
  * the kernel has it, into the others (and the unified one on old kernels) by moving it while
  * it waits on a socket; its /proc/PID/cgroup is verified, then it may exec. Returns 0 once the
- * exec happened or failed (see exec_errno; the child then exits 126 or 127: reap it).
- * On a placement failure the child is killed and reaped: argv never ran.
+ * exec happened or failed (see exec_errno; the child then exits 126 or 127: reap it), or a stop
+ * signal came first (exec_unconfirmed). On a placement failure the child is killed and reaped
+ * (for at most a few seconds: a frozen one is left to init): argv never ran.
  */
 int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spawn_opts *o,
 	     struct cg_child *ret, struct cg_diag *d);
+
+/*
+ * Reap the child, waiting at most timeout_ns; its wait status in *ret_status, its rusage in ru
+ * (may be NULL). -ETIMEDOUT when it is still there: in a frozen v1 cgroup not even SIGKILL ends
+ * a process before it is thawed.
+ */
+int cg_child_wait(const struct cg_child *c, int *ret_status, struct rusage *ru,
+		  uint64_t timeout_ns);
 
 /* Signal the child, by pidfd when there is one (no pid-reuse race). */
 int cg_child_signal(const struct cg_child *c, int sig);

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # cgexec2: usage, placement (v1, unified, both), exec keeping the PID, exit statuses, transient
 # cgroups (-r pids.max against a fork loop, leftovers, --keep, --stats), signal forwarding, bad
-# input creating nothing. Live tests never place a process in the v1 memory hierarchy.
+# input creating nothing, frozen cgroups (refused, or killed at the first SIGTERM), escaped
+# arguments. Live tests never place a process in the v1 memory hierarchy. Every run that could
+# hang on a frozen cgroup is under timeout(1): a regression fails instead of hanging.
 . "$(dirname "$0")/lib.sh"
 
 X=$CGKIT_BIN/cgexec2
@@ -55,6 +57,59 @@ dir_gone() {
 	[ ! -d "$1" ]
 }
 
+# Our child $1 has exited (a zombie counts: kill -0 still reaches it).
+exited() {
+	local st
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ -z "$st" ] || [ "${st%% *}" = Z ]
+}
+
+# Thaw the cgroup directory $1: v2 cgroup.freeze, v1 freezer.state.
+thaw() {
+	[ -f "$1/cgroup.freeze" ] && echo 0 >"$1/cgroup.freeze"
+	[ -f "$1/freezer.state" ] && echo THAWED >"$1/freezer.state"
+	return 0
+}
+
+# Freeze the cgroup directory $1 and wait until the kernel says it is frozen.
+freeze() {
+	if [ -f "$1/cgroup.freeze" ]; then
+		echo 1 >"$1/cgroup.freeze" && cgk_wait_for grep -qx "frozen 1" "$1/cgroup.events"
+	else
+		echo FROZEN >"$1/freezer.state" && cgk_wait_for grep -qx FROZEN "$1/freezer.state"
+	fi
+}
+
+# wait_bounded PID SECONDS: wait for our child PID at most SECONDS, its status in rc. Past that
+# rc=124: the cgroups in $THAW are thawed (a frozen v1 process ignores even SIGKILL) and PID is
+# killed, so that a regression fails instead of hanging the suite.
+wait_bounded() {
+	local pid=$1 i d
+	for i in $(seq 1 $(($2 * 20))); do
+		exited "$pid" && break
+		sleep 0.05
+	done
+	if exited "$pid"; then
+		wait "$pid"
+		rc=$?
+		return 0
+	fi
+	for d in ${THAW:-}; do thaw "$d"; done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	rc=124
+}
+
+# cgk_capture for cgexec2, bounded (wait_bounded SECONDS)
+capture_bounded() {
+	local secs=$1
+	shift
+	"$X" "$@" >"$_cgk_tmp/out" 2>"$_cgk_tmp/err" &
+	wait_bounded $! "$secs"
+	out=$(cat "$_cgk_tmp/out")
+	err=$(cat "$_cgk_tmp/err")
+}
+
 # ---- usage ---------------------------------------------------------------------------------
 
 usage_error() {
@@ -84,6 +139,29 @@ test_usage_errors() {
 
 	cgk_capture "$X" --version
 	assertEquals "--version" "cgexec2 (cgkit) 0.1.0" "$out"
+}
+
+# Arguments in error lines: control bytes as \xNN, long values cut (the old code echoed them
+# raw: an escape sequence in an argument reached the terminal)
+test_escaped_arguments() {
+	local long
+	long=$(printf 'a%.0s' $(seq 1 200))
+	cgk_capture "$X" -r $'pids.max\e[2J' true
+	assertEquals "-r: exit" 125 "$rc"
+	assertEquals "-r: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max\\x1b[2J'")" "$err"
+	cgk_capture "$X" -r "$long" true
+	assertEquals "long -r: stderr" "$(usage_error "--set takes FILE=VALUE, not '${long:0:64}...'")" "$err"
+	cgk_capture "$X" $'--transient=a\x07' true
+	assertContains "-t: stderr" "$err" "not 'a\\x07'"
+	cgk_capture "$X" $'--bogus\e]0;x\a' true
+	assertEquals "unknown option: exit" 125 "$rc"
+	assertContains "unknown option: stderr" "$err" "cgexec2: unrecognized option '--bogus\\x1b]0;x\\x07'"
+	cgk_capture "$X" $'-v\x9b' true
+	assertContains "unknown short option (C1 CSI byte)" "$err" "unrecognized option '-v\\x9b'"
+	cgk_capture "$X" -g $'/a\xc2\x9b\xff' -s $'/nonexistent/\e[1m'
+	assertEquals "-g: exit" 125 "$rc"
+	assertContains "-g: the path from common/, escaped" "$err" "cgroup /a\\xc2\\x9b\\xff ("
+	assertFalse "no raw control byte: $(printf %q "$err")" "printf %s \"\$err\" | tr -d '\\n' | LC_ALL=C grep -q '[[:cntrl:]]'"
 }
 
 test_two_cgroups_in_one_hierarchy() {
@@ -447,7 +525,7 @@ bad_input() {
 	shift 2
 	rm -f "$marker"
 	before=$(cd "$PSB" && find . -mindepth 1 -type d | sort)
-	cgk_capture "$X" "$@" touch "$marker"
+	capture_bounded 10 "$@" touch "$marker"
 	after=$(cd "$PSB" && find . -mindepth 1 -type d | sort)
 	assertEquals "$name: exit" 125 "$rc"
 	assertEquals "$name: one line: $err" 1 "$(echo "$err" | wc -l)"
@@ -501,7 +579,124 @@ test_bad_input_hybrid_routing() {
 	bad_input "-r pids.max with a unified -g" "=cgexec2: pids.max: -r: no -g cgroup is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "$S" -r pids.max=5
 }
 
-# ---- cgrules.conf, --sticky ----------------------------------------------------------------
+# ---- frozen cgroups ------------------------------------------------------------------------
+
+# -r files that act instead of setting a value are refused before anything is made (the old
+# code froze the transient cgroup, hung deaf to SIGINT and SIGTERM, and left it behind)
+test_refuses_control_files() {
+	cgk_need_root || return 0
+	local ran=0 why=": -r: %s is a control file, not a setting: it would %s"
+	if [ -n "$(cgk_mnt unified)" ]; then
+		sandbox unified || { fail "sandbox"; return; }
+		PSB=$SB ran=1
+		# shellcheck disable=SC2059
+		bad_input "-r cgroup.freeze" "=cgexec2: cgroup.freeze$(printf "$why" cgroup.freeze "freeze the transient cgroup, and COMMAND would never run")" -g "$S" -r cgroup.freeze=1
+		bad_input "-r cgroup.kill" "=cgexec2: cgroup.kill$(printf "$why" cgroup.kill "kill COMMAND before it runs")" -g "$S" -r cgroup.kill=1
+		bad_input "-r cgroup.type" "cgroup.type is a control file, not a setting" -g "$S" -r cgroup.type=threaded
+	fi
+	if [ -n "$(cgk_mnt freezer)" ]; then
+		sandbox freezer || { fail "sandbox"; return; }
+		PSB=$SB ran=1
+		bad_input "-r freezer.state" "freezer.state is a control file, not a setting" -g "freezer:$S" -r freezer.state=FROZEN
+	fi
+	[ $ran -eq 1 ] || cgk_skip "neither a unified hierarchy nor a v1 freezer ($(cgk_layout))"
+}
+
+# The hierarchies where this host can freeze: the unified one (cgroup.freeze works in any
+# non-root cgroup, controllers or not) and a v1 freezer. "LABEL SPEC-PREFIX" a line.
+freezable() {
+	[ -n "$(cgk_mnt unified)" ] && echo "unified "
+	[ -n "$(cgk_mnt freezer)" ] && echo "freezer freezer:"
+	return 0
+}
+
+# A frozen cgroup, or a child of one, is refused before anything is made or run: the old code
+# hung (-t, -s: waiting for an exec that never came; without: frozen itself after its move)
+test_frozen_cgroup_refused() {
+	cgk_need_root || return 0
+	local h p ran=0
+	while read -r h p; do
+		sandbox "$h" && mkdir -p "$SB/fz/sub" || { fail "$h: sandbox"; return; }
+		freeze "$SB/fz" || { fail "$h: cannot freeze $SB/fz"; return; }
+		PSB=$SB THAW=$SB/fz ran=1
+		# frozen again before each: a hung run is thawed to be killed
+		bad_input "$h: -t" "cgexec2: cgroup /$S/fz ($h): use: the cgroup is frozen: " -g "$p$S/fz" -t
+		freeze "$SB/fz"
+		bad_input "$h: -t under a frozen ancestor" "cgroup /$S/fz/sub ($h): use: the cgroup is frozen: " -g "$p$S/fz/sub" -t
+		freeze "$SB/fz"
+		bad_input "$h: -s" "; COMMAND would never run (thaw it first)" -g "$p$S/fz" -s
+		freeze "$SB/fz"
+		bad_input "$h: exec" "cgroup /$S/fz ($h): use: the cgroup is frozen: " -g "$p$S/fz"
+		freeze "$SB/fz"
+		case $h in
+		unified) assertContains "v2 reason" "$err" "cgroup.events says frozen 1" ;;
+		*) bad_input "$h: child" "freezer.state is FROZEN (freezer.parent_freezing 1: an ancestor is frozen); a transient cgroup under it would be frozen too" -g "$p$S/fz/sub" -t ;;
+		esac
+		thaw "$SB/fz"
+		THAW=
+	done < <(freezable)
+	[ $ran -eq 1 ] || cgk_skip "nothing to freeze with here ($(cgk_layout))"
+}
+
+# Frozen after COMMAND started (the transient cgroup itself, or a -s cgroup): the first
+# SIGTERM kills it (a frozen COMMAND can act on no signal), the transient cgroup is removed.
+# The old code forwarded SIGTERM to the frozen COMMAND and waited forever. COMMAND handles
+# SIGTERM: on v2 a signal whose default action is fatal ends even a frozen process.
+test_frozen_while_running_first_sigterm_kills() {
+	cgk_need_root || return 0
+	local h p r=$_cgk_tmp/fr.ready pid cmd ran=0
+	while read -r h p; do
+		sandbox "$h" || { fail "$h: sandbox"; return; }
+		ran=1
+		rm -f "$r"
+		"$X" -g "$p$S" -tfr sh -c "trap 'echo TERM' TERM; echo \$\$ >$r; while :; do sleep 0.1; done" &
+		pid=$!
+		cgk_wait_for test -s "$r" || { fail "$h: COMMAND never started"; kill "$pid"; return; }
+		cmd=$(cat "$r")
+		freeze "$SB/fr" || fail "$h: cannot freeze $SB/fr"
+		kill -TERM "$pid"
+		THAW=$SB/fr wait_bounded "$pid" 10
+		assertEquals "$h: exit (COMMAND killed)" 137 "$rc"
+		assertTrue "$h: COMMAND $cmd gone" "cgk_wait_for pid_gone $cmd"
+		assertTrue "$h: transient cgroup removed" "dir_gone $SB/fr"
+	done < <(freezable)
+	[ $ran -eq 1 ] || { cgk_skip "nothing to freeze with here ($(cgk_layout))"; return; }
+	# waiting for --stats in a -g cgroup frozen meanwhile (v2: a frozen process dies of SIGKILL)
+	[ -n "$(cgk_mnt unified)" ] || return 0
+	sandbox unified && mkdir "$SB/leaf" || { fail "leaf"; return; }
+	rm -f "$r"
+	"$X" -s -g "$S/leaf" sh -c "trap 'echo TERM' TERM; echo \$\$ >$r; while :; do sleep 0.1; done" 2>/dev/null &
+	pid=$!
+	cgk_wait_for test -s "$r" || { fail "-s: COMMAND never started"; kill "$pid"; return; }
+	freeze "$SB/leaf" || fail "-s: cannot freeze"
+	kill -TERM "$pid"
+	THAW=$SB/leaf wait_bounded "$pid" 10
+	assertEquals "-s: exit (COMMAND killed)" 137 "$rc"
+	thaw "$SB/leaf"
+}
+
+# v1: an ancestor frozen meanwhile keeps even SIGKILL from the transient cgroup, and is not
+# cgexec2's to thaw: it gives up within a bounded time, in one line saying how to clean up
+test_frozen_ancestor_bounded() {
+	cgk_need_root || return 0
+	cgk_need_v1 freezer || return 0
+	local r=$_cgk_tmp/anc.ready pid cmd
+	sandbox freezer && mkdir "$SB/p" || { fail "sandbox"; return; }
+	"$X" -g "freezer:$S/p" -tmid sh -c "echo \$\$ >$r; exec sleep 300" 2>"$_cgk_tmp/anc.err" &
+	pid=$!
+	cgk_wait_for test -s "$r" || { fail "COMMAND never started"; kill "$pid"; return; }
+	cmd=$(cat "$r")
+	freeze "$SB/p" || fail "cannot freeze"
+	kill -TERM "$pid"
+	THAW=$SB/p wait_bounded "$pid" 15
+	err=$(cat "$_cgk_tmp/anc.err")
+	assertEquals "exit" 125 "$rc"
+	assertEquals "one line: $err" 1 "$(echo "$err" | wc -l)"
+	assertContains "why" "$err" "cgexec2: cgroup /$S/p/mid (freezer): wait for pid $cmd: the cgroup is frozen: freezer.state is FROZEN (freezer.parent_freezing 1: an ancestor is frozen); cgexec2 gives up, pid $cmd ends once it is thawed (then remove the cgroup: cgcreate2 -x -R -k -g freezer:/$S/p/mid)"
+	thaw "$SB/p"
+	assertTrue "COMMAND dies once thawed" "cgk_wait_for pid_gone $cmd"
+}
+ ----------------------------------------------------------------
 
 test_rules_no_match() {
 	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists here; its rules are not ours to test"; return; }

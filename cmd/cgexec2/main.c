@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /* cgexec2: run a command in cgroups, placed before it runs, or in a transient cgroup with limits. */
 #include <argp.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -30,6 +34,77 @@ const char *argp_program_version = "cgexec2 (cgkit) " CGKIT_VERSION;
 
 /* How long the leftovers of a transient cgroup may take to die before we give up on it. */
 #define KILL_TIMEOUT_NS (5ULL * 1000000000ULL)
+/* After the kill: how long COMMAND itself may take to be reaped before cgexec2 gives up. */
+#define REAP_TIMEOUT_NS (1ULL * 1000000000ULL)
+
+/* Bytes of an argument an error line shows before "..." */
+#define SHOWN_MAX 64
+
+/*
+ * A string as an error line may show it: what is not printable (C0 and C1 controls, DEL,
+ * invalid UTF-8) as \xNN, so that no argument or kernel text reaches a terminal raw; cut at
+ * max bytes of input with "...". Returns buf.
+ */
+static const char *escape(const char *s, size_t max, char *buf, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, in = 0;
+
+	while (p[in] && o + 8 < size) {
+		unsigned char c = p[in];
+		size_t len = 0;
+
+		if (in >= max) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		/* a valid UTF-8 sequence of 2-4 bytes, not overlong, no surrogate, no C1 */
+		if (c >= 0xc2 && c <= 0xf4) {
+			unsigned char c1 = p[in + 1];
+
+			len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+			if ((c1 & 0xc0) != 0x80 || (c == 0xc2 && c1 < 0xa0) ||
+			    (c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) ||
+			    (c == 0xf0 && c1 < 0x90) || (c == 0xf4 && c1 > 0x8f))
+				len = 0;
+			for (size_t k = 2; len && k < len; k++)
+				if ((p[in + k] & 0xc0) != 0x80)
+					len = 0;
+		}
+		if (len) {
+			memcpy(buf + o, p + in, len);
+			o += len;
+			in += len;
+		} else if (c < 0x20 || c >= 0x7f) {
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+			in++;
+		} else {
+			buf[o++] = (char)c;
+			in++;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* An argument in a message: escaped, and cut when long. */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+	return escape(s, SHOWN_MAX, buf, size);
+}
+
+/* Every line cgexec2 prints on stderr: "cgexec2: " and the text, escaped as a whole. */
+static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
+{
+	char raw[2048], buf[4 * 2048 + 8];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "cgexec2: %s\n", escape(raw, SIZE_MAX, buf, sizeof(buf)));
+}
 
 enum {
 	OPT_KEEP = 0x100,
@@ -79,6 +154,7 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgexec2_args *a = state->input;
+	char show[4 * SHOWN_MAX + 8];
 	int r;
 
 	switch (key) {
@@ -96,7 +172,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				argp_error(state,
 					   "--transient=NAME takes a plain cgroup name (no '/', "
 					   "not '.' or '..', no control characters), not '%s'",
-					   arg);
+					   shown(arg, show, sizeof(show)));
 			a->name = arg;
 		}
 		break;
@@ -105,7 +181,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
+			argp_error(state, "--set takes FILE=VALUE, not '%s'",
+				   shown(arg, show, sizeof(show)));
 		a->transient = true;
 		break;
 	}
@@ -167,15 +244,32 @@ static void report(const struct cg_diag *d, int r)
 	char buf[2048];
 
 	if (d->what[0] || d->why[0])
-		fprintf(stderr, "cgexec2: %s\n", cg_diag_format(d, buf, sizeof(buf)));
+		say("%s", cg_diag_format(d, buf, sizeof(buf)));
 	else
-		fprintf(stderr, "cgexec2: %s\n", strerror(r < 0 ? -r : r));
+		say("%s", strerror(r < 0 ? -r : r));
 }
 
 static bool is_membership_file(const char *file)
 {
 	return !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
 	       !strcmp(file, "tasks");
+}
+
+/*
+ * Files that act on the cgroup instead of setting a limit, and what they would do to the
+ * transient one: refused before anything is made (cg_set refuses the v2 ones too, but only
+ * once the cgroup exists).
+ */
+static const char *control_file_why(const char *file)
+{
+	if (!strcmp(file, "cgroup.freeze") || !strcmp(file, "freezer.state"))
+		return "it would freeze the transient cgroup, and COMMAND would never run";
+	if (!strcmp(file, "cgroup.kill"))
+		return "it would kill COMMAND before it runs";
+	if (!strcmp(file, "cgroup.type"))
+		return "it would change the cgroup's type (make a threaded subtree with "
+		       "cgcreate2 -T)";
+	return NULL;
 }
 
 /*
@@ -188,14 +282,19 @@ static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool h
 {
 	_cleanup_free_ char *ctrl = cg_file_controller(file);
 	_cleanup_free_ char *spec = NULL;
+	char show[4 * SHOWN_MAX + 8];
+	const char *why = control_file_why(file);
 	struct cg_hier *h;
 
 	if (!cg_name_is_plain(file))
-		return cg_diag_say(d, EINVAL, file, "", "-r",
-				   "'%s' is not an interface file name (no '/' allowed)", file);
+		return cg_diag_say(d, EINVAL, shown(file, show, sizeof(show)), "", "-r",
+				   "'%s' is not an interface file name (no '/' allowed)", show);
 	if (is_membership_file(file))
 		return cg_diag_say(d, EINVAL, file, "", "-r",
 				   "%s is a membership file: cgexec2 places COMMAND itself", file);
+	if (why)
+		return cg_diag_say(d, EINVAL, file, "", "-r",
+				   "%s is a control file, not a setting: %s", file, why);
 	if (!ctrl)
 		return 0; /* cgroup.* core files: written to every target */
 	h = cg_layout_find(l, ctrl);
@@ -212,7 +311,7 @@ static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool h
 			return cg_strv_push(&t->t[i].controllers, ctrl);
 		return 0;
 	}
-	return cg_diag_say(d, EINVAL, file, "", "-r",
+	return cg_diag_say(d, EINVAL, shown(file, show, sizeof(show)), "", "-r",
 			   "no -g cgroup is in the hierarchy of %s (%s at %s): add -g %s:PATH",
 			   ctrl, h->label, h->mountpoint, ctrl);
 }
@@ -254,6 +353,80 @@ static int check_exist(const struct cg_targets *t, bool transient, struct cg_dia
 				   transient ? "makes the transient cgroup under an existing one"
 					     : "runs COMMAND in existing cgroups",
 				   transient ? "" : ", or use -t for a transient one");
+	}
+	return 0;
+}
+
+/* Is this line (without its newline) in text? */
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * Is the cgroup frozen, or freezing, so that nothing placed there would run? 1 with the file
+ * that says so in why, 0 when not or when it cannot tell (the root has none of these files).
+ * v2: cgroup.events "frozen 1" is the effective state (an ancestor's freeze included);
+ * cgroup.freeze 1 is one on the way. v1: freezer.state FROZEN or FREEZING, which a child of
+ * a frozen cgroup reports too (freezer.parent_freezing).
+ */
+static int frozen_state(const struct cg_target *x, char *why, size_t size)
+{
+	_cleanup_close_ int fd = cg_open_dir(x->hier, x->path);
+	_cleanup_free_ char *ev = NULL, *fr = NULL, *pf = NULL;
+
+	if (fd < 0)
+		return 0;
+	if (x->hier->version == 2) {
+		if (cg_read_at(fd, "cgroup.events", &ev) == 0 && has_line(ev, "frozen 1")) {
+			snprintf(why, size,
+				 "cgroup.events says frozen 1 (a freeze of the cgroup "
+				 "itself or of an ancestor)");
+			return 1;
+		}
+		if (cg_read_at(fd, "cgroup.freeze", &fr) == 0 && has_line(fr, "1")) {
+			snprintf(why, size, "cgroup.freeze is 1 (it is freezing)");
+			return 1;
+		}
+		return 0;
+	}
+	if (!cg_hier_has(x->hier, "freezer") || cg_read_at(fd, "freezer.state", &fr) < 0)
+		return 0;
+	if (has_line(fr, "FROZEN") || has_line(fr, "FREEZING")) {
+		fr[strcspn(fr, "\n")] = 0;
+		if (cg_read_at(fd, "freezer.parent_freezing", &pf) == 0 && has_line(pf, "1"))
+			snprintf(why, size,
+				 "freezer.state is %s (freezer.parent_freezing 1: an "
+				 "ancestor is frozen)",
+				 fr);
+		else
+			snprintf(why, size, "freezer.state is %s", fr);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Refuse frozen cgroups before anything is made or run there: a process placed in one stops
+ * before its first instruction, and a transient cgroup made under one is frozen from birth.
+ */
+static int check_not_frozen(const struct cg_targets *t, bool parents, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2], why[256];
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (!frozen_state(&t->t[i], why, sizeof(why)))
+			continue;
+		return cg_diag_say(
+			d, EBUSY, cg_target_name(&t->t[i], where, sizeof(where)),
+			t->t[i].hier->label, "use",
+			"the cgroup is frozen: %s; %sCOMMAND would never run (thaw it first)", why,
+			parents ? "a transient cgroup under it would be frozen too, and " : "");
 	}
 	return 0;
 }
@@ -308,8 +481,8 @@ static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cl
 		else if (cloned_into && x->hier->version == 2)
 			how = "spawned there by clone3(CLONE_INTO_CGROUP)";
 
-		fprintf(stderr, "cgexec2: pid %d in %s (%s): %s\n", (int)pid,
-			cg_target_name(x, where, sizeof(where)), x->hier->label, how);
+		say("pid %d in %s (%s): %s", (int)pid, cg_target_name(x, where, sizeof(where)),
+		    x->hier->label, how);
 	}
 }
 
@@ -318,8 +491,66 @@ static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
 	return cg_rules_sticky(pid, true, d);
 }
 
+/*
+ * v1: set a subtree's freezer.state to THAWED, deepest last: a frozen process keeps even a
+ * SIGKILL pending until then, and a frozen cgroup never empties. (v2 needs no thaw: a fatal
+ * signal ends a frozen process.)
+ */
+static void thaw_tree(const struct cg_hier *h, const char *path, int depth)
+{
+	_cleanup_close_ int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
+	_cleanup_free_ char *state = NULL;
+	struct dirent *e;
+	DIR *dir;
+
+	if (fd < 0)
+		return;
+	if (cg_read_at(fd, "freezer.state", &state) == 0 && !has_line(state, "THAWED"))
+		(void)cg_write_at(fd, "freezer.state", "THAWED");
+	if (depth > 64 || !(dir = fdopendir(TAKE_FD(fd))))
+		return;
+	while ((e = readdir(dir))) {
+		char *sub;
+
+		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		sub = cg_path_join(path, e->d_name);
+		if (sub)
+			thaw_tree(h, sub, depth + 1);
+		free(sub);
+	}
+	closedir(dir);
+}
+
+/*
+ * Kill everything in the transient cgroups, frozen or not: SIGKILL to every process first,
+ * so that nothing runs again once thawed, then the thaw (v1), then the kernel's kill and the
+ * wait for empty (bounded by KILL_TIMEOUT_NS each). A freeze of an ancestor is not ours to
+ * lift: that kill times out (and says so when loud). Returns 0 when every cgroup is empty.
+ */
+static int transient_kill(const struct cg_targets *t, bool loud)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		(void)cg_signal(t->t[i].hier, t->t[i].path, true, SIGKILL);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->t[i].hier->version == 1 && cg_hier_has(t->t[i].hier, "freezer"))
+			thaw_tree(t->t[i].hier, t->t[i].path, 0);
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg_diag d = { 0 };
+		int r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &d);
+
+		if (r < 0 && loud)
+			report(&d, r);
+		if (r < 0)
+			ret = r;
+	}
+	return ret;
+}
+
 /* The child is gone and its leftovers killed: remove the transient cgroup. */
-static void transient_remove(const struct cg_targets *t)
+static void transient_remove(const struct cg_targets *t, bool loud)
 {
 	const struct cg_remove_opts ro = { .recursive = true };
 
@@ -327,28 +558,57 @@ static void transient_remove(const struct cg_targets *t)
 		struct cg_diag d = { 0 };
 		int r = cg_remove(t->t[i].hier, t->t[i].path, &ro, &d);
 
-		if (r < 0)
+		if (r < 0 && loud)
 			report(&d, r);
 	}
 }
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
+static bool any_frozen(const struct cg_targets *t)
+{
+	char why[256];
+
+	for (size_t i = 0; i < t->n; i++)
+		if (frozen_state(&t->t[i], why, sizeof(why)))
+			return true;
+	return false;
+}
+
 /*
- * Wait for the child, passing on the signals cgexec2 receives; returns its wait status.
+ * Wait for the child, passing on the signals cgexec2 receives; returns its wait status, or
+ * -ETIMEDOUT when it is still there REAP_TIMEOUT_NS after it was killed.
  * Asked a second time to stop (SIGINT or SIGTERM sent to cgexec2, not the terminal's; SIGHUP
- * often means "reload"), with a transient cgroup to clean up, it kills everything in it:
- * COMMAND had its chance to exit.
+ * often means "reload"), it kills: everything in the transient cgroup, or COMMAND when there
+ * is none. COMMAND had its chance to exit. When COMMAND's cgroup is frozen, the first request
+ * is enough, the terminal's Ctrl-C too: a frozen COMMAND can act on no signal, and would
+ * hold cgexec2 forever.
  */
 static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusage *ru,
-			   const struct cg_targets *transient)
+			   const struct cg_targets *t, bool transient)
 {
+	uint64_t deadline = 0;
 	int stops = 0;
 
 	for (;;) {
 		siginfo_t si;
-		int status, sig = sigwaitinfo(set, &si);
+		int status, sig;
+		bool terminal, frozen;
 
+		if (deadline) {
+			uint64_t now = cg_now_ns(), left = deadline > now ? deadline - now : 0;
+			struct timespec ts = { (time_t)(left / 1000000000ULL),
+					       (long)(left % 1000000000ULL) };
+
+			sig = left ? sigtimedwait(set, &si, &ts) : -1;
+			if (sig < 0 && (!left || errno == EAGAIN)) {
+				if (wait4(c->pid, &status, WNOHANG, ru) == c->pid)
+					return status;
+				return -ETIMEDOUT;
+			}
+		} else {
+			sig = sigwaitinfo(set, &si);
+		}
 		if (sig < 0)
 			continue;
 		if (sig == SIGCHLD) {
@@ -363,22 +623,46 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 		 * and what it does with it is its business (a second Ctrl-C in a REPL kills
 		 * nothing). A hangup goes to the session leader alone: that one is passed on.
 		 */
-		if ((sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
-		    getpgid(c->pid) == getpgrp())
+		terminal = (sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
+			   getpgid(c->pid) == getpgrp();
+		frozen = (sig == SIGINT || sig == SIGTERM) && any_frozen(t);
+		if (terminal && !frozen)
 			continue;
-		if ((sig == SIGINT || sig == SIGTERM) && ++stops > 1 && transient) {
-			for (size_t i = 0; i < transient->n; i++) {
-				struct cg_diag d = { 0 };
-				int r = cg_kill(transient->t[i].hier, transient->t[i].path,
-						KILL_TIMEOUT_NS, &d);
-
-				if (r < 0)
-					report(&d, r);
-			}
+		if ((sig == SIGINT || sig == SIGTERM) && (frozen || ++stops > 1)) {
+			if (deadline)
+				continue; /* killed already */
+			/* quiet: what failed is said after the wait, by the kill there or by gave_up() */
+			if (transient)
+				(void)transient_kill(t, false);
+			else
+				cg_child_signal(c, SIGKILL);
+			/* transient: the kill waited for the cgroup to empty already */
+			deadline = cg_now_ns() + (transient ? REAP_TIMEOUT_NS : KILL_TIMEOUT_NS);
 			continue;
 		}
 		cg_child_signal(c, sig);
 	}
+}
+
+/* COMMAND outlived its SIGKILL: one line, with the frozen cgroup that explains it. */
+static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
+{
+	char where[PATH_MAX + 2], why[256], hint[PATH_MAX + 200] = "";
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (!frozen_state(&t->t[i], why, sizeof(why)))
+			continue;
+		cg_target_name(&t->t[i], where, sizeof(where));
+		if (transient)
+			snprintf(hint, sizeof(hint),
+				 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)",
+				 t->t[i].hier->label, where);
+		say("cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, "
+		    "pid %d ends once it is thawed%s",
+		    where, t->t[i].hier->label, (int)pid, why, (int)pid, hint);
+		return;
+	}
+	say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
 }
 
 static uint64_t timeval_ns(const struct timeval *tv)
@@ -407,8 +691,14 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	struct cg_child c;
 	struct cg_diag d = { 0 };
 	struct rusage ru;
+	sigset_t stop = *set;
+	char show[4 * SHOWN_MAX + 8];
 	uint64_t t0, wall;
 	int r, status;
+
+	/* any forwarded signal ends the wait for the exec: wait_forwarding() takes it */
+	sigdelset(&stop, SIGCHLD);
+	so.stop_signals = &stop;
 
 	if (a->stats && !cleanup)
 		(void)cg_usage_read(t, &before);
@@ -420,9 +710,9 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		return EXIT_CGEXEC;
 	}
 	if (c.exec_errno) {
-		fprintf(stderr, "cgexec2: %s: %s\n", a->argv[0], strerror(c.exec_errno));
-		while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
-			;
+		say("%s: %s", shown(a->argv[0], show, sizeof(show)), strerror(c.exec_errno));
+		/* it exits right after its report; bounded all the same (a freeze in between) */
+		(void)cg_child_wait(&c, &status, NULL, KILL_TIMEOUT_NS);
 		cg_child_close(&c);
 		/* COMMAND never ran: take back what this call made, --keep or not */
 		cg_journal_rollback(j);
@@ -430,17 +720,20 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	}
 	if (a->verbose)
 		say_placed(t, c.pid, false, c.cloned_into);
-	status = wait_forwarding(&c, set, &ru, cleanup ? t : NULL);
+	status = wait_forwarding(&c, set, &ru, t, cleanup);
 	wall = cg_now_ns() - t0;
 	cg_child_close(&c);
-	/* leftovers first, so that the summary counts what they did too */
-	for (size_t i = 0; cleanup && i < t->n; i++) {
-		struct cg_diag kd = { 0 };
-
-		r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &kd);
-		if (r < 0)
-			report(&kd, r);
+	if (status == -ETIMEDOUT) {
+		gave_up(t, c.pid, cleanup);
+		/* it may be gone by now; if not, the line above says how to clean up */
+		if (cleanup)
+			transient_remove(t, false);
+		cg_journal_clear(j);
+		return EXIT_CGEXEC;
 	}
+	/* leftovers first, so that the summary counts what they did too */
+	if (cleanup)
+		(void)transient_kill(t, true);
 	if (a->stats) {
 		char buf[512];
 
@@ -461,7 +754,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		}
 	}
 	if (cleanup) {
-		transient_remove(t);
+		transient_remove(t, true);
 		/* the controllers enabled on the way down stay: a sibling may rely on them now */
 		cg_journal_clear(j);
 	}
@@ -474,14 +767,14 @@ static int run(struct cgexec2_args *a)
 	struct cg_targets t = { 0 };
 	struct cg_journal j = { 0 };
 	struct cg_diag d = { 0 };
-	char name[64];
+	char name[64], show[4 * SHOWN_MAX + 8];
 	bool wait, cleanup;
 	sigset_t set, oldmask;
 	int r, ret = EXIT_CGEXEC;
 
 	r = cg_layout_load(&l);
 	if (r < 0) {
-		fprintf(stderr, "cgexec2: cannot read the cgroup mounts: %s\n", strerror(-r));
+		say("cannot read the cgroup mounts: %s", strerror(-r));
 		return EXIT_CGEXEC;
 	}
 	for (char **s = a->specs; s && *s; s++) {
@@ -519,6 +812,8 @@ static int run(struct cgexec2_args *a)
 	r = cg_targets_check_placeable(&t, &d);
 	if (r == 0)
 		r = check_exist(&t, a->transient, &d);
+	if (r == 0)
+		r = check_not_frozen(&t, a->transient, &d);
 	if (r < 0)
 		goto fail_report;
 
@@ -540,6 +835,9 @@ static int run(struct cgexec2_args *a)
 	if (a->transient) {
 		snprintf(name, sizeof(name), "cgexec2-%d", (int)getpid());
 		r = make_transient(a, &t, a->name ? a->name : name, &j, &d);
+		/* frozen since the check: a new cgroup inherits its parent's freeze */
+		if (r == 0)
+			r = check_not_frozen(&t, false, &d);
 		if (r < 0)
 			goto fail_rollback;
 	}
@@ -560,7 +858,7 @@ static int run(struct cgexec2_args *a)
 	fflush(NULL);
 	execvp(a->argv[0], a->argv);
 	r = errno;
-	fprintf(stderr, "cgexec2: %s: %s\n", a->argv[0], strerror(r));
+	say("%s: %s", shown(a->argv[0], show, sizeof(show)), strerror(r));
 	ret = cg_exec_errno_status(r);
 	goto out;
 
@@ -577,11 +875,82 @@ out:
 	return ret;
 }
 
+/* Does the string need escaping to be shown? */
+static bool needs_escape(const char *s, size_t n)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < n; i += 8) {
+		char part[9] = { 0 };
+
+		memcpy(part, s + i, n - i < 8 ? n - i : 8);
+		if (strcmp(escape(part, SIZE_MAX, buf, sizeof(buf)), part))
+			return true;
+	}
+	return false;
+}
+
+/* The long option (a prefix is enough, as for getopt) with an argument that name stands for. */
+static const struct argp_option *long_with_arg(const char *name, size_t n)
+{
+	for (const struct argp_option *o = options; o->name || o->doc; o++)
+		if (o->name && o->arg && n && !strncmp(o->name, name, n))
+			return o;
+	return NULL;
+}
+
+/*
+ * getopt names an unknown option as typed ("unrecognized option '--\x1b[2J'"), raw: refuse
+ * one that is not printable first, escaped, in argp's words (the values of known options
+ * are escaped where they are echoed). Options end at COMMAND, so the scan follows them: -g
+ * and -r (and --group, --set) take the next argument unless their value is attached.
+ */
+static void check_option_names(int argc, char **argv)
+{
+	char buf[4 * SHOWN_MAX + 8];
+
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+
+		if (o[0] != '-' || !o[1] || !strcmp(o, "--"))
+			return;
+		if (o[1] == '-') {
+			size_t n = strcspn(o + 2, "=");
+			const struct argp_option *k = long_with_arg(o + 2, n);
+
+			if (k && !o[2 + n] && !(k->flags & OPTION_ARG_OPTIONAL))
+				i++;
+			else if (!k && needs_escape(o, strlen(o)))
+				goto bad;
+			continue;
+		}
+		for (const char *c = o + 1; *c; c++) {
+			if (*c == 't')
+				break; /* the rest is its NAME */
+			if (*c == 'g' || *c == 'r') {
+				i += !c[1];
+				break;
+			}
+			if (needs_escape(c, 1))
+				goto bad;
+		}
+		continue;
+	bad:
+		fprintf(stderr,
+			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more "
+			"information.\n",
+			program_invocation_short_name, shown(o, buf, sizeof(buf)),
+			program_invocation_short_name, program_invocation_short_name);
+		exit(EXIT_CGEXEC);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cgexec2_args a = { 0 };
 	int ret;
 
+	check_option_names(argc, argv);
 	argp_err_exit_status = EXIT_CGEXEC;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
 	ret = run(&a);
