@@ -10,6 +10,7 @@
 M=$CGKIT_BIN/cgmigrate
 S=$SANDBOX_NAME
 KIDS=()
+BOMB=
 USAGE_TAIL="Try \`cgmigrate --help' or \`cgmigrate --usage' for more information."
 
 # Make the sandbox in hierarchy $1 and set SB to it. Never inside $(...): lib.sh registers
@@ -90,9 +91,15 @@ is_empty() {
 	[ -z "$(procs_of "$1")" ]
 }
 
-# Kill what this test started (by pid), and what it left in the sandboxes.
+# Kill what this test started (by pid), and what it left in the sandboxes. A fork bomb is
+# told first (SIGTERM stops all of it), then killed.
 test_teardown() {
 	local p
+	if [ -n "$BOMB" ]; then
+		kill -TERM "$BOMB" 2>/dev/null
+		wait "$BOMB" 2>/dev/null
+		BOMB=
+	fi
 	for p in "${KIDS[@]}"; do
 		kill -9 "$p" 2>/dev/null
 	done
@@ -700,6 +707,66 @@ test_drain_refusals() {
 		cgk_capture "$M" -F "$PFX/" -g "$PFX/$S/q"
 		assertEquals "root: exit" 1 "$rc"
 		assertEquals "root" "cgmigrate: cgroup / ($LABEL): drain: refusing to drain the root of the hierarchy" "$err"
+	fi
+}
+
+# Cgroup $1 holds at least $2 processes.
+bomb_grown() {
+	[ "$(procs_of "$1" | wc -l)" -ge "$2" ]
+}
+
+# A fork bomb held at pids.max: where the unified root offers pids (the unified VM) 100 in v2,
+# else at most 30 in a v1 pids sandbox (with the freezer hierarchy's cgroup of the same path
+# for -z). Without --freeze a drain must end by its --rounds and by its --timeout, saying how
+# many are left and "use --freeze"; it once ran for minutes whatever --rounds said. With
+# --freeze the source empties. No timing is asserted beyond "ended well before the guard".
+test_drain_fork_storm_bounded() {
+	cgk_need_root || return 0
+	local pfx max join t0 secs pat
+	if cgk_v2_has pids && grep -qw pids "$(cgk_mnt unified)/cgroup.subtree_control"; then
+		sandbox unified || { fail "sandbox"; return; }
+		echo +pids >"$SB/cgroup.subtree_control" || { fail "+pids"; return; }
+		pfx= max=100 H=unified FZ=
+	elif [ -n "$(cgk_mnt pids)" ] && [ -n "$(cgk_mnt freezer)" ] &&
+		[ "$(cgk_mnt pids)" != "$(cgk_mnt unified)" ]; then
+		sandbox freezer || { fail "freezer sandbox"; return; }
+		FZ=$SB
+		mkdir -p "$FZ/b/storm"
+		sandbox pids || { fail "sandbox"; return; }
+		pfx=pids: max=30 H=pids
+	else
+		cgk_skip "neither v2 pids nor v1 pids and freezer ($(cgk_layout))"
+		return
+	fi
+	mkdir -p "$SB/b/storm" "$SB/b/sink"
+	echo "$max" >"$SB/b/pids.max" || { fail "pids.max"; return; }
+	join=$SB/b/storm/cgroup.procs
+	[ -n "$FZ" ] && join=$FZ/b/storm/cgroup.procs
+	# the bomb joins the freezer's cgroup (v1), then the pids one: it forks only there
+	sh -c 'echo $$ >"$1" && exec "$2" bomb "$3" 120 200' sh "$join" "$HELPERS/mig_forker" \
+		"$SB/b/storm/cgroup.procs" &
+	BOMB=$!
+	cgk_wait_for bomb_grown "$SB/b/storm" $((max / 2)) || { fail "the bomb did not start"; return; }
+	pat="^cgmigrate: cgroup /$S/b/storm ($H): drain: [0-9]* process(es are| is) still there after [0-9]* rounds? \([0-9.]* s\): they fork faster than they can be moved \(use --freeze\)\$"
+	t0=$SECONDS
+	cgk_capture timeout 200 "$M" -v --rounds=2 -F "$pfx/$S/b/storm" -g "$pfx/$S/b/sink"
+	secs=$((SECONDS - t0))
+	assertTrue "--rounds=2 ended ($rc, $secs s)" "[ $rc = 0 -o $rc = 1 ]"
+	[ "$rc" = 1 ] && assertEquals "--rounds: says what is left" "$err" "$(echo "$err" | grep -E "$pat")"
+	[ "$rc" = 1 ] && assertContains "--rounds: 2 rounds" "$err" " after 2 rounds ("
+	t0=$SECONDS
+	cgk_capture timeout 200 "$M" -v --timeout=2s -F "$pfx/$S/b/storm" -g "$pfx/$S/b/sink"
+	secs=$((SECONDS - t0))
+	assertTrue "--timeout=2s ended ($rc, $secs s)" "[ $rc = 0 -o $rc = 1 ] && [ $secs -lt 60 ]"
+	[ "$rc" = 1 ] && assertEquals "--timeout: says what is left" "$err" "$(echo "$err" | grep -E "$pat")"
+	# frozen, nothing forks: it empties
+	cgk_capture timeout 200 "$M" -v -z --timeout=150s -F "$pfx/$S/b/storm" -g "$pfx/$S/b/sink"
+	assertEquals "--freeze: exit ($err)" 0 "$rc"
+	assertEquals "--freeze: source empty" "" "$(procs_of "$SB/b/storm")"
+	if [ -n "$FZ" ]; then
+		assertEquals "--freeze: thawed" THAWED "$(cat "$FZ/b/storm/freezer.state")"
+	else
+		assertEquals "--freeze: thawed" 0 "$(cat "$SB/b/storm/cgroup.freeze")"
 	fi
 }
 
