@@ -845,8 +845,6 @@ static int members_read_slice(const struct cg_hier *h, const char *path, pid_t *
 			break;
 		}
 	}
-	if (!buf)
-		return cg_members_parse("", ret, ret_n);
 	buf[len] = '\0';
 	return cg_members_parse(buf, ret, ret_n);
 }
