@@ -911,26 +911,26 @@ static bool reappeared_dead(pid_t id, unsigned round)
 
 /*
  * The drain found nothing to move: does the source itself say so too? One more read of its
- * own listing, so that no fault in what a drain leaves out ever reports work not done as done.
+ * own listing, so that no fault in what a drain leaves out can ever report work not done as
+ * done. What it still lists (live, not failed before) becomes the next round's, as when
+ * another mover put something back meanwhile.
  */
-static int check_empty(const struct cg_target *src, const pid_t *skip, size_t nskip,
-		       const char *where, struct cg_diag *d)
+static int recheck_own(const struct cg_target *src, const pid_t *skip, size_t nskip, pid_t **ids,
+		       size_t *live, bool *cut)
 {
-	_cleanup_free_ pid_t *own = NULL;
-	size_t n = 0, left = 0;
-	bool cut = false;
-	int r = members_read_slice(src->hier, src->path, &own, &n, &cut);
+	size_t n = 0;
+	int r;
 
+	free(*ids);
+	*ids = NULL;
+	r = members_read_slice(src->hier, src->path, ids, &n, cut);
 	if (r < 0)
-		return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where, src->hier->label,
-				    "list processes");
+		return r;
+	*live = 0;
 	for (size_t k = 0; k < n; k++)
-		left += !pid_in(skip, nskip, own[k]) && !task_is_dead(cg_task_state(own[k], 0));
-	if (!left)
-		return 0;
-	return cg_diag_say(d, EAGAIN, where, src->hier->label, "drain",
-			   "%zu process%s still in the source, but the drain found none to move",
-			   left, left == 1 ? " is" : "es are");
+		if (!pid_in(skip, nskip, (*ids)[k]) && !task_is_dead(cg_task_state((*ids)[k], 0)))
+			(*ids)[(*live)++] = (*ids)[k];
+	return 0;
 }
 
 /*
@@ -992,9 +992,15 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 		for (size_t k = 0; k < n; k++)
 			if (!pid_in(skip, nskip, ids[k]))
 				ids[live++] = ids[k];
+		if (!live) {
+			r = recheck_own(src, skip, nskip, &ids, &live, &cut);
+			if (r < 0)
+				return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
+						    src->hier->label, "list processes");
+		}
 		res->left = live;
 		if (!live)
-			return check_empty(src, skip, nskip, where, d);
+			return 0;
 		if (fz && cg_freezer_interrupted(fz))
 			return -EINTR;
 		if (round >= max || cg_now_ns() >= deadline)
