@@ -481,6 +481,26 @@ out:
 	return r;
 }
 
+/* PF_KTHREAD of include/linux/sched.h: the task is a kernel thread */
+#define CG_PF_KTHREAD 0x00200000u
+
+/* Is id a kernel thread? The flags are field 9 of /proc/ID/stat, the 7th after the comm. */
+static bool is_kthread(pid_t id)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	if (read_proc(path, buf, sizeof(buf)) < 0 || !(p = strrchr(buf, ')')))
+		return false;
+	/* ") S ppid pgrp session tty_nr tpgid flags": skip to the sixth blank after the state */
+	for (int field = 0; field < 7 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %lu", &flags) != 1)
+		return false;
+	return flags & CG_PF_KTHREAD;
+}
+
 int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const struct cg_move *m,
 		 struct cg_diag *d)
 {
@@ -505,6 +525,12 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 	case CG_STEP_WRITE:
 		break;
 	}
+	/* EINVAL for a kernel thread is the kernel's rule, not a bad target: say so */
+	if (m->err == -EINVAL && is_kthread(m->id))
+		return cg_diag_say(d, EINVAL, where, tg->hier->label, "move",
+				   "%s %d is a kernel thread (PF_KTHREAD in /proc/%d/stat): kernel "
+				   "threads cannot be moved",
+				   kind, (int)m->id, (int)m->id);
 	/* the kernel's EOPNOTSUPP for a thread says little: name the threaded subtrees involved */
 	if (o->thread && tg->hier->version == 2 && (m->err == -EOPNOTSUPP || m->err == -EINVAL)) {
 		pid_t tgid = cg_tid_tgid(m->id);
@@ -610,9 +636,16 @@ bool cg_freezer_interrupted(const struct cg_freezer *f)
 
 	if (!f->blocked || sigpending(&pending) < 0)
 		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++)
-		if (sigismember(&pending, held_signals[i]))
-			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++) {
+		struct sigaction sa;
+
+		if (!sigismember(&pending, held_signals[i]))
+			continue;
+		/* ignored, it is dropped at the thaw: stopping for it would do what nobody asked */
+		if (sigaction(held_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			continue;
+		return true;
+	}
 	return false;
 }
 
@@ -665,6 +698,10 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d)
 			r = -ETIMEDOUT;
 			break;
 		}
+		if (cg_freezer_interrupted(f)) {
+			r = -EINTR;
+			break;
+		}
 		if (ev >= 0) {
 			/* cgroup.events signals a change with POLLPRI */
 			struct pollfd p = { .fd = ev, .events = POLLPRI };
@@ -683,6 +720,9 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d)
 			return cg_diag_say(d, ETIMEDOUT, where, h->label, "freeze",
 					   "the cgroup did not freeze in time (a task in "
 					   "uninterruptible sleep?); thawed it again");
+		if (r == -EINTR)
+			return cg_diag_say(d, EINTR, where, h->label, "freeze",
+					   "interrupted by a signal; thawed it again");
 		return cg_diag_fail(d, -r, CG_OP_READ, h->version, where, h->label, "freeze");
 	}
 	return 0;
@@ -718,7 +758,7 @@ int cg_thaw(struct cg_freezer *f, struct cg_diag *d)
 
 /* ---- drain ---- */
 
-/* Is path the target or below it? Then a recursive drain leaves it out. */
+/* Is path top or below it? */
 static bool is_under(const char *path, const char *top)
 {
 	size_t n = strlen(top);
@@ -726,6 +766,20 @@ static bool is_under(const char *path, const char *top)
 	if (!n)
 		return true;
 	return !strncmp(path, top, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * Does a recursive drain leave path out? Only a target inside the source's subtree, and what
+ * is below it: those processes are where they are to go. A target above the source (a child
+ * emptied into its parent, or into the root) is no part of the source and leaves nothing out.
+ */
+static bool left_out(const struct cg_target *src, const struct cg_targets *dst, const char *path)
+{
+	for (size_t i = 0; i < dst->n; i++)
+		if (dst->t[i].hier == src->hier && is_under(dst->t[i].path, src->path) &&
+		    is_under(path, dst->t[i].path))
+			return true;
+	return false;
 }
 
 static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
@@ -743,9 +797,61 @@ static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
 	return 0;
 }
 
-/* Processes of the source (recursive: its subtree, skipping the targets inside it). */
+/* How long a drain reads one listing, and how much of it, before it moves what it has. */
+#define CG_LISTING_SLICE_NS 250000000ULL
+#define CG_LISTING_MAX	    (16u << 20)
+
+/*
+ * The processes of one cgroup, for a drain: unlike cg_members_read, not always to the end. A
+ * v2 listing is a walk over the cgroup's task list that each read() continues, and a fork
+ * storm appends to that list faster than it is read: to the end, the read never ended. Cut
+ * (*cut set) after CG_LISTING_SLICE_NS or CG_LISTING_MAX at a line's end, it is a listing that
+ * is not empty, which is all a drain needs: it moves those and lists again.
+ */
+static int members_read_slice(const struct cg_hier *h, const char *path, pid_t **ret, size_t *ret_n,
+			      bool *cut)
+{
+	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	uint64_t end = cg_now_ns() + CG_LISTING_SLICE_NS;
+	size_t len = 0, cap = 0;
+
+	if (dfd < 0)
+		return dfd;
+	fd = cg_open_beneath(dfd, cg_membership_file(h, false), O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, (cap = cap ? cap * 2 : 16384) + 1);
+
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (buf[len - 1] == '\n' && (len >= CG_LISTING_MAX || cg_now_ns() >= end)) {
+			*cut = true;
+			break;
+		}
+	}
+	buf[len] = '\0';
+	return cg_members_parse(buf, ret, ret_n);
+}
+
+/* Processes of the source (recursive: its subtree, without the targets inside it). */
 static int list_source(const struct cg_target *src, const struct cg_targets *dst, bool recursive,
-		       const char *path, pid_t **v, size_t *n)
+		       const char *path, pid_t **v, size_t *n, bool *cut)
 {
 	_cleanup_free_ pid_t *own = NULL;
 	_cleanup_closedir_ DIR *dir = NULL;
@@ -753,10 +859,9 @@ static int list_source(const struct cg_target *src, const struct cg_targets *dst
 	struct dirent *e;
 	int fd, r;
 
-	for (size_t i = 0; i < dst->n; i++)
-		if (dst->t[i].hier == src->hier && is_under(path, dst->t[i].path))
-			return 0;
-	r = cg_members_read(src->hier, path, false, &own, &no);
+	if (left_out(src, dst, path))
+		return 0;
+	r = members_read_slice(src->hier, path, &own, &no, cut);
 	if (r < 0)
 		return r;
 	r = pids_append(v, n, own, no);
@@ -778,7 +883,7 @@ static int list_source(const struct cg_target *src, const struct cg_targets *dst
 		sub = cg_path_join(path, e->d_name);
 		if (!sub)
 			return -ENOMEM;
-		r = list_source(src, dst, true, sub, v, n);
+		r = list_source(src, dst, true, sub, v, n, cut);
 		/* a child cgroup removed during the walk held nobody */
 		if (r < 0 && r != -ENOENT && r != -ENODEV)
 			return r;
@@ -804,44 +909,122 @@ static bool reappeared_dead(pid_t id, unsigned round)
 	return round > 1 && task_is_dead(cg_task_state(id, 0));
 }
 
+/*
+ * The drain found nothing to move: does the source itself say so too? One more read of its
+ * own listing, so that no fault in what a drain leaves out can ever report work not done as
+ * done. What it still lists (live, not failed before) becomes the next round's, as when
+ * another mover put something back meanwhile.
+ */
+static int recheck_own(const struct cg_target *src, const pid_t *skip, size_t nskip, pid_t **ids,
+		       size_t *live, bool *cut)
+{
+	size_t n = 0;
+	int r;
+
+	free(*ids);
+	*ids = NULL;
+	r = members_read_slice(src->hier, src->path, ids, &n, cut);
+	if (r < 0)
+		return r;
+	*live = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!pid_in(skip, nskip, (*ids)[k]) && !task_is_dead(cg_task_state((*ids)[k], 0)))
+			(*ids)[(*live)++] = (*ids)[k];
+	return 0;
+}
+
+/*
+ * Why the source does not empty. Not frozen: its processes fork faster than they move. Frozen
+ * on v1: the freezer hierarchy's cgroup of that path may not hold them (then it stops none of
+ * their forks); the time was up in the middle of a round (late); else something moves them back
+ * in.
+ */
+static const char *refill_reason(const struct cg_freezer *fz, bool late, const pid_t *ids, size_t n,
+				 char *buf, size_t size)
+{
+	if (!fz)
+		return "they fork faster than they can be moved (use --freeze)";
+	if (late)
+		return "the time was up before every frozen process had moved (a larger "
+		       "--timeout?)";
+	for (size_t k = 0; k < n && k < 8; k++) {
+		_cleanup_free_ char *now = NULL;
+
+		if (cg_pid_cgroup(fz->hier, ids[k], 0, &now) < 0)
+			continue; /* exited meanwhile */
+		if (is_under(now, fz->path))
+			break;
+		snprintf(buf, size,
+			 "the freezer hierarchy's cgroup /%s (%s) does not hold them (process %d "
+			 "is in /%s there), so the freeze stops none of their forks",
+			 fz->path, fz->hier->label, (int)ids[k], now);
+		return buf;
+	}
+	return "something moves them back in as they leave (another program?)";
+}
+
 static int drain_rounds(const struct cg_target *src, const struct cg_targets *dst,
 			const struct cg_drain_opts *o, const int *fds, struct cg_freezer *fz,
 			struct cg_drain_result *res, struct cg_diag *d)
 {
 	unsigned max = o->max_rounds ? o->max_rounds : CG_DRAIN_ROUNDS;
+	uint64_t start = cg_now_ns();
+	uint64_t deadline = start + (o->timeout_ns ? o->timeout_ns : CG_DRAIN_TIMEOUT_NS);
 	_cleanup_free_ pid_t *skip = NULL;
 	size_t nskip = 0;
 	char where[PATH_MAX + 2];
+	bool late = false; /* the deadline cut the last round short */
 
 	snprintf(where, sizeof(where), "/%s", src->path);
 	for (unsigned round = 0;;) {
 		_cleanup_free_ pid_t *ids = NULL;
 		size_t n = 0, live = 0;
+		bool cut = false;
+		char why[PATH_MAX * 2 + 256];
 		int r;
 
-		r = list_source(src, dst, o->recursive, src->path, &ids, &n);
+		r = list_source(src, dst, o->recursive, src->path, &ids, &n, &cut);
 		if (r < 0)
 			return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
 					    src->hier->label, "list processes");
+		res->started = true;
 		/* what failed already was reported once; it does not keep the drain going */
 		for (size_t k = 0; k < n; k++)
 			if (!pid_in(skip, nskip, ids[k]))
 				ids[live++] = ids[k];
+		if (!live) {
+			r = recheck_own(src, skip, nskip, &ids, &live, &cut);
+			if (r < 0)
+				return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
+						    src->hier->label, "list processes");
+		}
 		res->left = live;
 		if (!live)
 			return 0;
 		if (fz && cg_freezer_interrupted(fz))
 			return -EINTR;
-		if (round >= max)
-			return cg_diag_say(d, EAGAIN, where, src->hier->label, "drain",
-					   "%zu process%s still there after %u round%s: they fork "
-					   "faster than they can be moved (use --freeze)",
-					   live, live == 1 ? " is" : "es are", round,
-					   round == 1 ? "" : "s");
+		if (round >= max || cg_now_ns() >= deadline)
+			return cg_diag_say(
+				d, EAGAIN, where, src->hier->label, "drain",
+				"%s%zu process%s still there after %u round%s (%.1f s): %s",
+				cut ? "at least " : "", live, live == 1 ? " is" : "es are", round,
+				round == 1 ? "" : "s", (double)(cg_now_ns() - start) / 1e9,
+				refill_reason(fz, late, ids, live, why, sizeof(why)));
 		res->rounds = ++round;
 		for (size_t k = 0; k < live; k++) {
 			struct cg_move m = { .id = ids[k] };
 
+			/*
+			 * A round is as long as its listing: thousands of moves, each a wait for
+			 * the kernel's threadgroup lock. The deadline and a signal end it early;
+			 * the next listing says what is left.
+			 */
+			if (cg_now_ns() >= deadline) {
+				late = true;
+				break;
+			}
+			if (fz && (k & 15) == 15 && cg_freezer_interrupted(fz))
+				return -EINTR;
 			for (size_t i = 0; i < dst->n && m.state == CG_MOVE_PENDING; i++) {
 				r = cg_attach_fd(fds[i], ids[k]);
 				if (r == -ESRCH)
@@ -935,6 +1118,11 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 			goto out;
 	}
 	r = drain_rounds(src, dst, o, fds, o->freeze ? &fz : NULL, res, d);
+	if (r == -EINTR)
+		cg_diag_say(d, EINTR, where, src->hier->label, "drain",
+			    "interrupted by a signal after %u round%s, %zu process%s left%s",
+			    res->rounds, res->rounds == 1 ? "" : "s", res->left,
+			    res->left == 1 ? "" : "es", o->freeze ? "; thawed the source" : "");
 	if (o->freeze) {
 		struct cg_diag td;
 

@@ -125,7 +125,10 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d);
 /* Thaw if frozen, then restore the signal mask. Safe to call twice. */
 int cg_thaw(struct cg_freezer *f, struct cg_diag *d);
-/* A blocked SIGINT/SIGTERM/SIGHUP/SIGQUIT is waiting: stop, thaw, let it act. */
+/*
+ * A blocked SIGINT/SIGTERM/SIGHUP/SIGQUIT is waiting: stop, thaw, let it act. One the process
+ * ignores (nohup, a background job's SIGINT) would vanish at the thaw: it does not count.
+ */
 bool cg_freezer_interrupted(const struct cg_freezer *f);
 void cg_freezer_clear(struct cg_freezer *f);
 
@@ -133,25 +136,29 @@ struct cg_drain_opts {
 	bool recursive; /* the source's whole subtree */
 	bool freeze; /* freeze the source for the drain */
 	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
+	uint64_t timeout_ns; /* give up after this long (0: CG_DRAIN_TIMEOUT_NS) */
 	uint64_t freeze_timeout_ns; /* 0: 5 s */
 };
-#define CG_DRAIN_ROUNDS 100
+#define CG_DRAIN_ROUNDS	    100
+#define CG_DRAIN_TIMEOUT_NS (30 * 1000000000ULL)
 
 struct cg_drain_result {
 	size_t moved, gone, failed;
-	unsigned rounds; /* listings read, the last one empty when drained */
+	unsigned rounds; /* rounds of moves; a listing after the last one came back empty */
 	size_t left; /* processes still in the source when it gave up */
+	bool started; /* the source was listed: the counts above mean something */
 	struct cg_move *failures; /* the failed ones, for cg_move_diag; freed by the caller */
 	size_t nfailures;
 };
 
 /*
- * Move every process of src (with recursive: of its subtree, except targets inside it) into
- * the targets, listing and moving again until the source is empty, so that children forked
- * meanwhile are caught too. With freeze, the source is frozen first and thawed at the end
- * whatever happens. Returns 0 when the source ended empty (failures, if any, are in res),
- * -EAGAIN with d when it gave up after max_rounds, -EINTR when a signal stopped it (thawed),
- * other -errno with d.
+ * Move every process of src into the targets, listing and moving again until the source is
+ * empty, so that children forked meanwhile are caught too. With recursive, the source's whole
+ * subtree, except a target inside it and what is below that target; a target above the source
+ * (a child drained into its parent) leaves nothing out. With freeze, the source is frozen first
+ * and thawed at the end whatever happens. Returns 0 when the source ended empty (failures, if
+ * any, are in res), -EAGAIN with d when it gave up after max_rounds or timeout_ns, -EINTR with d
+ * when a signal stopped it (thawed; an ignored signal does not), other -errno with d.
  */
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
 	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);

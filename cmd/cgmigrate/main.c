@@ -3,6 +3,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ enum {
 	OPT_STICKY,
 	OPT_CANCEL_STICKY,
 	OPT_NO_VERIFY,
+	OPT_TIMEOUT,
 };
 
 struct cgmigrate_args {
@@ -38,6 +40,7 @@ struct cgmigrate_args {
 	const char *match;
 	const char *from;
 	unsigned rounds;
+	uint64_t timeout_ns;
 	int sticky; /* 1 --sticky, -1 --cancel-sticky */
 };
 
@@ -77,6 +80,10 @@ static const struct argp_option options[] = {
 	  "SIGINT and SIGTERM",
 	  3 },
 	{ "rounds", OPT_ROUNDS, "N", 0, "With --from: give up after N rounds (default 100)", 3 },
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
+	  "With --from: give up after DURATION (seconds, or with a unit: 500ms, 2min; default "
+	  "30s). Against a forking workload use --freeze",
+	  3 },
 	{ 0, 0, 0, 0, "cgrulesengd:", 4 },
 	{ "sticky", OPT_STICKY, 0, 0,
 	  "Tell a running cgrulesengd to leave the processes (and their children) where they are",
@@ -104,9 +111,41 @@ static int push_id(struct cgmigrate_args *a, pid_t id)
 	return 0;
 }
 
+/* What an error line may echo of a user's text: at most this many bytes of it. */
+#define ECHO_MAX 64
+
+/*
+ * Text from a user or a file for an error line: a non-printable byte (a control character, a
+ * NUL, anything not ASCII) as \xNN, a backslash doubled, cut after ECHO_MAX bytes with "...".
+ * Nothing that reaches the terminal can move its cursor or fill its screen.
+ */
+static const char *quote(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len && i < ECHO_MAX && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\')
+			o += (size_t)snprintf(buf + o, size - o, "\\\\");
+		else if (c < 0x20 || c >= 0x7f)
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	buf[o] = '\0';
+	if (len > ECHO_MAX && o + 4 <= size)
+		strcpy(buf + o, "...");
+	return buf;
+}
+
+/* Buffer size of quote(): each of ECHO_MAX bytes as four, then "..." */
+#define QUOTE_SIZE (ECHO_MAX * 4 + 8)
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgmigrate_args *a = state->input;
+	char q[QUOTE_SIZE];
 	uint64_t u;
 	pid_t pid;
 
@@ -123,8 +162,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->thread = true;
 		break;
 	case OPT_THREADS_OF:
-		if (cg_parse_pid(arg, &a->threads_of) < 0)
-			argp_error(state, "--threads-of: '%s' is not a process id", arg);
+		if (cg_parse_pid(arg, &a->threads_of) < 0) {
+			argp_error(state, "--threads-of: '%s' is not a process id",
+				   quote(arg, strlen(arg), q, sizeof(q)));
+		}
 		a->thread = true;
 		break;
 	case OPT_MATCH:
@@ -142,8 +183,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ROUNDS:
 		if (cg_parse_u64(arg, 1000000, &u) < 0 || u < 1)
 			argp_error(state, "--rounds: '%s' is not a number of rounds (1..1000000)",
-				   arg);
+				   quote(arg, strlen(arg), q, sizeof(q)));
 		a->rounds = (unsigned)u;
+		break;
+	case OPT_TIMEOUT:
+		if (cg_parse_seconds(arg, &a->timeout_ns) < 0 || !a->timeout_ns)
+			argp_error(state,
+				   "--timeout: '%s' is not a duration above zero (2, 1.5s, "
+				   "500ms, 2min)",
+				   quote(arg, strlen(arg), q, sizeof(q)));
 		break;
 	case OPT_STICKY:
 	case OPT_CANCEL_STICKY:
@@ -163,8 +211,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				argp_failure(state, EXIT_USAGE, ENOMEM, "-");
 			break;
 		}
-		if (cg_parse_pid(arg, &pid) < 0)
-			argp_error(state, "'%s' is not a process id", arg);
+		if (cg_parse_pid(arg, &pid) < 0) {
+			argp_error(state, "'%s' is not a process id",
+				   quote(arg, strlen(arg), q, sizeof(q)));
+		}
 		if (push_id(a, pid) < 0)
 			argp_failure(state, EXIT_USAGE, ENOMEM, "%s", arg);
 		break;
@@ -178,8 +228,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			if (!a->specs)
 				argp_error(state, "--from needs a target (-g)");
 		} else {
-			if (a->recursive || a->freeze || a->rounds)
-				argp_error(state, "-R, -z and --rounds go with --from");
+			if (a->recursive || a->freeze || a->rounds || a->timeout_ns)
+				argp_error(state, "-R, -z, --rounds and --timeout go with --from");
 			if (!a->n_ids && !a->pidfiles && !a->threads_of)
 				argp_error(state, "no process ids given");
 			if (a->threads_of && (a->n_ids || a->pidfiles))
@@ -222,11 +272,13 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 	FILE *f = stdin;
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
+	char qn[QUOTE_SIZE], ql[QUOTE_SIZE];
+	const char *shown = strcmp(name, "-") ? quote(name, strlen(name), qn, sizeof(qn)) : "stdin";
 
 	if (strcmp(name, "-")) {
 		f = own = fopen(name, "re");
 		if (!f) {
-			fprintf(stderr, "cgmigrate: %s: %s\n", name, strerror(errno));
+			fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
@@ -235,19 +287,27 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 		pid_t pid;
 
 		lineno++;
-		while (len && strchr(" \t\r\n", s[len - 1]))
+		while (len && strchr(" \t\r\n", s[len - 1]) && s[len - 1])
 			s[--len] = '\0';
-		while (*s == ' ' || *s == '\t')
+		while (*s == ' ' || *s == '\t') {
 			s++;
-		if (!*s)
+			len--;
+		}
+		if (!len)
 			continue;
-		if (cg_parse_pid(s, &pid) < 0) {
-			fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n",
-				strcmp(name, "-") ? name : "stdin", lineno, s);
+		/* a NUL inside the line is garbage, not its end: "123\0junk" is no 123 */
+		if (strlen(s) != (size_t)len || cg_parse_pid(s, &pid) < 0) {
+			fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n", shown,
+				lineno, quote(s, (size_t)len, ql, sizeof(ql)));
 			return EXIT_USAGE;
 		}
 		if (push_id(a, pid) < 0)
 			return 1;
+	}
+	/* fopen takes a directory, and its read fails: that is no empty pid file */
+	if (ferror(f)) {
+		fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(errno));
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -288,7 +348,8 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 	struct cg_targets src = { 0 };
 	struct cg_drain_opts o = { .recursive = a->recursive,
 				   .freeze = a->freeze,
-				   .max_rounds = a->rounds };
+				   .max_rounds = a->rounds,
+				   .timeout_ns = a->timeout_ns };
 	struct cg_move_opts mo = { 0 };
 	struct cg_diag d = { 0 };
 	int rc = 0, r;
@@ -297,6 +358,23 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		report(&d);
 		return EXIT_USAGE;
 	}
+	/* nothing could move: a request that cannot be meant as written, before any drain starts */
+	for (size_t i = 0; i < src.n; i++)
+		for (size_t k = 0; k < dst->n; k++)
+			if (src.t[i].hier == dst->t[k].hier &&
+			    !strcmp(src.t[i].path, dst->t[k].path)) {
+				char where[4096];
+
+				cg_diag_say(&d, EINVAL,
+					    cg_target_name(&src.t[i], where, sizeof(where)),
+					    src.t[i].hier->label, "drain",
+					    "the source is also the target: nothing would move (-g "
+					    "names "
+					    "where the processes go, -F where they come from)");
+				report(&d);
+				cg_targets_clear(&src);
+				return EXIT_USAGE;
+			}
 	for (size_t i = 0; i < src.n; i++) {
 		struct cg_drain_result res = { 0 };
 		char name[4096];
@@ -312,7 +390,8 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 				report(&d);
 			rc = 1;
 		}
-		if (a->verbose && res.rounds)
+		/* every drain that listed its source says what it did, nothing done included */
+		if (a->verbose && res.started)
 			printf("moved %zu processes, %zu gone, %zu failed; %s (%s) %s after %u "
 			       "round%s\n",
 			       res.moved, res.gone, res.failed,

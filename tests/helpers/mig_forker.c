@@ -11,6 +11,11 @@
  *                               never reaped: no stranger can take over their pids.
  *   reattach PID PROCSFILE      write PID into PROCSFILE (a cgroup.procs) again and again: a
  *                               source that some other mover keeps refilling.
+ *   bomb PROCSFILE SECONDS LIFE_MS
+ *                               join PROCSFILE, then a fork bomb under it: every process forks
+ *                               a child each millisecond (as far as pids.max lets it) and exits
+ *                               after LIFE_MS; all of it ends after SECONDS, or on SIGTERM to
+ *                               this first process. Bound it with pids.max.
  * Everything is bounded in time: a test must not leave processes behind.
  */
 #include <errno.h>
@@ -18,9 +23,11 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -161,6 +168,69 @@ static int reattach(const char *pid, const char *procs)
 	return 0;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* set by the first process on SIGTERM, seen by every bomber: the storm stops as a whole */
+static volatile int *bomb_stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	*bomb_stop = 1;
+}
+
+static void bomber(uint64_t end, int life_ms)
+{
+	struct timespec ms = { 0, 1000000L };
+	uint64_t die = now_ms() + (uint64_t)life_ms;
+
+	for (;;) {
+		uint64_t t = now_ms();
+
+		if (*bomb_stop || t >= end || t >= die)
+			_exit(0);
+		/* the child starts its own life and goes on forking */
+		if (fork() == 0)
+			die = now_ms() + (uint64_t)life_ms;
+		else
+			nanosleep(&ms, NULL);
+	}
+}
+
+static int bomb(const char *procs, int seconds, int life_ms)
+{
+	uint64_t end = now_ms() + (uint64_t)seconds * 1000;
+	int fd = open(procs, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, "0", 1) != 1) {
+		perror(procs);
+		return 1;
+	}
+	close(fd);
+	bomb_stop =
+		mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (bomb_stop == MAP_FAILED)
+		return 1;
+	/* orphans come back here and are reaped at once: no zombie holds a pid */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGCHLD, SIG_IGN);
+	signal(SIGTERM, on_term);
+	if (fork() == 0) {
+		signal(SIGTERM, SIG_DFL);
+		bomber(end, life_ms);
+	}
+	while (!*bomb_stop && now_ms() < end)
+		usleep(10000);
+	*bomb_stop = 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "sleepers"))
@@ -177,10 +247,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "reattach"))
 		return reattach(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "bomb"))
+		return bomb(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "dying"))
 		return dying(atoi(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: mig_forker sleepers N THREADS PIDFILE | storm KEEP LIFE_MS | "
 			"zombie PIDFILE | dying N MS PIDFILE | "
-			"reattach PID PROCSFILE\n");
+			"reattach PID PROCSFILE | bomb PROCSFILE SECONDS LIFE_MS\n");
 	return 2;
 }
