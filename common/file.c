@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Safe small-file I/O beneath a cgroup mount: no symlinks, no "..", no writes off cgroupfs. */
+/* Small-file I/O beneath a cgroup mount: no symlinks, no "..", no mount crossed, only cgroupfs. */
 #include "file.h"
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,16 +38,27 @@ bool cg_name_is_plain(const char *name)
 	return true;
 }
 
+/* The walk's RESOLVE_NO_XDEV: a component on another device than the base is a mount crossed. */
+static int same_dev(int fd, dev_t dev)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return st.st_dev == dev ? 0 : -EXDEV;
+}
+
 int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 {
 	_cleanup_free_ char *copy = strdup(path);
 	_cleanup_close_ int cur = -1;
 	char *save = NULL, *comp, *next;
+	struct stat base;
 
 	if (!copy)
 		return -ENOMEM;
 	cur = openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (cur < 0)
+	if (cur < 0 || fstat(cur, &base) < 0)
 		return -errno;
 	comp = strtok_r(copy, "/", &save);
 	if (!comp) {
@@ -54,7 +66,7 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 		return fd < 0 ? -errno : fd;
 	}
 	for (; comp; comp = next) {
-		int fd;
+		int fd, r;
 
 		next = strtok_r(NULL, "/", &save);
 		if (!strcmp(comp, ".."))
@@ -67,24 +79,25 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 			return -errno;
 		close(cur);
 		cur = fd;
+		r = same_dev(cur, base.st_dev);
+		if (r < 0)
+			return r;
 	}
 	return TAKE_FD(cur);
 }
 
-int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
+static int open_unchecked(int dirfd, const char *p, int flags, mode_t mode)
 {
 	/* once the kernel said ENOSYS there is no point in asking again */
 	static int have_openat2 = 1;
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC),
 		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS,
 	};
-	const char *p = (!path || !*path) ? "." : path;
 	int fd;
 
-	if (p[0] == '/')
-		return -EXDEV;
 	if (have_openat2) {
 		do
 			fd = (int)syscall(SYS_openat2, dirfd, p, &how, sizeof(how));
@@ -108,6 +121,65 @@ int cg_fd_check_cgroupfs(int fd)
 	    sfs.f_type != (typeof(sfs.f_type))CGROUP2_SUPER_MAGIC)
 		return -ENXIO;
 	return 0;
+}
+
+static int check_regular(int fd, int flags)
+{
+	struct stat st;
+
+	/* a directory (a base, a listing) or an O_PATH handle is never read as a file */
+	if (flags & (O_PATH | O_DIRECTORY))
+		return 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return S_ISREG(st.st_mode) ? 0 : -EMEDIUMTYPE;
+}
+
+/*
+ * A fixture tree: plain directories the mount table ($CGKIT_MOUNTINFO, or a test's own
+ * struct cg_hier) names as a hierarchy, read by the tests of every tool. Its files are read
+ * when the base they were opened from is on the same filesystem and not on cgroupfs either:
+ * RESOLVE_NO_XDEV kept the open on the base's mount, so nothing mounted over a cgroup of a
+ * real hierarchy can look like one. Writes never (the signal side, cgroup.kill, moves).
+ */
+static bool fixture_read(int base, int fd, int flags)
+{
+	struct stat a, b;
+
+	if ((flags & O_ACCMODE) != O_RDONLY || base == AT_FDCWD)
+		return false;
+	if (cg_fd_check_cgroupfs(base) != -ENXIO)
+		return false;
+	return fstat(base, &a) == 0 && fstat(fd, &b) == 0 && a.st_dev == b.st_dev;
+}
+
+int cg_fd_check_interface(int fd, int flags)
+{
+	int r = cg_fd_check_cgroupfs(fd);
+
+	if (r < 0)
+		return r;
+	return check_regular(fd, flags);
+}
+
+int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
+{
+	const char *p = (!path || !*path) ? "." : path;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (p[0] == '/')
+		return -EXDEV;
+	/* a FIFO planted where a file should be must not block the open (O_PATH takes no more) */
+	if (!(flags & O_PATH))
+		flags |= O_NONBLOCK;
+	fd = open_unchecked(dirfd, p, flags, mode);
+	if (fd < 0)
+		return fd;
+	r = cg_fd_check_interface(fd, flags);
+	if (r == -ENXIO && fixture_read(dirfd, fd, flags))
+		r = check_regular(fd, flags);
+	return r < 0 ? r : TAKE_FD(fd);
 }
 
 ssize_t cg_pread_buf(int fd, char *buf, size_t size)
@@ -199,14 +271,11 @@ int cg_write_fd(int fd, const char *value, size_t len)
 
 int cg_write_at(int dirfd, const char *path, const char *value)
 {
+	/* cg_open_beneath verified it is a regular file on cgroupfs */
 	_cleanup_close_ int fd = cg_open_beneath(dirfd, path, O_WRONLY, 0);
-	int r;
 
 	if (fd < 0)
 		return fd;
-	r = cg_fd_check_cgroupfs(fd);
-	if (r < 0)
-		return r;
 	return cg_write_fd(fd, value, strlen(value));
 }
 

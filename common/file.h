@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Safe small-file I/O beneath a cgroup mount: no symlinks, no "..", no writes off cgroupfs. */
+/* Small-file I/O beneath a cgroup mount: no symlinks, no "..", no mount crossed, only cgroupfs. */
 #ifndef CGKIT_FILE_H
 #define CGKIT_FILE_H
 
@@ -9,17 +9,30 @@
 
 /*
  * Open PATH (relative, "" or "." for dirfd itself) beneath dirfd: it may not leave dirfd's
- * tree, nor pass a symlink or magic link. openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|
- * RESOLVE_NO_MAGICLINKS) where the kernel has it, else a per-component O_NOFOLLOW walk.
- * O_CLOEXEC is always added. Returns an fd or -errno.
+ * tree, cross a mount point (a tmpfs or another cgroup bind-mounted over a cgroup directory),
+ * nor pass a symlink or magic link: -EXDEV, -ELOOP. openat2(RESOLVE_BENEATH|RESOLVE_NO_XDEV|
+ * RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS) where the kernel has it, else a per-component
+ * O_NOFOLLOW walk. O_CLOEXEC is always added, O_NONBLOCK too unless O_PATH (a FIFO must not
+ * block the open). What was opened is then checked on its fd (cg_fd_check_interface): on
+ * cgroupfs (-ENXIO), and a regular file unless O_PATH or O_DIRECTORY (-EMEDIUMTYPE).
+ * Every open of an interface file or cgroup directory beneath a hierarchy goes through here.
+ * Returns an fd or -errno.
  */
 int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
 
-/* The fallback walk itself (kernels before 5.6), exposed so tests cover it everywhere. */
+/* The fallback walk itself (kernels before 5.6), unchecked, exposed so tests cover it. */
 int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode);
 
 /* -ENXIO unless fd lives on cgroupfs (v1) or cgroup2fs. */
 int cg_fd_check_cgroupfs(int fd);
+
+/*
+ * fd, opened with flags, may be used as a cgroup interface file or directory: on cgroupfs
+ * (-ENXIO), and a regular file unless flags has O_PATH or O_DIRECTORY (-EMEDIUMTYPE: a FIFO,
+ * socket or device where the kernel's file should be; cgroupfs itself has none). For fds a
+ * caller opened by itself (the sampler's kept fds): once at open time, never per read.
+ */
+int cg_fd_check_interface(int fd, int flags);
 
 /*
  * Whole content of a virtual file from offset 0 to EOF, NUL-terminated. seq_file files
@@ -33,7 +46,7 @@ ssize_t cg_pread_buf(int fd, char *buf, size_t size);
 
 /* One write() of the whole value; a short write is -EIO. */
 int cg_write_fd(int fd, const char *value, size_t len);
-/* Open beneath dirfd, verify cgroupfs, write value in one write(). */
+/* Open beneath dirfd (checked as cg_open_beneath does), write value in one write(). */
 int cg_write_at(int dirfd, const char *path, const char *value);
 
 /* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */

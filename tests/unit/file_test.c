@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* common/file: confinement beneath a directory, the read-size+1 rule, the cgroupfs check. */
+/* common/file: confinement beneath a directory, the read-size+1 rule, the fd checks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -63,6 +63,36 @@ int main(void)
 		close(fd);
 	fd = cg_open_beneath(root, "", O_PATH | O_DIRECTORY, 0);
 	CHECK(fd >= 0);
+	close(fd);
+
+	/*
+	 * What is not a regular file is refused on its fd, without blocking: a FIFO (whose plain
+	 * open would wait for a writer forever), a directory opened as a file. Directories
+	 * opened as such still are bases. A plain tree is readable as a fixture, never writable.
+	 */
+	snprintf(path, sizeof(path), "%s/a/fifo", dir);
+	CHECK_INT(mkfifo(path, 0600), 0);
+	CHECK_INT(cg_open_beneath(root, "a/fifo", O_RDONLY, 0), -EMEDIUMTYPE);
+	CHECK_INT(cg_read_at(root, "a/fifo", &text), -EMEDIUMTYPE);
+	CHECK(cg_open_beneath(root, "a/fifo", O_WRONLY, 0) < 0);
+	CHECK(cg_write_at(root, "a/fifo", "1") < 0);
+	CHECK_INT(cg_open_beneath(root, "a", O_RDONLY, 0), -EMEDIUMTYPE);
+	fd = cg_open_beneath(root, "a", O_RDONLY | O_DIRECTORY, 0);
+	CHECK(fd >= 0);
+	if (fd >= 0) {
+		CHECK_INT(cg_fd_check_interface(fd, O_RDONLY | O_DIRECTORY), -ENXIO);
+		CHECK_INT(cg_read_at(fd, "f", &text), 0);
+		free(text);
+		close(fd);
+	}
+	fd = cg_open_beneath(root, "a/f", O_RDONLY, 0);
+	CHECK(fd >= 0 && (fcntl(fd, F_GETFL) & O_NONBLOCK));
+	if (fd >= 0)
+		close(fd);
+	/* an fd opened some other way is checked as such: a plain file is no interface file */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK_INT(cg_fd_check_interface(fd, O_RDONLY), -ENXIO);
 	close(fd);
 
 	/* seq_file gives a page per read (as cgroup.procs of a big cgroup does): read to EOF */
