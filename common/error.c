@@ -108,16 +108,16 @@ const char *cg_explain(int err, enum cg_op op, int version)
 			return "pids.max of the target is reached";
 		return NULL;
 	case ENXIO:
-		return "not a cgroup filesystem: the file is not on cgroupfs (another filesystem "
-		       "is mounted over the cgroup, or a FIFO): refusing to use it";
+		return "not a cgroup filesystem: the file is not on cgroupfs (is something mounted "
+		       "over the cgroup?), refusing to use it";
 	case EMEDIUMTYPE:
 		return "not a regular file: a FIFO, socket or device where a cgroup interface file "
-		       "should be: refusing to use it";
+		       "should be, refusing to use it";
 	case ELOOP:
 		return "the path goes through a symbolic link";
 	case EXDEV:
-		return "the path leaves the cgroup mount or crosses a mount point (something is "
-		       "mounted over a cgroup directory)";
+		return "the path leaves the cgroup mount or crosses a mount point: what is mounted "
+		       "over the cgroup directory is not this hierarchy's cgroupfs";
 	default:
 		return NULL;
 	}

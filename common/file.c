@@ -38,22 +38,12 @@ bool cg_name_is_plain(const char *name)
 	return true;
 }
 
-/* The walk's RESOLVE_NO_XDEV: a component on another device than the base is a mount crossed. */
-static int same_dev(int fd, dev_t dev)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	return st.st_dev == dev ? 0 : -EXDEV;
-}
-
 int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 {
 	_cleanup_free_ char *copy = strdup(path);
 	_cleanup_close_ int cur = -1;
 	char *save = NULL, *comp, *next;
-	struct stat base;
+	struct stat base, st;
 
 	if (!copy)
 		return -ENOMEM;
@@ -66,7 +56,7 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 		return fd < 0 ? -errno : fd;
 	}
 	for (; comp; comp = next) {
-		int fd, r;
+		int fd;
 
 		next = strtok_r(NULL, "/", &save);
 		if (!strcmp(comp, ".."))
@@ -79,9 +69,13 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 			return -errno;
 		close(cur);
 		cur = fd;
-		r = same_dev(cur, base.st_dev);
-		if (r < 0)
-			return r;
+		/* RESOLVE_NO_XDEV, as open_unchecked asks it: another device is a mount crossed */
+		if (!(flags & O_PATH)) {
+			if (fstat(cur, &st) < 0)
+				return -errno;
+			if (st.st_dev != base.st_dev)
+				return -EXDEV;
+		}
 	}
 	return TAKE_FD(cur);
 }
@@ -93,10 +87,17 @@ static int open_unchecked(int dirfd, const char *p, int flags, mode_t mode)
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC),
 		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	int fd;
+
+	/*
+	 * What is read or written never crosses a mount on its way from the base (a cgroup of
+	 * another hierarchy bind-mounted over one of ours is cgroupfs too). An O_PATH handle may:
+	 * "does the cgroup exist" stays true, and its first use says what is wrong there.
+	 */
+	if (!(flags & O_PATH))
+		how.resolve |= RESOLVE_NO_XDEV;
 
 	if (have_openat2) {
 		do
@@ -127,7 +128,7 @@ static int check_regular(int fd, int flags)
 {
 	struct stat st;
 
-	/* a directory (a base, a listing) or an O_PATH handle is never read as a file */
+	/* a directory (a base, a listing) is never read as a file */
 	if (flags & (O_PATH | O_DIRECTORY))
 		return 0;
 	if (fstat(fd, &st) < 0)
@@ -135,28 +136,74 @@ static int check_regular(int fd, int flags)
 	return S_ISREG(st.st_mode) ? 0 : -EMEDIUMTYPE;
 }
 
-/*
- * A fixture tree: plain directories the mount table ($CGKIT_MOUNTINFO, or a test's own
- * struct cg_hier) names as a hierarchy, read by the tests of every tool. Its files are read
- * when the base they were opened from is on the same filesystem and not on cgroupfs either:
- * RESOLVE_NO_XDEV kept the open on the base's mount, so nothing mounted over a cgroup of a
- * real hierarchy can look like one. Writes never (the signal side, cgroup.kill, moves).
- */
-static bool fixture_read(int base, int fd, int flags)
+int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id)
 {
-	struct stat a, b;
+	uint64_t cur = mnt_id;
+	size_t lines = 1;
 
-	if ((flags & O_ACCMODE) != O_RDONLY || base == AT_FDCWD)
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	/* one step up per round; more rounds than lines is a loop in the table */
+	for (size_t round = 0; round <= lines; round++) {
+		const char *line = text;
+		bool found = false;
+
+		while (*line && !found) {
+			const char *end = strchrnul(line, '\n'), *sep;
+			unsigned long long id, parent;
+			char *e;
+
+			errno = 0;
+			id = strtoull(line, &e, 10);
+			if (!errno && e > line && *e == ' ' && id == cur) {
+				parent = strtoull(e + 1, &e, 10);
+				sep = memmem(line, (size_t)(end - line), " - ", 3);
+				if (errno || *e != ' ' || !sep)
+					return -EINVAL;
+				sep += 3;
+				if ((end - sep >= 7 && !memcmp(sep, "cgroup ", 7)) ||
+				    (end - sep >= 8 && !memcmp(sep, "cgroup2 ", 8)))
+					return 1;
+				if (parent == cur)
+					return 0;
+				cur = parent;
+				found = true;
+			}
+			line = *end ? end + 1 : end;
+		}
+		/* the root mount's parent is outside this namespace's table */
+		if (!found)
+			return 0;
+	}
+	return -ELOOP;
+}
+
+/*
+ * A fixture tree: plain directories a test's mount table ($CGKIT_MOUNTINFO, or its own
+ * struct cg_hier) names as a hierarchy. Its files may be read where no cgroup hierarchy is
+ * mounted above them; a filesystem mounted inside one (a tmpfs over a cgroup directory) is
+ * what an attacker plants, never a fixture. Costs a mountinfo read, off cgroupfs only.
+ */
+static bool fixture_file(int fd)
+{
+	_cleanup_close_ int mi = -1;
+	_cleanup_free_ char *text = NULL;
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
 		return false;
-	if (cg_fd_check_cgroupfs(base) != -ENXIO)
+	mi = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (mi < 0 || cg_read_fd(mi, &text, NULL) < 0)
 		return false;
-	return fstat(base, &a) == 0 && fstat(fd, &b) == 0 && a.st_dev == b.st_dev;
+	return cg_mountinfo_in_cgroup(text, stx.stx_mnt_id) == 0;
 }
 
 int cg_fd_check_interface(int fd, int flags)
 {
 	int r = cg_fd_check_cgroupfs(fd);
 
+	if (r == -ENXIO && (flags & O_ACCMODE) == O_RDONLY && fixture_file(fd))
+		r = 0;
 	if (r < 0)
 		return r;
 	return check_regular(fd, flags);
@@ -170,15 +217,17 @@ int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
 
 	if (p[0] == '/')
 		return -EXDEV;
-	/* a FIFO planted where a file should be must not block the open (O_PATH takes no more) */
+	/*
+	 * A FIFO planted where a file should be must not block the open. An O_PATH handle
+	 * (openat2 takes no other flag with it) reads and writes nothing: what is opened
+	 * beneath it is checked then.
+	 */
 	if (!(flags & O_PATH))
 		flags |= O_NONBLOCK;
 	fd = open_unchecked(dirfd, p, flags, mode);
-	if (fd < 0)
-		return fd;
+	if (fd < 0 || (flags & O_PATH))
+		return TAKE_FD(fd);
 	r = cg_fd_check_interface(fd, flags);
-	if (r == -ENXIO && fixture_read(dirfd, fd, flags))
-		r = check_regular(fd, flags);
 	return r < 0 ? r : TAKE_FD(fd);
 }
 

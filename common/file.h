@@ -5,18 +5,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
  * Open PATH (relative, "" or "." for dirfd itself) beneath dirfd: it may not leave dirfd's
- * tree, cross a mount point (a tmpfs or another cgroup bind-mounted over a cgroup directory),
- * nor pass a symlink or magic link: -EXDEV, -ELOOP. openat2(RESOLVE_BENEATH|RESOLVE_NO_XDEV|
- * RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS) where the kernel has it, else a per-component
- * O_NOFOLLOW walk. O_CLOEXEC is always added, O_NONBLOCK too unless O_PATH (a FIFO must not
- * block the open). What was opened is then checked on its fd (cg_fd_check_interface): on
- * cgroupfs (-ENXIO), and a regular file unless O_PATH or O_DIRECTORY (-EMEDIUMTYPE).
- * Every open of an interface file or cgroup directory beneath a hierarchy goes through here.
- * Returns an fd or -errno.
+ * tree nor pass a symlink or magic link (-EXDEV, -ELOOP); unless O_PATH, it may not cross a
+ * mount point either (-EXDEV: a cgroup of another hierarchy bind-mounted over one of ours is
+ * cgroupfs too). openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS, and
+ * RESOLVE_NO_XDEV) where the kernel has it, else a per-component O_NOFOLLOW walk. O_CLOEXEC
+ * is always added. Unless O_PATH, O_NONBLOCK is added (a FIFO must not block the open) and
+ * the fd is checked with cg_fd_check_interface before it is returned. An O_PATH handle
+ * (a base, an existence check) reads and writes nothing: what is opened beneath it is
+ * checked then. Every open beneath a hierarchy goes through here. Returns an fd or -errno.
  */
 int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
 
@@ -27,12 +28,22 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode);
 int cg_fd_check_cgroupfs(int fd);
 
 /*
- * fd, opened with flags, may be used as a cgroup interface file or directory: on cgroupfs
- * (-ENXIO), and a regular file unless flags has O_PATH or O_DIRECTORY (-EMEDIUMTYPE: a FIFO,
- * socket or device where the kernel's file should be; cgroupfs itself has none). For fds a
- * caller opened by itself (the sampler's kept fds): once at open time, never per read.
+ * fd, opened with flags, may be used as a cgroup interface file or directory:
+ *   -ENXIO       not on cgroupfs. A read-only fd on a plain tree that no cgroup hierarchy is
+ *                mounted above is a test's fixture and passes; a filesystem mounted inside a
+ *                hierarchy (a tmpfs over a cgroup directory) never does. Writes: cgroupfs only.
+ *   -EMEDIUMTYPE not a regular file (unless flags has O_DIRECTORY): a FIFO, socket or device
+ *                where the kernel's file should be; cgroupfs itself has none.
+ * One fstatfs() and one fstat() on cgroupfs. For fds a caller opened by itself (the
+ * sampler's kept fds): once at open time, never per read.
  */
 int cg_fd_check_interface(int fd, int flags);
+
+/*
+ * Whether mount MNT_ID (statx STATX_MNT_ID) of mountinfo TEXT is a cgroup or cgroup2 mount or
+ * mounted somewhere inside one: 1, 0, -EINVAL for a malformed line on the way, -ELOOP.
+ */
+int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id);
 
 /*
  * Whole content of a virtual file from offset 0 to EOF, NUL-terminated. seq_file files

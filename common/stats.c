@@ -882,7 +882,7 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 			}
 			if (dfd < 0)
 				return dfd;
-			tmp = openat(dfd, d->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			tmp = openat(dfd, d->name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 		}
 		if (tmp < 0) {
 			r = -errno;

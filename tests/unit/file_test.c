@@ -80,7 +80,8 @@ int main(void)
 	fd = cg_open_beneath(root, "a", O_RDONLY | O_DIRECTORY, 0);
 	CHECK(fd >= 0);
 	if (fd >= 0) {
-		CHECK_INT(cg_fd_check_interface(fd, O_RDONLY | O_DIRECTORY), -ENXIO);
+		CHECK_INT(cg_fd_check_interface(fd, O_RDONLY | O_DIRECTORY), 0);
+		CHECK_INT(cg_fd_check_interface(fd, O_WRONLY | O_DIRECTORY), -ENXIO);
 		CHECK_INT(cg_read_at(fd, "f", &text), 0);
 		free(text);
 		close(fd);
@@ -89,11 +90,38 @@ int main(void)
 	CHECK(fd >= 0 && (fcntl(fd, F_GETFL) & O_NONBLOCK));
 	if (fd >= 0)
 		close(fd);
-	/* an fd opened some other way is checked as such: a plain file is no interface file */
+	/* an fd opened some other way is checked as such */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	CHECK(fd >= 0);
-	CHECK_INT(cg_fd_check_interface(fd, O_RDONLY), -ENXIO);
+	CHECK_INT(cg_fd_check_interface(fd, O_RDONLY), -EMEDIUMTYPE);
 	close(fd);
+
+	/* mountinfo: a mount is inside a cgroup hierarchy when it or an ancestor is one */
+	{
+		static const char mi[] =
+			"26 1 254:0 / / rw - ext4 /dev/vda1 rw\n"
+			"30 26 0:26 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n"
+			"31 30 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+			"40 31 0:50 / /sys/fs/cgroup/unified/x rw - tmpfs none rw\n"
+			"41 40 0:51 / /sys/fs/cgroup/unified/x/y rw - tmpfs none rw\n"
+			"42 30 0:28 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
+			"50 26 0:60 / /tmp rw - tmpfs tmpfs rw\n"
+			"60 61 0:61 / /a rw - tmpfs a rw\n"
+			"61 60 0:62 / /b rw - tmpfs b rw\n"
+			"70 26 0:70 / /bad rw tmpfs\n";
+
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 26), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 50), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 30), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 31), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 42), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 40), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 41), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 99), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 60), -ELOOP);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 70), -EINVAL);
+		CHECK_INT(cg_mountinfo_in_cgroup("", 1), 0);
+	}
 
 	/* seq_file gives a page per read (as cgroup.procs of a big cgroup does): read to EOF */
 	fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
