@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *cg_explain(int err, enum cg_op op, int version)
@@ -106,13 +108,113 @@ const char *cg_explain(int err, enum cg_op op, int version)
 			return "pids.max of the target is reached";
 		return NULL;
 	case ENXIO:
-		return "not a cgroup filesystem: refusing to write outside the cgroup mount";
+		return "not a cgroup filesystem: the file is not on cgroupfs (is something mounted "
+		       "over the cgroup?), refusing to use it";
+	case EMEDIUMTYPE:
+		return "not a regular file: a FIFO, socket or device where a cgroup interface file "
+		       "should be, refusing to use it";
 	case ELOOP:
+		return "the path goes through a symbolic link";
 	case EXDEV:
-		return "the path leaves the cgroup mount or goes through a symbolic link";
+		return "the path leaves the cgroup mount or crosses a mount point: what is mounted "
+		       "over the cgroup directory is not this hierarchy's cgroupfs";
 	default:
 		return NULL;
 	}
+}
+
+/* Length of the printable UTF-8 character at s (1 to 4 bytes), or 0 when s[0] is to be escaped. */
+static size_t printable_len(const unsigned char *s)
+{
+	uint32_t c;
+	size_t n;
+
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return 1;
+	/* C0, DEL, a stray continuation byte, an overlong lead (c0, c1), or past U+10FFFF */
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	c = s[0] & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		/* the terminating NUL ends a truncated sequence here too */
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	if (c >= 0xd800 && c <= 0xdfff)
+		return 0;
+	/* C1 controls (U+009B is CSI to some terminals), line breaks, bidirectional overrides */
+	if (c < 0xa0 || c == 0x2028 || c == 0x2029 || c == 0x200e || c == 0x200f ||
+	    (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
+		return 0;
+	return n;
+}
+
+const char *cg_quote(const char *s, char *buf, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t w = 0, cut = 0, adv;
+
+	if (!size)
+		return buf;
+	for (; *p; p += adv) {
+		char esc[8];
+		const char *piece = esc;
+		size_t len = printable_len(p);
+
+		adv = len ? len : 1;
+		if (len)
+			piece = (const char *)p;
+		else if (*p == '\n')
+			piece = "\\n", len = 2;
+		else if (*p == '\t')
+			piece = "\\t", len = 2;
+		else
+			len = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		if (w + len >= size) {
+			/* back to the last piece after which "..." still fits */
+			size_t dots = size - 1 - cut < 3 ? size - 1 - cut : 3;
+
+			memcpy(buf + cut, "...", dots);
+			buf[cut + dots] = '\0';
+			return buf;
+		}
+		memcpy(buf + w, piece, len);
+		w += len;
+		if (w + 4 <= size)
+			cut = w;
+	}
+	buf[w] = '\0';
+	return buf;
+}
+
+/* A field of struct cg_diag from a format: quoted, and cut at its size with "...". */
+static void set_field(char *field, size_t size, const char *fmt, va_list ap)
+{
+	char *raw = NULL;
+
+	/* the whole text first: vsnprintf would cut silently, and maybe inside a character */
+	if (vasprintf(&raw, fmt, ap) < 0) {
+		snprintf(field, size, "%s", "(out of memory)");
+		return;
+	}
+	cg_quote(raw, field, size);
+	free(raw);
+}
+
+static void set_text(char *field, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_text(char *field, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_field(field, size, fmt, ap);
+	va_end(ap);
 }
 
 int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const char *where,
@@ -125,16 +227,16 @@ int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const c
 		err = -err;
 	if (!d)
 		return -err;
-	snprintf(d->where, sizeof(d->where), "%s", where ? where : "");
-	snprintf(d->hier, sizeof(d->hier), "%s", hier ? hier : "");
+	cg_quote(where, d->where, sizeof(d->where));
+	cg_quote(hier, d->hier, sizeof(d->hier));
 	va_start(ap, what_fmt);
-	vsnprintf(d->what, sizeof(d->what), what_fmt, ap);
+	set_field(d->what, sizeof(d->what), what_fmt, ap);
 	va_end(ap);
 	rule = cg_explain(err, op, version);
 	if (rule)
-		snprintf(d->why, sizeof(d->why), "%s (%s)", strerror(err), rule);
+		set_text(d->why, sizeof(d->why), "%s (%s)", strerror(err), rule);
 	else
-		snprintf(d->why, sizeof(d->why), "%s", strerror(err));
+		set_text(d->why, sizeof(d->why), "%s", strerror(err));
 	return -err;
 }
 
@@ -147,24 +249,28 @@ int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier,
 		err = -err;
 	if (!d)
 		return -err;
-	snprintf(d->where, sizeof(d->where), "%s", where ? where : "");
-	snprintf(d->hier, sizeof(d->hier), "%s", hier ? hier : "");
-	snprintf(d->what, sizeof(d->what), "%s", what ? what : "");
+	cg_quote(where, d->where, sizeof(d->where));
+	cg_quote(hier, d->hier, sizeof(d->hier));
+	cg_quote(what, d->what, sizeof(d->what));
 	va_start(ap, why_fmt);
-	vsnprintf(d->why, sizeof(d->why), why_fmt, ap);
+	set_field(d->why, sizeof(d->why), why_fmt, ap);
 	va_end(ap);
 	return -err;
 }
 
 const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size)
 {
+	/* room for every field whole, so that the one cut is cg_quote's, with its "..." */
+	char line[sizeof(*d) + 32];
+
 	if (d->hier[0])
-		snprintf(buf, size, "cgroup %s (%s): %s: %s", d->where, d->hier, d->what, d->why);
+		snprintf(line, sizeof(line), "cgroup %s (%s): %s: %s", d->where, d->hier, d->what,
+			 d->why);
 	else if (d->where[0] && d->what[0])
-		snprintf(buf, size, "%s: %s: %s", d->where, d->what, d->why);
+		snprintf(line, sizeof(line), "%s: %s: %s", d->where, d->what, d->why);
 	else if (d->where[0])
-		snprintf(buf, size, "%s: %s", d->where, d->why);
+		snprintf(line, sizeof(line), "%s: %s", d->where, d->why);
 	else
-		snprintf(buf, size, "%s: %s", d->what, d->why);
-	return buf;
+		snprintf(line, sizeof(line), "%s: %s", d->what, d->why);
+	return cg_quote(line, buf, size);
 }

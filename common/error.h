@@ -44,7 +44,21 @@ int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const c
 int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier, const char *what,
 		const char *why_fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* "cgroup WHERE (HIER): WHAT: WHY" into buf, the body of every error line a tool prints. */
+/*
+ * "cgroup WHERE (HIER): WHAT: WHY" into buf, the body of every error line a tool prints; passed
+ * through cg_quote, so a field a caller filled by hand is as safe as the recorded ones.
+ */
 const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size);
+
+/*
+ * s made safe for a terminal and a one-line log, into buf (size > 0), which is returned.
+ * Printable UTF-8 stays as it is; newline and tab become \n and \t, every other byte that is
+ * not part of printable UTF-8 becomes \xNN: C0 controls (ESC is \x1b), DEL, C1 controls
+ * (U+0080-U+009F, which some terminals obey), line and paragraph separators, bidirectional
+ * overrides, and invalid, overlong or surrogate sequences. A backslash stays as it is, so that
+ * quoting quoted text changes nothing. What does not fit ends in "..." and is never cut inside
+ * an escape or a character. s may be NULL ("").
+ */
+const char *cg_quote(const char *s, char *buf, size_t size);
 
 #endif

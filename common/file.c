@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Safe small-file I/O beneath a cgroup mount: no symlinks, no "..", no writes off cgroupfs. */
+/* Small-file I/O beneath a cgroup mount: no symlinks, no "..", no mount crossed, only cgroupfs. */
 #include "file.h"
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -42,11 +43,12 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 	_cleanup_free_ char *copy = strdup(path);
 	_cleanup_close_ int cur = -1;
 	char *save = NULL, *comp, *next;
+	struct stat base, st;
 
 	if (!copy)
 		return -ENOMEM;
 	cur = openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (cur < 0)
+	if (cur < 0 || fstat(cur, &base) < 0)
 		return -errno;
 	comp = strtok_r(copy, "/", &save);
 	if (!comp) {
@@ -67,11 +69,18 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 			return -errno;
 		close(cur);
 		cur = fd;
+		/* RESOLVE_NO_XDEV, as open_unchecked asks it: another device is a mount crossed */
+		if (!(flags & O_PATH)) {
+			if (fstat(cur, &st) < 0)
+				return -errno;
+			if (st.st_dev != base.st_dev)
+				return -EXDEV;
+		}
 	}
 	return TAKE_FD(cur);
 }
 
-int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
+static int open_unchecked(int dirfd, const char *p, int flags, mode_t mode)
 {
 	/* once the kernel said ENOSYS there is no point in asking again */
 	static int have_openat2 = 1;
@@ -80,11 +89,16 @@ int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
 		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	const char *p = (!path || !*path) ? "." : path;
 	int fd;
 
-	if (p[0] == '/')
-		return -EXDEV;
+	/*
+	 * What is read or written never crosses a mount on its way from the base (a cgroup of
+	 * another hierarchy bind-mounted over one of ours is cgroupfs too). An O_PATH handle may:
+	 * "does the cgroup exist" stays true, and its first use says what is wrong there.
+	 */
+	if (!(flags & O_PATH))
+		how.resolve |= RESOLVE_NO_XDEV;
+
 	if (have_openat2) {
 		do
 			fd = (int)syscall(SYS_openat2, dirfd, p, &how, sizeof(how));
@@ -108,6 +122,113 @@ int cg_fd_check_cgroupfs(int fd)
 	    sfs.f_type != (typeof(sfs.f_type))CGROUP2_SUPER_MAGIC)
 		return -ENXIO;
 	return 0;
+}
+
+static int check_regular(int fd, int flags)
+{
+	struct stat st;
+
+	/* a directory (a base, a listing) is never read as a file */
+	if (flags & (O_PATH | O_DIRECTORY))
+		return 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return S_ISREG(st.st_mode) ? 0 : -EMEDIUMTYPE;
+}
+
+int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id)
+{
+	uint64_t cur = mnt_id;
+	size_t lines = 1;
+
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	/* one step up per round; more rounds than lines is a loop in the table */
+	for (size_t round = 0; round <= lines; round++) {
+		const char *line = text;
+		bool found = false;
+
+		while (*line && !found) {
+			const char *end = strchrnul(line, '\n'), *sep;
+			unsigned long long id, parent;
+			char *e;
+
+			errno = 0;
+			id = strtoull(line, &e, 10);
+			if (!errno && e > line && *e == ' ' && id == cur) {
+				parent = strtoull(e + 1, &e, 10);
+				sep = memmem(line, (size_t)(end - line), " - ", 3);
+				if (errno || *e != ' ' || !sep)
+					return -EINVAL;
+				sep += 3;
+				if ((end - sep >= 7 && !memcmp(sep, "cgroup ", 7)) ||
+				    (end - sep >= 8 && !memcmp(sep, "cgroup2 ", 8)))
+					return 1;
+				if (parent == cur)
+					return 0;
+				cur = parent;
+				found = true;
+			}
+			line = *end ? end + 1 : end;
+		}
+		/* the root mount's parent is outside this namespace's table */
+		if (!found)
+			return 0;
+	}
+	return -ELOOP;
+}
+
+/*
+ * A fixture tree: plain directories a test's mount table ($CGKIT_MOUNTINFO, or its own
+ * struct cg_hier) names as a hierarchy. Its files may be read where no cgroup hierarchy is
+ * mounted above them; a filesystem mounted inside one (a tmpfs over a cgroup directory) is
+ * what an attacker plants, never a fixture. Costs a mountinfo read, off cgroupfs only.
+ */
+static bool fixture_file(int fd)
+{
+	_cleanup_close_ int mi = -1;
+	_cleanup_free_ char *text = NULL;
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
+		return false;
+	mi = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (mi < 0 || cg_read_fd(mi, &text, NULL) < 0)
+		return false;
+	return cg_mountinfo_in_cgroup(text, stx.stx_mnt_id) == 0;
+}
+
+int cg_fd_check_interface(int fd, int flags)
+{
+	int r = cg_fd_check_cgroupfs(fd);
+
+	if (r == -ENXIO && (flags & O_ACCMODE) == O_RDONLY && fixture_file(fd))
+		r = 0;
+	if (r < 0)
+		return r;
+	return check_regular(fd, flags);
+}
+
+int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
+{
+	const char *p = (!path || !*path) ? "." : path;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (p[0] == '/')
+		return -EXDEV;
+	/*
+	 * A FIFO planted where a file should be must not block the open. An O_PATH handle
+	 * (openat2 takes no other flag with it) reads and writes nothing: what is opened
+	 * beneath it is checked then.
+	 */
+	if (!(flags & O_PATH))
+		flags |= O_NONBLOCK;
+	fd = open_unchecked(dirfd, p, flags, mode);
+	if (fd < 0 || (flags & O_PATH))
+		return TAKE_FD(fd);
+	r = cg_fd_check_interface(fd, flags);
+	return r < 0 ? r : TAKE_FD(fd);
 }
 
 ssize_t cg_pread_buf(int fd, char *buf, size_t size)
@@ -199,14 +320,11 @@ int cg_write_fd(int fd, const char *value, size_t len)
 
 int cg_write_at(int dirfd, const char *path, const char *value)
 {
+	/* cg_open_beneath verified it is a regular file on cgroupfs */
 	_cleanup_close_ int fd = cg_open_beneath(dirfd, path, O_WRONLY, 0);
-	int r;
 
 	if (fd < 0)
 		return fd;
-	r = cg_fd_check_cgroupfs(fd);
-	if (r < 0)
-		return r;
 	return cg_write_fd(fd, value, strlen(value));
 }
 

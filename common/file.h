@@ -1,25 +1,49 @@
 /* SPDX-License-Identifier: MIT */
-/* Safe small-file I/O beneath a cgroup mount: no symlinks, no "..", no writes off cgroupfs. */
+/* Small-file I/O beneath a cgroup mount: no symlinks, no "..", no mount crossed, only cgroupfs. */
 #ifndef CGKIT_FILE_H
 #define CGKIT_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
  * Open PATH (relative, "" or "." for dirfd itself) beneath dirfd: it may not leave dirfd's
- * tree, nor pass a symlink or magic link. openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|
- * RESOLVE_NO_MAGICLINKS) where the kernel has it, else a per-component O_NOFOLLOW walk.
- * O_CLOEXEC is always added. Returns an fd or -errno.
+ * tree nor pass a symlink or magic link (-EXDEV, -ELOOP); unless O_PATH, it may not cross a
+ * mount point either (-EXDEV: a cgroup of another hierarchy bind-mounted over one of ours is
+ * cgroupfs too). openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS, and
+ * RESOLVE_NO_XDEV) where the kernel has it, else a per-component O_NOFOLLOW walk. O_CLOEXEC
+ * is always added. Unless O_PATH, O_NONBLOCK is added (a FIFO must not block the open) and
+ * the fd is checked with cg_fd_check_interface before it is returned. An O_PATH handle
+ * (a base, an existence check) reads and writes nothing: what is opened beneath it is
+ * checked then. Every open beneath a hierarchy goes through here. Returns an fd or -errno.
  */
 int cg_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
 
-/* The fallback walk itself (kernels before 5.6), exposed so tests cover it everywhere. */
+/* The fallback walk itself (kernels before 5.6), unchecked, exposed so tests cover it. */
 int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode);
 
 /* -ENXIO unless fd lives on cgroupfs (v1) or cgroup2fs. */
 int cg_fd_check_cgroupfs(int fd);
+
+/*
+ * fd, opened with flags, may be used as a cgroup interface file or directory:
+ *   -ENXIO       not on cgroupfs. A read-only fd on a plain tree that no cgroup hierarchy is
+ *                mounted above is a test's fixture and passes; a filesystem mounted inside a
+ *                hierarchy (a tmpfs over a cgroup directory) never does. Writes: cgroupfs only.
+ *   -EMEDIUMTYPE not a regular file (unless flags has O_DIRECTORY): a FIFO, socket or device
+ *                where the kernel's file should be; cgroupfs itself has none.
+ * One fstatfs() and one fstat() on cgroupfs. For fds a caller opened by itself (the
+ * sampler's kept fds): once at open time, never per read.
+ */
+int cg_fd_check_interface(int fd, int flags);
+
+/*
+ * Whether mount MNT_ID (statx STATX_MNT_ID) of mountinfo TEXT is a cgroup or cgroup2 mount or
+ * mounted somewhere inside one: 1, 0, -EINVAL for a malformed line on the way, -ELOOP.
+ */
+int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id);
 
 /*
  * Whole content of a virtual file from offset 0 to EOF, NUL-terminated. seq_file files
@@ -33,7 +57,7 @@ ssize_t cg_pread_buf(int fd, char *buf, size_t size);
 
 /* One write() of the whole value; a short write is -EIO. */
 int cg_write_fd(int fd, const char *value, size_t len);
-/* Open beneath dirfd, verify cgroupfs, write value in one write(). */
+/* Open beneath dirfd (checked as cg_open_beneath does), write value in one write(). */
 int cg_write_at(int dirfd, const char *path, const char *value);
 
 /* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */

@@ -1013,8 +1013,13 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 			tmp = open_relieved(s, d->name);
 		else
 			tmp = node_open(s, n, s->canon[d->role], d->name,
-					O_RDONLY | O_CLOEXEC | O_NOFOLLOW,
+					O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
 					&s->sample_dfd[s->canon[d->role]]);
+		/* a FIFO or a file of another filesystem planted under a name of ours is absent */
+		if (tmp >= 0 && d->role != R_PROC && cg_fd_check_interface(tmp, O_RDONLY) < 0) {
+			close(tmp);
+			tmp = -ENOENT;
+		}
 		if (tmp < 0) {
 			/* the file or the cgroup: a stat that never existed here is absent */
 			if (tmp == -ENOENT && d->role != R_PROC)

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "error.h"
+#include "file.h"
 #include "mount.h"
 #include "parse.h"
 #include "spec.h"
@@ -39,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = strndup((const char *)data + 1, size - 1);
 	if (!s)
 		return 0;
-	switch (data[0] % 6) {
+	switch (data[0] % 8) {
 	case 0:
 		if (cg_layout_parse(s, &l) == 0) {
 			for (size_t i = 0; i < l->n; i++)
@@ -108,6 +110,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    (n < 1 || n > 2))
 					abort();
 		}
+		break;
+	}
+	case 6: {
+		/* cg_quote: bounded, no control byte, no C1, idempotent on its own output */
+		char a[64], b[64], big[4096];
+
+		for (size_t size = 1; size <= sizeof(a); size += 21) {
+			cg_quote(s, a, size);
+			if (strlen(a) >= size)
+				abort();
+			for (const unsigned char *c = (const unsigned char *)a; *c; c++)
+				if (*c < 0x20 || *c == 0x7f ||
+				    (c[0] == 0xc2 && c[1] >= 0x80 && c[1] < 0xa0))
+					abort();
+		}
+		cg_quote(s, big, sizeof(big));
+		cg_quote(big, b, sizeof(b));
+		cg_quote(b, a, sizeof(a));
+		if (strcmp(a, b))
+			abort();
+		break;
+	}
+	case 7: {
+		uint64_t id = size > 1 ? data[1] % 64 : 0;
+		int r = cg_mountinfo_in_cgroup(s, id);
+
+		if (r != 0 && r != 1 && r != -EINVAL && r != -ELOOP)
+			abort();
 		break;
 	}
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* common/file: confinement beneath a directory, the read-size+1 rule, the cgroupfs check. */
+/* common/file: confinement beneath a directory, the read-size+1 rule, the fd checks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,6 +64,64 @@ int main(void)
 	fd = cg_open_beneath(root, "", O_PATH | O_DIRECTORY, 0);
 	CHECK(fd >= 0);
 	close(fd);
+
+	/*
+	 * What is not a regular file is refused on its fd, without blocking: a FIFO (whose plain
+	 * open would wait for a writer forever), a directory opened as a file. Directories
+	 * opened as such still are bases. A plain tree is readable as a fixture, never writable.
+	 */
+	snprintf(path, sizeof(path), "%s/a/fifo", dir);
+	CHECK_INT(mkfifo(path, 0600), 0);
+	CHECK_INT(cg_open_beneath(root, "a/fifo", O_RDONLY, 0), -EMEDIUMTYPE);
+	CHECK_INT(cg_read_at(root, "a/fifo", &text), -EMEDIUMTYPE);
+	CHECK(cg_open_beneath(root, "a/fifo", O_WRONLY, 0) < 0);
+	CHECK(cg_write_at(root, "a/fifo", "1") < 0);
+	CHECK_INT(cg_open_beneath(root, "a", O_RDONLY, 0), -EMEDIUMTYPE);
+	fd = cg_open_beneath(root, "a", O_RDONLY | O_DIRECTORY, 0);
+	CHECK(fd >= 0);
+	if (fd >= 0) {
+		CHECK_INT(cg_fd_check_interface(fd, O_RDONLY | O_DIRECTORY), 0);
+		CHECK_INT(cg_fd_check_interface(fd, O_WRONLY | O_DIRECTORY), -ENXIO);
+		CHECK_INT(cg_read_at(fd, "f", &text), 0);
+		free(text);
+		close(fd);
+	}
+	fd = cg_open_beneath(root, "a/f", O_RDONLY, 0);
+	CHECK(fd >= 0 && (fcntl(fd, F_GETFL) & O_NONBLOCK));
+	if (fd >= 0)
+		close(fd);
+	/* an fd opened some other way is checked as such */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK_INT(cg_fd_check_interface(fd, O_RDONLY), -EMEDIUMTYPE);
+	close(fd);
+
+	/* mountinfo: a mount is inside a cgroup hierarchy when it or an ancestor is one */
+	{
+		static const char mi[] =
+			"26 1 254:0 / / rw - ext4 /dev/vda1 rw\n"
+			"30 26 0:26 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n"
+			"31 30 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+			"40 31 0:50 / /sys/fs/cgroup/unified/x rw - tmpfs none rw\n"
+			"41 40 0:51 / /sys/fs/cgroup/unified/x/y rw - tmpfs none rw\n"
+			"42 30 0:28 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
+			"50 26 0:60 / /tmp rw - tmpfs tmpfs rw\n"
+			"60 61 0:61 / /a rw - tmpfs a rw\n"
+			"61 60 0:62 / /b rw - tmpfs b rw\n"
+			"70 26 0:70 / /bad rw tmpfs\n";
+
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 26), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 50), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 30), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 31), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 42), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 40), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 41), 1);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 99), 0);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 60), -ELOOP);
+		CHECK_INT(cg_mountinfo_in_cgroup(mi, 70), -EINVAL);
+		CHECK_INT(cg_mountinfo_in_cgroup("", 1), 0);
+	}
 
 	/* seq_file gives a page per read (as cgroup.procs of a big cgroup does): read to EOF */
 	fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
