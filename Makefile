@@ -25,7 +25,7 @@ O := .
 OPT ?= -O2 -g
 SANLD :=
 # Fortification is ours only while the user sets none: a second -D_FORTIFY_SOURCE is a
-# "redefined" warning. -U first, since some compilers (Ubuntu's, Gentoo's) predefine it.
+# "redefined" warning. -U first: some compilers predefine it (Ubuntu's gcc does).
 # Without optimisation glibc warns that it does nothing.
 FORTIFY := $(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS))$(filter -O0,$(CFLAGS)),,\
 	-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2)
