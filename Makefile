@@ -41,8 +41,8 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 VERSION := 0.1.0
-# Compiling (and the one-step compile-and-link of tests and benchmarks) uses ALL_CFLAGS, linking
-# ALL_LDFLAGS; the user's CFLAGS reach the linker too (-flto, -fsanitize=..., as automake does).
+# Compiling (and the one-step compile-and-link of tests and benchmarks) uses ALL_CFLAGS, a tool's
+# link LINK: the user's CFLAGS reach the linker too (-flto, -fsanitize=..., as automake does).
 ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE $(FORTIFY) -DCGKIT_VERSION='"$(VERSION)"' \
 	-Icommon -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SANLD) $(LDFLAGS)
@@ -107,7 +107,7 @@ install-man: man
 	install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
 
 format-check:
