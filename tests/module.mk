@@ -7,11 +7,11 @@ TEST_BINS += $(UNIT_BINS) $(HELPER_BINS)
 
 $(OBJ)/tests/unit/%: tests/unit/%.c $(LIBCGKIT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) $(LDLIBS)
 
 $(OBJ)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lpthread
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
 
 tests-build: all $(TEST_BINS)
 

@@ -1,4 +1,4 @@
 BINS += $(O)/cgtop2
 MANS += man/cgtop2.1
 $(O)/cgtop2: $(OBJ)/cmd/cgtop2/main.o $(LIBCGKIT)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+	$(LINK) -o $@ $^ -lm $(LDLIBS)
