@@ -44,7 +44,7 @@ VERSION := 0.1.0
 # Compiling (and the one-step compile-and-link of tests and benchmarks) uses ALL_CFLAGS, a tool's
 # link LINK: the user's CFLAGS reach the linker too (-flto, -fsanitize=..., as automake does).
 ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE $(FORTIFY) -DCGKIT_VERSION='"$(VERSION)"' \
-	-Icommon -MMD -MP $(CPPFLAGS) $(CFLAGS)
+	-Icommon -Icmd -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SANLD) $(LDFLAGS)
 LINK := $(CC) $(CFLAGS) $(ALL_LDFLAGS)
 

@@ -124,7 +124,7 @@ const char *cg_explain(int err, enum cg_op op, int version)
 }
 
 /* Length of the printable UTF-8 character at s (1 to 4 bytes), or 0 when s[0] is to be escaped. */
-static size_t printable_len(const unsigned char *s)
+static size_t printable_len(const unsigned char *s, size_t left)
 {
 	uint32_t c;
 	size_t n;
@@ -135,6 +135,8 @@ static size_t printable_len(const unsigned char *s)
 	if (s[0] < 0xc2 || s[0] > 0xf4)
 		return 0;
 	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n > left)
+		return 0;
 	c = s[0] & (0x7fu >> n);
 	for (size_t i = 1; i < n; i++) {
 		/* the terminating NUL ends a truncated sequence here too */
@@ -153,17 +155,17 @@ static size_t printable_len(const unsigned char *s)
 	return n;
 }
 
-const char *cg_quote(const char *s, char *buf, size_t size)
+const char *cg_quote_n(const char *s, size_t n, char *buf, size_t size)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *p = (const unsigned char *)(s ? s : ""), *end = p + (s ? n : 0);
 	size_t w = 0, cut = 0, adv;
 
 	if (!size)
 		return buf;
-	for (; *p; p += adv) {
+	for (; p < end; p += adv) {
 		char esc[8];
 		const char *piece = esc;
-		size_t len = printable_len(p);
+		size_t len = printable_len(p, (size_t)(end - p));
 
 		adv = len ? len : 1;
 		if (len)
@@ -189,6 +191,11 @@ const char *cg_quote(const char *s, char *buf, size_t size)
 	}
 	buf[w] = '\0';
 	return buf;
+}
+
+const char *cg_quote(const char *s, char *buf, size_t size)
+{
+	return cg_quote_n(s, s ? strlen(s) : 0, buf, size);
 }
 
 /* A field of struct cg_diag from a format: quoted, and cut at its size with "...". */

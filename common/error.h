@@ -60,5 +60,7 @@ const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size);
  * an escape or a character. s may be NULL ("").
  */
 const char *cg_quote(const char *s, char *buf, size_t size);
+/* The same for n bytes that may hold a NUL (a line read from a file): shown as \x00. */
+const char *cg_quote_n(const char *s, size_t n, char *buf, size_t size);
 
 #endif

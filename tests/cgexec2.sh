@@ -150,7 +150,8 @@ test_escaped_arguments() {
 	assertEquals "-r: exit" 125 "$rc"
 	assertEquals "-r: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max\\x1b[2J'")" "$err"
 	cgk_capture "$X" -r "$long" true
-	assertEquals "long -r: stderr" "$(usage_error "--set takes FILE=VALUE, not '${long:0:64}...'")" "$err"
+	# cut to fit cmd/tool.h's TOOL_SHOWN_SIZE (72): 68 bytes, then "..."
+	assertEquals "long -r: stderr" "$(usage_error "--set takes FILE=VALUE, not '${long:0:68}...'")" "$err"
 	cgk_capture "$X" $'--transient=a\x07' true
 	assertContains "-t: stderr" "$err" "not 'a\\x07'"
 	cgk_capture "$X" $'--bogus\e]0;x\a' true

@@ -16,6 +16,7 @@
 #include "mount.h"
 #include "parse.h"
 #include "spec.h"
+#include "tool.h"
 
 const char *argp_program_version = "cgcreate2 (cgkit) " CGKIT_VERSION;
 
@@ -129,7 +130,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no "
 				"empty controller list, '..', control characters or names over "
 				"255 bytes)",
-				arg);
+				TOOL_SHOWN(arg));
 		if (cg_strv_push(&a->specs, arg) < 0)
 			return ENOMEM;
 		break;
@@ -154,7 +155,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'", arg);
+			argp_error(state, "--set takes FILE=VALUE, not '%s'", TOOL_SHOWN(arg));
 		break;
 	}
 	case 'a':
@@ -165,7 +166,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		r = cg_parse_owner(arg, &u, &g);
 		if (r < 0)
 			argp_error(state, "-%c takes UID:GID (names or numbers), not '%s'", key,
-				   arg);
+				   TOOL_SHOWN(arg));
 		if (key == 'a') {
 			a->perm.a_uid = u;
 			a->perm.a_gid = g;
@@ -182,7 +183,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		mode_t m;
 
 		if (cg_parse_mode(arg, &m) < 0)
-			argp_error(state, "-%c takes an octal mode, not '%s'", key, arg);
+			argp_error(state, "-%c takes an octal mode, not '%s'", key,
+				   TOOL_SHOWN(arg));
 		if (key == 'd') {
 			a->perm.dmode = m;
 			a->perm.has_dmode = true;
@@ -198,7 +200,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case 'D':
 		if (cg_parse_owner(arg, &a->d_uid, &a->d_gid) < 0 || a->d_uid == (uid_t)-1)
-			argp_error(state, "--delegate takes USER[:GROUP], not '%s'", arg);
+			argp_error(state, "--delegate takes USER[:GROUP], not '%s'",
+				   TOOL_SHOWN(arg));
 		a->has_delegate = true;
 		break;
 	case 'x':
@@ -210,7 +213,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'k':
 		a->kill_signal = arg ? parse_signal(arg) : SIGTERM;
 		if (a->kill_signal < 0)
-			argp_error(state, "--kill takes a signal name or number, not '%s'", arg);
+			argp_error(state, "--kill takes a signal name or number, not '%s'",
+				   TOOL_SHOWN(arg));
 		break;
 	case OPT_GRACE:
 		if (is_zero_time(arg))
@@ -219,7 +223,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 				   "--grace takes seconds or a time with us, ms, s or min "
 				   "(0 to 86400s, fractions allowed), not '%s'",
-				   arg);
+				   TOOL_SHOWN(arg));
 		break;
 	case 'M':
 		a->mount = true;
@@ -230,7 +234,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "legacy"))
 			a->mount_mode = CG_MOUNT_LEGACY;
 		else
-			argp_error(state, "--mount takes unified, hybrid or legacy, not '%s'", arg);
+			argp_error(state, "--mount takes unified, hybrid or legacy, not '%s'",
+				   TOOL_SHOWN(arg));
 		break;
 	case 'v':
 		a->verbose = true;
@@ -263,14 +268,6 @@ static const struct argp argp = {
 	       "On failure nothing this call created is left behind.\n"
 	       "Exit status: 0 done, 1 an operation failed, 64 usage error.",
 };
-
-static void report(const struct cg_diag *d)
-{
-	char buf[2048];
-
-	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		cg_diag_format(d, buf, sizeof(buf)));
-}
 
 static void say_mount(const char *what)
 {
@@ -436,10 +433,7 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	}
 out:
 	if (r < 0) {
-		if (d.why[0])
-			report(&d);
-		else
-			fprintf(stderr, "%s: %s\n", program_invocation_short_name, strerror(-r));
+		tool_report(&d, r);
 		if (cg_journal_rollback(&j) < 0)
 			fprintf(stderr, "%s: could not undo every change this call made\n",
 				program_invocation_short_name);
@@ -505,7 +499,7 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 			continue;
 		cg_diag_fail(&d, -fd, CG_OP_RMDIR, t->hier->version,
 			     cg_target_name(t, name, sizeof(name)), t->hier->label, "remove");
-		report(&d);
+		tool_report(&d, fd);
 		if (fd != -ENOENT) {
 			/* what cannot be read cannot be checked: nothing is touched */
 			free(there.t);
@@ -515,7 +509,7 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	}
 	r = cg_remove_targets(&there, &o, &d);
 	if (r < 0) {
-		report(&d);
+		tool_report(&d, r);
 		ret = r == -EINVAL ? 64 : 1;
 	}
 	free(there.t);
@@ -561,7 +555,7 @@ static int run(struct cgcreate2_args *a)
 	for (char **s = a->specs; *s; s++) {
 		r = cg_spec_parse(l, *s, &ts, &d);
 		if (r < 0) {
-			report(&d);
+			tool_report(&d, r);
 			goto out;
 		}
 	}

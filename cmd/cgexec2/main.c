@@ -25,6 +25,7 @@
 #include "launch.h"
 #include "parse.h"
 #include "spec.h"
+#include "tool.h"
 #include "usage.h"
 
 const char *argp_program_version = "cgexec2 (cgkit) " CGKIT_VERSION;
@@ -36,75 +37,6 @@ const char *argp_program_version = "cgexec2 (cgkit) " CGKIT_VERSION;
 #define KILL_TIMEOUT_NS (5ULL * 1000000000ULL)
 /* After the kill: how long COMMAND itself may take to be reaped before cgexec2 gives up. */
 #define REAP_TIMEOUT_NS (1ULL * 1000000000ULL)
-
-/* Bytes of an argument an error line shows before "..." */
-#define SHOWN_MAX 64
-
-/*
- * A string as an error line may show it: what is not printable (C0 and C1 controls, DEL,
- * invalid UTF-8) as \xNN, so that no argument or kernel text reaches a terminal raw; cut at
- * max bytes of input with "...". Returns buf.
- */
-static const char *escape(const char *s, size_t max, char *buf, size_t size)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0, in = 0;
-
-	while (p[in] && o + 8 < size) {
-		unsigned char c = p[in];
-		size_t len = 0;
-
-		if (in >= max) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		/* a valid UTF-8 sequence of 2-4 bytes, not overlong, no surrogate, no C1 */
-		if (c >= 0xc2 && c <= 0xf4) {
-			unsigned char c1 = p[in + 1];
-
-			len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-			if ((c1 & 0xc0) != 0x80 || (c == 0xc2 && c1 < 0xa0) ||
-			    (c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) ||
-			    (c == 0xf0 && c1 < 0x90) || (c == 0xf4 && c1 > 0x8f))
-				len = 0;
-			for (size_t k = 2; len && k < len; k++)
-				if ((p[in + k] & 0xc0) != 0x80)
-					len = 0;
-		}
-		if (len) {
-			memcpy(buf + o, p + in, len);
-			o += len;
-			in += len;
-		} else if (c < 0x20 || c >= 0x7f) {
-			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
-			in++;
-		} else {
-			buf[o++] = (char)c;
-			in++;
-		}
-	}
-	buf[o] = 0;
-	return buf;
-}
-
-/* An argument in a message: escaped, and cut when long. */
-static const char *shown(const char *s, char *buf, size_t size)
-{
-	return escape(s, SHOWN_MAX, buf, size);
-}
-
-/* Every line cgexec2 prints on stderr: "cgexec2: " and the text, escaped as a whole. */
-static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
-{
-	char raw[2048], buf[4 * 2048 + 8];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "cgexec2: %s\n", escape(raw, SIZE_MAX, buf, sizeof(buf)));
-}
 
 enum {
 	OPT_KEEP = 0x100,
@@ -154,7 +86,7 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgexec2_args *a = state->input;
-	char show[4 * SHOWN_MAX + 8];
+	char show[TOOL_SHOWN_SIZE];
 	int r;
 
 	switch (key) {
@@ -172,7 +104,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				argp_error(state,
 					   "--transient=NAME takes a plain cgroup name (no '/', "
 					   "not '.' or '..', no control characters), not '%s'",
-					   shown(arg, show, sizeof(show)));
+					   cg_quote(arg, show, sizeof(show)));
 			a->name = arg;
 		}
 		break;
@@ -182,7 +114,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return ENOMEM;
 		if (r < 0)
 			argp_error(state, "--set takes FILE=VALUE, not '%s'",
-				   shown(arg, show, sizeof(show)));
+				   cg_quote(arg, show, sizeof(show)));
 		a->transient = true;
 		break;
 	}
@@ -238,17 +170,6 @@ static const struct argp argp = {
 	       "  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
 };
 
-/* One line for a failure: the diagnostic common/ left, or (out of memory) just the errno. */
-static void report(const struct cg_diag *d, int r)
-{
-	char buf[2048];
-
-	if (d->what[0] || d->why[0])
-		say("%s", cg_diag_format(d, buf, sizeof(buf)));
-	else
-		say("%s", strerror(r < 0 ? -r : r));
-}
-
 static bool is_membership_file(const char *file)
 {
 	return !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
@@ -282,12 +203,12 @@ static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool h
 {
 	_cleanup_free_ char *ctrl = cg_file_controller(file);
 	_cleanup_free_ char *spec = NULL;
-	char show[4 * SHOWN_MAX + 8];
+	char show[TOOL_SHOWN_SIZE];
 	const char *why = control_file_why(file);
 	struct cg_hier *h;
 
 	if (!cg_name_is_plain(file))
-		return cg_diag_say(d, EINVAL, shown(file, show, sizeof(show)), "", "-r",
+		return cg_diag_say(d, EINVAL, cg_quote(file, show, sizeof(show)), "", "-r",
 				   "'%s' is not an interface file name (no '/' allowed)", show);
 	if (is_membership_file(file))
 		return cg_diag_say(d, EINVAL, file, "", "-r",
@@ -311,7 +232,7 @@ static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool h
 			return cg_strv_push(&t->t[i].controllers, ctrl);
 		return 0;
 	}
-	return cg_diag_say(d, EINVAL, shown(file, show, sizeof(show)), "", "-r",
+	return cg_diag_say(d, EINVAL, cg_quote(file, show, sizeof(show)), "", "-r",
 			   "no -g cgroup is in the hierarchy of %s (%s at %s): add -g %s:PATH",
 			   ctrl, h->label, h->mountpoint, ctrl);
 }
@@ -481,8 +402,8 @@ static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cl
 		else if (cloned_into && x->hier->version == 2)
 			how = "spawned there by clone3(CLONE_INTO_CGROUP)";
 
-		say("pid %d in %s (%s): %s", (int)pid, cg_target_name(x, where, sizeof(where)),
-		    x->hier->label, how);
+		tool_say("pid %d in %s (%s): %s", (int)pid, cg_target_name(x, where, sizeof(where)),
+			 x->hier->label, how);
 	}
 }
 
@@ -542,7 +463,7 @@ static int transient_kill(const struct cg_targets *t, bool loud)
 		int r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &d);
 
 		if (r < 0 && loud)
-			report(&d, r);
+			tool_report(&d, r);
 		if (r < 0)
 			ret = r;
 	}
@@ -559,7 +480,7 @@ static void transient_remove(const struct cg_targets *t, bool loud)
 		int r = cg_remove(t->t[i].hier, t->t[i].path, &ro, &d);
 
 		if (r < 0 && loud)
-			report(&d, r);
+			tool_report(&d, r);
 	}
 }
 
@@ -657,12 +578,13 @@ static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
 			snprintf(hint, sizeof(hint),
 				 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)",
 				 t->t[i].hier->label, where);
-		say("cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, "
-		    "pid %d ends once it is thawed%s",
-		    where, t->t[i].hier->label, (int)pid, why, (int)pid, hint);
+		tool_say("cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives "
+			 "up, "
+			 "pid %d ends once it is thawed%s",
+			 where, t->t[i].hier->label, (int)pid, why, (int)pid, hint);
 		return;
 	}
-	say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
+	tool_say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
 }
 
 static uint64_t timeval_ns(const struct timeval *tv)
@@ -692,7 +614,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	struct cg_diag d = { 0 };
 	struct rusage ru;
 	sigset_t stop = *set;
-	char show[4 * SHOWN_MAX + 8];
+	char show[TOOL_SHOWN_SIZE];
 	uint64_t t0, wall;
 	int r, status;
 
@@ -705,12 +627,13 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	t0 = cg_now_ns();
 	r = cg_spawn(t, a->argv, &so, &c, &d);
 	if (r < 0) {
-		report(&d, r);
+		tool_report(&d, r);
 		cg_journal_rollback(j);
 		return EXIT_CGEXEC;
 	}
 	if (c.exec_errno) {
-		say("%s: %s", shown(a->argv[0], show, sizeof(show)), strerror(c.exec_errno));
+		tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)),
+			 strerror(c.exec_errno));
 		/* it exits right after its report; bounded all the same (a freeze in between) */
 		(void)cg_child_wait(&c, &status, NULL, KILL_TIMEOUT_NS);
 		cg_child_close(&c);
@@ -767,14 +690,14 @@ static int run(struct cgexec2_args *a)
 	struct cg_targets t = { 0 };
 	struct cg_journal j = { 0 };
 	struct cg_diag d = { 0 };
-	char name[64], show[4 * SHOWN_MAX + 8];
+	char name[64], show[TOOL_SHOWN_SIZE];
 	bool wait, cleanup;
 	sigset_t set, oldmask;
 	int r, ret = EXIT_CGEXEC;
 
 	r = cg_layout_load(&l);
 	if (r < 0) {
-		say("cannot read the cgroup mounts: %s", strerror(-r));
+		tool_say("cannot read the cgroup mounts: %s", strerror(-r));
 		return EXIT_CGEXEC;
 	}
 	for (char **s = a->specs; s && *s; s++) {
@@ -858,16 +781,16 @@ static int run(struct cgexec2_args *a)
 	fflush(NULL);
 	execvp(a->argv[0], a->argv);
 	r = errno;
-	say("%s: %s", shown(a->argv[0], show, sizeof(show)), strerror(r));
+	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
 	ret = cg_exec_errno_status(r);
 	goto out;
 
 fail_rollback:
-	report(&d, r);
+	tool_report(&d, r);
 	cg_journal_rollback(&j);
 	goto out;
 fail_report:
-	report(&d, r);
+	tool_report(&d, r);
 out:
 	cg_journal_clear(&j);
 	cg_targets_clear(&t);
@@ -878,16 +801,9 @@ out:
 /* Does the string need escaping to be shown? */
 static bool needs_escape(const char *s, size_t n)
 {
-	char buf[64];
+	_cleanup_free_ char *buf = malloc(4 * n + 4);
 
-	for (size_t i = 0; i < n; i += 8) {
-		char part[9] = { 0 };
-
-		memcpy(part, s + i, n - i < 8 ? n - i : 8);
-		if (strcmp(escape(part, SIZE_MAX, buf, sizeof(buf)), part))
-			return true;
-	}
-	return false;
+	return !buf || strlen(cg_quote_n(s, n, buf, 4 * n + 4)) != n || memcmp(buf, s, n);
 }
 
 /* The long option (a prefix is enough, as for getopt) with an argument that name stands for. */
@@ -907,7 +823,7 @@ static const struct argp_option *long_with_arg(const char *name, size_t n)
  */
 static void check_option_names(int argc, char **argv)
 {
-	char buf[4 * SHOWN_MAX + 8];
+	char buf[TOOL_SHOWN_SIZE];
 
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
@@ -939,7 +855,7 @@ static void check_option_names(int argc, char **argv)
 		fprintf(stderr,
 			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more "
 			"information.\n",
-			program_invocation_short_name, shown(o, buf, sizeof(buf)),
+			program_invocation_short_name, cg_quote(o, buf, sizeof(buf)),
 			program_invocation_short_name, program_invocation_short_name);
 		exit(EXIT_CGEXEC);
 	}

@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "rules.h"
 #include "spec.h"
+#include "tool.h"
 
 const char *argp_program_version = "cgmigrate (cgkit) " CGKIT_VERSION;
 
@@ -112,35 +113,8 @@ static int push_id(struct cgmigrate_args *a, pid_t id)
 }
 
 /* What an error line may echo of a user's text: at most this many bytes of it. */
-#define ECHO_MAX 64
-
-/*
- * Text from a user or a file for an error line: a non-printable byte (a control character, a
- * NUL, anything not ASCII) as \xNN, a backslash doubled, cut after ECHO_MAX bytes with "...".
- * Nothing that reaches the terminal can move its cursor or fill its screen.
- */
-static const char *quote(const char *s, size_t len, char *buf, size_t size)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len && i < ECHO_MAX && o + 8 < size; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\\')
-			o += (size_t)snprintf(buf + o, size - o, "\\\\");
-		else if (c < 0x20 || c >= 0x7f)
-			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
-		else
-			buf[o++] = (char)c;
-	}
-	buf[o] = '\0';
-	if (len > ECHO_MAX && o + 4 <= size)
-		strcpy(buf + o, "...");
-	return buf;
-}
-
-/* Buffer size of quote(): each of ECHO_MAX bytes as four, then "..." */
-#define QUOTE_SIZE (ECHO_MAX * 4 + 8)
+/* Text from a user or a file for an error line: escaped and cut (cmd/tool.h) */
+#define QUOTE_SIZE TOOL_SHOWN_SIZE
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -164,7 +138,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_THREADS_OF:
 		if (cg_parse_pid(arg, &a->threads_of) < 0) {
 			argp_error(state, "--threads-of: '%s' is not a process id",
-				   quote(arg, strlen(arg), q, sizeof(q)));
+				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
 		}
 		a->thread = true;
 		break;
@@ -183,7 +157,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ROUNDS:
 		if (cg_parse_u64(arg, 1000000, &u) < 0 || u < 1)
 			argp_error(state, "--rounds: '%s' is not a number of rounds (1..1000000)",
-				   quote(arg, strlen(arg), q, sizeof(q)));
+				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
 		a->rounds = (unsigned)u;
 		break;
 	case OPT_TIMEOUT:
@@ -191,7 +165,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 				   "--timeout: '%s' is not a duration above zero (2, 1.5s, "
 				   "500ms, 2min)",
-				   quote(arg, strlen(arg), q, sizeof(q)));
+				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
 		break;
 	case OPT_STICKY:
 	case OPT_CANCEL_STICKY:
@@ -213,7 +187,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (cg_parse_pid(arg, &pid) < 0) {
 			argp_error(state, "'%s' is not a process id",
-				   quote(arg, strlen(arg), q, sizeof(q)));
+				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
 		}
 		if (push_id(a, pid) < 0)
 			argp_failure(state, EXIT_USAGE, ENOMEM, "%s", arg);
@@ -257,13 +231,6 @@ static const char doc[] =
 
 static struct argp argp = { options, parse_opt, "[PID...]", doc, 0, 0, 0 };
 
-static void report(const struct cg_diag *d)
-{
-	char buf[2048];
-
-	fprintf(stderr, "cgmigrate: %s\n", cg_diag_format(d, buf, sizeof(buf)));
-}
-
 /* Ids from a file or stdin: one a line, blanks around it ignored. */
 static int read_ids(struct cgmigrate_args *a, const char *name)
 {
@@ -273,7 +240,8 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
 	char qn[QUOTE_SIZE], ql[QUOTE_SIZE];
-	const char *shown = strcmp(name, "-") ? quote(name, strlen(name), qn, sizeof(qn)) : "stdin";
+	const char *shown =
+		strcmp(name, "-") ? cg_quote_n(name, strlen(name), qn, sizeof(qn)) : "stdin";
 
 	if (strcmp(name, "-")) {
 		f = own = fopen(name, "re");
@@ -298,7 +266,7 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 		/* a NUL inside the line is garbage, not its end: "123\0junk" is no 123 */
 		if (strlen(s) != (size_t)len || cg_parse_pid(s, &pid) < 0) {
 			fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n", shown,
-				lineno, quote(s, (size_t)len, ql, sizeof(ql)));
+				lineno, cg_quote_n(s, (size_t)len, ql, sizeof(ql)));
 			return EXIT_USAGE;
 		}
 		if (push_id(a, pid) < 0)
@@ -317,8 +285,10 @@ static int parse_specs(const struct cg_layout *l, char **specs, struct cg_target
 	struct cg_diag d = { 0 };
 
 	for (char **s = specs; s && *s; s++) {
-		if (cg_spec_parse(l, *s, t, &d) < 0) {
-			report(&d);
+		int r = cg_spec_parse(l, *s, t, &d);
+
+		if (r < 0) {
+			tool_report(&d, r);
 			return EXIT_USAGE;
 		}
 	}
@@ -335,8 +305,7 @@ static int print_failures(const struct cg_targets *t, const struct cg_move_opts 
 
 		if (m[k].state != CG_MOVE_FAILED)
 			continue;
-		cg_move_diag(t, o, &m[k], &d);
-		report(&d);
+		tool_report(&d, cg_move_diag(t, o, &m[k], &d));
 		failed = 1;
 	}
 	return failed;
@@ -354,8 +323,9 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 	struct cg_diag d = { 0 };
 	int rc = 0, r;
 
-	if (cg_spec_parse(l, a->from, &src, &d) < 0) {
-		report(&d);
+	r = cg_spec_parse(l, a->from, &src, &d);
+	if (r < 0) {
+		tool_report(&d, r);
 		return EXIT_USAGE;
 	}
 	/* nothing could move: a request that cannot be meant as written, before any drain starts */
@@ -371,7 +341,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 					    "the source is also the target: nothing would move (-g "
 					    "names "
 					    "where the processes go, -F where they come from)");
-				report(&d);
+				tool_report(&d, r);
 				cg_targets_clear(&src);
 				return EXIT_USAGE;
 			}
@@ -387,7 +357,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 			if (r == -ENOMEM)
 				fprintf(stderr, "cgmigrate: %s\n", strerror(-r));
 			else
-				report(&d);
+				tool_report(&d, r);
 			rc = 1;
 		}
 		/* every drain that listed its source says what it did, nothing done included */
@@ -419,7 +389,7 @@ static int classify_and_move(const struct cg_layout *l, const struct cgmigrate_a
 		if (r < 0) {
 			m[k].state = CG_MOVE_FAILED;
 			sum->failed++;
-			report(&d);
+			tool_report(&d, r);
 			rc = 1;
 			continue;
 		}
@@ -432,7 +402,7 @@ static int classify_and_move(const struct cg_layout *l, const struct cgmigrate_a
 		}
 		r = cg_move_many(&t, o, &m[k], 1, &s, &d);
 		if (r < 0) {
-			report(&d);
+			tool_report(&d, r);
 			rc = 1;
 			sum->failed++;
 		} else {
@@ -515,7 +485,7 @@ static int run(struct cgmigrate_args *a)
 	/* as cgclassify: tell the daemon first, so it does not undo the move it is about to see */
 	for (size_t k = 0; a->sticky && k < a->n_ids; k++) {
 		if (cg_rules_sticky(a->ids[k], a->sticky > 0, &d) < 0) {
-			report(&d);
+			tool_report(&d, r);
 			rc = 1;
 		}
 	}
@@ -528,7 +498,7 @@ static int run(struct cgmigrate_args *a)
 	} else {
 		r = cg_move_many(&t, &o, m, a->n_ids, &sum, &d);
 		if (r < 0) {
-			report(&d);
+			tool_report(&d, r);
 			rc = 1;
 			goto out;
 		}
