@@ -347,21 +347,24 @@ static bool is_membership_file(const char *file)
 
 const char *cg_setting_refused(const char *file)
 {
+	if (is_membership_file(file))
+		return "a membership file: processes are placed with cgexec2 and moved with "
+		       "cgmigrate";
 	if (!strcmp(file, "cgroup.freeze") || !strcmp(file, "freezer.state"))
-		return "freezing is not a setting: a frozen cgroup holds whatever joins it "
-		       "stopped (cgmigrate --freeze freezes for a move and always thaws)";
+		return "it freezes the cgroup, and whatever is in or joins a frozen cgroup stops "
+		       "(cgmigrate --freeze freezes for a move and always thaws)";
 	if (!strcmp(file, "cgroup.kill"))
-		return "cgroup.kill is not a setting: it kills every process in the subtree (use "
-		       "cgcreate2 -x -k to stop and remove a cgroup)";
+		return "it kills every process in the subtree (cgcreate2 -x -k stops and removes "
+		       "a cgroup)";
 	if (!strcmp(file, "cgroup.type"))
-		return "cgroup.type is set with cgcreate2 -T (threaded rule: only \"threaded\" "
-		       "can be written, and a process can no longer join through cgroup.procs)";
+		return "threaded subtrees are made with cgcreate2 -T (threaded rule: a process "
+		       "can no longer join a threaded cgroup through cgroup.procs)";
 	if (!strcmp(file, "cgroup.subtree_control"))
 		return "controllers are enabled with cgcreate2 -e, which enables them top-down "
 		       "and undoes what it enabled on failure";
 	if (!strcmp(file, "release_agent") || !strcmp(file, "notify_on_release") ||
 	    !strcmp(file, "cgroup.clone_children"))
-		return "a hierarchy-wide v1 knob, not a setting of one cgroup";
+		return "a hierarchy-wide v1 knob, not one cgroup's";
 	return NULL;
 }
 
@@ -388,13 +391,10 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 	if (!cg_name_is_plain(file))
 		return cg_diag_say(d, EINVAL, where, h->label, "set",
 				   "'%s' is not an interface file name (no '/' allowed)", file);
-	if (is_membership_file(file))
-		return cg_diag_say(d, EINVAL, where, h->label, "set",
-				   "%s is a membership file: move tasks with cgmigrate or cgexec2",
-				   file);
 	why_not = cg_setting_refused(file);
 	if (why_not)
-		return cg_diag_say(d, EINVAL, where, h->label, "set", "%s", why_not);
+		return cg_diag_say(d, EINVAL, where, h->label, "set", "%s is not a setting: %s",
+				   file, why_not);
 	r = cg_cpu_translate(h->version, file, value, out, ret_n, why, sizeof(why));
 	if (r < 0)
 		return cg_diag_say(d, -r, where, h->label, "set", "%s", why);

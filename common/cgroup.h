@@ -78,8 +78,9 @@ int cg_set_check(const struct cg_hier *h, const char *path, const char *file, co
  */
 int cg_hier_lock(const struct cg_hier *h);
 /*
- * Why FILE may not be written through -r (control actions such as cgroup.freeze, cgroup.kill,
- * cgroup.type and cgroup.subtree_control, which have their own options), or NULL.
+ * Why FILE is not a setting that -r may write, or NULL: membership files, and files that act
+ * instead of configure (cgroup.freeze, cgroup.kill, cgroup.type, cgroup.subtree_control, the
+ * v1 hierarchy-wide knobs), each with the option that does it properly.
  */
 const char *cg_setting_refused(const char *file);
 /* The controller an interface file belongs to ("memory.max" -> "memory"), NULL for cgroup.* */

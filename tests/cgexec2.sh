@@ -554,8 +554,8 @@ test_bad_input() {
 	bad_input "dot-dot" "'..' and control characters are not allowed" -g "pids:$S/../x"
 	bad_input "missing cgroup" "=cgexec2: cgroup /$S/nope ($PLABEL): use: No such cgroup (cgexec2 runs COMMAND in existing cgroups; create it with cgcreate2, or use -t for a transient one)" -g "pids:$S/nope"
 	bad_input "missing parent of -t" "=cgexec2: cgroup /$S/nope ($PLABEL): use: No such cgroup (cgexec2 makes the transient cgroup under an existing one; create it with cgcreate2)" -g "pids:$S/nope" -t
-	bad_input "-r membership file" "=cgexec2: cgroup.procs: -r: cgroup.procs is a membership file: cgexec2 places COMMAND itself" -g "pids:$S" -r cgroup.procs=1
-	bad_input "-r tasks" "tasks is a membership file" -g "pids:$S" -r tasks=1
+	bad_input "-r membership file" "=cgexec2: cgroup.procs: -r: cgroup.procs is not a setting: a membership file: processes are placed with cgexec2 and moved with cgmigrate" -g "pids:$S" -r cgroup.procs=1
+	bad_input "-r tasks" "tasks is not a setting: a membership file" -g "pids:$S" -r tasks=1
 	bad_input "-r bad value" "write pids.max \"bogus\"" -g "pids:$S" -r pids.max=bogus
 	bad_input "-r unknown controller" "controller 'nosuch' is not mounted" -g "pids:$S" -r nosuch.max=1
 }
@@ -577,7 +577,7 @@ test_bad_input_hybrid_routing() {
 	need_pids || return 0
 	[ "$(cgk_layout)" = hybrid ] && [ "$PH" = pids ] || { cgk_skip "needs v1 pids next to a unified hierarchy ($(cgk_layout))"; return; }
 	sandbox unified >/dev/null || return 0
-	bad_input "-r pids.max with a unified -g" "=cgexec2: pids.max: -r: no -g cgroup is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "$S" -r pids.max=5
+	bad_input "-r pids.max with a unified -g" "=cgexec2: pids.max: -r: no cgroup of this call is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "$S" -r pids.max=5
 }
 
 # ---- frozen cgroups ------------------------------------------------------------------------
@@ -586,19 +586,19 @@ test_bad_input_hybrid_routing() {
 # code froze the transient cgroup, hung deaf to SIGINT and SIGTERM, and left it behind)
 test_refuses_control_files() {
 	cgk_need_root || return 0
-	local ran=0 why=": -r: %s is a control file, not a setting: it would %s"
+	local ran=0 why=": -r: %s is not a setting: it %s"
 	if [ -n "$(cgk_mnt unified)" ]; then
 		sandbox unified || { fail "sandbox"; return; }
 		PSB=$SB ran=1
 		# shellcheck disable=SC2059
-		bad_input "-r cgroup.freeze" "=cgexec2: cgroup.freeze$(printf "$why" cgroup.freeze "freeze the transient cgroup, and COMMAND would never run")" -g "$S" -r cgroup.freeze=1
-		bad_input "-r cgroup.kill" "=cgexec2: cgroup.kill$(printf "$why" cgroup.kill "kill COMMAND before it runs")" -g "$S" -r cgroup.kill=1
-		bad_input "-r cgroup.type" "cgroup.type is a control file, not a setting" -g "$S" -r cgroup.type=threaded
+		bad_input "-r cgroup.freeze" "=cgexec2: cgroup.freeze$(printf "$why" cgroup.freeze "freezes the cgroup, and whatever is in or joins a frozen cgroup stops (cgmigrate --freeze freezes for a move and always thaws)")" -g "$S" -r cgroup.freeze=1
+		bad_input "-r cgroup.kill" "=cgexec2: cgroup.kill$(printf "$why" cgroup.kill "kills every process in the subtree (cgcreate2 -x -k stops and removes a cgroup)")" -g "$S" -r cgroup.kill=1
+		bad_input "-r cgroup.type" "cgroup.type is not a setting: threaded subtrees are made with cgcreate2 -T" -g "$S" -r cgroup.type=threaded
 	fi
 	if [ -n "$(cgk_mnt freezer)" ]; then
 		sandbox freezer || { fail "sandbox"; return; }
 		PSB=$SB ran=1
-		bad_input "-r freezer.state" "freezer.state is a control file, not a setting" -g "freezer:$S" -r freezer.state=FROZEN
+		bad_input "-r freezer.state" "freezer.state is not a setting: it freezes the cgroup" -g "freezer:$S" -r freezer.state=FROZEN
 	fi
 	[ $ran -eq 1 ] || cgk_skip "neither a unified hierarchy nor a v1 freezer ($(cgk_layout))"
 }

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "mount.h"
 #include "parse.h"
+#include "setup.h"
 #include "spec.h"
 #include "tool.h"
 
@@ -274,177 +275,57 @@ static void say_mount(const char *what)
 	printf("%s\n", what);
 }
 
-/* The target that carries FILE: its controller's hierarchy among the call's targets. */
-static struct cg_target *route(struct cg_targets *ts, const char *file, struct cg_diag *d)
+static void say_made(const struct cg_setup_event *e, void *ctx)
 {
-	_cleanup_free_ char *ctrl = cg_file_controller(file);
-	struct cg_target *unified = NULL, *first = NULL;
+	const char *where = e->path, *label = e->hier->label;
 
-	for (size_t i = 0; i < ts->n; i++) {
-		struct cg_target *t = &ts->t[i];
-
-		if (t->hier->version == 2)
-			unified = t;
-		if (ctrl && t->hier->version == 1 && cg_hier_has(t->hier, ctrl))
-			return t;
-		/* cpuacct is co-mounted with cpu or alone; cpu.weight may land in either */
-		if (!first)
-			first = t;
+	switch (e->what) {
+	case CG_SETUP_CREATED:
+		printf("created cgroup /%s (%s)\n", where, label);
+		break;
+	case CG_SETUP_ENABLED:
+		printf("enabled +%s in cgroup /%s (%s)\n", e->arg, where, label);
+		break;
+	case CG_SETUP_THREADED:
+		printf("made cgroup /%s threaded\n", where);
+		break;
+	case CG_SETUP_SET:
+		printf("set %s=%s in cgroup /%s (%s)\n", e->arg, e->value, where, label);
+		break;
+	case CG_SETUP_OWNED:
+		printf("set owner of cgroup /%s (%s)\n", where, label);
+		break;
+	case CG_SETUP_DELEGATED:
+		printf("delegated cgroup /%s (%s)\n", where, label);
+		break;
 	}
-	if (unified && (!ctrl || cg_hier_has(unified->hier, ctrl)))
-		return unified;
-	if (!ctrl && first)
-		return first;
-	cg_diag_say(d, ENOENT, file, "", "set",
-		    "%s belongs to controller '%s', and no cgroup of this call is in a hierarchy "
-		    "that has it (add -g %s:PATH)",
-		    file, ctrl ? ctrl : "?", ctrl ? ctrl : "CONTROLLER");
-	return NULL;
 }
 
 static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_targets *ts)
 {
+	const struct cg_setup_opts o = {
+		.parents = a->parents,
+		.threaded = a->threaded,
+		.lock = true,
+		.enable = a->enable,
+		.set = &a->set,
+		.perm = a->has_perm ? &a->perm : NULL,
+		.delegate = a->has_delegate,
+		.d_uid = a->d_uid,
+		.d_gid = a->d_gid,
+		.on_step = a->verbose ? say_made : NULL,
+	};
 	struct cg_journal j = { 0 };
-	struct cg_target **where = calloc(a->set.n + 1, sizeof(*where));
-	int *locks = calloc(ts->n + 1, sizeof(*locks));
-	size_t nlocks = 0;
 	struct cg_diag d = { 0 };
-	char name[PATH_MAX + 2];
 	int r = 0;
 
-	if (!where || !locks) {
-		free(where);
-		free(locks);
-		return -ENOMEM;
-	}
-	/* everything that can be refused without touching the kernel is refused first */
-	if (a->enable || a->threaded) {
-		bool any = false;
-
-		for (size_t i = 0; i < ts->n; i++)
-			any |= ts->t[i].hier->version == 2;
-		if (!any) {
-			cg_diag_say(
-				&d, ENOTSUP, "", "", a->threaded ? "--threaded" : "--enable",
-				"needs a cgroup in the unified (v2) hierarchy; this system is %s",
-				cg_layout_kind_name(cg_layout_kind(l)));
-			r = -ENOTSUP;
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < ts->n; i++)
-		if (ts->t[i].hier->version == 2)
-			for (char **c = a->enable; c && *c; c++)
-				if (!cg_strv_contains(ts->t[i].controllers, *c) &&
-				    (r = cg_strv_push(&ts->t[i].controllers, *c)) < 0)
-					goto out;
-	for (size_t k = 0; k < a->set.n; k++) {
-		_cleanup_free_ char *ctrl = cg_file_controller(a->set.v[k].file);
-
-		where[k] = route(ts, a->set.v[k].file, &d);
-		if (!where[k]) {
-			r = -ENOENT;
-			goto out;
-		}
-		r = cg_set_check(where[k]->hier, where[k]->path, a->set.v[k].file,
-				 a->set.v[k].value, false, &d);
-		if (r < 0)
-			goto out;
-		/* on v2 a file exists only where its controller is enabled from above */
-		if (ctrl && where[k]->hier->version == 2 &&
-		    !cg_strv_contains(where[k]->controllers, ctrl) &&
-		    (r = cg_strv_push(&where[k]->controllers, ctrl)) < 0)
-			goto out;
-	}
-
-	/* in layout order, so that two calls never wait for each other's second lock */
-	for (size_t h = 0; h < l->n; h++)
-		for (size_t i = 0; i < ts->n; i++) {
-			if (ts->t[i].hier != &l->hier[h])
-				continue;
-			r = cg_hier_lock(ts->t[i].hier);
-			if (r < 0) {
-				cg_diag_fail(&d, -r, CG_OP_OPEN, ts->t[i].hier->version, "/",
-					     ts->t[i].hier->label, "lock the hierarchy");
-				goto out;
-			}
-			locks[nlocks++] = r;
-			break;
-		}
-	for (size_t i = 0; i < ts->n; i++) {
-		struct cg_target *t = &ts->t[i];
-		size_t before = j.n;
-
-		r = cg_create(t->hier, t->path, a->parents, &j, &d);
-		if (r < 0)
-			goto out;
-		if (a->verbose)
-			for (size_t u = before; u < j.n; u++)
-				printf("created cgroup /%s (%s)\n", j.u[u].path, t->hier->label);
-	}
-	for (size_t i = 0; i < ts->n; i++) {
-		struct cg_target *t = &ts->t[i];
-		size_t before = j.n;
-
-		r = cg_enable(t->hier, t->path, t->controllers, &j, &d);
-		if (r < 0)
-			goto out;
-		if (a->verbose)
-			for (size_t u = before; u < j.n; u++)
-				printf("enabled +%s in cgroup /%s (%s)\n", j.u[u].controller,
-				       j.u[u].path, t->hier->label);
-		if (a->threaded && t->hier->version == 2) {
-			r = cg_make_threaded(t->hier, t->path, &d);
-			if (r < 0)
-				goto out;
-			if (a->verbose)
-				printf("made cgroup %s threaded\n",
-				       cg_target_name(t, name, sizeof(name)));
-		}
-	}
-	/* every file is checked before any is written: a bad one leaves the others as they were */
-	for (size_t k = 0; k < a->set.n; k++) {
-		r = cg_set_check(where[k]->hier, where[k]->path, a->set.v[k].file,
-				 a->set.v[k].value, true, &d);
-		if (r < 0)
-			goto out;
-	}
-	for (size_t k = 0; k < a->set.n; k++) {
-		r = cg_set_undoable(where[k]->hier, where[k]->path, a->set.v[k].file,
-				    a->set.v[k].value, &j, &d);
-		if (r < 0)
-			goto out;
-		if (a->verbose)
-			printf("set %s=%s in cgroup %s (%s)\n", a->set.v[k].file, a->set.v[k].value,
-			       cg_target_name(where[k], name, sizeof(name)), where[k]->hier->label);
-	}
-	for (size_t i = 0; i < ts->n; i++) {
-		struct cg_target *t = &ts->t[i];
-
-		if (a->has_perm && (r = cg_apply_perm(t->hier, t->path, &a->perm, &d)) < 0)
-			goto out;
-		if (a->has_delegate &&
-		    (r = cg_delegate(t->hier, t->path, a->d_uid, a->d_gid, &d)) < 0)
-			goto out;
-		if (a->verbose && (a->has_perm || a->has_delegate))
-			printf("%s cgroup %s (%s)\n",
-			       a->has_delegate ? "delegated" : "set owner of",
-			       cg_target_name(t, name, sizeof(name)), t->hier->label);
-	}
-out:
-	if (r < 0) {
+	for (size_t k = 0; k < a->set.n && r == 0; k++)
+		r = cg_setup_route(l, ts, a->set.v[k].file, false, &d);
+	if (r == 0)
+		r = cg_setup_apply(l, ts, &o, &j, &d);
+	if (r < 0)
 		tool_report(&d, r);
-		if (cg_journal_rollback(&j) < 0)
-			fprintf(stderr, "%s: could not undo every change this call made\n",
-				program_invocation_short_name);
-		else if (a->verbose && j.n)
-			printf("undone\n");
-	}
 	cg_journal_clear(&j);
-	while (nlocks)
-		close(locks[--nlocks]);
-	free(locks);
-	free(where);
 	return r;
 }
 

@@ -24,6 +24,7 @@
 #include "rules.h"
 #include "launch.h"
 #include "parse.h"
+#include "setup.h"
 #include "spec.h"
 #include "tool.h"
 #include "usage.h"
@@ -170,88 +171,6 @@ static const struct argp argp = {
 	       "  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
 };
 
-static bool is_membership_file(const char *file)
-{
-	return !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
-	       !strcmp(file, "tasks");
-}
-
-/*
- * Files that act on the cgroup instead of setting a limit, and what they would do to the
- * transient one: refused before anything is made (cg_set refuses the v2 ones too, but only
- * once the cgroup exists).
- */
-static const char *control_file_why(const char *file)
-{
-	if (!strcmp(file, "cgroup.freeze") || !strcmp(file, "freezer.state"))
-		return "it would freeze the transient cgroup, and COMMAND would never run";
-	if (!strcmp(file, "cgroup.kill"))
-		return "it would kill COMMAND before it runs";
-	if (!strcmp(file, "cgroup.type"))
-		return "it would change the cgroup's type (make a threaded subtree with "
-		       "cgcreate2 -T)";
-	return NULL;
-}
-
-/*
- * The target a -r FILE goes to: the one on the hierarchy that serves FILE's controller.
- * Without -g that hierarchy's root joins the targets (the transient cgroup is made there);
- * with -g one of them must be on it. v2 controllers are recorded for enabling.
- */
-static int route_setting(const struct cg_layout *l, struct cg_targets *t, bool have_g,
-			 const char *file, struct cg_diag *d)
-{
-	_cleanup_free_ char *ctrl = cg_file_controller(file);
-	_cleanup_free_ char *spec = NULL;
-	char show[TOOL_SHOWN_SIZE];
-	const char *why = control_file_why(file);
-	struct cg_hier *h;
-
-	if (!cg_name_is_plain(file))
-		return cg_diag_say(d, EINVAL, cg_quote(file, show, sizeof(show)), "", "-r",
-				   "'%s' is not an interface file name (no '/' allowed)", show);
-	if (is_membership_file(file))
-		return cg_diag_say(d, EINVAL, file, "", "-r",
-				   "%s is a membership file: cgexec2 places COMMAND itself", file);
-	if (why)
-		return cg_diag_say(d, EINVAL, file, "", "-r",
-				   "%s is a control file, not a setting: %s", file, why);
-	if (!ctrl)
-		return 0; /* cgroup.* core files: written to every target */
-	h = cg_layout_find(l, ctrl);
-	if (!h || !have_g) {
-		/* the spec parser names where the controller is, or says it is not mounted */
-		if (asprintf(&spec, "%s:/", ctrl) < 0)
-			return -ENOMEM;
-		return cg_spec_parse(l, spec, t, d);
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->t[i].hier != h)
-			continue;
-		if (h->version == 2 && !cg_strv_contains(t->t[i].controllers, ctrl))
-			return cg_strv_push(&t->t[i].controllers, ctrl);
-		return 0;
-	}
-	return cg_diag_say(d, EINVAL, cg_quote(file, show, sizeof(show)), "", "-r",
-			   "no -g cgroup is in the hierarchy of %s (%s at %s): add -g %s:PATH",
-			   ctrl, h->label, h->mountpoint, ctrl);
-}
-
-/* Which targets a -r FILE is written to. */
-static bool setting_applies(const struct cg_targets *t, size_t i, const char *file)
-{
-	_cleanup_free_ char *ctrl = cg_file_controller(file);
-	const struct cg_hier *h = t->t[i].hier;
-
-	if (ctrl)
-		return cg_hier_has(h, ctrl);
-	/* a core file exists in the unified hierarchy when there is one, else in each v1 one */
-	for (size_t j = 0; j < t->n; j++)
-		if (t->t[j].hier->version == 2)
-			return h->version == 2;
-	return true;
-}
-
 static int check_exist(const struct cg_targets *t, bool transient, struct cg_diag *d)
 {
 	char where[PATH_MAX + 2];
@@ -353,39 +272,20 @@ static int check_not_frozen(const struct cg_targets *t, bool parents, struct cg_
 }
 
 /* Make the transient cgroup under every target, enable and set what -r asks; t then names it. */
-static int make_transient(struct cgexec2_args *a, struct cg_targets *t, const char *name,
-			  struct cg_journal *j, struct cg_diag *d)
+static int make_transient(struct cgexec2_args *a, const struct cg_layout *l, struct cg_targets *t,
+			  const char *name, struct cg_journal *j, struct cg_diag *d)
 {
+	const struct cg_setup_opts o = { .set = &a->set };
+
 	for (size_t i = 0; i < t->n; i++) {
-		struct cg_target *x = &t->t[i];
-		char *child = cg_path_join(x->path, name);
-		int r;
+		char *child = cg_path_join(t->t[i].path, name);
 
 		if (!child)
 			return -ENOMEM;
-		free(x->path);
-		x->path = child;
-		r = cg_create(x->hier, x->path, false, j, d);
-		if (r < 0)
-			return r;
-		if (x->hier->version == 2 && x->controllers[0]) {
-			r = cg_enable(x->hier, x->path, x->controllers, j, d);
-			if (r < 0)
-				return r;
-		}
+		free(t->t[i].path);
+		t->t[i].path = child;
 	}
-	for (size_t k = 0; k < a->set.n; k++)
-		for (size_t i = 0; i < t->n; i++) {
-			int r;
-
-			if (!setting_applies(t, i, a->set.v[k].file))
-				continue;
-			r = cg_set(t->t[i].hier, t->t[i].path, a->set.v[k].file, a->set.v[k].value,
-				   d);
-			if (r < 0)
-				return r;
-		}
-	return 0;
+	return cg_setup_apply(l, t, &o, j, d);
 }
 
 /* -v: one line per cgroup, with how COMMAND got there */
@@ -712,7 +612,7 @@ static int run(struct cgexec2_args *a)
 				goto fail_report;
 		}
 		for (size_t k = 0; k < a->set.n; k++) {
-			r = route_setting(l, &t, a->specs != NULL, a->set.v[k].file, &d);
+			r = cg_setup_route(l, &t, a->set.v[k].file, !a->specs, &d);
 			if (r < 0)
 				goto fail_report;
 		}
@@ -757,7 +657,7 @@ static int run(struct cgexec2_args *a)
 	}
 	if (a->transient) {
 		snprintf(name, sizeof(name), "cgexec2-%d", (int)getpid());
-		r = make_transient(a, &t, a->name ? a->name : name, &j, &d);
+		r = make_transient(a, l, &t, a->name ? a->name : name, &j, &d);
 		/* frozen since the check: a new cgroup inherits its parent's freeze */
 		if (r == 0)
 			r = check_not_frozen(&t, false, &d);
