@@ -2,298 +2,23 @@
 /* Live statistics sampler: cached dir fds + pread, cpu/memory/io/tasks/PSI, v1 and v2 joined. */
 #include "stats.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "file.h"
+#include "kparse.h"
 #include "migrate.h"
-#include "parse.h"
-#include "spec.h"
-
-/* ---- pure parsers ---------------------------------------------------------------------- */
-
-/* Copy the token [p, e) into buf so the strict parser sees a whole string. */
-static int token_u64(const char *p, const char *e, uint64_t *ret)
-{
-	char buf[32];
-	size_t n = (size_t)(e - p);
-
-	if (n == 0 || n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return cg_parse_u64(buf, UINT64_MAX, ret);
-}
-
-/* A kernel counter that is summed must not wrap silently. */
-static int add_u64(uint64_t *acc, uint64_t v)
-{
-	if (*acc > UINT64_MAX - v)
-		return -ERANGE;
-	*acc += v;
-	return 0;
-}
-
-int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret)
-{
-	size_t kl = strlen(key);
-
-	for (const char *l = text; l && *l;) {
-		const char *eol = strchrnul(l, '\n');
-
-		if ((size_t)(eol - l) > kl && !strncmp(l, key, kl) && l[kl] == ' ')
-			return token_u64(l + kl + 1, eol, ret);
-		l = *eol ? eol + 1 : eol;
-	}
-	return -ENOENT;
-}
-
-int cg_stats_parse_number(const char *text, uint64_t *ret)
-{
-	return cg_parse_u64(text, UINT64_MAX, ret);
-}
-
-int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write)
-{
-	uint64_t rd = 0, wr = 0;
-
-	for (const char *l = text; *l;) {
-		const char *eol = strchrnul(l, '\n'), *p = l;
-		bool dev = false;
-
-		while (p < eol) {
-			const char *e = p, *eq;
-			uint64_t v;
-
-			while (e < eol && *e != ' ')
-				e++;
-			if (!dev) {
-				/* "MAJ:MIN" opens every line */
-				if (!memchr(p, ':', (size_t)(e - p)))
-					return -EINVAL;
-				dev = true;
-			} else if (e > p) {
-				eq = memchr(p, '=', (size_t)(e - p));
-				if (!eq || token_u64(eq + 1, e, &v) < 0)
-					return -EINVAL;
-				if (eq - p == 6 && !strncmp(p, "rbytes", 6) && add_u64(&rd, v) < 0)
-					return -ERANGE;
-				if (eq - p == 6 && !strncmp(p, "wbytes", 6) && add_u64(&wr, v) < 0)
-					return -ERANGE;
-			}
-			p = e < eol ? e + 1 : e;
-		}
-		l = *eol ? eol + 1 : eol;
-	}
-	*ret_read = rd;
-	*ret_write = wr;
-	return 0;
-}
-
-int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write)
-{
-	uint64_t rd = 0, wr = 0;
-
-	for (const char *l = text; *l;) {
-		const char *eol = strchrnul(l, '\n');
-		const char *sp1 = memchr(l, ' ', (size_t)(eol - l)), *sp2;
-		uint64_t v;
-
-		if (eol == l) {
-			l = *eol ? eol + 1 : eol;
-			continue;
-		}
-		if (!sp1)
-			return -EINVAL;
-		/* the grand "Total N" line has no device */
-		if (sp1 - l == 5 && !strncmp(l, "Total", 5)) {
-			if (token_u64(sp1 + 1, eol, &v) < 0)
-				return -EINVAL;
-			l = *eol ? eol + 1 : eol;
-			continue;
-		}
-		sp2 = memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1));
-		if (!memchr(l, ':', (size_t)(sp1 - l)) || !sp2 || token_u64(sp2 + 1, eol, &v) < 0)
-			return -EINVAL;
-		if (sp2 - sp1 - 1 == 4 && !strncmp(sp1 + 1, "Read", 4) && add_u64(&rd, v) < 0)
-			return -ERANGE;
-		if (sp2 - sp1 - 1 == 5 && !strncmp(sp1 + 1, "Write", 5) && add_u64(&wr, v) < 0)
-			return -ERANGE;
-		l = *eol ? eol + 1 : eol;
-	}
-	*ret_read = rd;
-	*ret_write = wr;
-	return 0;
-}
-
-int cg_stats_parse_psi(const char *text, double *ret_some_avg10)
-{
-	for (const char *l = text; *l;) {
-		const char *eol = strchrnul(l, '\n');
-
-		if (!strncmp(l, "some ", 5)) {
-			const char *p = strstr(l, " avg10=");
-			char buf[32], *end;
-			size_t n = 0;
-			double v;
-
-			if (!p || p > eol)
-				return -EINVAL;
-			p += 7;
-			while (p + n < eol && p[n] != ' ' && n < sizeof(buf) - 1) {
-				buf[n] = p[n];
-				n++;
-			}
-			buf[n] = '\0';
-			if (!n || !(buf[0] >= '0' && buf[0] <= '9'))
-				return -EINVAL;
-			errno = 0;
-			v = strtod(buf, &end);
-			if (errno || *end || !isfinite(v) || v < 0 || v > 100)
-				return -EINVAL;
-			*ret_some_avg10 = v;
-			return 0;
-		}
-		l = *eol ? eol + 1 : eol;
-	}
-	return -EINVAL;
-}
-
-uint64_t cg_stats_count_lines(const char *text)
-{
-	uint64_t n = 0;
-
-	for (const char *p = text; *p; p++)
-		if (*p == '\n')
-			n++;
-	/* a last line without its newline still counts */
-	if (*text && text[strlen(text) - 1] != '\n')
-		n++;
-	return n;
-}
-
-int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks)
-{
-	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
-	uint64_t ut, st;
-	size_t n;
-
-	if (!open || !close || close < open || size == 0)
-		return -EINVAL;
-	n = (size_t)(close - open - 1);
-	if (n >= size)
-		n = size - 1;
-	memcpy(comm, open + 1, n);
-	comm[n] = '\0';
-	/* after ")": state is field 3, utime field 14, stime field 15 */
-	p = close;
-	for (int field = 1; field < 13; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	{
-		const char *e = strchr(p + 1, ' ');
-		const char *e2;
-
-		if (!e || token_u64(p + 1, e, &ut) < 0)
-			return -EINVAL;
-		e2 = strchr(e + 1, ' ');
-		if (!e2)
-			e2 = e + 1 + strlen(e + 1);
-		if (token_u64(e + 1, e2, &st) < 0)
-			return -EINVAL;
-	}
-	*ret_ticks = ut + st;
-	return 0;
-}
-
-int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
-{
-	const char *p = strrchr(text, ')'), *e;
-
-	/* after ")": state is field 3, flags field 9; comm may hold spaces and parentheses */
-	if (!p)
-		return -EINVAL;
-	for (int field = 2; field < 9; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	e = strchr(p + 1, ' ');
-	if (!e)
-		e = p + 1 + strlen(p + 1);
-	return token_u64(p + 1, e, ret_flags);
-}
-
-/* ---- sampler --------------------------------------------------------------------------- */
-
-/* The hierarchies a cgroup's numbers can come from. */
-/*
- * R_SYSTEMD: v1 name=systemd, which has no controller but mirrors the unit tree, so that on a
- * legacy system a unit's cgroup is there even where no controller hierarchy has it: its tasks.
- */
-enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_SYSTEMD, R_PROC, R_N };
-
-enum metric { M_CPU, M_MEMORY, M_IO, M_TASKS, M_PSI_CPU, M_PSI_MEMORY, M_PSI_IO, M_N };
-
-enum kind {
-	F_CPU_STAT,
-	F_CPUACCT,
-	F_MEM_CURRENT,
-	F_MEM_V1,
-	F_MEMINFO,
-	F_IO_STAT,
-	F_BLKIO_THROTTLE,
-	F_BLKIO,
-	F_PIDS_V2,
-	F_PIDS_V1,
-	F_TASKS_PIDS,
-	F_THREADS_V2,
-	F_TASKS_CPUACCT,
-	F_TASKS_MEMORY,
-	F_TASKS_BLKIO,
-	F_TASKS_SYSTEMD,
-	F_PROCS_V2,
-	F_PROCS_PIDS,
-	F_PROCS_CPUACCT,
-	F_PROCS_MEMORY,
-	F_PROCS_BLKIO,
-	F_PROCS_SYSTEMD,
-	F_PSI_CPU,
-	F_PSI_MEMORY,
-	F_PSI_IO,
-	F_PROC_PSI_CPU,
-	F_PROC_PSI_MEMORY,
-	F_PROC_PSI_IO,
-	F_TYPE,
-	F_EVENTS,
-	F_N
-};
+#include "stats_impl.h"
 
 /* Preference order within a metric is the order of the table. */
-static const struct file_def {
-	enum metric metric;
-	enum role role;
-	const char *name;
-	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
-	bool count; /* tasks by counting lines, not a pids.current */
-	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */
-} defs[F_N] = {
+const struct file_def st_defs[F_N] = {
 	[F_CPU_STAT] = { M_CPU, R_UNIFIED, "cpu.stat", false, false },
 	[F_CPUACCT] = { M_CPU, R_CPUACCT, "cpuacct.usage", false, false },
 	[F_MEM_CURRENT] = { M_MEMORY, R_UNIFIED, "memory.current", false, false },
@@ -326,667 +51,6 @@ static const struct file_def {
 	[F_EVENTS] = { M_N, R_UNIFIED, "cgroup.events", false, false },
 };
 
-/* fd[] states besides a real fd */
-#define FD_UNTRIED  (-1)
-#define FD_ABSENT   (-2)
-#define FD_UNCACHED (-3) /* exists; opened for each read because the fd budget is spent */
-
-struct node {
-	char *path; /* "" or "a/b" */
-	int depth;
-	struct node *parent, *child, *sibling, *hnext;
-	size_t index; /* in s->nodes */
-	unsigned srcs; /* bit per role: the directory exists there */
-	int dfd[R_N]; /* O_RDONLY|O_DIRECTORY, -1 when not cached */
-	int wd[R_N];
-	int fd[F_N];
-	int tasks_kind;
-	uint64_t own_tasks; /* counted (not pids.current): this cgroup's own */
-	int kind_used[M_N]; /* the file each metric came from last time, -1 for none */
-	bool has_prev;
-	/*
-	 * cgroup2: an unpopulated cgroup whose counters stopped and whose PSI is all zero cannot
-	 * change until something joins it, which cgroup.events reports through inotify (IN_MODIFY
-	 * on the directory). Until then its cgroup2 files are not read again, nor kept open.
-	 */
-	int populated; /* -1 unknown (read cgroup.events next sample), 0, 1 */
-	bool quiet, psi_busy;
-	uint64_t prev_t, prev_cpu, prev_rd, prev_wr;
-	unsigned prev_have;
-	struct cg_stat_row row;
-};
-
-struct wd_slot {
-	struct node *node;
-	int role;
-};
-
-struct cg_stats {
-	const struct cg_layout *layout;
-	const struct cg_hier *hier[R_N]; /* NULL: not mounted */
-	int canon[R_N]; /* a hierarchy serving two roles is listed and read under the first */
-	int sample_dfd[R_N]; /* the directory of the node being sampled, when it has no dfd */
-	char *root;
-	int depth;
-	bool threads, always_read;
-	enum cg_count count;
-	bool own_only;
-	int ifd;
-	struct wd_slot *wds;
-	size_t n_wds;
-	struct node **nodes;
-	size_t n_nodes, cap_nodes;
-	struct node **hash;
-	size_t hash_size;
-	struct cg_stat_row **rows;
-	size_t fds_held, fd_budget, reopened;
-	/* out of fds with nothing left to give back: no directory fd of its own per open either */
-	bool starved;
-	int out_of_fds; /* -EMFILE or -ENFILE when an open failed for want of an fd this sample */
-	bool rescan;
-	char *buf;
-	size_t buf_size;
-	char sources[1024];
-	long clk_tck;
-};
-
-static size_t hash_path(const char *p, size_t size)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return (size_t)(h & (size - 1));
-}
-
-static struct node *node_find(struct cg_stats *s, const char *path)
-{
-	for (struct node *n = s->hash[hash_path(path, s->hash_size)]; n; n = n->hnext)
-		if (!strcmp(n->path, path))
-			return n;
-	return NULL;
-}
-
-static int hash_grow(struct cg_stats *s)
-{
-	size_t size = s->hash_size * 2;
-	struct node **h = calloc(size, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->n_nodes; i++) {
-		struct node *n = s->nodes[i];
-		size_t b = hash_path(n->path, size);
-
-		n->hnext = h[b];
-		h[b] = n;
-	}
-	free(s->hash);
-	s->hash = h;
-	s->hash_size = size;
-	return 0;
-}
-
-static struct node *node_add(struct cg_stats *s, struct node *parent, const char *path)
-{
-	struct node *n;
-	size_t b;
-
-	if (s->n_nodes == s->cap_nodes) {
-		size_t cap = s->cap_nodes ? s->cap_nodes * 2 : 64;
-		struct node **nn = realloc(s->nodes, cap * sizeof(*nn));
-		struct cg_stat_row **nr = realloc(s->rows, cap * sizeof(*nr));
-
-		if (nn)
-			s->nodes = nn;
-		if (nr)
-			s->rows = nr;
-		if (!nn || !nr)
-			return NULL;
-		s->cap_nodes = cap;
-	}
-	if (s->n_nodes >= s->hash_size && hash_grow(s) < 0)
-		return NULL;
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		return NULL;
-	n->path = strdup(path);
-	if (asprintf(&n->row.path, "/%s", path) < 0)
-		n->row.path = NULL;
-	if (!n->path || !n->row.path) {
-		free(n->path);
-		free(n->row.path);
-		free(n);
-		return NULL;
-	}
-	for (int r = 0; r < R_N; r++)
-		n->dfd[r] = n->wd[r] = -1;
-	for (int f = 0; f < F_N; f++)
-		n->fd[f] = FD_UNTRIED;
-	n->tasks_kind = -1;
-	n->populated = -1;
-	for (int m = 0; m < M_N; m++)
-		n->kind_used[m] = -1;
-	n->parent = parent;
-	n->depth = parent ? parent->depth + 1 : 0;
-	n->row.depth = n->depth;
-	if (parent) {
-		n->sibling = parent->child;
-		parent->child = n;
-	}
-	b = hash_path(path, s->hash_size);
-	n->hnext = s->hash[b];
-	s->hash[b] = n;
-	n->index = s->n_nodes;
-	s->nodes[s->n_nodes++] = n;
-	return n;
-}
-
-static void close_fd(struct cg_stats *s, int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		s->fds_held--;
-	}
-}
-
-/* Forget everything the node had from one hierarchy (its directory went away there). */
-static void node_drop_role(struct cg_stats *s, struct node *n, int role)
-{
-	for (int f = 0; f < F_N; f++) {
-		if (s->canon[defs[f].role] != role)
-			continue;
-		close_fd(s, &n->fd[f]);
-		n->fd[f] = FD_UNTRIED;
-		if (n->tasks_kind == f)
-			n->tasks_kind = -1;
-	}
-	close_fd(s, &n->dfd[role]);
-	n->dfd[role] = -1;
-	if (n->wd[role] >= 0) {
-		if ((size_t)n->wd[role] < s->n_wds)
-			s->wds[n->wd[role]].node = NULL;
-		if (s->ifd >= 0)
-			inotify_rm_watch(s->ifd, n->wd[role]);
-		n->wd[role] = -1;
-	}
-	n->srcs &= ~(1u << role);
-	/* the numbers may now come from another hierarchy: a delta across sources is no rate */
-	n->has_prev = false;
-}
-
-static void node_free(struct cg_stats *s, struct node *n)
-{
-	struct node **pp;
-
-	while (n->child)
-		node_free(s, n->child);
-	for (int r = 0; r < R_N; r++)
-		node_drop_role(s, n, r);
-	for (int f = 0; f < F_N; f++)
-		close_fd(s, &n->fd[f]);
-	if (n->parent) {
-		for (pp = &n->parent->child; *pp != n; pp = &(*pp)->sibling)
-			;
-		*pp = n->sibling;
-	}
-	for (pp = &s->hash[hash_path(n->path, s->hash_size)]; *pp != n; pp = &(*pp)->hnext)
-		;
-	*pp = n->hnext;
-	s->nodes[n->index] = s->nodes[--s->n_nodes];
-	s->nodes[n->index]->index = n->index;
-	free(n->row.threads);
-	free(n->row.path);
-	free(n->path);
-	free(n);
-}
-
-/* The directory went away in one hierarchy: so did every descendant there. */
-static void node_vanish(struct cg_stats *s, struct node *n, int role)
-{
-	for (struct node *c = n->child, *next; c; c = next) {
-		next = c->sibling;
-		node_vanish(s, c, role);
-	}
-	node_drop_role(s, n, role);
-	if (!n->srcs)
-		node_free(s, n);
-}
-
-static bool fd_budget_left(const struct cg_stats *s)
-{
-	return s->fds_held < s->fd_budget;
-}
-
-static bool gone(int r)
-{
-	return r == -ENODEV || r == -ENOENT;
-}
-
-static bool out_of_fds(int r)
-{
-	return r == -EMFILE || r == -ENFILE;
-}
-
-#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
-
-static int open_root_relative(const struct cg_stats *s, int role, const char *path)
-{
-	int root = cg_hier_fd(s->hier[role]);
-	int fd;
-
-	if (root < 0)
-		return root;
-	fd = openat(root, *path ? path : ".", DIR_FLAGS);
-	return fd < 0 ? -errno : fd;
-}
-
-/*
- * Out of fds (EMFILE, ENFILE): the cache gives them back. The budget drops below what was
- * held and cached fds are closed down to it; when none is cached, the inotify fd goes (every
- * sample then lists the tree again). False when there was nothing left to free.
- */
-static bool fd_relief(struct cg_stats *s)
-{
-	size_t held = s->fds_held;
-
-	s->fd_budget = held > 16 ? held - 16 : 0;
-	for (size_t i = 0; i < s->n_nodes && s->fds_held > s->fd_budget; i++) {
-		struct node *n = s->nodes[i];
-
-		/* a directory fd saves less than a stat file's: it goes first */
-		for (int r = 0; r < R_N && s->fds_held > s->fd_budget; r++) {
-			close_fd(s, &n->dfd[r]);
-			n->dfd[r] = -1;
-		}
-		for (int f = 0; f < F_N && s->fds_held > s->fd_budget; f++) {
-			if (n->fd[f] < 0)
-				continue;
-			close_fd(s, &n->fd[f]);
-			n->fd[f] = FD_UNTRIED;
-		}
-	}
-	if (s->fds_held < held)
-		return true;
-	if (s->ifd < 0)
-		return false;
-	close(s->ifd);
-	s->ifd = -1;
-	for (size_t i = 0; i < s->n_nodes; i++)
-		for (int r = 0; r < R_N; r++)
-			s->nodes[i]->wd[r] = -1;
-	if (s->wds)
-		memset(s->wds, 0, s->n_wds * sizeof(*s->wds));
-	return true;
-}
-
-/*
- * Open name ("." for the directory itself) in the node's directory of a hierarchy: through its
- * cached fd, else through *own (a directory fd the caller holds, opened here when -1; NULL:
- * none), else by path from the hierarchy root. Out of fds, the cache gives some back and the
- * open is tried again; when nothing is left but the one fd the open itself needs, *own is
- * closed too and never used again. -errno; s->out_of_fds says when even that was not enough.
- * Every cached fd may have been closed when this returns.
- */
-static int node_open(struct cg_stats *s, struct node *n, int role, const char *name, int flags,
-		     int *own)
-{
-	for (;;) {
-		int dfd = n->dfd[role], r;
-
-		if (dfd < 0 && own && !s->starved) {
-			if (*own < 0)
-				*own = open_root_relative(s, role, n->path);
-			if (*own < 0 && !out_of_fds(*own))
-				return *own;
-			dfd = *own;
-		}
-		if (dfd >= 0) {
-			r = openat(dfd, name, flags);
-		} else {
-			_cleanup_free_ char *path = cg_path_join(n->path, name);
-			int root = cg_hier_fd(s->hier[role]);
-
-			if (!path)
-				return -ENOMEM;
-			if (root < 0)
-				return root;
-			r = openat(root, path, flags);
-		}
-		if (r >= 0)
-			return r;
-		r = -errno;
-		if (!out_of_fds(r))
-			return r;
-		if (fd_relief(s))
-			continue;
-		if (own && *own >= 0) {
-			close(*own);
-			*own = -1;
-			s->starved = true;
-			continue;
-		}
-		s->out_of_fds = r;
-		return r;
-	}
-}
-
-/* A file outside cgroupfs (/proc): opened as node_open does, giving cached fds back for it. */
-static int open_relieved(struct cg_stats *s, const char *path)
-{
-	for (;;) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0)
-			return fd;
-		fd = -errno;
-		if (!out_of_fds(fd))
-			return fd;
-		if (!fd_relief(s)) {
-			s->out_of_fds = fd;
-			return fd;
-		}
-	}
-}
-
-static void watch(struct cg_stats *s, struct node *n, int role)
-{
-	_cleanup_free_ char *abs = NULL;
-	int wd;
-
-	if (s->ifd < 0 || n->wd[role] >= 0)
-		return;
-	if (asprintf(&abs, "%s/%s", s->hier[role]->mountpoint, n->path) < 0)
-		return;
-	/* cgroup2 also reports cgroup.events changes (populated) as IN_MODIFY of the directory */
-	wd = inotify_add_watch(s->ifd, abs,
-			       IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR |
-				       IN_DONT_FOLLOW | (role == R_UNIFIED ? IN_MODIFY : 0));
-	if (wd < 0) {
-		/* out of watches: this directory is re-listed every sample instead */
-		s->rescan = true;
-		return;
-	}
-	if ((size_t)wd >= s->n_wds) {
-		size_t nw = (size_t)wd * 2 + 16;
-		struct wd_slot *w = realloc(s->wds, nw * sizeof(*w));
-
-		if (!w) {
-			inotify_rm_watch(s->ifd, wd);
-			s->rescan = true;
-			return;
-		}
-		memset(w + s->n_wds, 0, (nw - s->n_wds) * sizeof(*w));
-		s->wds = w;
-		s->n_wds = nw;
-	}
-	s->wds[wd] = (struct wd_slot){ .node = n, .role = role };
-	n->wd[role] = wd;
-}
-
-/* The cgroup at path exists in this hierarchy: make sure its node knows it. */
-static struct node *node_attach(struct cg_stats *s, struct node *parent, const char *path, int role,
-				int fd)
-{
-	struct node *n = node_find(s, path);
-
-	if (!n)
-		n = node_add(s, parent, path);
-	if (!n) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (!(n->srcs & (1u << role))) {
-		n->srcs |= 1u << role;
-		n->has_prev = false;
-	}
-	if (n->dfd[role] < 0 && fd >= 0 && fd_budget_left(s)) {
-		n->dfd[role] = fd;
-		s->fds_held++;
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	watch(s, n, role);
-	return n;
-}
-
-static bool is_dir_entry(int dfd, const struct dirent64 *de)
-{
-	struct stat st;
-
-	if (de->d_type == DT_DIR)
-		return true;
-	if (de->d_type != DT_UNKNOWN)
-		return false;
-	return fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
-}
-
-/*
- * List the node's children in one hierarchy (recursively down to the depth limit), adding
- * the new and, when prune is set, dropping the ones no longer listed. Out of fds, what could
- * not be listed is listed again next sample (s->rescan): never an error of the tree.
- */
-static int scan(struct cg_stats *s, struct node *n, int role, bool prune)
-{
-	char dbuf[8192];
-	int tmp = -1, dfd;
-	size_t found_cap = 0, n_found = 0;
-	struct found {
-		char *name;
-		bool walk; /* scan below it: new here, or a rescan */
-	} *found = NULL;
-	int r = 0;
-
-	if (n->depth >= s->depth)
-		return 0;
-	dfd = n->dfd[role];
-	if (dfd < 0)
-		dfd = tmp = node_open(s, n, role, ".", DIR_FLAGS, NULL);
-	if (dfd < 0) {
-		if (out_of_fds(dfd))
-			s->rescan = true;
-		return gone(dfd) || out_of_fds(dfd) ? 0 : dfd;
-	}
-	if (lseek(dfd, 0, SEEK_SET) < 0) {
-		r = gone(-errno) ? 0 : -errno;
-		goto out;
-	}
-	for (;;) {
-		long got = syscall(SYS_getdents64, dfd, dbuf, sizeof(dbuf));
-
-		if (got < 0) {
-			r = gone(-errno) ? 0 : -errno;
-			goto out;
-		}
-		if (got == 0)
-			break;
-		for (long off = 0; off < got;) {
-			struct dirent64 *de = (struct dirent64 *)(dbuf + off);
-
-			off += de->d_reclen;
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-			    !is_dir_entry(dfd, de))
-				continue;
-			if (n_found == found_cap) {
-				size_t cap = found_cap ? found_cap * 2 : 16;
-				struct found *nf = realloc(found, cap * sizeof(*nf));
-
-				if (!nf) {
-					r = -ENOMEM;
-					goto out;
-				}
-				found = nf;
-				found_cap = cap;
-			}
-			found[n_found].name = strdup(de->d_name);
-			if (!found[n_found].name) {
-				r = -ENOMEM;
-				goto out;
-			}
-			found[n_found++].walk = prune;
-		}
-	}
-	/* the listing is all the walk needs the directory for: no fd is held down the tree */
-	if (tmp >= 0)
-		close(tmp);
-	tmp = -1;
-	if (prune) {
-		for (struct node *c = n->child, *next; c; c = next) {
-			const char *base = strrchr(c->path, '/');
-			bool seen = false;
-
-			next = c->sibling;
-			base = base ? base + 1 : c->path;
-			for (size_t i = 0; i < n_found && !seen; i++)
-				seen = !strcmp(found[i].name, base);
-			if (!seen && (c->srcs & (1u << role)))
-				node_vanish(s, c, role);
-		}
-	}
-	for (size_t i = 0; i < n_found; i++) {
-		_cleanup_free_ char *cpath = cg_path_join(n->path, found[i].name);
-		struct node *c;
-		int cfd = -1;
-
-		if (!cpath) {
-			r = -ENOMEM;
-			goto out;
-		}
-		c = node_find(s, cpath);
-		/* known: a rescan still walks below it, an event-driven scan need not */
-		if (c && (c->srcs & (1u << role)))
-			continue;
-		if (fd_budget_left(s)) {
-			cfd = node_open(s, n, role, found[i].name, DIR_FLAGS, NULL);
-			if (gone(cfd)) {
-				found[i].walk = false;
-				continue; /* gone between the listing and the open */
-			}
-		}
-		if (!node_attach(s, n, cpath, role, cfd)) {
-			r = -ENOMEM;
-			goto out;
-		}
-		found[i].walk = true;
-	}
-	for (size_t i = 0; i < n_found; i++) {
-		_cleanup_free_ char *cpath = NULL;
-		struct node *c;
-
-		if (!found[i].walk)
-			continue;
-		cpath = cg_path_join(n->path, found[i].name);
-		if (!cpath) {
-			r = -ENOMEM;
-			goto out;
-		}
-		c = node_find(s, cpath);
-		if (c && (c->srcs & (1u << role)) && (r = scan(s, c, role, prune)) < 0)
-			goto out;
-	}
-out:
-	for (size_t i = 0; i < n_found; i++)
-		free(found[i].name);
-	free(found);
-	if (tmp >= 0)
-		close(tmp);
-	return r;
-}
-
-static struct node *root_node(struct cg_stats *s)
-{
-	return node_find(s, s->root);
-}
-
-static int scan_all(struct cg_stats *s)
-{
-	struct node *root = root_node(s);
-	int r;
-
-	s->rescan = false;
-	for (int role = 0; role < R_PROC; role++) {
-		if (!s->hier[role] || !root || !(root->srcs & (1u << role)))
-			continue;
-		r = scan(s, root, role, true);
-		if (r < 0)
-			return r;
-		root = root_node(s);
-	}
-	return 0;
-}
-
-/* Apply what inotify saw since the last sample. */
-static int drain_events(struct cg_stats *s)
-{
-	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
-
-	if (s->ifd < 0)
-		return 0;
-	for (;;) {
-		ssize_t len = read(s->ifd, buf, sizeof(buf));
-
-		if (len < 0)
-			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-		for (char *p = buf; p < buf + len;) {
-			struct inotify_event *ev = (struct inotify_event *)p;
-			struct wd_slot *w;
-			struct node *c;
-			_cleanup_free_ char *cpath = NULL;
-
-			p += sizeof(*ev) + ev->len;
-			/* out of fds, the inotify fd was given back: every sample lists the tree */
-			if (s->ifd < 0)
-				return 0;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				s->rescan = true;
-				continue;
-			}
-			if (ev->wd < 0 || (size_t)ev->wd >= s->n_wds || !ev->len)
-				continue;
-			w = &s->wds[ev->wd];
-			if (!w->node || w->node->wd[w->role] != ev->wd)
-				continue;
-			if (ev->mask & IN_MODIFY) {
-				/* something changed in the cgroup: read all of it next time */
-				w->node->quiet = false;
-				w->node->populated = -1;
-				continue;
-			}
-			if (!(ev->mask & IN_ISDIR))
-				continue;
-			cpath = cg_path_join(w->node->path, ev->name);
-			if (!cpath)
-				return -ENOMEM;
-			if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
-				c = node_find(s, cpath);
-				if (c && (c->srcs & (1u << w->role)))
-					node_vanish(s, c, w->role);
-			} else if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
-				struct node *parent = w->node;
-				int role = w->role, cfd;
-
-				if (parent->depth >= s->depth)
-					continue;
-				cfd = node_open(s, parent, role, ev->name, DIR_FLAGS, NULL);
-				if (gone(cfd))
-					continue; /* created and removed before we looked */
-				if (cfd < 0) {
-					/* out of fds, say: the next sample lists the parent */
-					s->rescan = true;
-					continue;
-				}
-				c = node_attach(s, parent, cpath, role, cfd);
-				if (!c)
-					return -ENOMEM;
-				/* mkdir -p may have made children before the watch was set */
-				if (scan(s, c, role, false) < 0)
-					s->rescan = true;
-			}
-		}
-	}
-}
-
 /*
  * A v1 membership listing (tasks, cgroup.procs) is built when the file is opened and reused by
  * every later read of that open file until a second passes without one: read again through a
@@ -994,13 +58,13 @@ static int drain_events(struct cg_stats *s)
  */
 static bool fresh_only(int k)
 {
-	return defs[k].count && defs[k].role != R_UNIFIED;
+	return st_defs[k].count && st_defs[k].role != R_UNIFIED;
 }
 
 /* Read one stat file of a node into s->buf (or *heap when it is bigger). */
 static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 {
-	const struct file_def *d = &defs[k];
+	const struct file_def *d = &st_defs[k];
 	int fd = n->fd[k], tmp = -1, r;
 	ssize_t len;
 
@@ -1010,11 +74,11 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 	if (fd < 0) {
 		/* one directory open per node and sample (sample_dfd), however many files need it */
 		if (d->role == R_PROC)
-			tmp = open_relieved(s, d->name);
+			tmp = st_open_relieved(s, d->name);
 		else
-			tmp = node_open(s, n, s->canon[d->role], d->name,
-					O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
-					&s->sample_dfd[s->canon[d->role]]);
+			tmp = st_node_open(s, n, s->canon[d->role], d->name,
+					   O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+					   &s->sample_dfd[s->canon[d->role]]);
 		/* a FIFO or a file of another filesystem planted under a name of ours is absent */
 		if (tmp >= 0 && d->role != R_PROC && cg_fd_check_interface(tmp, O_RDONLY) < 0) {
 			close(tmp);
@@ -1058,18 +122,18 @@ static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
 	 * EOPNOTSUPP: cgroup.procs of a threaded cgroup (its processes are its domain's), which
 	 * stays threaded: as good as absent.
 	 */
-	if ((gone(r) || r == -EOPNOTSUPP) && defs[k].role != R_PROC && n->fd[k] != FD_ABSENT) {
-		close_fd(s, &n->fd[k]);
+	if ((gone(r) || r == -EOPNOTSUPP) && st_defs[k].role != R_PROC && n->fd[k] != FD_ABSENT) {
+		st_close_fd(s, &n->fd[k]);
 		n->fd[k] = FD_ABSENT;
 	}
 	if (r == -ENODEV)
-		n->srcs |= 1u << 31; /* marker: collect after the pass */
+		n->gone_seen = true;
 }
 
 /* A small /proc file read whole into buf, NUL-terminated: length or -errno. */
 static ssize_t read_small(struct cg_stats *s, const char *path, char *buf, size_t size)
 {
-	_cleanup_close_ int fd = open_relieved(s, path);
+	_cleanup_close_ int fd = st_open_relieved(s, path);
 
 	return fd < 0 ? -errno : cg_pread_buf(fd, buf, size);
 }
@@ -1130,26 +194,10 @@ static bool is_threaded(struct cg_stats *s, struct node *n)
 	return !strcmp(heap ? heap : s->buf, "threaded\n");
 }
 
-/* First file of the metric that this node has and that parses. */
-/* PSI text with every average zero: nothing stalled in the last five minutes. */
-static bool psi_idle(const char *text)
-{
-	for (const char *p = strstr(text, "avg"); p; p = strstr(p + 1, "avg")) {
-		const char *v = strchr(p, '=');
-
-		if (!v)
-			return false;
-		for (v++; *v && *v != ' ' && *v != '\n'; v++)
-			if (*v >= '1' && *v <= '9')
-				return false;
-	}
-	return true;
-}
-
 /* Which files serve M_TASKS: the task counters, or the process listings. */
 static bool kind_wanted(const struct cg_stats *s, int k)
 {
-	return defs[k].metric != M_TASKS || defs[k].procs == (s->count != CG_COUNT_TASKS);
+	return st_defs[k].metric != M_TASKS || st_defs[k].procs == (s->count != CG_COUNT_TASKS);
 }
 
 static bool is_kernel_thread(struct cg_stats *s, pid_t pid)
@@ -1161,7 +209,7 @@ static bool is_kernel_thread(struct cg_stats *s, pid_t pid)
 	/* gone since the listing: not counted as a kernel thread, it was a process */
 	if (read_small(s, path, buf, sizeof(buf)) < 0)
 		return false;
-	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & 0x00200000u);
+	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & CG_PF_KTHREAD);
 }
 
 /* Processes in a cgroup.procs listing; without kernel threads for CG_COUNT_USER_PROCESSES. */
@@ -1184,6 +232,7 @@ static int count_procs(struct cg_stats *s, const char *text, uint64_t *ret)
 	return 0;
 }
 
+/* First file of the metric that this node has and that parses. */
 static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64_t *a, uint64_t *b,
 		       double *dv)
 {
@@ -1192,12 +241,12 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 		const char *text;
 		int r;
 
-		if (defs[k].metric != m || !(n->srcs & (1u << s->canon[defs[k].role])) ||
+		if (st_defs[k].metric != m || !(n->srcs & (1u << s->canon[st_defs[k].role])) ||
 		    !kind_wanted(s, k))
 			continue;
-		if (defs[k].root_only && n->depth != 0)
+		if (st_defs[k].root_only && n->depth != 0)
 			continue;
-		if (defs[k].root_only && *n->path)
+		if (st_defs[k].root_only && *n->path)
 			continue;
 		r = read_kind(s, n, k, &heap);
 		if (r < 0) {
@@ -1211,19 +260,11 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 				continue;
 			*a *= 1000;
 			break;
-		case F_MEMINFO: {
-			uint64_t total, avail;
-
+		case F_MEMINFO:
 			/* the root has no memory.current: what the whole machine uses */
-			if (sscanf(text, "MemTotal: %" SCNu64, &total) != 1)
+			if (cg_stats_parse_meminfo(text, a) < 0)
 				continue;
-			text = strstr(text, "MemAvailable:");
-			if (!text || sscanf(text, "MemAvailable: %" SCNu64, &avail) != 1 ||
-			    avail > total)
-				continue;
-			*a = (total - avail) * 1024;
 			break;
-		}
 		case F_IO_STAT:
 			if (cg_stats_parse_io_stat(text, a, b) < 0)
 				continue;
@@ -1241,13 +282,13 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 		case F_PROC_PSI_IO:
 			if (cg_stats_parse_psi(text, dv) < 0)
 				continue;
-			n->psi_busy |= !psi_idle(text);
+			n->psi_busy |= !cg_stats_psi_idle(text);
 			break;
 		default:
-			if (defs[k].procs) {
+			if (st_defs[k].procs) {
 				if (count_procs(s, text, a) < 0)
 					continue;
-			} else if (defs[k].count) {
+			} else if (st_defs[k].count) {
 				*a = cg_stats_count_lines(text);
 			} else if (cg_stats_parse_number(text, a) < 0) {
 				continue;
@@ -1278,7 +319,7 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		/* what came from cgroup2 stands; v1 hierarchies have no cgroup.events */
 		for (int m = 0; m < M_N; m++)
 			if (n->kind_used[m] >= 0 &&
-			    s->canon[defs[n->kind_used[m]].role] == R_UNIFIED)
+			    s->canon[st_defs[n->kind_used[m]].role] == R_UNIFIED)
 				kept |= mbits[m];
 		row->have &= kept | CG_STAT_THREADED;
 	} else {
@@ -1286,13 +327,10 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		if ((n->srcs & (1u << R_UNIFIED)) && n->populated < 0) {
 			_cleanup_free_ char *heap = NULL;
 
-			if (read_kind(s, n, F_EVENTS, &heap) == 0) {
-				const char *p = strstr(heap ? heap : s->buf, "populated ");
-
-				n->populated = p ? p[10] == '1' : 1;
-			}
+			if (read_kind(s, n, F_EVENTS, &heap) == 0)
+				n->populated = cg_stats_parse_populated(heap ? heap : s->buf);
 			/* read again only when inotify says it changed: not worth an fd */
-			close_fd(s, &n->fd[F_EVENTS]);
+			st_close_fd(s, &n->fd[F_EVENTS]);
 			if (n->fd[F_EVENTS] != FD_ABSENT)
 				n->fd[F_EVENTS] = FD_UNTRIED;
 		}
@@ -1355,12 +393,12 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		n->quiet = true;
 		/* the fds of a quiet cgroup are better spent on busy ones */
 		for (int f = 0; f < F_N; f++) {
-			if (s->canon[defs[f].role] != R_UNIFIED || n->fd[f] < 0)
+			if (s->canon[st_defs[f].role] != R_UNIFIED || n->fd[f] < 0)
 				continue;
-			close_fd(s, &n->fd[f]);
+			st_close_fd(s, &n->fd[f]);
 			n->fd[f] = FD_UNTRIED;
 		}
-		close_fd(s, &n->dfd[R_UNIFIED]);
+		st_close_fd(s, &n->dfd[R_UNIFIED]);
 		n->dfd[R_UNIFIED] = -1;
 	}
 	/*
@@ -1374,9 +412,9 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		if (n->dfd[r] < 0)
 			continue;
 		for (int f = 0; f < F_N && !need; f++)
-			need = s->canon[defs[f].role] == r && n->fd[f] == FD_UNCACHED;
+			need = s->canon[st_defs[f].role] == r && n->fd[f] == FD_UNCACHED;
 		if (!need || s->fds_held >= s->fd_budget) {
-			close_fd(s, &n->dfd[r]);
+			st_close_fd(s, &n->dfd[r]);
 			n->dfd[r] = -1;
 		}
 	}
@@ -1404,7 +442,7 @@ static void sum_counted_tasks(struct cg_stats *s)
 		if (n->depth > maxd)
 			maxd = n->depth;
 		/* a quiet cgroup's row still holds last time's sum */
-		if (n->tasks_kind >= 0 && defs[n->tasks_kind].count)
+		if (n->tasks_kind >= 0 && st_defs[n->tasks_kind].count)
 			n->row.tasks = n->own_tasks;
 	}
 	for (int d = maxd; d > 0; d--) {
@@ -1412,9 +450,9 @@ static void sum_counted_tasks(struct cg_stats *s)
 			struct node *n = s->nodes[i], *p = n->parent;
 
 			if (n->depth != d || !p || p->tasks_kind < 0 || n->tasks_kind < 0 ||
-			    !defs[p->tasks_kind].count ||
-			    defs[p->tasks_kind].role != defs[n->tasks_kind].role ||
-			    (defs[p->tasks_kind].procs && s->own_only))
+			    !st_defs[p->tasks_kind].count ||
+			    st_defs[p->tasks_kind].role != st_defs[n->tasks_kind].role ||
+			    (st_defs[p->tasks_kind].procs && s->own_only))
 				continue;
 			p->row.tasks += n->row.tasks;
 		}
@@ -1428,11 +466,11 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	int r;
 
 	s->out_of_fds = 0;
-	r = drain_events(s);
+	r = st_drain_events(s);
 	if (r < 0)
 		return r;
 	if (s->rescan || s->ifd < 0) {
-		r = scan_all(s);
+		r = st_scan_all(s);
 		if (r < 0)
 			return r;
 	}
@@ -1441,32 +479,9 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	for (size_t i = 0; i < s->n_nodes; i++)
 		sample_node(s, s->nodes[i], now);
 	/* ENODEV: removed while we read; inotify says so too, but do not show a half row */
-	for (size_t i = 0; i < s->n_nodes;) {
-		struct node *n = s->nodes[i];
-
-		if (n->srcs & (1u << 31)) {
-			n->srcs &= ~(1u << 31);
-			for (int role = 0; role < R_PROC; role++) {
-				_cleanup_free_ char *procs = NULL;
-				int root = cg_hier_fd(s->hier[role]);
-
-				if (!(n->srcs & (1u << role)))
-					continue;
-				/* by path, which takes no fd: the fds may be what ran out */
-				procs = cg_path_join(n->path, "cgroup.procs");
-				if (!procs)
-					return -ENOMEM;
-				/* a removed cgroup directory lists nothing and reads ENODEV */
-				if (root < 0 || faccessat(root, procs, F_OK, 0) < 0) {
-					node_vanish(s, n, role);
-					i = 0;
-					goto next;
-				}
-			}
-		}
-		i++;
-	next:;
-	}
+	r = st_collect_removed(s);
+	if (r < 0)
+		return r;
 	/*
 	 * Every cached fd was given back and a file still could not be opened: its figures would
 	 * be missing without a word. Fewer fds than one open at a time needs is an error.
@@ -1479,26 +494,6 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	*ret_rows = s->rows;
 	*ret_n = s->n_nodes;
 	return 0;
-}
-
-int cg_stats_set_depth(struct cg_stats *s, int depth)
-{
-	if (depth < 0)
-		depth = 0;
-	if (depth < s->depth) {
-		for (size_t i = 0; i < s->n_nodes;) {
-			struct node *n = s->nodes[i];
-
-			if (n->depth > depth && (!n->parent || n->parent->depth <= depth)) {
-				node_free(s, n);
-				i = 0;
-				continue;
-			}
-			i++;
-		}
-	}
-	s->depth = depth;
-	return scan_all(s);
 }
 
 void cg_stats_set_threads(struct cg_stats *s, bool threads)
@@ -1530,7 +525,7 @@ static void describe_sources(struct cg_stats *s, const struct node *root)
 					"%s%s:", m ? "; " : "",
 					m == M_TASKS ? counted[s->count] : mname[m]);
 		for (int k = 0; k < F_N && off < sizeof(s->sources); k++) {
-			const struct file_def *d = &defs[k];
+			const struct file_def *d = &st_defs[k];
 
 			if (d->metric != (enum metric)m || !s->hier[d->role] ||
 			    !(root->srcs & (1u << s->canon[d->role])) ||
@@ -1561,13 +556,13 @@ void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only)
 
 		n->quiet = false;
 		for (int k = 0; k < F_N; k++) {
-			if (defs[k].metric != M_TASKS || kind_wanted(s, k) || n->fd[k] < 0)
+			if (st_defs[k].metric != M_TASKS || kind_wanted(s, k) || n->fd[k] < 0)
 				continue;
-			close_fd(s, &n->fd[k]);
+			st_close_fd(s, &n->fd[k]);
 			n->fd[k] = FD_UNTRIED;
 		}
 	}
-	root = node_find(s, s->root);
+	root = st_node_find(s, s->root);
 	if (root)
 		describe_sources(s, root);
 }
@@ -1580,7 +575,6 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 						[R_PIDS] = "pids" };
 	static struct cg_hier proc_hier = { .label = (char *)"proc", .fd = -1 };
 	struct cg_stats *s = calloc(1, sizeof(*s));
-	struct rlimit rl;
 	struct node *root = NULL;
 	int r;
 
@@ -1625,22 +619,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 				break;
 			}
 	}
-	/* the fds are the cache: take all the kernel allows, keep a margin for the tool */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-			getrlimit(RLIMIT_NOFILE, &rl);
-		}
-		/*
-		 * What the tool and one sample hold besides the cache: stdio, the hierarchy roots,
-		 * inotify, a directory and a file per hierarchy. Under a low limit, half of it.
-		 */
-		s->fd_budget =
-			rl.rlim_cur >= 128 ? (size_t)rl.rlim_cur - 64 : (size_t)rl.rlim_cur / 2;
-	} else {
-		s->fd_budget = 960;
-	}
+	st_fd_budget_init(s);
 	s->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	for (int role = 0; role < R_PROC; role++) {
 		int fd;
@@ -1651,8 +630,8 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 			continue;
 		/* out of fds, the inotify fd is given back for it (every sample lists then) */
 		do
-			fd = open_root_relative(s, role, s->root);
-		while (out_of_fds(fd) && fd_relief(s));
+			fd = st_open_root_relative(s, role, s->root);
+		while (out_of_fds(fd) && st_fd_relief(s));
 		if (fd < 0) {
 			if (fd == -ENOENT || fd == -ENOTDIR)
 				continue;
@@ -1660,13 +639,13 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 			goto fail;
 		}
 		if (!root)
-			root = node_add(s, NULL, s->root);
+			root = st_node_add(s, NULL, s->root);
 		if (!root) {
 			close(fd);
 			r = -ENOMEM;
 			goto fail;
 		}
-		node_attach(s, NULL, s->root, role, fd);
+		st_node_attach(s, NULL, s->root, role, fd);
 	}
 	if (!root) {
 		r = -ENOENT;
@@ -1674,7 +653,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	}
 	root->srcs |= 1u << R_PROC;
 	describe_sources(s, root);
-	r = scan_all(s);
+	r = st_scan_all(s);
 	if (r < 0)
 		goto fail;
 	*ret = s;
@@ -1697,7 +676,7 @@ void cg_stats_free(struct cg_stats *s)
 
 		while (n->parent)
 			n = n->parent;
-		node_free(s, n);
+		st_node_free(s, n);
 	}
 	if (s->ifd >= 0)
 		close(s->ifd);

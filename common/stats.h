@@ -10,28 +10,6 @@
 
 #include "mount.h"
 
-/* Pure parsers of kernel stat files (tests/unit/stats_*.c). Each returns 0 or -EINVAL/-ERANGE. */
-
-/* "key value" lines (cpu.stat, memory.stat): the value of key; -ENOENT when it is absent. */
-int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret);
-/* io.stat: rbytes and wbytes summed over every device line. Empty text is 0/0. */
-int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
-/*
- * v1 blkio.throttle.io_service_bytes (and blkio.io_service_bytes): "MAJ:MIN Read N" and
- * "MAJ:MIN Write N" summed over devices; the per-device and grand "Total" lines are ignored.
- */
-int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
-/* PSI ("some avg10=0.12 avg60=... total=N"): the "some" line's avg10 in percent. */
-int cg_stats_parse_psi(const char *text, double *ret_some_avg10);
-/* A single number file (cpuacct.usage, memory.current, pids.current, memory.usage_in_bytes). */
-int cg_stats_parse_number(const char *text, uint64_t *ret);
-/* Lines of a membership file (cgroup.procs, cgroup.threads, tasks). */
-uint64_t cg_stats_count_lines(const char *text);
-/* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
-int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
-/* /proc/PID/stat: the flags field (PF_*; PF_KTHREAD 0x00200000 marks a kernel thread). */
-int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
-
 /* What a row carries: unknown values have no bit. */
 enum {
 	CG_STAT_TASKS = 1u << 0,

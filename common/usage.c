@@ -13,7 +13,7 @@
 #include "cleanup.h"
 #include "file.h"
 #include "parse.h"
-#include "stats.h"
+#include "kparse.h"
 
 /* The number after "KEY " on a line of its own in flat-keyed kernel text. */
 static int flat_key(const char *text, const char *key, uint64_t *ret)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for the stat file parsers of common/stats.c. Build and run:
+ * libFuzzer target for every parser of common/kparse.c (make fuzz builds and runs it). By hand:
  *   clang -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fsanitize=fuzzer,address,undefined \
- *     tests/fuzz/stats_fuzz.c common/stats.c common/parse.c common/file.c common/spec.c \
- *     common/mount.c common/error.c -o stats_fuzz && ./stats_fuzz -max_total_time=60
+ *     tests/fuzz/stats_fuzz.c common/kparse.c common/parse.c -o stats_fuzz &&
+ *     ./stats_fuzz -max_total_time=60
  * The first input byte picks the parser; the rest is the file text.
  */
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "kparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 7) {
+	switch (data[0] % 10) {
 	case 0:
 		cg_stats_parse_keyed(text, "usage_usec", &a);
 		break;
@@ -47,6 +47,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 5:
 		cg_stats_count_lines(text);
+		break;
+	case 6:
+		if (cg_stats_parse_meminfo(text, &a) == 0 && a % 1024)
+			abort();
+		break;
+	case 7:
+		if (cg_stats_parse_populated(text) != 0 && cg_stats_parse_populated(text) != 1)
+			abort();
+		break;
+	case 8:
+		cg_stats_psi_idle(text);
 		break;
 	default:
 		if (cg_stats_parse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&

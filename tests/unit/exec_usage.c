@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "launch.h"
-#include "stats.h"
+#include "kparse.h"
 #include "usage.h"
 
 static void test_parsers(void)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of the stat file parsers in common/stats.c, on literal kernel text. */
+/* Unit tests of the stat file parsers in common/kparse.c, on literal kernel text. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "kparse.h"
 
 static int failures;
 
@@ -97,6 +97,14 @@ static void test_psi(void)
 	CHECK(cg_stats_parse_psi("some avg10=-1 avg60=0\n", &v) == -EINVAL);
 	CHECK(cg_stats_parse_psi("some avg10=nan avg60=0\n", &v) == -EINVAL);
 	CHECK(cg_stats_parse_psi("", &v) == -EINVAL);
+	/* idle: every average zero, whatever the totals say */
+	CHECK(cg_stats_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.00 total=19095579\n"
+				"full avg10=0.00 avg60=0.00 avg300=0.00 total=12\n"));
+	CHECK(!cg_stats_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.01 total=1\n"));
+	CHECK(!cg_stats_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+				 "full avg10=2.50 avg60=0.00 avg300=0.00 total=1\n"));
+	CHECK(cg_stats_psi_idle(""));
+	CHECK(!cg_stats_psi_idle("some avg10"));
 }
 
 static void test_numbers(void)
@@ -110,6 +118,27 @@ static void test_numbers(void)
 	CHECK(cg_stats_count_lines("") == 0);
 	CHECK(cg_stats_count_lines("1\n2\n3\n") == 3);
 	CHECK(cg_stats_count_lines("1\n2") == 2);
+}
+
+static void test_meminfo_events(void)
+{
+	uint64_t v = 7;
+
+	CHECK(cg_stats_parse_meminfo("MemTotal:       16303940 kB\nMemFree:         1040020 kB\n"
+				     "MemAvailable:    9863476 kB\n",
+				     &v) == 0 &&
+	      v == (16303940ull - 9863476ull) * 1024);
+	/* no MemAvailable (before 3.14), or more available than there is: no figure */
+	v = 7;
+	CHECK(cg_stats_parse_meminfo("MemTotal: 100 kB\nMemFree: 50 kB\n", &v) == -EINVAL &&
+	      v == 7);
+	CHECK(cg_stats_parse_meminfo("MemTotal: 100 kB\nMemAvailable: 101 kB\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_meminfo("MemFree: 100 kB\nMemTotal: 100 kB\n", &v) == -EINVAL);
+	CHECK(cg_stats_parse_meminfo("", &v) == -EINVAL);
+	CHECK(cg_stats_parse_populated("populated 0\nfrozen 0\n") == 0);
+	CHECK(cg_stats_parse_populated("populated 1\nfrozen 0\n") == 1);
+	/* a cgroup.events that does not say is taken as populated: read it all */
+	CHECK(cg_stats_parse_populated("frozen 0\n") == 1);
 }
 
 static void test_proc_stat(void)
@@ -141,9 +170,9 @@ static void test_proc_flags(void)
 	/* kthreadd: PF_KTHREAD (0x00200000) among others */
 	CHECK(cg_stats_parse_proc_flags("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0\n",
 					&flags) == 0 &&
-	      flags == 2129984 && (flags & 0x00200000));
+	      flags == 2129984 && (flags & CG_PF_KTHREAD));
 	CHECK(cg_stats_parse_proc_flags("77 (a) S 1 2 3 4 -1 4194560 1 2\n", &flags) == 0 &&
-	      flags == 4194560 && !(flags & 0x00200000));
+	      flags == 4194560 && !(flags & CG_PF_KTHREAD));
 	/* flags last, without a newline */
 	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 64", &flags) == 0 && flags == 64);
 	/* a comm with ") S" in it: only the last ')' ends it */
@@ -163,6 +192,7 @@ int main(void)
 	test_blkio();
 	test_psi();
 	test_numbers();
+	test_meminfo_events();
 	test_proc_stat();
 	test_proc_flags();
 	if (failures)

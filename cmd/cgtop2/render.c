@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cgtop2's writers: the rows to show (filtered, sorted), the table (batch and interactive), JSON,
+ * CSV and OpenMetrics, and put_name, the one function that escapes a name for each of them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgtop2.h"
+#include "cleanup.h"
+
+/* What the tasks column counts, in headers and output keys. */
+static const char *const count_titles[] = { "TASKS", "PROCS", "PROCS" };
+static const char *const count_keys[] = { "tasks", "processes", "user_processes" };
+
+/* ---- ordering --------------------------------------------------------------------------- */
+
+static enum order sort_order;
+
+/* '/' sorts before every other byte so that a parent's subtree stays together */
+static int path_cmp(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	if (*a == *b)
+		return 0;
+	if (*a == '/')
+		return *b ? -1 : 1;
+	if (*b == '/')
+		return *a ? 1 : -1;
+	return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+}
+
+static double pressure_max(const struct cg_stat_row *r)
+{
+	double m = -1;
+
+	for (int p = 0; p < CG_PSI_N; p++)
+		if ((r->have & (CG_STAT_PSI_CPU << p)) && r->psi[p] > m)
+			m = r->psi[p];
+	return m;
+}
+
+/* The sort key; NAN when unknown, which sorts last. */
+static double sort_key(const struct cg_stat_row *r)
+{
+	switch (sort_order) {
+	case ORDER_TASKS:
+		return r->have & CG_STAT_TASKS ? (double)r->tasks : NAN;
+	case ORDER_CPU:
+		return r->have & CG_STAT_CPU_RATE ? r->cpu_percent : NAN;
+	case ORDER_MEMORY:
+		return r->have & CG_STAT_MEMORY ? (double)r->memory : NAN;
+	case ORDER_IO:
+		return r->have & CG_STAT_IO_RATE ? r->io_read_bps + r->io_write_bps : NAN;
+	case ORDER_PRESSURE: {
+		double m = pressure_max(r);
+		return m < 0 ? NAN : m;
+	}
+	default:
+		return NAN;
+	}
+}
+
+struct keyed {
+	double key;
+	struct cg_stat_row *row;
+};
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed *x = pa, *y = pb;
+	const struct cg_stat_row *a = x->row, *b = y->row;
+
+	if (sort_order != ORDER_PATH) {
+		double ka = x->key, kb = y->key;
+
+		if (isnan(ka) != isnan(kb))
+			return isnan(ka) ? 1 : -1;
+		if (!isnan(ka) && ka != kb)
+			return ka > kb ? -1 : 1;
+	}
+	return path_cmp(a->path, b->path);
+}
+
+/* ---- cells ------------------------------------------------------------------------------ */
+
+/* printf is most of a refresh over many cgroups: the few number shapes are made by hand. */
+static size_t fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, len;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	len = n;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = tmp[len - 1 - i];
+	buf[len] = '\0';
+	return len;
+}
+
+/* v >= 0 with 1 or 2 decimals, rounded as printf does for these magnitudes */
+static void fmt_fixed(char *buf, size_t size, double v, int decimals)
+{
+	double scale = decimals == 1 ? 10.0 : 100.0;
+	double t = floor(v * scale + 0.5);
+	uint64_t iv, frac;
+	size_t n;
+
+	if (!(v >= 0) || t > 1e15) {
+		snprintf(buf, size, "%.*f", decimals, v);
+		return;
+	}
+	iv = (uint64_t)(t / scale);
+	frac = (uint64_t)t - iv * (uint64_t)scale;
+	n = fmt_u64(buf, iv);
+	buf[n++] = '.';
+	if (decimals == 2)
+		buf[n++] = (char)('0' + frac / 10);
+	buf[n++] = (char)('0' + frac % 10);
+	buf[n] = '\0';
+}
+
+static void fmt_bytes(char *buf, size_t size, double v)
+{
+	static const char units[] = "BKMGTPE";
+	int u = 0;
+
+	while (v >= 1024 && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0) {
+		size_t n = fmt_u64(buf, (uint64_t)(v + 0.5));
+
+		buf[n] = 'B';
+		buf[n + 1] = '\0';
+	} else {
+		size_t n;
+
+		fmt_fixed(buf, size - 1, v, 1);
+		n = strlen(buf);
+		buf[n] = units[u];
+		buf[n + 1] = '\0';
+	}
+}
+
+static void fmt_duration(char *buf, size_t size, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+
+	if (s < 60)
+		snprintf(buf, size, "%.1fs", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dmin %ds", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, size, "%dh %dmin", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+enum col { C_PATH, C_TASKS, C_CPU, C_MEMORY, C_IOR, C_IOW, C_PSI_CPU, C_PSI_MEM, C_PSI_IO, C_N };
+
+static const char *const col_names[C_N] = { "CGROUP", "TASKS",	 "%CPU",    "MEMORY", "IN/S",
+					    "OUT/S",  "PSI-CPU", "PSI-MEM", "PSI-IO" };
+
+static const char *col_title(const struct cgtop2_args *a, enum col c)
+{
+	if (c == C_CPU && a->cpu_time)
+		return "CPU-TIME";
+	return c == C_TASKS ? count_titles[a->count] : col_names[c];
+}
+
+static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum col c, char *buf,
+		 size_t size)
+{
+	buf[0] = '-';
+	buf[1] = '\0';
+	switch (c) {
+	case C_PATH:
+		snprintf(buf, size, "%s", r->path);
+		break;
+	case C_TASKS:
+		if (r->have & CG_STAT_TASKS)
+			fmt_u64(buf, r->tasks);
+		break;
+	case C_CPU:
+		if (a->cpu_time && (r->have & CG_STAT_CPU)) {
+			if (a->raw)
+				fmt_u64(buf, r->cpu_ns);
+			else
+				fmt_duration(buf, size, r->cpu_ns);
+		} else if (!a->cpu_time && (r->have & CG_STAT_CPU_RATE)) {
+			fmt_fixed(buf, size, r->cpu_percent, 1);
+		}
+		break;
+	case C_MEMORY:
+		if (r->have & CG_STAT_MEMORY) {
+			if (a->raw)
+				fmt_u64(buf, r->memory);
+			else
+				fmt_bytes(buf, size, (double)r->memory);
+		}
+		break;
+	case C_IOR:
+	case C_IOW:
+		if (r->have & CG_STAT_IO_RATE) {
+			double v = c == C_IOR ? r->io_read_bps : r->io_write_bps;
+
+			if (a->raw)
+				fmt_u64(buf, (uint64_t)(v + 0.5));
+			else
+				fmt_bytes(buf, size, v);
+		}
+		break;
+	default: {
+		int p = c - C_PSI_CPU;
+
+		if (r->have & (CG_STAT_PSI_CPU << p))
+			fmt_fixed(buf, size, r->psi[p], 2);
+		break;
+	}
+	}
+}
+
+/* ---- names ----------------------------------------------------------------------------------- */
+
+/*
+ * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), 0 if
+ * there is none. Cgroup names are any bytes and the kernel cuts comm at 15 bytes, maybe inside
+ * a character; JSON and OpenMetrics text must be UTF-8.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* The ASCII bytes a format escapes itself (besides control characters). */
+static bool q_special(enum quoting q, unsigned char c)
+{
+	switch (q) {
+	case Q_TABLE:
+		return c == '\\';
+	case Q_CSV:
+		return c == '"';
+	default:
+		return c == '"' || c == '\\';
+	}
+}
+
+/*
+ * Write a name (a cgroup path, a thread's comm: any bytes but NUL, chosen by whoever named it)
+ * so that it stays one field of one line in every format and nothing raw reaches a terminal.
+ * Control characters (C0, DEL, C1): JSON \u00XX; OpenMetrics \n for a newline, U+FFFD for the
+ * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \xNN a byte.
+ * A byte that starts no valid UTF-8 is U+FFFD, in the table \xNN. Quotes and backslashes as
+ * the format escapes them: \" \\ in JSON and OpenMetrics, "" in CSV (the caller quotes the
+ * field), \\ in the table so that its \xNN stays unambiguous.
+ */
+static void put_name(struct out *o, const char *name, enum quoting q)
+{
+	const unsigned char *s = (const unsigned char *)name, *run = s;
+
+	while (*s) {
+		size_t len = utf8_len(s), n = 0;
+		/* C1 controls, U+0080 to U+009F, are 0xc2 0x80 to 0xc2 0x9f */
+		bool ctl = len == 1 ? *s < 0x20 || *s == 0x7f
+				    : len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+		char esc[16];
+
+		if (len && !ctl && !(len == 1 && q_special(q, *s))) {
+			s += len;
+			continue;
+		}
+		out_put(o, (const char *)run, (size_t)(s - run));
+		if (q == Q_TABLE && (!len || ctl)) {
+			for (size_t i = 0; i < (len ? len : 1); i++)
+				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", s[i]);
+		} else if (q == Q_JSON && ctl) {
+			n = (size_t)snprintf(
+				esc, sizeof(esc), "\\u%04x",
+				len == 1 ? *s : (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f));
+		} else if (q == Q_OPENMETRICS && ctl && *s == '\n') {
+			n = (size_t)snprintf(esc, sizeof(esc), "\\n");
+		} else if (!len || ctl) {
+			n = (size_t)snprintf(esc, sizeof(esc), "\xef\xbf\xbd");
+		} else {
+			n = (size_t)snprintf(esc, sizeof(esc), "%c%c", q == Q_CSV ? '"' : '\\', *s);
+		}
+		out_put(o, esc, n);
+		s += len ? len : 1;
+		run = s;
+	}
+	out_put(o, (const char *)run, (size_t)(s - run));
+}
+
+/* name as put_name writes it for q, in a string of its own (NULL without memory) */
+char *escaped(const char *name, enum quoting q)
+{
+	struct out t = { .fd = -1 };
+
+	put_name(&t, name, q);
+	if (t.failed) {
+		free(t.s);
+		return NULL;
+	}
+	return t.s;
+}
+
+/* ---- the table (batch and interactive) -------------------------------------------------- */
+
+int make_view(struct cg_stat_row *const *rows, size_t n, enum order order, const char *filter,
+	      struct view *v)
+{
+	struct cg_stat_row **sel = malloc((n ? n : 1) * sizeof(*sel));
+	struct keyed *ks = malloc((n ? n : 1) * sizeof(*ks));
+	size_t k = 0;
+
+	if (!sel || !ks) {
+		free(sel);
+		free(ks);
+		return -ENOMEM;
+	}
+	sort_order = order;
+	for (size_t i = 0; i < n; i++)
+		if (!filter || !*filter || strstr(rows[i]->path, filter)) {
+			ks[k].row = rows[i];
+			ks[k].key = sort_key(rows[i]);
+			k++;
+		}
+	qsort(ks, k, sizeof(*ks), keyed_cmp);
+	for (size_t i = 0; i < k; i++)
+		sel[i] = ks[i].row;
+	free(ks);
+	free(v->rows);
+	v->rows = sel;
+	v->n = k;
+	return 0;
+}
+
+/*
+ * Table text is escaped (put_name): ASCII and whole UTF-8 characters, one column each (wide
+ * characters aside). The byte offset of character k of s[0, len), or len.
+ */
+size_t char_offset(const char *s, size_t len, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && k-- == 0)
+			break;
+	return i;
+}
+
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Shorten a path to width by cutting its middle: the top and the leaf say the most. */
+static void ellipsize(char *s, size_t width)
+{
+	size_t len = strlen(s), w = text_width(s), head, tail;
+
+	if (w <= width || width < 5)
+		return;
+	/* between characters, never inside one */
+	head = char_offset(s, len, (width - 3) / 2);
+	tail = char_offset(s, len, w - (width - 3 - (width - 3) / 2));
+	memmove(s + head + 3, s + tail, len - tail + 1);
+	memcpy(s + head, "...", 3);
+}
+
+/*
+ * Render rows as aligned text into o. path_width 0: as wide as the longest path (batch);
+ * else the column is cut to it. max_rows 0: all. eol ends each line. Names are escaped
+ * (put_name): a control character in a cgroup's name never reaches the terminal.
+ */
+void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
+		  size_t path_width, size_t max_rows, const char *eol)
+{
+	size_t w[C_N] = { 0 }, eol_len = strlen(eol), used = 0, cap;
+	size_t rows = max_rows && max_rows < v->n ? max_rows : v->n;
+	/* every cell formatted once, packed NUL-separated: for the widths, then for the lines */
+	char *pack, *p, tmp[64];
+	struct out names = { .fd = -1 }, name = { .fd = -1 };
+	const char *np;
+
+	cap = rows * 16 + 64;
+	pack = malloc(cap);
+	if (!pack) {
+		o->failed = true;
+		return;
+	}
+	for (int c = 0; c < C_N; c++)
+		w[c] = strlen(col_title(a, (enum col)c));
+	for (size_t i = 0; i < rows; i++) {
+		size_t len;
+
+		/* the escaped paths, NUL-separated */
+		put_name(&names, v->rows[i]->path, Q_TABLE);
+		out_put(&names, "", 1);
+		for (int c = 1; c < C_N; c++) {
+			cell(a, v->rows[i], (enum col)c, tmp, sizeof(tmp));
+			len = strlen(tmp);
+			if (len > w[c])
+				w[c] = len;
+			if (used + len + 1 > cap) {
+				char *ng = realloc(pack, cap * 2 + len + 1);
+
+				if (!ng) {
+					free(pack);
+					free(names.s);
+					o->failed = true;
+					return;
+				}
+				pack = ng;
+				cap = cap * 2 + len + 1;
+			}
+			memcpy(pack + used, tmp, len + 1);
+			used += len + 1;
+		}
+	}
+	if (names.failed) {
+		free(pack);
+		free(names.s);
+		o->failed = true;
+		return;
+	}
+	np = names.s;
+	for (size_t i = 0; i < rows; np += strlen(np) + 1, i++)
+		if (text_width(np) > w[C_PATH])
+			w[C_PATH] = text_width(np);
+	if (path_width)
+		w[C_PATH] = path_width;
+	for (int c = 0; c < C_N; c++) {
+		const char *h = col_title(a, (enum col)c);
+		size_t len = strlen(h);
+
+		if (c) {
+			out_pad(o, 1 + w[c] - len);
+			out_put(o, h, len);
+		} else {
+			out_put(o, h, len);
+			out_pad(o, w[c] - len);
+		}
+	}
+	out_put(o, eol, eol_len);
+	p = pack;
+	np = names.s;
+	for (size_t i = 0; i < rows; np += strlen(np) + 1, i++) {
+		const struct cg_stat_row *r = v->rows[i];
+		size_t len;
+
+		/* the next path is already escaped in place: a copy of it is cut */
+		name.len = 0;
+		out_put(&name, np, strlen(np));
+		if (name.s)
+			ellipsize(name.s, w[C_PATH]);
+		out_put(o, name.s ? name.s : "", name.s ? strlen(name.s) : 0);
+		len = name.s ? text_width(name.s) : 0;
+		out_pad(o, w[C_PATH] > len ? w[C_PATH] - len : 0);
+		for (int c = 1; c < C_N; c++) {
+			len = strlen(p);
+			out_pad(o, 1 + w[c] - len);
+			out_put(o, p, len);
+			p += len + 1;
+		}
+		out_put(o, eol, eol_len);
+		out_maybe_flush(o);
+		for (size_t t = 0; t < r->n_threads; t++) {
+			const struct cg_stat_thread *th = &r->threads[t];
+
+			name.len = 0;
+			out_printf(&name, "  %d ", (int)th->tid);
+			put_name(&name, th->comm, Q_TABLE);
+			if (!name.s)
+				continue;
+			ellipsize(name.s, w[C_PATH]);
+			out_put(o, name.s, strlen(name.s));
+			len = text_width(name.s);
+			out_pad(o, w[C_PATH] > len ? w[C_PATH] - len : 0);
+			out_printf(o, " %*s ", (int)w[C_TASKS], "");
+			if (th->cpu_percent >= 0)
+				out_printf(o, "%*.1f", (int)w[C_CPU], th->cpu_percent);
+			else
+				out_printf(o, "%*s", (int)w[C_CPU], "-");
+			out_put(o, eol, eol_len);
+		}
+	}
+	if (name.failed)
+		o->failed = true;
+	free(name.s);
+	free(names.s);
+	free(pack);
+}
+
+/* ---- machine formats -------------------------------------------------------------------- */
+
+static void json_string(struct out *o, const char *s)
+{
+	out_put(o, "\"", 1);
+	put_name(o, s, Q_JSON);
+	out_put(o, "\"", 1);
+}
+
+static void json_num(struct out *o, bool have, const char *fmt, double v)
+{
+	if (have && isfinite(v))
+		out_printf(o, fmt, v);
+	else
+		out_printf(o, "null");
+}
+
+static double wall_time(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
+{
+	out_printf(o, "{\"time\":%.3f,\"cgroups\":[", wall_time());
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		out_printf(o, "%s{\"path\":", i ? "," : "");
+		json_string(o, r->path);
+		out_printf(o, ",\"%s\":", count_keys[a->count]);
+		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
+		out_printf(o, ",\"cpu_percent\":");
+		json_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		out_printf(o, ",\"memory_bytes\":");
+		json_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
+		out_printf(o, ",\"io_read_bytes_per_sec\":");
+		json_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
+		out_printf(o, ",\"io_write_bytes_per_sec\":");
+		json_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
+		out_printf(o, ",\"pressure\":{\"cpu\":");
+		json_num(o, r->have & CG_STAT_PSI_CPU, "%.2f", r->psi[CG_PSI_CPU]);
+		out_printf(o, ",\"memory\":");
+		json_num(o, r->have & CG_STAT_PSI_MEMORY, "%.2f", r->psi[CG_PSI_MEMORY]);
+		out_printf(o, ",\"io\":");
+		json_num(o, r->have & CG_STAT_PSI_IO, "%.2f", r->psi[CG_PSI_IO]);
+		out_printf(o, "}");
+		if (a->threads && (r->have & CG_STAT_THREADED)) {
+			out_printf(o, ",\"threads\":[");
+			for (size_t t = 0; t < r->n_threads; t++) {
+				out_printf(o, "%s{\"tid\":%d,\"comm\":", t ? "," : "",
+					   (int)r->threads[t].tid);
+				json_string(o, r->threads[t].comm);
+				out_printf(o, ",\"cpu_percent\":");
+				json_num(o, r->threads[t].cpu_percent >= 0, "%.2f",
+					 r->threads[t].cpu_percent);
+				out_printf(o, "}");
+			}
+			out_printf(o, "]");
+		}
+		out_printf(o, "}");
+		out_maybe_flush(o);
+	}
+	out_printf(o, "]}\n");
+}
+
+/* RFC 4180: quoted when it holds a comma or a quote (control characters are never raw) */
+static void csv_field(struct out *o, const char *s)
+{
+	bool quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		out_put(o, "\"", 1);
+	put_name(o, s, Q_CSV);
+	if (quote)
+		out_put(o, "\"", 1);
+}
+
+static void csv_num(struct out *o, bool have, const char *fmt, double v)
+{
+	out_printf(o, ",");
+	if (have && isfinite(v))
+		out_printf(o, fmt, v);
+}
+
+void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
+{
+	double now = wall_time();
+
+	if (header)
+		out_printf(o,
+			   "time,path,%s,cpu_percent,memory_bytes,io_read_bytes_per_sec,"
+			   "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io%s\n",
+			   count_keys[a->count], a->threads ? ",tid,comm" : "");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		out_printf(o, "%.3f,", now);
+		csv_field(o, r->path);
+		csv_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
+		csv_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		csv_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
+		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
+		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
+		for (int p = 0; p < CG_PSI_N; p++)
+			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
+		out_printf(o, "%s\n", a->threads ? ",," : "");
+		/* a thread: its cgroup's path, its CPU, its tid and comm; the rest is the cgroup's */
+		for (size_t t = 0; a->threads && (r->have & CG_STAT_THREADED) && t < r->n_threads;
+		     t++) {
+			const struct cg_stat_thread *th = &r->threads[t];
+
+			out_printf(o, "%.3f,", now);
+			csv_field(o, r->path);
+			out_printf(o, ",");
+			csv_num(o, th->cpu_percent >= 0, "%.2f", th->cpu_percent);
+			/* memory, the IO rates and the three PSI figures are the cgroup's */
+			out_printf(o, ",,,,,,,%d,", (int)th->tid);
+			csv_field(o, th->comm);
+			out_printf(o, "\n");
+		}
+		out_maybe_flush(o);
+	}
+}
+
+static void om_label(struct out *o, const char *s)
+{
+	put_name(o, s, Q_OPENMETRICS);
+}
+
+struct om_family {
+	const char *name, *type, *unit, *help, *sample_suffix, *extra_label;
+	unsigned need;
+	int value; /* which number of a row */
+};
+
+enum { V_CPU_S, V_MEM, V_TASKS, V_IOR, V_IOW, V_PSI_CPU, V_PSI_MEM, V_PSI_IO };
+
+static const struct om_family families[] = {
+	{ "cgroup_cpu_usage_seconds", "counter", "seconds",
+	  "CPU time used by the cgroup and its descendants", "_total", NULL, CG_STAT_CPU, V_CPU_S },
+	{ "cgroup_memory_bytes", "gauge", "bytes", "Memory charged to the cgroup", "", NULL,
+	  CG_STAT_MEMORY, V_MEM },
+	{ "cgroup_tasks", "gauge", NULL, "Tasks (threads) in the cgroup and its descendants", "",
+	  NULL, CG_STAT_TASKS, V_TASKS },
+	{ "cgroup_io_read_bytes", "counter", "bytes", "Bytes read from block devices", "_total",
+	  NULL, CG_STAT_IO, V_IOR },
+	{ "cgroup_io_write_bytes", "counter", "bytes", "Bytes written to block devices", "_total",
+	  NULL, CG_STAT_IO, V_IOW },
+	{ "cgroup_pressure_some_avg10_ratio", "gauge", NULL,
+	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)", "",
+	  "resource=\"cpu\"", CG_STAT_PSI_CPU, V_PSI_CPU },
+};
+
+static void om_value(struct out *o, const struct cg_stat_row *r, int value)
+{
+	switch (value) {
+	case V_CPU_S:
+		out_printf(o, "%" PRIu64 ".%09" PRIu64, r->cpu_ns / 1000000000u,
+			   r->cpu_ns % 1000000000u);
+		break;
+	case V_MEM:
+		out_printf(o, "%" PRIu64, r->memory);
+		break;
+	case V_TASKS:
+		out_printf(o, "%" PRIu64, r->tasks);
+		break;
+	case V_IOR:
+		out_printf(o, "%" PRIu64, r->io_read);
+		break;
+	case V_IOW:
+		out_printf(o, "%" PRIu64, r->io_write);
+		break;
+	default:
+		out_printf(o, "%.4f", r->psi[value - V_PSI_CPU] / 100.0);
+		break;
+	}
+}
+
+/* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
+static void om_threads(struct out *o, const struct view *v)
+{
+	static const char *name = "cgroup_thread_cpu_usage_seconds";
+	double hz = (double)sysconf(_SC_CLK_TCK);
+
+	out_printf(o, "# TYPE %s counter\n# UNIT %s seconds\n", name, name);
+	out_printf(o, "# HELP %s CPU time used by a thread of a threaded cgroup.\n", name);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
+			out_printf(o, "%s_total{cgroup=\"", name);
+			om_label(o, r->path);
+			out_printf(o, "\",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
+			om_label(o, r->threads[t].comm);
+			out_printf(o, "\"} %.2f\n",
+				   (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
+			out_maybe_flush(o);
+		}
+	}
+}
+
+/* -P and -k count processes: another gauge, so that a series never changes its meaning */
+static const struct om_family om_processes[] = {
+	[CG_COUNT_PROCESSES] = { "cgroup_processes", "gauge", NULL,
+				 "Processes (each counts once) and kernel threads in the cgroup",
+				 "", NULL, CG_STAT_TASKS, V_TASKS },
+	[CG_COUNT_USER_PROCESSES] = { "cgroup_user_processes", "gauge", NULL,
+				      "Processes (each counts once, no kernel threads) in the "
+				      "cgroup",
+				      "", NULL, CG_STAT_TASKS, V_TASKS },
+};
+
+void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
+{
+	static const char *const psi_res[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
+		const struct om_family *fm = &families[f];
+		bool psi = fm->value == V_PSI_CPU;
+
+		if (fm->value == V_TASKS && a->count != CG_COUNT_TASKS)
+			fm = &om_processes[a->count];
+
+		out_printf(o, "# TYPE %s %s\n", fm->name, fm->type);
+		if (fm->unit)
+			out_printf(o, "# UNIT %s %s\n", fm->name, fm->unit);
+		out_printf(o, "# HELP %s %s.\n", fm->name, fm->help);
+		for (int p = 0; p < (psi ? CG_PSI_N : 1); p++) {
+			for (size_t i = 0; i < v->n; i++) {
+				const struct cg_stat_row *r = v->rows[i];
+
+				if (!(r->have & (fm->need << p)))
+					continue;
+				out_printf(o, "%s%s{cgroup=\"", fm->name, fm->sample_suffix);
+				om_label(o, r->path);
+				out_printf(o, "\"");
+				if (psi)
+					out_printf(o, ",resource=\"%s\"", psi_res[p]);
+				out_printf(o, "} ");
+				om_value(o, r, fm->value + p);
+				out_printf(o, "\n");
+				out_maybe_flush(o);
+			}
+		}
+	}
+	if (a->threads)
+		om_threads(o, v);
+	out_printf(o, "# EOF\n");
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/* Pure kernel-text parsers: the unit-test and fuzz surface (no I/O; tests/unit, tests/fuzz). */
+#include "kparse.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+/* Copy the token [p, e) into buf so the strict parser sees a whole string. */
+static int token_u64(const char *p, const char *e, uint64_t *ret)
+{
+	char buf[32];
+	size_t n = (size_t)(e - p);
+
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return cg_parse_u64(buf, UINT64_MAX, ret);
+}
+
+/* A kernel counter that is summed must not wrap silently. */
+static int add_u64(uint64_t *acc, uint64_t v)
+{
+	if (*acc > UINT64_MAX - v)
+		return -ERANGE;
+	*acc += v;
+	return 0;
+}
+
+int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; l && *l;) {
+		const char *eol = strchrnul(l, '\n');
+
+		if ((size_t)(eol - l) > kl && !strncmp(l, key, kl) && l[kl] == ' ')
+			return token_u64(l + kl + 1, eol, ret);
+		l = *eol ? eol + 1 : eol;
+	}
+	return -ENOENT;
+}
+
+int cg_stats_parse_number(const char *text, uint64_t *ret)
+{
+	return cg_parse_u64(text, UINT64_MAX, ret);
+}
+
+int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used)
+{
+	uint64_t total, avail;
+
+	if (sscanf(text, "MemTotal: %" SCNu64, &total) != 1)
+		return -EINVAL;
+	text = strstr(text, "MemAvailable:");
+	if (!text || sscanf(text, "MemAvailable: %" SCNu64, &avail) != 1 || avail > total)
+		return -EINVAL;
+	*ret_used = (total - avail) * 1024;
+	return 0;
+}
+
+int cg_stats_parse_populated(const char *text)
+{
+	const char *p = strstr(text, "populated ");
+
+	return p ? p[10] == '1' : 1;
+}
+
+int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write)
+{
+	uint64_t rd = 0, wr = 0;
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n'), *p = l;
+		bool dev = false;
+
+		while (p < eol) {
+			const char *e = p, *eq;
+			uint64_t v;
+
+			while (e < eol && *e != ' ')
+				e++;
+			if (!dev) {
+				/* "MAJ:MIN" opens every line */
+				if (!memchr(p, ':', (size_t)(e - p)))
+					return -EINVAL;
+				dev = true;
+			} else if (e > p) {
+				eq = memchr(p, '=', (size_t)(e - p));
+				if (!eq || token_u64(eq + 1, e, &v) < 0)
+					return -EINVAL;
+				if (eq - p == 6 && !strncmp(p, "rbytes", 6) && add_u64(&rd, v) < 0)
+					return -ERANGE;
+				if (eq - p == 6 && !strncmp(p, "wbytes", 6) && add_u64(&wr, v) < 0)
+					return -ERANGE;
+			}
+			p = e < eol ? e + 1 : e;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	*ret_read = rd;
+	*ret_write = wr;
+	return 0;
+}
+
+int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write)
+{
+	uint64_t rd = 0, wr = 0;
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+		const char *sp1 = memchr(l, ' ', (size_t)(eol - l)), *sp2;
+		uint64_t v;
+
+		if (eol == l) {
+			l = *eol ? eol + 1 : eol;
+			continue;
+		}
+		if (!sp1)
+			return -EINVAL;
+		/* the grand "Total N" line has no device */
+		if (sp1 - l == 5 && !strncmp(l, "Total", 5)) {
+			if (token_u64(sp1 + 1, eol, &v) < 0)
+				return -EINVAL;
+			l = *eol ? eol + 1 : eol;
+			continue;
+		}
+		sp2 = memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1));
+		if (!memchr(l, ':', (size_t)(sp1 - l)) || !sp2 || token_u64(sp2 + 1, eol, &v) < 0)
+			return -EINVAL;
+		if (sp2 - sp1 - 1 == 4 && !strncmp(sp1 + 1, "Read", 4) && add_u64(&rd, v) < 0)
+			return -ERANGE;
+		if (sp2 - sp1 - 1 == 5 && !strncmp(sp1 + 1, "Write", 5) && add_u64(&wr, v) < 0)
+			return -ERANGE;
+		l = *eol ? eol + 1 : eol;
+	}
+	*ret_read = rd;
+	*ret_write = wr;
+	return 0;
+}
+
+int cg_stats_parse_psi(const char *text, double *ret_some_avg10)
+{
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+
+		if (!strncmp(l, "some ", 5)) {
+			const char *p = strstr(l, " avg10=");
+			char buf[32], *end;
+			size_t n = 0;
+			double v;
+
+			if (!p || p > eol)
+				return -EINVAL;
+			p += 7;
+			while (p + n < eol && p[n] != ' ' && n < sizeof(buf) - 1) {
+				buf[n] = p[n];
+				n++;
+			}
+			buf[n] = '\0';
+			if (!n || !(buf[0] >= '0' && buf[0] <= '9'))
+				return -EINVAL;
+			errno = 0;
+			v = strtod(buf, &end);
+			if (errno || *end || !isfinite(v) || v < 0 || v > 100)
+				return -EINVAL;
+			*ret_some_avg10 = v;
+			return 0;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	return -EINVAL;
+}
+
+bool cg_stats_psi_idle(const char *text)
+{
+	for (const char *p = strstr(text, "avg"); p; p = strstr(p + 1, "avg")) {
+		const char *v = strchr(p, '=');
+
+		if (!v)
+			return false;
+		for (v++; *v && *v != ' ' && *v != '\n'; v++)
+			if (*v >= '1' && *v <= '9')
+				return false;
+	}
+	return true;
+}
+
+uint64_t cg_stats_count_lines(const char *text)
+{
+	uint64_t n = 0;
+
+	for (const char *p = text; *p; p++)
+		if (*p == '\n')
+			n++;
+	/* a last line without its newline still counts */
+	if (*text && text[strlen(text) - 1] != '\n')
+		n++;
+	return n;
+}
+
+int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
+	uint64_t ut, st;
+	size_t n;
+
+	if (!open || !close || close < open || size == 0)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= size)
+		n = size - 1;
+	memcpy(comm, open + 1, n);
+	comm[n] = '\0';
+	/* after ")": state is field 3, utime field 14, stime field 15 */
+	p = close;
+	for (int field = 1; field < 13; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -EINVAL;
+	}
+	{
+		const char *e = strchr(p + 1, ' ');
+		const char *e2;
+
+		if (!e || token_u64(p + 1, e, &ut) < 0)
+			return -EINVAL;
+		e2 = strchr(e + 1, ' ');
+		if (!e2)
+			e2 = e + 1 + strlen(e + 1);
+		if (token_u64(e + 1, e2, &st) < 0)
+			return -EINVAL;
+	}
+	*ret_ticks = ut + st;
+	return 0;
+}
+
+int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
+{
+	const char *p = strrchr(text, ')'), *e;
+
+	/* after ")": state is field 3, flags field 9; comm may hold spaces and parentheses */
+	if (!p)
+		return -EINVAL;
+	for (int field = 2; field < 9; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -EINVAL;
+	}
+	e = strchr(p + 1, ' ');
+	if (!e)
+		e = p + 1 + strlen(p + 1);
+	return token_u64(p + 1, e, ret_flags);
+}

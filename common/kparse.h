@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Pure kernel-text parsers: the unit-test and fuzz surface (no I/O; tests/unit, tests/fuzz). */
+#ifndef CGKIT_KPARSE_H
+#define CGKIT_KPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * PF_KTHREAD of include/linux/sched.h: the flag in /proc/PID/stat field 9 that marks a kernel
+ * thread (ABI: ps and systemd test it too).
+ */
+#define CG_PF_KTHREAD 0x00200000u
+
+/* Each parser returns 0 or -EINVAL/-ERANGE, and writes its ret_* only on success. */
+
+/* "key value" lines (cpu.stat, memory.stat): the value of key; -ENOENT when it is absent. */
+int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret);
+/* io.stat: rbytes and wbytes summed over every device line. Empty text is 0/0. */
+int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+/*
+ * v1 blkio.throttle.io_service_bytes (and blkio.io_service_bytes): "MAJ:MIN Read N" and
+ * "MAJ:MIN Write N" summed over devices; the per-device and grand "Total" lines are ignored.
+ */
+int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+/* PSI ("some avg10=0.12 avg60=... total=N"): the "some" line's avg10 in percent. */
+int cg_stats_parse_psi(const char *text, double *ret_some_avg10);
+/* PSI text with every average zero: nothing stalled in the last five minutes. */
+bool cg_stats_psi_idle(const char *text);
+/* A single number file (cpuacct.usage, memory.current, pids.current, memory.usage_in_bytes). */
+int cg_stats_parse_number(const char *text, uint64_t *ret);
+/* /proc/meminfo: what the whole machine uses (MemTotal - MemAvailable), in bytes. */
+int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used);
+/* cgroup2 cgroup.events: 0 when "populated 0", else 1 (a file that does not say counts as 1). */
+int cg_stats_parse_populated(const char *text);
+/* Lines of a membership file (cgroup.procs, cgroup.threads, tasks). */
+uint64_t cg_stats_count_lines(const char *text);
+/* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
+int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
+/* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
+int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
+
+#endif

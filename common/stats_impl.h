@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to common/stats*.c (no tool includes it): the sampler's state, and the cgroup tree it
+ * samples (common/stats_tree.c: the walk, inotify, the fd budget).
+ */
+#ifndef CGKIT_STATS_IMPL_H
+#define CGKIT_STATS_IMPL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mount.h"
+#include "stats.h"
+
+/* The hierarchies a cgroup's numbers can come from. */
+/*
+ * R_SYSTEMD: v1 name=systemd, which has no controller but mirrors the unit tree, so that on a
+ * legacy system a unit's cgroup is there even where no controller hierarchy has it: its tasks.
+ */
+enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_SYSTEMD, R_PROC, R_N };
+
+enum metric { M_CPU, M_MEMORY, M_IO, M_TASKS, M_PSI_CPU, M_PSI_MEMORY, M_PSI_IO, M_N };
+
+enum kind {
+	F_CPU_STAT,
+	F_CPUACCT,
+	F_MEM_CURRENT,
+	F_MEM_V1,
+	F_MEMINFO,
+	F_IO_STAT,
+	F_BLKIO_THROTTLE,
+	F_BLKIO,
+	F_PIDS_V2,
+	F_PIDS_V1,
+	F_TASKS_PIDS,
+	F_THREADS_V2,
+	F_TASKS_CPUACCT,
+	F_TASKS_MEMORY,
+	F_TASKS_BLKIO,
+	F_TASKS_SYSTEMD,
+	F_PROCS_V2,
+	F_PROCS_PIDS,
+	F_PROCS_CPUACCT,
+	F_PROCS_MEMORY,
+	F_PROCS_BLKIO,
+	F_PROCS_SYSTEMD,
+	F_PSI_CPU,
+	F_PSI_MEMORY,
+	F_PSI_IO,
+	F_PROC_PSI_CPU,
+	F_PROC_PSI_MEMORY,
+	F_PROC_PSI_IO,
+	F_TYPE,
+	F_EVENTS,
+	F_N
+};
+
+/* A stat file of a cgroup (or of /proc, for the root). */
+struct file_def {
+	enum metric metric;
+	enum role role;
+	const char *name;
+	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
+	bool count; /* tasks by counting lines, not a pids.current */
+	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */
+};
+
+/* Every file the sampler knows (common/stats.c); preference order within a metric. */
+extern const struct file_def st_defs[F_N];
+
+/* fd[] states besides a real fd */
+#define FD_UNTRIED  (-1)
+#define FD_ABSENT   (-2)
+#define FD_UNCACHED (-3) /* exists; opened for each read because the fd budget is spent */
+
+struct node {
+	char *path; /* "" or "a/b" */
+	int depth;
+	struct node *parent, *child, *sibling, *hnext;
+	size_t index; /* in s->nodes */
+	unsigned srcs; /* bit per role: the directory exists there */
+	int dfd[R_N]; /* O_RDONLY|O_DIRECTORY, -1 when not cached */
+	int wd[R_N];
+	int fd[F_N];
+	int tasks_kind;
+	uint64_t own_tasks; /* counted (not pids.current): this cgroup's own */
+	int kind_used[M_N]; /* the file each metric came from last time, -1 for none */
+	bool has_prev;
+	/*
+	 * cgroup2: an unpopulated cgroup whose counters stopped and whose PSI is all zero cannot
+	 * change until something joins it, which cgroup.events reports through inotify (IN_MODIFY
+	 * on the directory). Until then its cgroup2 files are not read again, nor kept open.
+	 */
+	int populated; /* -1 unknown (read cgroup.events next sample), 0, 1 */
+	bool quiet, psi_busy;
+	/*
+	 * A read of one of its files said ENODEV this sample: removed while we read, maybe. Looked
+	 * at after the pass (st_collect_removed), so that no half row is shown.
+	 */
+	bool gone_seen;
+	uint64_t prev_t, prev_cpu, prev_rd, prev_wr;
+	unsigned prev_have;
+	struct cg_stat_row row;
+};
+
+struct wd_slot {
+	struct node *node;
+	int role;
+};
+
+struct cg_stats {
+	const struct cg_layout *layout;
+	const struct cg_hier *hier[R_N]; /* NULL: not mounted */
+	int canon[R_N]; /* a hierarchy serving two roles is listed and read under the first */
+	int sample_dfd[R_N]; /* the directory of the node being sampled, when it has no dfd */
+	char *root;
+	int depth;
+	bool threads, always_read;
+	enum cg_count count;
+	bool own_only;
+	int ifd;
+	struct wd_slot *wds;
+	size_t n_wds;
+	struct node **nodes;
+	size_t n_nodes, cap_nodes;
+	struct node **hash;
+	size_t hash_size;
+	struct cg_stat_row **rows;
+	size_t fds_held, fd_budget, reopened;
+	/* out of fds with nothing left to give back: no directory fd of its own per open either */
+	bool starved;
+	int out_of_fds; /* -EMFILE or -ENFILE when an open failed for want of an fd this sample */
+	bool rescan;
+	char *buf;
+	size_t buf_size;
+	char sources[1024];
+	long clk_tck;
+};
+
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+
+static inline bool fd_budget_left(const struct cg_stats *s)
+{
+	return s->fds_held < s->fd_budget;
+}
+
+static inline bool gone(int r)
+{
+	return r == -ENODEV || r == -ENOENT;
+}
+
+static inline bool out_of_fds(int r)
+{
+	return r == -EMFILE || r == -ENFILE;
+}
+
+/* ---- common/stats_tree.c: the cgroup tree, inotify, the fd budget -------------------------- */
+
+struct node *st_node_find(struct cg_stats *s, const char *path);
+struct node *st_node_add(struct cg_stats *s, struct node *parent, const char *path);
+/* The cgroup at path exists in this hierarchy: make sure its node knows it (fd: its dir, or -1). */
+struct node *st_node_attach(struct cg_stats *s, struct node *parent, const char *path, int role,
+			    int fd);
+/* Close a cached fd and give it back to the budget (nothing when it is no fd). */
+void st_close_fd(struct cg_stats *s, int *fd);
+/* The node and its subtree, gone from every hierarchy. */
+void st_node_free(struct cg_stats *s, struct node *n);
+/* The directory went away in one hierarchy: so did every descendant there. */
+void st_node_vanish(struct cg_stats *s, struct node *n, int role);
+/* The directory path of a hierarchy, opened from its root ("" is the root): fd or -errno. */
+int st_open_root_relative(const struct cg_stats *s, int role, const char *path);
+/* Out of fds: give cached fds back (then inotify). False when there was nothing left to free. */
+bool st_fd_relief(struct cg_stats *s);
+/* The fd budget from RLIMIT_NOFILE (raised to its hard limit first). */
+void st_fd_budget_init(struct cg_stats *s);
+/* name in the node's directory of role: see stats_tree.c. fd or -errno. */
+int st_node_open(struct cg_stats *s, struct node *n, int role, const char *name, int flags,
+		 int *own);
+/* A file outside cgroupfs (/proc): opened as st_node_open does, giving cached fds back for it. */
+int st_open_relieved(struct cg_stats *s, const char *path);
+/* List the whole tree again in every hierarchy, down to s->depth. */
+int st_scan_all(struct cg_stats *s);
+/* Apply what inotify saw since the last sample. */
+int st_drain_events(struct cg_stats *s);
+/* Drop the nodes whose read said ENODEV (gone_seen) whose directory is gone. */
+int st_collect_removed(struct cg_stats *s);
+
+#endif
