@@ -319,26 +319,6 @@ int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, str
 	return 0;
 }
 
-int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *d)
-{
-	_cleanup_close_ int fd = cg_open_dir(h, path);
-	char buf[PATH_MAX + 2];
-	int r;
-
-	disp(path, buf, sizeof(buf));
-	if (h->version != 2)
-		return cg_diag_say(d, ENOTSUP, buf, h->label, "make threaded",
-				   "threaded subtrees exist only in the unified (v2) hierarchy; "
-				   "v1 places threads freely");
-	if (fd < 0)
-		return cg_diag_fail(d, -fd, CG_OP_TYPE, 2, buf, h->label, "open");
-	r = cg_write_at(fd, "cgroup.type", "threaded");
-	if (r < 0)
-		return cg_diag_fail(d, -r, CG_OP_TYPE, 2, buf, h->label,
-				    "write cgroup.type \"threaded\"");
-	return 0;
-}
-
 static bool is_membership_file(const char *file)
 {
 	return !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||

@@ -52,9 +52,6 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, struct cg_journal *j,
 	      struct cg_diag *d);
 
-/* v2: cgroup.type = threaded. */
-int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *d);
-
 /*
  * Write FILE=VALUE. FILE must be a plain name and not a membership file (cgroup.procs,
  * cgroup.threads, tasks). The CPU vocabulary is translated for v1 (see cpu.h).

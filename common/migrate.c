@@ -22,6 +22,7 @@
 #include "cgroup.h"
 #include "cleanup.h"
 #include "cpu.h"
+#include "threaded.h"
 #include "file.h"
 #include "parse.h"
 

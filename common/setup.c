@@ -10,6 +10,7 @@
 
 #include "cleanup.h"
 #include "cpu.h"
+#include "threaded.h"
 #include "file.h"
 
 static void tell(const struct cg_setup_opts *o, enum cg_setup_step what, const struct cg_hier *h,

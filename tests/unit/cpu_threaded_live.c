@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "cpu.h"
+#include "threaded.h"
 #include "mount.h"
 
 int main(void)

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "cpu.h"
+#include "threaded.h"
 
 static struct cg_setting out[2];
 static size_t n;
