@@ -258,3 +258,25 @@ int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
 		e = p + 1 + strlen(p + 1);
 	return token_u64(p + 1, e, ret_flags);
 }
+
+char *cg_kparse_env_value(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; *p;) {
+		const char *eol = strchrnul(p, '\n');
+
+		if ((size_t)(eol - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			const char *v = p + klen + 1;
+			size_t len = (size_t)(eol - v);
+
+			if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
+				v++;
+				len -= 2;
+			}
+			return strndup(v, len);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return NULL;
+}

@@ -41,4 +41,10 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 /* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
 
+/*
+ * The value of KEY= in text of KEY=VALUE lines (systemd's state and env files), without the
+ * double quotes around it; a new string, NULL when the key is absent (or out of memory).
+ */
+char *cg_kparse_env_value(const char *text, const char *key);
+
 #endif

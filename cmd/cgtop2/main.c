@@ -17,10 +17,12 @@
 #include "cleanup.h"
 #include "error.h"
 #include "file.h"
+#include "machine.h"
 #include "mount.h"
 #include "parse.h"
 #include "spec.h"
 #include "stats.h"
+#include "tool.h"
 
 #include "cgtop2.h"
 
@@ -31,9 +33,6 @@ enum {
 	OPT_CPU,
 	OPT_RECURSIVE,
 };
-
-/* systemd-machined's state of each machine: where systemd-cgtop -M looks up the scope too */
-#define MACHINES_DIR "/run/systemd/machines"
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
@@ -109,7 +108,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'n':
 		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0 || v == 0)
-			argp_error(state, "--iterations takes a positive number, not '%s'", arg);
+			argp_error(state, "--iterations takes a positive number, not '%s'",
+				   TOOL_SHOWN(arg));
 		a->iterations = (unsigned long)v;
 		break;
 	case '1':
@@ -120,18 +120,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 				   "--delay takes seconds or a time with us, ms, s or min "
 				   "(more than 0, at most 86400s, fractions allowed), not '%s'",
-				   arg);
+				   TOOL_SHOWN(arg));
 		break;
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
 		if (i < 0)
 			argp_error(state,
-				   "--format takes table, json, csv or openmetrics, not '%s'", arg);
+				   "--format takes table, json, csv or openmetrics, not '%s'",
+				   TOOL_SHOWN(arg));
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
 		if (cg_parse_u64(arg, 1000, &v) < 0)
-			argp_error(state, "--depth takes a number from 0 to 1000, not '%s'", arg);
+			argp_error(state, "--depth takes a number from 0 to 1000, not '%s'",
+				   TOOL_SHOWN(arg));
 		a->depth = (int)v;
 		break;
 	case 'o':
@@ -140,7 +142,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(
 				state,
 				"--order takes path, tasks, cpu, memory, io or pressure, not '%s'",
-				arg);
+				TOOL_SHOWN(arg));
 		a->order = (enum order)i;
 		break;
 	case 'p':
@@ -167,7 +169,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "time"))
 			a->cpu_time = true;
 		else
-			argp_error(state, "--cpu takes percentage or time, not '%s'", arg);
+			argp_error(state, "--cpu takes percentage or time, not '%s'",
+				   TOOL_SHOWN(arg));
 		break;
 	case 'P':
 	case 'k':
@@ -179,13 +182,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_RECURSIVE:
 		i = parse_bool(arg);
 		if (i < 0)
-			argp_error(state, "--recursive takes yes or no, not '%s'", arg);
+			argp_error(state, "--recursive takes yes or no, not '%s'", TOOL_SHOWN(arg));
 		a->own_only = !i;
 		break;
 	case 'M':
 		if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..") ||
 		    strlen(arg) > 255)
-			argp_error(state, "--machine takes a machine name, not '%s'", arg);
+			argp_error(state, "--machine takes a machine name, not '%s'",
+				   TOOL_SHOWN(arg));
 		a->machine = arg;
 		break;
 	case 'H':
@@ -201,7 +205,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 				   "cgroup '%s': '..', control characters and names over 255 bytes "
 				   "are not allowed in a cgroup path",
-				   arg);
+				   TOOL_SHOWN(arg));
 		break;
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
@@ -347,99 +351,6 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
-/* The value of KEY= in machined's state file text, unquoted; NULL when absent. */
-static char *state_value(const char *text, const char *key)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = text; *p;) {
-		const char *eol = strchrnul(p, '\n');
-
-		if ((size_t)(eol - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-			const char *v = p + klen + 1;
-			size_t len = (size_t)(eol - v);
-
-			if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
-				v++;
-				len -= 2;
-			}
-			return strndup(v, len);
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	return NULL;
-}
-
-/*
- * -M NAME -> the cgroup of the machine's scope. machined's state file names the scope (SCOPE=,
- * which systemd-cgtop reads too; UNIT= is taken as well) and the leader (LEADER=, which
- * systemd's own container_get_leader() reads). systemd-cgtop then asks the manager over D-Bus
- * for the scope's ControlGroup; without D-Bus, that is the leader's cgroup (unified, else
- * name=systemd) up to the scope's own component.
- */
-static int machine_path(const struct cg_layout *l, const char *name, char **ret, char *why,
-			size_t size)
-{
-	const char *dir = getenv("CGKIT_MACHINES_DIR");
-	_cleanup_free_ char *text = NULL, *scope = NULL, *leader = NULL, *path = NULL;
-	const struct cg_hier *h = l->unified ? l->unified : cg_layout_find(l, "name=systemd");
-	char file[PATH_MAX];
-	pid_t pid;
-	int fd, r;
-
-	snprintf(file, sizeof(file), "%s/%s", dir && *dir ? dir : MACHINES_DIR, name);
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		r = -errno;
-		if (r == -ENOENT)
-			snprintf(why, size, "no such machine (no %s; is systemd-machined running?)",
-				 file);
-		else
-			snprintf(why, size, "cannot read %s: %s", file, strerror(-r));
-		return r;
-	}
-	r = cg_read_fd(fd, &text, NULL);
-	close(fd);
-	if (r < 0) {
-		snprintf(why, size, "cannot read %s", file);
-		return r;
-	}
-	scope = state_value(text, "SCOPE");
-	if (!scope)
-		scope = state_value(text, "UNIT");
-	leader = state_value(text, "LEADER");
-	if (!scope || !*scope || !leader || cg_parse_pid(leader, &pid) < 0) {
-		snprintf(why, size, "%s names no scope (SCOPE=) or no leader (LEADER=)", file);
-		return -EINVAL;
-	}
-	if (!h) {
-		snprintf(why, size, "neither a unified nor a name=systemd hierarchy is mounted");
-		return -ENOENT;
-	}
-	r = cg_pid_cgroup(h, pid, 0, &path);
-	if (r < 0) {
-		snprintf(why, size, "the leader, PID %d, is gone or outside %s", (int)pid,
-			 h->label);
-		return r;
-	}
-	for (char *c = path, *e; *c; c = *e ? e + 1 : e) {
-		e = strchrnul(c, '/');
-		if ((size_t)(e - c) == strlen(scope) && !strncmp(c, scope, (size_t)(e - c))) {
-			*e = '\0';
-			*ret = TAKE_PTR(path);
-			return 0;
-		}
-	}
-	{
-		_cleanup_free_ char *epath = escaped(path, Q_TABLE),
-				    *escope = escaped(scope, Q_TABLE);
-
-		snprintf(why, size, "the leader, PID %d, is in /%s, not in %s", (int)pid,
-			 epath ? epath : "?", escope ? escope : "?");
-	}
-	return -ESRCH;
-}
-
 static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
@@ -464,12 +375,12 @@ static int run(const struct cgtop2_args *args)
 		return 1;
 	}
 	if (a->machine) {
-		char why[PATH_MAX * 8 + 256];
+		struct cg_diag d = { 0 };
 
-		r = machine_path(l, a->machine, &mpath, why, sizeof(why));
+		r = cg_machine_cgroup(l, a->machine, &mpath, &d);
 		if (r < 0) {
 			fprintf(stderr, "%s: machine %s: %s\n", program_invocation_short_name,
-				a->machine, why);
+				TOOL_SHOWN(a->machine), d.why);
 			cg_layout_free(l);
 			return 1;
 		}

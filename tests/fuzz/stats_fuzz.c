@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 0:
 		cg_stats_parse_keyed(text, "usage_usec", &a);
 		break;
@@ -59,6 +59,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 8:
 		cg_stats_psi_idle(text);
 		break;
+	case 9: {
+		char *v = cg_kparse_env_value(text, "SCOPE");
+
+		/* a value is never longer than the text it came from, and holds no newline */
+		if (v && (strlen(v) >= size || strchr(v, '\n')))
+			abort();
+		free(v);
+		break;
+	}
 	default:
 		if (cg_stats_parse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&
 		    strlen(comm) >= sizeof(comm))

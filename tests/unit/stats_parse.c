@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kparse.h"
@@ -163,6 +164,27 @@ static void test_proc_stat(void)
 	CHECK(cg_stats_parse_proc_stat(t, comm, 4, &ticks) == 0 && !strcmp(comm, "we "));
 }
 
+static void test_env_value(void)
+{
+	static const char state[] = "# This is private data. Do not parse.\n"
+				    "NAME=t\nSCOPE=\"machine-t.scope\"\nUNIT=x\nLEADER=42\nLEAD=1\n"
+				    "EMPTY=\nSCOPES=no";
+	char *v;
+
+	v = cg_kparse_env_value(state, "SCOPE");
+	CHECK(v && !strcmp(v, "machine-t.scope"));
+	free(v);
+	v = cg_kparse_env_value(state, "LEADER");
+	CHECK(v && !strcmp(v, "42"));
+	free(v);
+	/* a key is whole: LEAD is not LEADER's prefix match, nor SCOPES SCOPE's */
+	v = cg_kparse_env_value(state, "LEAD");
+	CHECK(v && !strcmp(v, "1"));
+	free(v);
+	CHECK(!cg_kparse_env_value(state, "NOPE"));
+	CHECK(!cg_kparse_env_value("SCOPE", "SCOPE"));
+}
+
 static void test_proc_flags(void)
 {
 	uint64_t flags = 0;
@@ -195,6 +217,7 @@ int main(void)
 	test_meminfo_events();
 	test_proc_stat();
 	test_proc_flags();
+	test_env_value();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;

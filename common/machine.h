@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* Containers and VMs that systemd-machined registers: the cgroup of a machine's scope. */
+#ifndef CGKIT_MACHINE_H
+#define CGKIT_MACHINE_H
+
+#include "error.h"
+#include "mount.h"
+
+/* systemd-machined's state of each machine: where systemd-cgtop -M looks up the scope too */
+#define CG_MACHINES_DIR "/run/systemd/machines"
+
+/*
+ * The cgroup (path relative to the unified hierarchy, else name=systemd) of machine NAME's
+ * scope. machined's state file ($CGKIT_MACHINES_DIR/NAME, for tests) names the scope (SCOPE=,
+ * which systemd-cgtop reads; UNIT= is taken too) and the leader (LEADER=, which systemd's own
+ * container_get_leader() reads). systemd-cgtop then asks the manager over D-Bus for the
+ * scope's ControlGroup; without D-Bus that is the leader's cgroup up to the scope's own
+ * component. -errno with the reason in d->why: -ENOENT no such machine, -EINVAL no scope or
+ * leader, -ESRCH a leader outside its scope.
+ */
+int cg_machine_cgroup(const struct cg_layout *l, const char *name, char **ret, struct cg_diag *d);
+
+#endif
