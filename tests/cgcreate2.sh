@@ -154,7 +154,7 @@ test_exists_and_parents() {
 test_unknown_controller() {
 	cgk_need_root || return 0
 	cgk_capture "$CG" -g "nosuchctl:/$S/x"
-	assertEquals 1 "$rc"
+	assertEquals "a usage error, as in cgmigrate" 64 "$rc"
 	assertContains "$err" "cgcreate2: nosuchctl:/$S/x: controller 'nosuchctl' is not mounted on any hierarchy; mounted here: "
 }
 

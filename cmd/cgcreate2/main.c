@@ -436,21 +436,20 @@ static int run(struct cgcreate2_args *a)
 	for (char **s = a->specs; *s; s++) {
 		r = cg_spec_parse(l, *s, &ts, &d);
 		if (r < 0) {
+			/* a spec this system cannot serve (an unmounted controller): the request's */
 			tool_report(&d, r);
+			r = TOOL_EXIT_USAGE;
 			goto out;
 		}
 	}
-	if (a->remove) {
+	if (a->remove)
 		r = do_remove(a, l, &ts);
-		cg_targets_clear(&ts);
-		cg_layout_free(l);
-		return r;
-	}
-	r = do_create(a, l, &ts);
+	else
+		r = do_create(a, l, &ts) < 0 ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
 out:
 	cg_targets_clear(&ts);
 	cg_layout_free(l);
-	return r < 0 ? 1 : 0;
+	return r;
 }
 
 int main(int argc, char **argv)
