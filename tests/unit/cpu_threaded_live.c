@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cpu.h"
 #include "mount.h"
+#include "strv.h"
 
 int main(void)
 {
