@@ -11,31 +11,16 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "cpu.h"
 #include "file.h"
 #include "parse.h"
+#include "proc.h"
 #include "spec.h"
-
-uint64_t cg_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
-			       .tv_nsec = (long)(ns % 1000000000ULL) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
+#include "strv.h"
 
 static const char *disp(const char *path, char *buf, size_t size)
 {
@@ -744,7 +729,7 @@ static int wait_empty(const struct cg_hier *h, const char *path, uint64_t deadli
 			return r == -ENOENT ? 0 : r;
 		if (cg_now_ns() >= deadline)
 			return -ETIMEDOUT;
-		sleep_ns(nap);
+		cg_sleep_ns(nap);
 		if (nap < 20000000)
 			nap *= 2;
 	}
@@ -794,7 +779,7 @@ static int v1_freeze(const struct cg_hier *fz, const char *path, uint64_t deadli
 		if (r == 0 && cg_now_ns() >= deadline)
 			r = -ETIMEDOUT;
 		if (r == 0)
-			sleep_ns(nap < 10000000 ? (nap *= 2) : nap);
+			cg_sleep_ns(nap < 10000000 ? (nap *= 2) : nap);
 	}
 	return r;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "error.h"
 #include "mount.h"
 #include "spec.h"
@@ -110,9 +111,6 @@ int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig
  */
 int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d);
 
-/* How long kill rounds may take before a removal gives up and says what is left. */
-#define CG_KILL_TIMEOUT_NS 5000000000ULL
-
 enum cg_remove_step {
 	CG_REMOVE_SIGNAL, /* sig sent to count processes */
 	CG_REMOVE_KILL, /* count processes were still there after the grace and were killed */
@@ -151,7 +149,5 @@ int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *
 		      struct cg_diag *d);
 int cg_remove(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 	      struct cg_diag *d);
-
-uint64_t cg_now_ns(void);
 
 #endif

@@ -171,17 +171,11 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 /* one decimal cpu number; advances *p */
 static int cpu_number(const char **p, unsigned *ret)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
-	if (!isdigit((unsigned char)**p))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(*p, &end, 10);
 	/* NR_CPUS is at most 8192 today; leave room, refuse nonsense */
-	if (errno || v > 65535)
+	if (cg_parse_u64_prefix(p, 65535, &v) < 0)
 		return -EINVAL;
-	*p = end;
 	*ret = (unsigned)v;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "parse.h"
+#include "proc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -82,8 +85,11 @@ int cg_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 
 static int open_unchecked(int dirfd, const char *p, int flags, mode_t mode)
 {
-	/* once the kernel said ENOSYS there is no point in asking again */
-	static int have_openat2 = 1;
+	/*
+	 * Once the kernel said ENOSYS there is no point in asking again. Atomic: cg_move_many's
+	 * helper thread opens files too, and the first ENOSYS may be seen by either thread.
+	 */
+	static atomic_bool no_openat2;
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC),
 		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
@@ -99,7 +105,7 @@ static int open_unchecked(int dirfd, const char *p, int flags, mode_t mode)
 	if (!(flags & O_PATH))
 		how.resolve |= RESOLVE_NO_XDEV;
 
-	if (have_openat2) {
+	if (!atomic_load_explicit(&no_openat2, memory_order_relaxed)) {
 		do
 			fd = (int)syscall(SYS_openat2, dirfd, p, &how, sizeof(how));
 		while (fd < 0 && errno == EAGAIN);
@@ -107,7 +113,7 @@ static int open_unchecked(int dirfd, const char *p, int flags, mode_t mode)
 			return fd;
 		if (errno != ENOSYS)
 			return -errno;
-		have_openat2 = 0;
+		atomic_store_explicit(&no_openat2, true, memory_order_relaxed);
 	}
 	return cg_open_beneath_walk(dirfd, p, flags, mode);
 }
@@ -149,16 +155,15 @@ int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id)
 		bool found = false;
 
 		while (*line && !found) {
-			const char *end = strchrnul(line, '\n'), *sep;
-			unsigned long long id, parent;
-			char *e;
+			const char *end = strchrnul(line, '\n'), *sep, *e = line;
+			uint64_t id, parent;
 
-			errno = 0;
-			id = strtoull(line, &e, 10);
-			if (!errno && e > line && *e == ' ' && id == cur) {
-				parent = strtoull(e + 1, &e, 10);
+			if (cg_parse_u64_prefix(&e, UINT64_MAX, &id) == 0 && *e == ' ' &&
+			    id == cur) {
+				e++;
 				sep = memmem(line, (size_t)(end - line), " - ", 3);
-				if (errno || *e != ' ' || !sep)
+				if (cg_parse_u64_prefix(&e, UINT64_MAX, &parent) < 0 || *e != ' ' ||
+				    !sep)
 					return -EINVAL;
 				sep += 3;
 				if ((end - sep >= 7 && !memcmp(sep, "cgroup ", 7)) ||
@@ -186,14 +191,12 @@ int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id)
  */
 static bool fixture_file(int fd)
 {
-	_cleanup_close_ int mi = -1;
 	_cleanup_free_ char *text = NULL;
 	struct statx stx;
 
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
 		return false;
-	mi = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (mi < 0 || cg_read_fd(mi, &text, NULL) < 0)
+	if (cg_proc_read_all("/proc/self/mountinfo", &text) < 0)
 		return false;
 	return cg_mountinfo_in_cgroup(text, stx.stx_mnt_id) == 0;
 }

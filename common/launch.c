@@ -19,8 +19,10 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "file.h"
 #include "migrate.h"
+#include "proc.h"
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -77,18 +79,6 @@ int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d)
 	return 0;
 }
 
-static int read_proc_cgroup(pid_t pid, char **ret)
-{
-	char path[64];
-	_cleanup_close_ int fd = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid ? (int)pid : (int)getpid());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	return cg_read_fd(fd, ret, NULL);
-}
-
 /* 1 with the first target pid is not in (and where it is instead), 0 when it is in all. */
 static int misplaced(const struct cg_targets *t, const char *text, size_t *first_bad,
 		     char **ret_actual)
@@ -116,7 +106,7 @@ int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d
 	size_t bad = 0;
 	int r;
 
-	r = read_proc_cgroup(pid, &text);
+	r = cg_task_cgroups(pid, 0, &text);
 	if (r < 0)
 		return cg_diag_fail(d, -r, CG_OP_READ, 0, "", "", "verify /proc/%d/cgroup",
 				    pid ? (int)pid : (int)getpid());
@@ -138,7 +128,7 @@ static int move_all(const struct cg_targets *t, pid_t pid, const struct cg_hier 
 		    struct cg_diag *d)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = read_proc_cgroup(pid, &text);
+	int r = cg_task_cgroups(pid, 0, &text);
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct cg_target *x = &t->t[i];
@@ -175,9 +165,6 @@ int cg_child_signal(const struct cg_child *c, int sig)
 	}
 	return kill(c->pid, sig) < 0 ? -errno : 0;
 }
-
-/* How long a child killed before its exec may take to go (it is ours: normally at once). */
-#define REAP_TIMEOUT_NS (5ULL * 1000000000ULL)
 
 /*
  * wait4 with a deadline. The pidfd says when the child has ended without a signal handler or
@@ -222,7 +209,8 @@ static void kill_unstarted(pid_t pid, int pidfd)
 	int status;
 
 	kill(pid, SIGKILL);
-	(void)reap(pid, pidfd, &status, NULL, REAP_TIMEOUT_NS);
+	/* a child killed before its exec: it is ours, normally gone at once */
+	(void)reap(pid, pidfd, &status, NULL, CG_KILL_TIMEOUT_NS);
 	if (pidfd >= 0)
 		close(pidfd);
 }

@@ -13,6 +13,7 @@
 #include "file.h"
 #include "kparse.h"
 #include "parse.h"
+#include "proc.h"
 
 int cg_machine_cgroup(const struct cg_layout *l, const char *name, char **ret, struct cg_diag *d)
 {

@@ -16,15 +16,16 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "cpu.h"
 #include "threaded.h"
 #include "file.h"
 #include "parse.h"
+#include "proc.h"
 
 const char *cg_membership_file(const struct cg_hier *h, bool thread)
 {
@@ -74,18 +75,6 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
 	return 0;
 }
 
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
-			       .tv_nsec = (long)(ns % 1000000000ULL) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* PID_MAX_LIMIT, as cg_parse_pid */
-#define CG_PID_MAX 4194304u
-
 static int cmp_pid(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -105,15 +94,14 @@ int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
 
 	for (const char *p = text; *p;) {
 		const char *e = p;
-		uint32_t id = 0;
-
+		uint64_t id = 0;
 		/* the hot loop of every verification: digits only, bounded as cg_parse_pid */
-		while (*e >= '0' && *e <= '9' && id <= CG_PID_MAX)
-			id = id * 10 + (uint32_t)(*e++ - '0');
-		if (*e && *e != '\n')
+		int r = cg_parse_u64_prefix(&e, CG_PID_MAX, &id);
+
+		if (r == -ERANGE || (*e && *e != '\n'))
 			return -EINVAL;
-		if (e > p) {
-			if (!id || id > CG_PID_MAX)
+		if (r == 0) {
+			if (!id)
 				return -EINVAL;
 			if (n == cap) {
 				pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(pid_t));
@@ -155,72 +143,6 @@ int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_
 		return fd;
 	r = cg_read_fd(fd, &buf, NULL);
 	return r < 0 ? r : cg_members_parse(buf, ret, ret_n);
-}
-
-static int read_proc(const char *path, char *buf, size_t size)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0)
-		return errno == ESRCH ? -ESRCH : -errno;
-	buf[n] = '\0';
-	return (int)n;
-}
-
-int cg_task_state(pid_t pid, pid_t tid)
-{
-	char path[64], buf[512], *p;
-	int r;
-
-	if (tid > 0)
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	else
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	r = read_proc(path, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	/* "pid (comm) S ...": comm may hold anything, the state follows the last ')' */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return -EIO;
-	return (unsigned char)p[2];
-}
-
-pid_t cg_tid_tgid(pid_t tid)
-{
-	char path[64], buf[2048], *p;
-	pid_t tgid;
-	int r;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	r = read_proc(path, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	p = strstr(buf, "\nTgid:");
-	if (!p)
-		return -EIO;
-	p += 6;
-	p[strcspn(p, "\n")] = '\0';
-	while (*p == ' ' || *p == '\t')
-		p++;
-	r = cg_parse_pid(p, &tgid);
-	return r < 0 ? r : tgid;
-}
-
-int cg_thread_count(pid_t pid)
-{
-	char path[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	/* procfs counts a task directory's links as 2 + its threads */
-	return st.st_nlink > 2 ? (int)st.st_nlink - 2 : 1;
 }
 
 static bool task_is_dead(int state)
@@ -482,26 +404,6 @@ out:
 	return r;
 }
 
-/* PF_KTHREAD of include/linux/sched.h: the task is a kernel thread */
-#define CG_PF_KTHREAD 0x00200000u
-
-/* Is id a kernel thread? The flags are field 9 of /proc/ID/stat, the 7th after the comm. */
-static bool is_kthread(pid_t id)
-{
-	char path[64], buf[1024], *p;
-	unsigned long flags;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
-	if (read_proc(path, buf, sizeof(buf)) < 0 || !(p = strrchr(buf, ')')))
-		return false;
-	/* ") S ppid pgrp session tty_nr tpgid flags": skip to the sixth blank after the state */
-	for (int field = 0; field < 7 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %lu", &flags) != 1)
-		return false;
-	return flags & CG_PF_KTHREAD;
-}
-
 int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const struct cg_move *m,
 		 struct cg_diag *d)
 {
@@ -527,7 +429,7 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 		break;
 	}
 	/* EINVAL for a kernel thread is the kernel's rule, not a bad target: say so */
-	if (m->err == -EINVAL && is_kthread(m->id))
+	if (m->err == -EINVAL && cg_task_is_kthread(m->id))
 		return cg_diag_say(d, EINVAL, where, tg->hier->label, "move",
 				   "%s %d is a kernel thread (PF_KTHREAD in /proc/%d/stat): kernel "
 				   "threads cannot be moved",
@@ -563,18 +465,14 @@ int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n)
 	if (!dir)
 		return errno == ENOENT ? -ESRCH : -errno;
 	while ((e = readdir(dir))) {
-		char cpath[96], comm[64];
+		char comm[128];
 		pid_t tid;
-		int r;
 
 		if (cg_parse_pid(e->d_name, &tid) < 0)
 			continue;
 		if (glob) {
-			snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-			r = read_proc(cpath, comm, sizeof(comm));
-			if (r < 0)
+			if (cg_task_comm(pid, tid, comm, sizeof(comm)) < 0)
 				continue; /* the thread ended meanwhile */
-			comm[strcspn(comm, "\n")] = '\0';
 			if (fnmatch(glob, comm, 0) != 0)
 				continue;
 		}
@@ -669,7 +567,7 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d)
 	const char *file = h->version == 2 ? "cgroup.freeze" : "freezer.state";
 	_cleanup_close_ int dfd = cg_open_dir(h, f->path);
 	_cleanup_close_ int ev = -1;
-	uint64_t deadline = cg_now_ns() + (timeout_ns ? timeout_ns : 5000000000ULL);
+	uint64_t deadline = cg_now_ns() + (timeout_ns ? timeout_ns : CG_KILL_TIMEOUT_NS);
 	char where[PATH_MAX + 2];
 	sigset_t set;
 	int r;
@@ -710,7 +608,7 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d)
 			(void)poll(&p, 1, 10);
 		} else {
 			/* v1 moves FREEZING -> FROZEN only when asked again */
-			sleep_ns(1000000);
+			cg_sleep_ns(NSEC_PER_MSEC);
 			if (h->version == 1)
 				(void)cg_write_at(dfd, file, "FROZEN");
 		}
@@ -1055,7 +953,7 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 		 * (which a freeze does not stop). Pausing 1, 2 .. 10 ms before looking again
 		 * spreads the bounded number of rounds over about a second instead of a blink.
 		 */
-		sleep_ns((uint64_t)(round < 10 ? round : 10) * 1000000ULL);
+		cg_sleep_ns((uint64_t)(round < 10 ? round : 10) * NSEC_PER_MSEC);
 	}
 }
 

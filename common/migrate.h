@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "error.h"
 #include "mount.h"
 #include "spec.h"
@@ -34,13 +35,6 @@ int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_
 		    size_t *ret_n);
 /* Parse listing text ("12\n34\n") into a sorted, unique vector (pure: unit tests). */
 int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n);
-
-/* Where a task is: 'R'unning/sleeping..., 'Z'ombie or 'X' dead (exited, not yet gone), or -ESRCH. */
-int cg_task_state(pid_t pid, pid_t tid);
-/* The process a thread id belongs to (Tgid: in /proc/TID/status), or -ESRCH. */
-pid_t cg_tid_tgid(pid_t tid);
-/* How many threads a process has (st_nlink of /proc/PID/task), or -errno. */
-int cg_thread_count(pid_t pid);
 
 enum cg_move_state {
 	CG_MOVE_PENDING,
@@ -140,7 +134,7 @@ struct cg_drain_opts {
 	uint64_t freeze_timeout_ns; /* 0: 5 s */
 };
 #define CG_DRAIN_ROUNDS	    100
-#define CG_DRAIN_TIMEOUT_NS (30 * 1000000000ULL)
+#define CG_DRAIN_TIMEOUT_NS (30 * NSEC_PER_SEC)
 
 struct cg_drain_result {
 	size_t moved, gone, failed;

@@ -16,66 +16,10 @@
 #include "cleanup.h"
 #include "file.h"
 #include "parse.h"
+#include "proc.h"
+#include "strv.h"
 
 #define CG_MOUNT_BASE "/sys/fs/cgroup"
-
-char **cg_strv_split(const char *s, const char *sep)
-{
-	_cleanup_free_ char *copy = strdup(s ? s : "");
-	char **v = calloc(1, sizeof(char *));
-	char *save = NULL;
-
-	if (!copy || !v) {
-		free(v);
-		return NULL;
-	}
-	for (char *t = strtok_r(copy, sep, &save); t; t = strtok_r(NULL, sep, &save)) {
-		if (cg_strv_push(&v, t) < 0) {
-			cg_strv_free(v);
-			return NULL;
-		}
-	}
-	return v;
-}
-
-void cg_strv_free(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
-
-size_t cg_strv_len(char *const *v)
-{
-	size_t n = 0;
-
-	while (v && v[n])
-		n++;
-	return n;
-}
-
-bool cg_strv_contains(char *const *v, const char *s)
-{
-	for (; v && *v; v++)
-		if (!strcmp(*v, s))
-			return true;
-	return false;
-}
-
-int cg_strv_push(char ***v, const char *s)
-{
-	size_t n = cg_strv_len(*v);
-	char **nv = realloc(*v, (n + 2) * sizeof(char *));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[n] = strdup(s);
-	nv[n + 1] = NULL;
-	return nv[n] ? 0 : -ENOMEM;
-}
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo */
 static void unescape(char *s)
@@ -146,48 +90,32 @@ void cg_layout_free(struct cg_layout *l)
 
 static int make_label(struct cg_hier *h)
 {
-	size_t len = 1;
 	char *s;
 
 	if (h->version == 2) {
 		h->label = strdup("unified");
 		return h->label ? 0 : -ENOMEM;
 	}
-	for (char **c = h->controllers; c && *c; c++)
-		len += strlen(*c) + 1;
-	if (h->name)
-		len += strlen(h->name) + 6;
-	s = calloc(1, len);
-	if (!s)
-		return -ENOMEM;
-	for (char **c = h->controllers; c && *c; c++) {
-		if (*s)
-			strcat(s, ",");
-		strcat(s, *c);
-	}
-	if (h->name) {
-		if (*s)
-			strcat(s, ",");
-		strcat(s, "name=");
-		strcat(s, h->name);
+	s = cg_strv_join(h->controllers, ",");
+	if (s && h->name) {
+		char *t;
+
+		if (asprintf(&t, "%s%sname=%s", s, *s ? "," : "", h->name) < 0)
+			t = NULL;
+		free(s);
+		s = t;
 	}
 	h->label = s;
-	return 0;
+	return s ? 0 : -ENOMEM;
 }
 
-/* "MAJOR:MINOR"; by hand, because sscanf's first call costs a cgexec2 run ~40 us of set-up */
+/* "MAJOR:MINOR" */
 static int parse_devno(const char *s, unsigned *maj, unsigned *min)
 {
-	char *e;
-	unsigned long a, b;
+	uint64_t a, b;
 
-	errno = 0;
-	a = strtoul(s, &e, 10);
-	if (e == s || *e != ':' || errno || a > UINT_MAX)
-		return -EINVAL;
-	s = e + 1;
-	b = strtoul(s, &e, 10);
-	if (e == s || *e || errno || b > UINT_MAX)
+	if (cg_parse_u64_prefix(&s, UINT_MAX, &a) < 0 || *s++ != ':' ||
+	    cg_parse_u64_prefix(&s, UINT_MAX, &b) < 0 || *s)
 		return -EINVAL;
 	*maj = (unsigned)a;
 	*min = (unsigned)b;
@@ -201,7 +129,6 @@ static int parse_line(char *line, struct cg_hier *h)
 	unsigned maj, min;
 	int i = 0;
 
-	h->fd = -1;
 	/* optional fields vary in number; " - " ends them */
 	dash = strstr(line, " - ");
 	if (!dash)
@@ -331,15 +258,6 @@ fail:
 	return r;
 }
 
-static int read_path(const char *path, char **ret)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	return cg_read_fd(fd, ret, NULL);
-}
-
 int cg_layout_load(struct cg_layout **ret)
 {
 	const char *src = getenv("CGKIT_MOUNTINFO");
@@ -347,7 +265,7 @@ int cg_layout_load(struct cg_layout **ret)
 	struct cg_layout *l;
 	int r;
 
-	r = read_path(src && *src ? src : "/proc/self/mountinfo", &text);
+	r = cg_proc_read_all(src && *src ? src : "/proc/self/mountinfo", &text);
 	if (r < 0)
 		return r;
 	r = cg_layout_parse(text, &l);
@@ -379,16 +297,28 @@ int cg_layout_load(struct cg_layout **ret)
 
 int cg_hier_fd(const struct cg_hier *h)
 {
-	/* the fd is a cache, not part of what the hierarchy is: filling it in keeps h const */
-	struct cg_hier *m = (struct cg_hier *)h;
+	/*
+	 * The one write through a const hierarchy, and a defined one: every cg_hier is a
+	 * modifiable object (cg_layout_parse's heap, or a caller's own variable), and C forbids
+	 * writes only to objects defined const. The alternative, the cache behind a pointer,
+	 * would make every hierarchy a caller builds (.fd = -1, in the sampler and in tests)
+	 * allocate one.
+	 */
+	_Atomic int *cache = &((struct cg_hier *)h)->fd;
+	int fd = atomic_load(cache), expected = -1;
 
-	if (m->fd < 0) {
-		m->fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		/* not the cgroup's ENOENT: the mount the table named has gone since it was read */
-		if (m->fd < 0)
-			return errno == ENOENT || errno == ENOTDIR ? -ESTALE : -errno;
+	if (fd >= 0)
+		return fd;
+	fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* not the cgroup's ENOENT: the mount the table named has gone since it was read */
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? -ESTALE : -errno;
+	/* two threads may both open it: one fd is kept, the other closed */
+	if (!atomic_compare_exchange_strong(cache, &expected, fd)) {
+		close(fd);
+		fd = expected;
 	}
-	return m->fd;
+	return fd;
 }
 
 int cg_hier_open(const struct cg_hier *h, const char *path, int flags)
@@ -489,24 +419,6 @@ int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 	return -ENOENT;
 }
 
-int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret)
-{
-	_cleanup_free_ char *text = NULL;
-	char path[64];
-	int r;
-
-	if (tid > 0)
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/cgroup", (int)pid, (int)tid);
-	else
-		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	r = read_path(path, &text);
-	if (r == -ENOENT)
-		return -ESRCH;
-	if (r < 0)
-		return r;
-	return cg_proc_cgroup_parse(text, h, ret);
-}
-
 static int do_mount(const char *fstype, const char *dir, const char *opts,
 		    void (*cb)(const char *what))
 {
@@ -529,25 +441,32 @@ static const char *const comounts[][2] = { { "cpu", "cpuacct" }, { "net_cls", "n
 
 static int mount_legacy(void (*cb)(const char *what))
 {
-	_cleanup_fclose_ FILE *f = fopen("/proc/cgroups", "re");
-	char line[256];
+	_cleanup_free_ char *text = NULL;
 	char **avail = calloc(1, sizeof(char *));
-	int r = 0;
+	char *save = NULL;
+	int r;
 
 	if (!avail)
 		return -ENOMEM;
-	if (!f) {
-		r = -errno;
+	r = cg_proc_read_all("/proc/cgroups", &text);
+	if (r < 0)
 		goto out;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char name[64];
-		unsigned hier, num, enabled;
+	/* "#subsys_name hierarchy num_cgroups enabled" */
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[4], *fsave = NULL;
+		uint64_t hier, num, enabled;
+		int n = 0;
 
-		if (line[0] == '#' ||
-		    sscanf(line, "%63s %u %u %u", name, &hier, &num, &enabled) != 4)
+		if (line[0] == '#')
 			continue;
-		if (enabled && hier == 0 && (r = cg_strv_push(&avail, name)) < 0)
+		for (char *t = strtok_r(line, " \t", &fsave); t && n < 4;
+		     t = strtok_r(NULL, " \t", &fsave))
+			f[n++] = t;
+		if (n < 4 || strlen(f[0]) > 63 || cg_parse_u64(f[1], UINT_MAX, &hier) < 0 ||
+		    cg_parse_u64(f[2], UINT_MAX, &num) < 0 ||
+		    cg_parse_u64(f[3], UINT_MAX, &enabled) < 0)
+			continue;
+		if (enabled && hier == 0 && (r = cg_strv_push(&avail, f[0])) < 0)
 			goto out;
 	}
 	if ((r = do_mount("tmpfs", CG_MOUNT_BASE, "mode=755", cb)) < 0)

@@ -3,6 +3,7 @@
 #ifndef CGKIT_MOUNT_H
 #define CGKIT_MOUNT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -15,7 +16,12 @@ struct cg_hier {
 	char **controllers; /* NULL-terminated. v1: from the mount options; v2: cgroup.controllers */
 	char *label; /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
 	dev_t dev; /* several mounts of one hierarchy share it */
-	int fd; /* O_PATH|O_DIRECTORY of mountpoint, -1 until cg_hier_fd() opens it */
+	/*
+	 * O_PATH|O_DIRECTORY of mountpoint, -1 until cg_hier_fd() opens it: a cache, not part of
+	 * what the hierarchy is, filled in through the const hierarchies callers hold (see
+	 * cg_hier_fd). Atomic: threads may share a hierarchy.
+	 */
+	_Atomic int fd;
 };
 
 enum cg_layout_kind {
@@ -47,8 +53,7 @@ const char *cg_layout_kind_name(enum cg_layout_kind k);
  * The hierarchy root, O_PATH, opened on first use: a tool works in one or two hierarchies of
  * the ten or so mounted, and opening them all cost every cgexec2 run ~40 us. -errno on failure,
  * -ESTALE when the mountpoint is gone (unmounted since the mount table was read).
- * Not thread-safe: open a hierarchy's root before threads may use it (cg_move_many opens
- * every target before its helper starts).
+ * Thread-safe: of two racing first opens one fd is kept.
  */
 int cg_hier_fd(const struct cg_hier *h);
 /* cg_open_beneath(PATH) below the hierarchy root */
@@ -61,23 +66,9 @@ bool cg_hier_has(const struct cg_hier *h, const char *controller);
  */
 struct cg_hier *cg_layout_find(const struct cg_layout *l, const char *controller);
 
-/* Split "a,b,c" into a NULL-terminated vector (used for controllers everywhere). */
-char **cg_strv_split(const char *s, const char *sep);
-void cg_strv_free(char **v);
-size_t cg_strv_len(char *const *v);
-bool cg_strv_contains(char *const *v, const char *s);
-int cg_strv_push(char ***v, const char *s);
-static inline void cg_strv_freep(char ***v)
-{
-	cg_strv_free(*v);
-}
-#define _cleanup_strv_free_ __attribute__((cleanup(cg_strv_freep)))
-
 /* "/proc/PID/cgroup" text -> this hierarchy's cgroup path relative to its mountpoint
  * ("" for the mount's root). -ENOENT when the line is missing or outside the mount. */
 int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret);
-/* pid (and tid, 0 for the whole process) -> its cgroup in h, relative to the mountpoint */
-int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret);
 
 /* The kernel's controller list in /proc/cgroups that are enabled and not bound to any v1 mount. */
 enum cg_mount_mode {

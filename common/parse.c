@@ -7,21 +7,39 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cleanup.h"
+#include "clock.h"
 
-/* strtoull accepts leading blanks and a '-' (wrapping!); the kernel and users never need either */
-static int check_start(const char *s)
+int cg_parse_u64_prefix(const char **p, uint64_t max, uint64_t *ret)
 {
-	if (!s || !*s)
+	const char *s = *p;
+	uint64_t v = 0;
+	bool over = false;
+
+	/* digits only: strtoull's leading blanks and '-' (which it wraps!) are never wanted */
+	if (*s < '0' || *s > '9')
 		return -EINVAL;
-	if (!isdigit((unsigned char)s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1])))
-		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		/* keep consuming after an overflow: the caller judges what follows the number */
+		if (v > (UINT64_MAX - d) / 10)
+			over = true;
+		else
+			v = v * 10 + d;
+	}
+	*p = s;
+	if (over || v > max)
+		return -ERANGE;
+	*ret = v;
 	return 0;
 }
 
+/* After the digits: a trailing newline (kernel files) is accepted, nothing else. */
 static int check_end(const char *end)
 {
 	if (end[0] == '\n')
@@ -31,16 +49,16 @@ static int check_end(const char *end)
 
 int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int r;
 
-	if (check_start(s) < 0 || s[0] == '-')
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (check_end(end) < 0)
+	/* a number too large for 64 bits is out of range before it is junk, as with strtoull */
+	r = cg_parse_u64_prefix(&s, UINT64_MAX, &v);
+	if (r < 0)
+		return r;
+	if (check_end(s) < 0)
 		return -EINVAL;
 	if (v > max)
 		return -ERANGE;
@@ -50,17 +68,22 @@ int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 
 int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret)
 {
-	char *end;
-	long long v;
+	bool neg = s && s[0] == '-';
+	uint64_t mag;
+	int64_t v;
+	int r;
 
-	if (check_start(s) < 0)
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (check_end(end) < 0)
+	if (neg)
+		s++;
+	/* INT64_MIN's magnitude is one more than INT64_MAX's */
+	r = cg_parse_u64_prefix(&s, (uint64_t)INT64_MAX + neg, &mag);
+	if (r < 0)
+		return r;
+	if (check_end(s) < 0)
 		return -EINVAL;
+	v = !neg ? (int64_t)mag : mag > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)mag;
 	if (v < min || v > max)
 		return -ERANGE;
 	*ret = v;
@@ -70,8 +93,8 @@ int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret)
 int cg_parse_pid(const char *s, pid_t *ret)
 {
 	uint64_t v;
-	/* PID_MAX_LIMIT is 2^22; pid 0 means "the writer" to cgroup.procs, never wanted here */
-	int r = cg_parse_u64(s, 4194304, &v);
+	/* pid 0 means "the writer" to cgroup.procs, never wanted here */
+	int r = cg_parse_u64(s, CG_PID_MAX, &v);
 
 	if (r < 0)
 		return r;
@@ -86,16 +109,16 @@ static const struct {
 	const char *name;
 	uint64_t ns;
 } time_units[] = {
-	{ "us", 1000 },
-	{ "ms", 1000 * 1000 },
-	{ "s", 1000 * 1000 * 1000 },
-	{ "min", 60ULL * 1000 * 1000 * 1000 },
-	{ "", 1000 * 1000 * 1000 },
+	{ "us", NSEC_PER_USEC }, /* microseconds */
+	{ "ms", NSEC_PER_MSEC }, /* milliseconds */
+	{ "s", NSEC_PER_SEC }, /* seconds */
+	{ "min", 60 * NSEC_PER_SEC }, /* minutes */
+	{ "", NSEC_PER_SEC }, /* a bare number: seconds */
 };
 
 int cg_parse_seconds(const char *s, uint64_t *ret_ns)
 {
-	const uint64_t max_ns = 86400 * 1000000000ULL;
+	const uint64_t max_ns = 86400 * NSEC_PER_SEC;
 	const char *p, *frac = NULL, *end;
 	uint64_t whole = 0, unit = 0, ns = 0;
 
@@ -138,35 +161,29 @@ int cg_parse_seconds(const char *s, uint64_t *ret_ns)
 	return 0;
 }
 
-static int parse_uid(const char *s, uid_t *ret)
+/* A user or group: a number, else a name from the passwd or group database. */
+static int parse_id(const char *s, bool group, uint32_t *ret)
 {
 	uint64_t v;
-	struct passwd *pw;
 
+	/* (uid_t)-1 is "unchanged" to chown(2): no user's id */
 	if (cg_parse_u64(s, UINT32_MAX - 1, &v) == 0) {
-		*ret = (uid_t)v;
+		*ret = (uint32_t)v;
 		return 0;
 	}
-	pw = getpwnam(s);
-	if (!pw)
-		return -ENOENT;
-	*ret = pw->pw_uid;
-	return 0;
-}
+	if (group) {
+		struct group *gr = getgrnam(s);
 
-static int parse_gid(const char *s, gid_t *ret)
-{
-	uint64_t v;
-	struct group *gr;
+		if (!gr)
+			return -ENOENT;
+		*ret = gr->gr_gid;
+	} else {
+		struct passwd *pw = getpwnam(s);
 
-	if (cg_parse_u64(s, UINT32_MAX - 1, &v) == 0) {
-		*ret = (gid_t)v;
-		return 0;
+		if (!pw)
+			return -ENOENT;
+		*ret = pw->pw_uid;
 	}
-	gr = getgrnam(s);
-	if (!gr)
-		return -ENOENT;
-	*ret = gr->gr_gid;
 	return 0;
 }
 
@@ -184,12 +201,12 @@ int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid)
 	if (colon)
 		*colon = '\0';
 	if (*copy) {
-		r = parse_uid(copy, &uid);
+		r = parse_id(copy, false, &uid);
 		if (r < 0)
 			return r;
 	}
 	if (colon && colon[1]) {
-		r = parse_gid(colon + 1, &gid);
+		r = parse_id(colon + 1, true, &gid);
 		if (r < 0)
 			return r;
 	}
@@ -202,18 +219,19 @@ int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid)
 
 int cg_parse_mode(const char *s, mode_t *ret)
 {
-	char *end;
-	unsigned long v;
+	unsigned v = 0;
 
 	if (!s || !*s)
 		return -EINVAL;
 	for (const char *p = s; *p; p++)
 		if (*p < '0' || *p > '7')
 			return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 8);
-	if (errno || *end || v > 07777)
-		return -ERANGE;
+	for (const char *p = s; *p; p++) {
+		v = v * 8 + (unsigned)(*p - '0');
+		/* leading zeros are fine, any further digit is out of range */
+		if (v > 07777)
+			return -ERANGE;
+	}
 	*ret = (mode_t)v;
 	return 0;
 }

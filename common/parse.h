@@ -7,6 +7,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* PID_MAX_LIMIT of include/linux/threads.h (2^22): no pid or tid is larger. */
+#define CG_PID_MAX 4194304u
+
+/*
+ * Decimal digits at *p (at least one; no sign, no blank) -> *ret, *p moved past every digit.
+ * -EINVAL when *p is no digit, -ERANGE above max. What follows is the caller's to judge: for
+ * numbers inside a text (mountinfo fields, cpu lists, member listings). The family's core.
+ */
+int cg_parse_u64_prefix(const char **p, uint64_t max, uint64_t *ret);
 /*
  * Whole-string decimal parse; a trailing newline (kernel files) is accepted, nothing else.
  * Returns 0, -EINVAL (not a number, sign on unsigned, junk) or -ERANGE (outside [min, max]).

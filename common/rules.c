@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 
 #include "cleanup.h"
+#include "parse.h"
+#include "proc.h"
+#include "strv.h"
 
 #define RULES_FILE "/etc/cgrules.conf"
 /* libcgroup 2.0.2 as Debian builds it (configure --with-cgrulesengd-socket default) */
@@ -65,11 +68,14 @@ static void logger(void *userdata, int level, const char *fmt, va_list ap)
 
 static long parse_id(const char *s)
 {
+	int64_t v;
+
 	if (!strcmp(s, "any"))
 		return ID_ANY;
-	if (!strcmp(s, "N/A"))
+	/* "N/A", and anything else that is no id, matches no id (never root's 0) */
+	if (cg_parse_i64(s, 0, UINT32_MAX - 1, &v) < 0)
 		return ID_NA;
-	return strtol(s, NULL, 10);
+	return (long)v;
 }
 
 static int push_rule(const char *head)
@@ -212,25 +218,23 @@ static bool proc_wildcard(const char *rule, const char *name)
  */
 static bool ignore_applies(const struct rule *r, pid_t pid, const char *procname)
 {
-	_cleanup_fclose_ FILE *f = NULL;
-	char path[64], line[4096];
+	_cleanup_free_ char *text = NULL;
 	size_t dl = strlen(r->dest);
 	bool in_dest = false;
+	char *save = NULL;
 
 	while (dl > 1 && r->dest[dl - 1] == '/')
 		dl--;
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (cg_task_cgroups(pid, 0, &text) < 0)
 		return false;
-	while (!in_dest && fgets(line, sizeof(line), f)) {
+	for (char *line = strtok_r(text, "\n", &save); !in_dest && line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, *cg;
 
 		/* libcgroup reads only v1 lines; a "0::" line has no controller field */
 		if (!c2 || c2 == c1 + 1)
 			continue;
 		cg = c2 + 1;
-		cg[strcspn(cg, "\n")] = '\0';
 		if (cg[0] == '/' && cg[1])
 			cg++;
 		in_dest = !strncmp(cg, r->dest, dl) && (cg[dl] == '\0' || cg[dl] == '/');
@@ -325,26 +329,17 @@ static int rule_targets(const struct cg_layout *l, const struct rule *r, uid_t u
 {
 	_cleanup_free_ char *dest = NULL;
 	_cleanup_free_ char *spec = NULL;
-	char *ctrls;
-	size_t n = 1;
+	_cleanup_free_ char *ctrls = NULL;
 	int e;
 
 	e = substitute(r->dest, uid, gid, pid, procname, &dest);
 	if (e < 0)
 		return e;
-	for (char **c = r->ctrls; *c; c++)
-		n += strlen(*c) + 1;
-	ctrls = calloc(1, n);
+	ctrls = cg_strv_join(r->ctrls, ",");
 	if (!ctrls)
 		return -ENOMEM;
-	for (char **c = r->ctrls; *c; c++) {
-		if (*ctrls)
-			strcat(ctrls, ",");
-		strcat(ctrls, *c);
-	}
 	/* cgrules.conf's "*" is every mounted hierarchy, as "*:" in a spec */
 	e = asprintf(&spec, "%s:%s", *ctrls ? ctrls : "*", dest);
-	free(ctrls);
 	if (e < 0)
 		return -ENOMEM;
 	return cg_spec_parse(l, spec, acc, d);

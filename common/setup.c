@@ -12,6 +12,7 @@
 #include "cpu.h"
 #include "threaded.h"
 #include "file.h"
+#include "strv.h"
 
 static void tell(const struct cg_setup_opts *o, enum cg_setup_step what, const struct cg_hier *h,
 		 const char *path, const char *arg, const char *value)

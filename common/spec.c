@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "strv.h"
 
 const char *cg_target_name(const struct cg_target *t, char *buf, size_t size)
 {
@@ -61,17 +62,8 @@ static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *
 						off ? "; " : "", h->label, h->mountpoint);
 	}
 	if (l->unified && off < sizeof(where) - 1) {
-		_cleanup_free_ char *offers = NULL;
-		size_t n = 1;
+		_cleanup_free_ char *offers = cg_strv_join(l->unified->controllers, " ");
 
-		for (char **c = l->unified->controllers; c && *c; c++)
-			n += strlen(*c) + 1;
-		offers = calloc(1, n);
-		for (char **c = l->unified->controllers; offers && c && *c; c++) {
-			if (*offers)
-				strcat(offers, " ");
-			strcat(offers, *c);
-		}
 		snprintf(where + off, sizeof(where) - off, "%sunified at %s offers: %s",
 			 off ? "; " : "", l->unified->mountpoint,
 			 offers && *offers ? offers : "no controllers");

@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "proc.h"
 #include "spec.h"
 
 static const char *disp(const char *path, char *buf, size_t size)

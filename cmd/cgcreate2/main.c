@@ -12,11 +12,13 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "error.h"
 #include "mount.h"
 #include "parse.h"
 #include "setup.h"
 #include "spec.h"
+#include "strv.h"
 #include "tool.h"
 
 const char *argp_program_version = "cgcreate2 (cgkit) " CGKIT_VERSION;
@@ -455,7 +457,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct cgcreate2_args a = {
-		.grace_ns = 5000000000ULL,
+		.grace_ns = CG_KILL_TIMEOUT_NS,
 		.perm = { .a_uid = (uid_t)-1,
 			  .a_gid = (gid_t)-1,
 			  .t_uid = (uid_t)-1,

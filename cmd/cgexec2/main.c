@@ -18,6 +18,7 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "error.h"
 #include "file.h"
 #include "mount.h"
@@ -26,6 +27,7 @@
 #include "parse.h"
 #include "setup.h"
 #include "spec.h"
+#include "strv.h"
 #include "tool.h"
 #include "usage.h"
 
@@ -34,10 +36,8 @@ const char *argp_program_version = "cgexec2 (cgkit) " CGKIT_VERSION;
 /* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure */
 #define EXIT_CGEXEC 125
 
-/* How long the leftovers of a transient cgroup may take to die before we give up on it. */
-#define KILL_TIMEOUT_NS (5ULL * 1000000000ULL)
 /* After the kill: how long COMMAND itself may take to be reaped before cgexec2 gives up. */
-#define REAP_TIMEOUT_NS (1ULL * 1000000000ULL)
+#define REAP_TIMEOUT_NS (1 * NSEC_PER_SEC)
 
 enum {
 	OPT_KEEP = 0x100,
@@ -346,7 +346,7 @@ static void thaw_tree(const struct cg_hier *h, const char *path, int depth)
 /*
  * Kill everything in the transient cgroups, frozen or not: SIGKILL to every process first,
  * so that nothing runs again once thawed, then the thaw (v1), then the kernel's kill and the
- * wait for empty (bounded by KILL_TIMEOUT_NS each). A freeze of an ancestor is not ours to
+ * wait for empty (bounded by CG_KILL_TIMEOUT_NS each). A freeze of an ancestor is not ours to
  * lift: that kill times out (and says so when loud). Returns 0 when every cgroup is empty.
  */
 static int transient_kill(const struct cg_targets *t, bool loud)
@@ -360,7 +360,7 @@ static int transient_kill(const struct cg_targets *t, bool loud)
 			thaw_tree(t->t[i].hier, t->t[i].path, 0);
 	for (size_t i = 0; i < t->n; i++) {
 		struct cg_diag d = { 0 };
-		int r = cg_kill(t->t[i].hier, t->t[i].path, KILL_TIMEOUT_NS, &d);
+		int r = cg_kill(t->t[i].hier, t->t[i].path, CG_KILL_TIMEOUT_NS, &d);
 
 		if (r < 0 && loud)
 			tool_report(&d, r);
@@ -418,8 +418,7 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 
 		if (deadline) {
 			uint64_t now = cg_now_ns(), left = deadline > now ? deadline - now : 0;
-			struct timespec ts = { (time_t)(left / 1000000000ULL),
-					       (long)(left % 1000000000ULL) };
+			struct timespec ts = cg_timespec_ns(left);
 
 			sig = left ? sigtimedwait(set, &si, &ts) : -1;
 			if (sig < 0 && (!left || errno == EAGAIN)) {
@@ -458,7 +457,7 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 			else
 				cg_child_signal(c, SIGKILL);
 			/* transient: the kill waited for the cgroup to empty already */
-			deadline = cg_now_ns() + (transient ? REAP_TIMEOUT_NS : KILL_TIMEOUT_NS);
+			deadline = cg_now_ns() + (transient ? REAP_TIMEOUT_NS : CG_KILL_TIMEOUT_NS);
 			continue;
 		}
 		cg_child_signal(c, sig);
@@ -489,7 +488,7 @@ static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
 
 static uint64_t timeval_ns(const struct timeval *tv)
 {
-	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+	return (uint64_t)tv->tv_sec * NSEC_PER_SEC + (uint64_t)tv->tv_usec * 1000ULL;
 }
 
 static int exit_status(int status)
@@ -535,7 +534,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)),
 			 strerror(c.exec_errno));
 		/* it exits right after its report; bounded all the same (a freeze in between) */
-		(void)cg_child_wait(&c, &status, NULL, KILL_TIMEOUT_NS);
+		(void)cg_child_wait(&c, &status, NULL, CG_KILL_TIMEOUT_NS);
 		cg_child_close(&c);
 		/* COMMAND never ran: take back what this call made, --keep or not */
 		cg_journal_rollback(j);

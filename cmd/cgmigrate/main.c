@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "rules.h"
 #include "spec.h"
+#include "strv.h"
 #include "tool.h"
 
 const char *argp_program_version = "cgmigrate (cgkit) " CGKIT_VERSION;

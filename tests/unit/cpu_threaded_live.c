@@ -18,6 +18,7 @@
 #include "cpu.h"
 #include "threaded.h"
 #include "mount.h"
+#include "strv.h"
 
 int main(void)
 {

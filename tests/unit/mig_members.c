@@ -33,6 +33,22 @@ int main(void)
 	CHECK_INT(cg_members_parse("1\nx\n", &v, &n), -EINVAL);
 	CHECK_INT(cg_members_parse("0\n", &v, &n), -EINVAL);
 	CHECK_INT(cg_members_parse("99999999999999999999\n", &v, &n), -EINVAL);
+	/* one above CG_PID_MAX (2^22), blanks and signs: none is a kernel listing */
+	CHECK_INT(cg_members_parse("4194305\n", &v, &n), -EINVAL);
+	CHECK_INT(cg_members_parse("12 \n", &v, &n), -EINVAL);
+	CHECK_INT(cg_members_parse(" 12\n", &v, &n), -EINVAL);
+	CHECK_INT(cg_members_parse("+12\n", &v, &n), -EINVAL);
+	CHECK_INT(cg_members_parse("12\0"
+				   "34\n",
+				   &v, &n),
+		  0); /* the text ends at a NUL */
+	CHECK_INT(n, 1);
+	free(v);
+	v = NULL;
+	CHECK_INT(cg_members_parse("\n\n5\n\n", &v, &n), 0); /* empty lines are no ids */
+	CHECK_INT(n, 1);
+	free(v);
+	v = NULL;
 	/* a listing of thousands of ids, more than one kernel page */
 	{
 		char *big = malloc(20000 * 8);

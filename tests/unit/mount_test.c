@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "mount.h"
+#include "strv.h"
 
 /* this development host: v1 controllers split, name=systemd, cgroup2 at unified */
 static const char hybrid[] =

@@ -48,6 +48,42 @@ int main(void)
 	CHECK_INT(cg_parse_i64("-21", -20, 19, &i), -ERANGE);
 	CHECK_INT(cg_parse_i64("--1", -20, 19, &i), -EINVAL);
 
+	CHECK_INT(cg_parse_i64("-9223372036854775808", INT64_MIN, INT64_MAX, &i), 0);
+	CHECK(i == INT64_MIN);
+	CHECK_INT(cg_parse_i64("-9223372036854775809", INT64_MIN, INT64_MAX, &i), -ERANGE);
+	CHECK_INT(cg_parse_i64("9223372036854775807\n", INT64_MIN, INT64_MAX, &i), 0);
+	CHECK(i == INT64_MAX);
+	CHECK_INT(cg_parse_i64("9223372036854775808", INT64_MIN, INT64_MAX, &i), -ERANGE);
+	CHECK_INT(cg_parse_i64("-0", -1, 1, &i), 0);
+	CHECK_INT(i, 0);
+	CHECK_INT(cg_parse_i64("-", -1, 1, &i), -EINVAL);
+	CHECK_INT(cg_parse_i64("+1", -1, 1, &i), -EINVAL);
+	CHECK_INT(cg_parse_i64(" -1", -1, 1, &i), -EINVAL);
+	CHECK_INT(cg_parse_i64("- 1", -1, 1, &i), -EINVAL);
+	CHECK_INT(cg_parse_i64("5x", 0, 3, &i), -EINVAL); /* junk before range, as strtoll */
+	CHECK_INT(cg_parse_u64("5x", 3, &u), -EINVAL);
+	CHECK_INT(cg_parse_u64("99999999999999999999x", UINT64_MAX, &u), -ERANGE);
+	CHECK_INT(cg_parse_u64(NULL, 1, &u), -EINVAL);
+	CHECK_INT(cg_parse_u64("0x10", UINT64_MAX, &u), -EINVAL);
+	CHECK_INT(cg_parse_u64("007", 7, &u), 0);
+	CHECK_INT(u, 7);
+
+	/* the core: digits at a cursor, what follows left to the caller */
+	{
+		const char *p = "12:34 rest", *q = "x1", *big = "18446744073709551616 ";
+
+		CHECK_INT(cg_parse_u64_prefix(&p, UINT64_MAX, &u), 0);
+		CHECK_INT(u, 12);
+		CHECK_STR(p, ":34 rest");
+		p++;
+		CHECK_INT(cg_parse_u64_prefix(&p, 33, &u), -ERANGE);
+		CHECK_STR(p, " rest"); /* every digit consumed, even out of range */
+		CHECK_INT(cg_parse_u64_prefix(&q, UINT64_MAX, &u), -EINVAL);
+		CHECK_STR(q, "x1");
+		CHECK_INT(cg_parse_u64_prefix(&big, UINT64_MAX, &u), -ERANGE);
+		CHECK_STR(big, " ");
+	}
+
 	CHECK_INT(cg_parse_pid("1", &pid), 0);
 	CHECK_INT(pid, 1);
 	CHECK_INT(cg_parse_pid("0", &pid), -ERANGE);
@@ -129,6 +165,14 @@ int main(void)
 	CHECK_INT(m, 0755);
 	CHECK_INT(cg_parse_mode("8", &m), -EINVAL);
 	CHECK_INT(cg_parse_mode("17777", &m), -ERANGE);
+	CHECK_INT(cg_parse_mode("00000000000000000000007777", &m), 0);
+	CHECK_INT(m, 07777);
+	CHECK_INT(cg_parse_mode("0", &m), 0);
+	CHECK_INT(m, 0);
+	CHECK_INT(cg_parse_mode("", &m), -EINVAL);
+	CHECK_INT(cg_parse_mode("-1", &m), -EINVAL);
+	CHECK_INT(cg_parse_mode("0755\n", &m), -EINVAL);
+	CHECK_INT(cg_parse_mode("777777777777777777777777", &m), -ERANGE);
 
 	CHECK_INT(cg_parse_owner("1000:100", &uid, &gid), 0);
 	CHECK_INT(uid, 1000);
@@ -138,6 +182,14 @@ int main(void)
 	CHECK_INT(cg_parse_owner("root", &uid, &gid), 0);
 	CHECK_INT(uid, 0);
 	CHECK(gid == (gid_t)-1);
+	CHECK_INT(cg_parse_owner("4294967294:4294967294", &uid, &gid), 0);
+	CHECK(uid == 4294967294u && gid == 4294967294u);
+	/* (uid_t)-1 means "unchanged" to chown(2): as a number it is no id, and no name either */
+	CHECK_INT(cg_parse_owner("4294967295", &uid, &gid), -ENOENT);
+	CHECK_INT(cg_parse_owner(":4294967295", &uid, &gid), -ENOENT);
+	CHECK_INT(cg_parse_owner(":root", &uid, &gid), 0);
+	CHECK(uid == (uid_t)-1);
+	CHECK_INT(gid, 0);
 	CHECK_INT(cg_parse_owner(":", &uid, &gid), -EINVAL);
 	CHECK_INT(cg_parse_owner("no-such-user-cgkit", &uid, &gid), -ENOENT);
 	return CHECK_DONE();

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "setup.h"
+#include "strv.h"
 
 static const char hybrid[] =
 	"32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"

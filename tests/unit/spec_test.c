@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "spec.h"
+#include "strv.h"
 
 static const char hybrid[] =
 	"32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/* The one reader of /proc: small kernel files, and what cgkit asks of a task's. */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "file.h"
+#include "mount.h"
+#include "parse.h"
+
+int cg_proc_read(const char *path, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return (int)cg_pread_buf(fd, buf, size);
+}
+
+int cg_proc_read_all(const char *path, char **ret)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return cg_read_fd(fd, ret, NULL);
+}
+
+/* /proc/PID/NAME or /proc/PID/task/TID/NAME */
+static void task_path(char *buf, size_t size, pid_t pid, pid_t tid, const char *name)
+{
+	if (tid > 0)
+		snprintf(buf, size, "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+	else
+		snprintf(buf, size, "/proc/%d/%s", (int)pid, name);
+}
+
+static int gone(int r)
+{
+	return r == -ENOENT ? -ESRCH : r;
+}
+
+/*
+ * A task's stat line, and where its fields after the comm begin (the ") " before the state):
+ * the comm may hold anything, blanks and parentheses too, so the last ')' ends it.
+ */
+static int read_stat(pid_t pid, pid_t tid, char *buf, size_t size, char **ret_after)
+{
+	char path[64], *p;
+	int r;
+
+	task_path(path, sizeof(path), pid, tid, "stat");
+	r = gone(cg_proc_read(path, buf, size));
+	if (r < 0)
+		return r;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EIO;
+	*ret_after = p;
+	return 0;
+}
+
+/* comm may take 64 bytes (a workqueue worker's), the rest is fifty numbers at most */
+#define STAT_SIZE 2048
+
+int cg_task_state(pid_t pid, pid_t tid)
+{
+	char buf[STAT_SIZE], *p;
+	int r = read_stat(pid, tid, buf, sizeof(buf), &p);
+
+	return r < 0 ? r : (unsigned char)p[2];
+}
+
+bool cg_task_is_kthread(pid_t pid)
+{
+	char buf[STAT_SIZE], *p;
+	const char *f;
+	uint64_t flags;
+
+	if (read_stat(pid, 0, buf, sizeof(buf), &p) < 0)
+		return false;
+	/* ") S ppid pgrp session tty_nr tpgid flags": skip to the seventh blank after the ')' */
+	for (int field = 0; field < 7 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return false;
+	f = p + 1;
+	if (cg_parse_u64_prefix(&f, UINT64_MAX, &flags) < 0)
+		return false;
+	return flags & CG_PF_KTHREAD;
+}
+
+pid_t cg_tid_tgid(pid_t tid)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[64], *p;
+	pid_t tgid;
+	int r;
+
+	/* whole: a process in many groups has a long Groups: line, and status has no bound */
+	task_path(path, sizeof(path), tid, 0, "status");
+	r = gone(cg_proc_read_all(path, &text));
+	if (r < 0)
+		return r;
+	p = strstr(text, "\nTgid:");
+	if (!p)
+		return -EIO;
+	p += 6;
+	p[strcspn(p, "\n")] = '\0';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	r = cg_parse_pid(p, &tgid);
+	return r < 0 ? r : tgid;
+}
+
+int cg_thread_count(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	task_path(path, sizeof(path), pid, 0, "task");
+	if (stat(path, &st) < 0)
+		return gone(-errno);
+	/* procfs counts a task directory's links as 2 + its threads */
+	return st.st_nlink > 2 ? (int)st.st_nlink - 2 : 1;
+}
+
+int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size)
+{
+	char path[96];
+	int r;
+
+	task_path(path, sizeof(path), pid, tid, "comm");
+	r = gone(cg_proc_read(path, buf, size));
+	if (r < 0)
+		return r;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int cg_task_cgroups(pid_t pid, pid_t tid, char **ret)
+{
+	char path[96];
+
+	task_path(path, sizeof(path), pid ? pid : getpid(), tid, "cgroup");
+	return gone(cg_proc_read_all(path, ret));
+}
+
+int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = cg_task_cgroups(pid, tid, &text);
+
+	return r < 0 ? r : cg_proc_cgroup_parse(text, h, ret);
+}

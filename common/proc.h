@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The one reader of /proc: small kernel files, and what cgkit asks of a task's. */
+#ifndef CGKIT_PROC_H
+#define CGKIT_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct cg_hier;
+
+/* PF_KTHREAD of include/linux/sched.h, in the flags (field 9) of /proc/PID/stat */
+#define CG_PF_KTHREAD 0x00200000u
+
+/*
+ * A /proc file whole into buf, NUL-terminated: its length, or -EFBIG when it does not fit (a
+ * text is never cut short silently), or -errno of the open or read. For files of a known
+ * bound (stat, comm); cg_pread_buf (file.h) does the same for an fd already open.
+ */
+int cg_proc_read(const char *path, char *buf, size_t size);
+/* The same for a file of no fixed bound (status, cgroup, mountinfo), allocated. -errno. */
+int cg_proc_read_all(const char *path, char **ret);
+
+/*
+ * A task's files. tid 0 means the process itself (/proc/PID/...), else /proc/PID/task/TID/.
+ * A missing file is a task that has gone: -ESRCH.
+ */
+/* Where a task is: 'R'unning, 'S'leeping..., 'Z'ombie or 'X' dead (exited, not yet gone). */
+int cg_task_state(pid_t pid, pid_t tid);
+/* The process a thread id belongs to (Tgid: in /proc/TID/status), or -errno. */
+pid_t cg_tid_tgid(pid_t tid);
+/* How many threads a process has (st_nlink of /proc/PID/task), or -errno. */
+int cg_thread_count(pid_t pid);
+/* A thread's name (/proc/PID/task/TID/comm) without its newline: 0 or -errno. */
+int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size);
+/* Is the task a kernel thread (CG_PF_KTHREAD)? false when it cannot be told. */
+bool cg_task_is_kthread(pid_t pid);
+/* The text of /proc/PID/cgroup (pid 0: the calling process), allocated, or -errno. */
+int cg_task_cgroups(pid_t pid, pid_t tid, char **ret);
+/* The task's cgroup in h, relative to the mountpoint (cg_proc_cgroup_parse, mount.h). */
+int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret);
+
+#endif
