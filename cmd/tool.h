@@ -9,6 +9,9 @@
 
 #include "error.h"
 
+/* argp's --version line, the same in every tool: "cgtop2 (cgkit) 0.1.0" */
+#define TOOL_ARGP_VERSION(tool) const char *argp_program_version = tool " (cgkit) " CGKIT_VERSION
+
 /* Exit codes of cgcreate2, cgmigrate and cgtop2 (cgexec2 has its own, as env(1)). */
 #define TOOL_EXIT_OK	 0
 #define TOOL_EXIT_FAILED 1

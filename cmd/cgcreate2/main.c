@@ -21,7 +21,7 @@
 #include "strv.h"
 #include "tool.h"
 
-const char *argp_program_version = "cgcreate2 (cgkit) " CGKIT_VERSION;
+TOOL_ARGP_VERSION("cgcreate2");
 
 enum {
 	OPT_GRACE = 0x100,

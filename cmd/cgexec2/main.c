@@ -31,7 +31,7 @@
 #include "tool.h"
 #include "usage.h"
 
-const char *argp_program_version = "cgexec2 (cgkit) " CGKIT_VERSION;
+TOOL_ARGP_VERSION("cgexec2");
 
 /* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure */
 #define EXIT_CGEXEC 125

@@ -18,7 +18,7 @@
 #include "strv.h"
 #include "tool.h"
 
-const char *argp_program_version = "cgmigrate (cgkit) " CGKIT_VERSION;
+TOOL_ARGP_VERSION("cgmigrate");
 
 #define EXIT_USAGE 64
 

@@ -26,7 +26,7 @@
 
 #include "cgtop2.h"
 
-const char *argp_program_version = "cgtop2 (cgkit) " CGKIT_VERSION;
+TOOL_ARGP_VERSION("cgtop2");
 
 enum {
 	OPT_DEPTH = 0x100,
