@@ -697,7 +697,7 @@ test_frozen_ancestor_bounded() {
 	thaw "$SB/p"
 	assertTrue "COMMAND dies once thawed" "cgk_wait_for pid_gone $cmd"
 }
- ----------------------------------------------------------------
+# ---- cgrules.conf ---------------------------------------------------------------------------
 
 test_rules_no_match() {
 	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists here; its rules are not ours to test"; return; }
