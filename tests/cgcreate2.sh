@@ -368,7 +368,7 @@ in_sandbox_root() {
 
 test_remove_root_never_signalled() {
 	cgk_need_root || return 0
-	command -v unshare >/dev/null || { cgk_skip "no unshare(1)"; return 0; }
+	unshare -C true 2>/dev/null || { cgk_skip "no unshare(1) with -C (cgroup namespaces)"; return 0; }
 	local u= p= pid out script= n=0
 	[ -n "$(cgk_mnt unified)" ] && u=$(cgk_sandbox unified)
 	[ -n "$(cgk_mnt pids)" ] && [ "$(cgk_mnt pids)" != "$(cgk_mnt unified)" ] && p=$(cgk_sandbox pids)
