@@ -110,13 +110,6 @@ int cg_open_dir(const struct cg_hier *h, const char *path)
 	return cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 }
 
-bool cg_exists(const struct cg_hier *h, const char *path)
-{
-	_cleanup_close_ int fd = cg_open_dir(h, path);
-
-	return fd >= 0;
-}
-
 /* Split "a/b/c" into the parent's fd (beneath the mount, verified cgroupfs) and "c". */
 static int open_parent(const struct cg_hier *h, const char *path, const char **ret_name)
 {
@@ -203,11 +196,18 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 		if (!next)
 			return -ENOMEM;
 		if (!last && !parents) {
+			_cleanup_close_ int afd = cg_open_dir(h, next);
+
 			/* without -p the ancestors must exist already */
-			if (!cg_exists(h, next))
+			if (afd == -ENOENT)
 				return cg_diag_say(
 					d, ENOENT, disp(next, buf, sizeof(buf)), h->label, "mkdir",
 					"the parent cgroup does not exist (-p creates it)");
+			/* there or not, it cannot be looked at: that is the reason, not absence */
+			if (afd < 0)
+				return cg_diag_fail(d, -afd, CG_OP_MKDIR, h->version,
+						    disp(next, buf, sizeof(buf)), h->label,
+						    "mkdir");
 			free(sofar);
 			sofar = TAKE_PTR(next);
 			continue;

@@ -32,9 +32,12 @@ struct cg_journal {
 int cg_journal_rollback(struct cg_journal *j);
 void cg_journal_clear(struct cg_journal *j);
 
-/* The cgroup's directory as an O_PATH fd beneath the hierarchy root, or -errno. */
+/*
+ * The cgroup's directory as an O_PATH fd beneath the hierarchy root, or -errno. Also the
+ * existence check: -ENOENT is "no such cgroup", anything else (-EACCES, -ESTALE, ...) is a
+ * reason of its own to report as it is.
+ */
 int cg_open_dir(const struct cg_hier *h, const char *path);
-bool cg_exists(const struct cg_hier *h, const char *path);
 
 /*
  * Walk the subtree at path (path included, depth 0; children at depth 1, ...), calling fn for

@@ -504,6 +504,8 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 
 	snprintf(where, sizeof(where), "/%s", t->path);
 	if (h->version == 1) {
+		_cleanup_close_ int fd = -1;
+
 		h = NULL;
 		for (size_t i = 0; i < l->n; i++)
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], "freezer"))
@@ -511,13 +513,17 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 		if (!h)
 			return cg_diag_say(d, ENOENT, where, t->hier->label, "freeze",
 					   "no v1 freezer hierarchy is mounted");
-		if (!cg_exists(h, t->path))
+		fd = cg_open_dir(h, t->path);
+		if (fd == -ENOENT)
 			return cg_diag_say(
 				d, ENOENT, where, h->label, "freeze",
 				"no freezer cgroup of that path: on v1 the freezer is its "
 				"own hierarchy; create the source in it too "
 				"(cgcreate2 -g %s,freezer:%s)",
 				t->hier->label, where);
+		if (fd < 0)
+			return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label,
+					    "open the freezer cgroup");
 	}
 	*ret = (struct cg_freezer){ .hier = h, .path = strdup(t->path) };
 	return ret->path ? 0 : -ENOMEM;
@@ -994,11 +1000,14 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 			goto out;
 		}
 	}
-	if (!cg_exists(src->hier, src->path)) {
-		r = cg_diag_fail(d, ENOENT, CG_OP_OPEN, src->hier->version, where, src->hier->label,
+	t = cg_open_dir(src->hier, src->path);
+	if (t < 0) {
+		/* not only "no such cgroup": EACCES, ESTALE are reasons of their own */
+		r = cg_diag_fail(d, -t, CG_OP_OPEN, src->hier->version, where, src->hier->label,
 				 "drain");
 		goto out;
 	}
+	close(t);
 	if (o->freeze) {
 		r = cg_freezer_find(l, src, &fz, d);
 		if (r < 0)
