@@ -19,6 +19,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "migrate.h"
+#include "live.h"
 #include "mount.h"
 
 #define NOBODY 65534
@@ -28,16 +29,9 @@ static char sb[64];
 
 static void cleanup(void)
 {
-	static const char *const dirs[] = { "priv/a", "priv", "t" };
-	char p[128];
-
 	if (ufd < 0 || !sb[0])
 		return;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", sb, dirs[i]);
-		(void)unlinkat(ufd, p, AT_REMOVEDIR);
-	}
-	(void)unlinkat(ufd, sb, AT_REMOVEDIR);
+	live_remove(ufd, sb);
 }
 
 static void on_signal(int sig)
@@ -105,29 +99,11 @@ int main(void)
 	struct cg_hier *u;
 	char p[128];
 	pid_t pid;
-	int st = 0;
+	int st = 0, r;
 
-	if (geteuid() != 0) {
-		puts("needs root");
-		return 77;
-	}
-	if (cg_layout_load(&l) < 0 || !l->unified) {
-		puts("no unified hierarchy here");
-		cg_layout_free(l);
-		return 77;
-	}
-	u = l->unified;
-	ufd = cg_hier_fd(u);
-	snprintf(sb, sizeof(sb), "cgkit-test.%d", (int)getpid());
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGHUP, on_signal);
-	if (mkdirat(ufd, sb, 0755) < 0) {
-		perror("mkdir sandbox");
-		sb[0] = '\0';
-		cg_layout_free(l);
-		return 1;
-	}
+	r = live_sandbox(&l, &u, &ufd, sb, sizeof(sb), on_signal);
+	if (r)
+		return r;
 	snprintf(p, sizeof(p), "%s/t/cgroup.procs", sb);
 	if (mk("priv", 0700) < 0 || mk("priv/a", 0755) < 0 || mk("t", 0755) < 0 ||
 	    fchownat(ufd, p, NOBODY, NOBODY, 0) < 0) {

@@ -20,30 +20,12 @@
 
 #include "cgroup.h"
 #include "check.h"
+#include "live.h"
 #include "mount.h"
 
 static int ufd = -1;
 static char sb[64];
 static volatile pid_t child = -1;
-
-/* The test's own removal, independent of the walker under test: depth first, by fd. */
-static void rm_tree(int dfd, const char *name)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-	struct dirent *e;
-
-	if (dir) {
-		while ((e = readdir(dir)))
-			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
-			    strcmp(e->d_name, ".."))
-				rm_tree(dirfd(dir), e->d_name);
-		closedir(dir);
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	(void)unlinkat(dfd, name, AT_REMOVEDIR);
-}
 
 static void cleanup(void)
 {
@@ -53,7 +35,7 @@ static void cleanup(void)
 		child = -1;
 	}
 	if (ufd >= 0 && sb[0])
-		rm_tree(ufd, sb);
+		live_remove(ufd, sb);
 }
 
 static void on_signal(int sig)
@@ -155,27 +137,9 @@ int main(void)
 	char path[256], quoted[512], log[4096] = "";
 	int pipefd[2] = { -1, -1 }, r;
 
-	if (geteuid() != 0) {
-		puts("needs root");
-		return 77;
-	}
-	if (cg_layout_load(&l) < 0 || !l->unified) {
-		puts("no unified hierarchy here");
-		cg_layout_free(l);
-		return 77;
-	}
-	u = l->unified;
-	ufd = cg_hier_fd(u);
-	snprintf(sb, sizeof(sb), "cgkit-test.%d", (int)getpid());
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGHUP, on_signal);
-	if (mkdirat(ufd, sb, 0755) < 0) {
-		perror("mkdir sandbox");
-		sb[0] = '\0';
-		cg_layout_free(l);
-		return 1;
-	}
+	r = live_sandbox(&l, &u, &ufd, sb, sizeof(sb), on_signal);
+	if (r)
+		return r;
 	if (build() < 0) {
 		check_failures++;
 		goto out;
