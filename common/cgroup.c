@@ -110,13 +110,6 @@ int cg_open_dir(const struct cg_hier *h, const char *path)
 	return cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 }
 
-bool cg_exists(const struct cg_hier *h, const char *path)
-{
-	_cleanup_close_ int fd = cg_open_dir(h, path);
-
-	return fd >= 0;
-}
-
 /* Split "a/b/c" into the parent's fd (beneath the mount, verified cgroupfs) and "c". */
 static int open_parent(const struct cg_hier *h, const char *path, const char **ret_name)
 {
@@ -203,11 +196,18 @@ int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg
 		if (!next)
 			return -ENOMEM;
 		if (!last && !parents) {
+			_cleanup_close_ int afd = cg_open_dir(h, next);
+
 			/* without -p the ancestors must exist already */
-			if (!cg_exists(h, next))
+			if (afd == -ENOENT)
 				return cg_diag_say(
 					d, ENOENT, disp(next, buf, sizeof(buf)), h->label, "mkdir",
 					"the parent cgroup does not exist (-p creates it)");
+			/* there or not, it cannot be looked at: that is the reason, not absence */
+			if (afd < 0)
+				return cg_diag_fail(d, -afd, CG_OP_MKDIR, h->version,
+						    disp(next, buf, sizeof(buf)), h->label,
+						    "mkdir");
 			free(sofar);
 			sofar = TAKE_PTR(next);
 			continue;
@@ -605,38 +605,141 @@ int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t 
 	return 0;
 }
 
-/* Children of a cgroup (names), for depth-first walks. */
-static int list_children(const struct cg_hier *h, const char *path, char ***ret)
+/* A cgroup removed under a walk: its directory is gone (ENOENT) or dead (ENODEV). */
+static bool vanished(int r)
 {
-	_cleanup_close_ int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
-	_cleanup_closedir_ DIR *dir = NULL;
-	char **v = calloc(1, sizeof(char *));
+	return r == -ENOENT || r == -ENODEV;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of the child cgroups in the directory fd (taken, closed), sorted; NULL-terminated. */
+static int read_children(int fd, char ***ret)
+{
+	_cleanup_closedir_ DIR *dir = fdopendir(fd);
+	_cleanup_strv_free_ char **v = NULL;
+	size_t n = 0, cap = 0;
 	struct dirent *e;
 
-	if (!v)
-		return -ENOMEM;
-	if (fd < 0 || !(dir = fdopendir(fd))) {
-		cg_strv_free(v);
-		return fd < 0 ? fd : -errno;
+	if (!dir) {
+		int r = -errno;
+
+		close(fd);
+		return r;
 	}
-	fd = -1; /* owned by dir now */
-	while ((e = readdir(dir))) {
-		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+	for (;;) {
+		errno = 0;
+		e = readdir(dir);
+		if (!e) {
+			if (errno)
+				return -errno;
+			break;
+		}
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (cg_strv_push(&v, e->d_name) < 0) {
-			cg_strv_free(v);
+		if (e->d_type == DT_UNKNOWN) {
+			struct stat st;
+
+			/* a filesystem without d_type (a test's fixture tree); gone is skipped */
+			if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+		} else if (e->d_type != DT_DIR) {
+			continue;
+		}
+		/* grown by doubling: a cgroup with 10,000 children is a benchmark's case */
+		if (n + 1 >= cap) {
+			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(char *));
+
+			if (!nv)
+				return -ENOMEM;
+			v = nv;
+		}
+		v[n] = strdup(e->d_name);
+		v[n + 1] = NULL;
+		if (!v[n])
 			return -ENOMEM;
+		n++;
+	}
+	if (!v && !(v = calloc(1, sizeof(char *))))
+		return -ENOMEM;
+	qsort(v, n, sizeof(char *), cmp_name);
+	*ret = TAKE_PTR(v);
+	return 0;
+}
+
+static int walk_at(const struct cg_hier *h, const char *path, int depth, unsigned flags,
+		   cg_walk_fn fn, void *ctx)
+{
+	_cleanup_strv_free_ char **kids = NULL;
+	int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
+	int r;
+
+	if (fd < 0)
+		return depth && vanished(fd) ? 0 : fd;
+	if (!(flags & CG_WALK_POST)) {
+		r = fn(h, path, depth, ctx);
+		if (r > 0 || (r < 0 && depth && vanished(r))) {
+			close(fd);
+			return 0;
+		}
+		if (r < 0) {
+			close(fd);
+			return r;
 		}
 	}
-	*ret = v;
+	r = read_children(fd, &kids);
+	/* removed since it was opened: no children; fn, called or still to be, finds it gone */
+	if (r < 0 && !vanished(r))
+		return r;
+	for (char **k = kids; k && *k; k++) {
+		_cleanup_free_ char *sub = cg_path_join(path, *k);
+
+		if (!sub)
+			return -ENOMEM;
+		r = walk_at(h, sub, depth + 1, flags, fn, ctx);
+		if (r < 0)
+			return r;
+	}
+	if (flags & CG_WALK_POST) {
+		r = fn(h, path, depth, ctx);
+		if (r < 0 && !(depth && vanished(r)))
+			return r;
+	}
 	return 0;
+}
+
+int cg_walk(const struct cg_hier *h, const char *path, unsigned flags, cg_walk_fn fn, void *ctx)
+{
+	return walk_at(h, path, 0, flags, fn, ctx);
+}
+
+static int first_child(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	return depth ? CG_WALK_STOP : 0;
+}
+
+int cg_has_children(const struct cg_hier *h, const char *path)
+{
+	int r = cg_walk(h, path, 0, first_child, NULL);
+
+	return r == CG_WALK_STOP ? 1 : r;
+}
+
+static int has_members(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	int r = cg_read_pids(h, path, false, &pids, &n);
+
+	return r < 0 ? r : n ? CG_WALK_STOP : 0;
 }
 
 int cg_populated(const struct cg_hier *h, const char *path)
 {
-	_cleanup_strv_free_ char **kids = NULL;
-	_cleanup_free_ pid_t *pids = NULL;
-	size_t n;
 	int r;
 
 	if (h->version == 2) {
@@ -652,24 +755,9 @@ int cg_populated(const struct cg_hier *h, const char *path)
 		p = strstr(ev, "populated ");
 		return p && p[10] == '1';
 	}
-	r = cg_read_pids(h, path, false, &pids, &n);
-	if (r < 0)
-		return r;
-	if (n)
-		return 1;
-	r = list_children(h, path, &kids);
-	if (r < 0)
-		return r;
-	for (char **k = kids; *k; k++) {
-		_cleanup_free_ char *sub = cg_path_join(path, *k);
-
-		if (!sub)
-			return -ENOMEM;
-		r = cg_populated(h, sub);
-		if (r != 0 && r != -ENOENT)
-			return r;
-	}
-	return 0;
+	/* v1 has no populated flag: the first cgroup of the subtree that lists a process */
+	r = cg_walk(h, path, 0, has_members, NULL);
+	return r == CG_WALK_STOP ? 1 : r;
 }
 
 /*
@@ -694,27 +782,36 @@ static int signal_members(const struct cg_hier *h, const char *path, int sig)
 	return count;
 }
 
+struct signal_walk {
+	int sig, count, err;
+};
+
+static int signal_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	struct signal_walk *w = ctx;
+	int r = signal_members(h, path, w->sig);
+
+	if (r >= 0)
+		w->count += r;
+	else if (!depth)
+		return r;
+	/* one cgroup that cannot be read does not spare the rest of a kill */
+	else if (!vanished(r) && !w->err)
+		w->err = r;
+	return 0;
+}
+
 int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig)
 {
-	_cleanup_strv_free_ char **kids = NULL;
-	int r, count;
+	struct signal_walk w = { .sig = sig };
+	int r;
 
-	count = signal_members(h, path, sig);
-	if (count < 0 || !recursive)
-		return count;
-	r = list_children(h, path, &kids);
+	if (!recursive)
+		return signal_members(h, path, sig);
+	r = cg_walk(h, path, 0, signal_one, &w);
 	if (r < 0)
-		return r == -ENOENT ? count : r;
-	for (char **k = kids; *k; k++) {
-		_cleanup_free_ char *sub = cg_path_join(path, *k);
-
-		if (!sub)
-			return -ENOMEM;
-		r = cg_signal(h, sub, true, sig);
-		if (r > 0)
-			count += r;
-	}
-	return count;
+		return r;
+	return w.err ? w.err : w.count;
 }
 
 /* Poll until the subtree is empty or the deadline passes. */
@@ -735,24 +832,24 @@ static int wait_empty(const struct cg_hier *h, const char *path, uint64_t deadli
 	}
 }
 
-/* Processes (threaded: threads) left in the subtree, for the message of a kill that gave up. */
-static size_t count_members(const struct cg_hier *h, const char *path)
+static int count_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
 {
-	_cleanup_strv_free_ char **kids = NULL;
 	_cleanup_free_ pid_t *pids = NULL;
-	size_t n = 0, total;
+	size_t n = 0;
 
 	if (cg_read_pids(h, path, false, &pids, &n) == -EOPNOTSUPP)
 		cg_read_pids(h, path, true, &pids, &n);
-	total = n;
-	if (list_children(h, path, &kids) < 0)
-		return total;
-	for (char **k = kids; *k; k++) {
-		_cleanup_free_ char *sub = cg_path_join(path, *k);
+	*(size_t *)ctx += n;
+	return 0;
+}
 
-		if (sub)
-			total += count_members(h, sub);
-	}
+/* Processes (threaded: threads) left in the subtree, for the message of a kill that gave up. */
+static size_t count_members(const struct cg_hier *h, const char *path)
+{
+	size_t total = 0;
+
+	/* what cannot be read is not counted: this is a message, not a decision */
+	(void)cg_walk(h, path, 0, count_one, &total);
 	return total;
 }
 
@@ -874,82 +971,96 @@ static void tell(const struct cg_remove_opts *o, enum cg_remove_step what, const
 		o->on_step(&e, o->ctx);
 }
 
-static int remove_tree(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
-		       struct cg_diag *d)
+struct remove_walk {
+	const struct cg_remove_opts *o;
+	struct cg_diag *d;
+	bool said; /* d is filled */
+};
+
+static int remove_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
 {
+	struct remove_walk *w = ctx;
 	char buf[PATH_MAX + 2];
-	int r;
+	int r = rmdir_beneath(h, path);
 
-	if (o->recursive) {
-		_cleanup_strv_free_ char **kids = NULL;
-
-		r = list_children(h, path, &kids);
-		if (r < 0)
-			return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version,
-					    disp(path, buf, sizeof(buf)), h->label,
-					    "list children");
-		for (char **k = kids; *k; k++) {
-			_cleanup_free_ char *sub = cg_path_join(path, *k);
-
-			if (!sub)
-				return -ENOMEM;
-			r = remove_tree(h, sub, o, d);
-			if (r < 0)
-				return r;
-		}
-	}
-	r = rmdir_beneath(h, path);
 	if (r == -EBUSY) {
-		_cleanup_strv_free_ char **kids = NULL;
-		bool has_kids = list_children(h, path, &kids) == 0 && kids[0];
-
-		return cg_diag_say(d, EBUSY, disp(path, buf, sizeof(buf)), h->label, "rmdir", "%s",
-				   has_kids ? "the cgroup has child cgroups (use -R)"
-					    : "the cgroup has processes (use -k to stop them)");
+		w->said = true;
+		return cg_diag_say(w->d, EBUSY, disp(path, buf, sizeof(buf)), h->label, "rmdir",
+				   "%s",
+				   cg_has_children(h, path) > 0
+					   ? "the cgroup has child cgroups (use -R)"
+					   : "the cgroup has processes (use -k to stop them)");
 	}
-	if (r < 0)
-		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, disp(path, buf, sizeof(buf)),
+	/* a child someone else removed meanwhile is what was asked for: the walk skips it */
+	if (r < 0 && depth && vanished(r))
+		return r;
+	if (r < 0) {
+		w->said = true;
+		return cg_diag_fail(w->d, -r, CG_OP_RMDIR, h->version, disp(path, buf, sizeof(buf)),
 				    h->label, "rmdir");
-	tell(o, CG_REMOVE_RMDIR, h, path, 0, 0);
+	}
+	tell(w->o, CG_REMOVE_RMDIR, h, path, 0, 0);
 	return 0;
 }
 
-/* The first populated cgroup of the subtree (depth-first), for the refusal; 0 if none. */
-static int find_populated(const struct cg_hier *h, const char *path, char **ret)
+static int remove_tree(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
+		       struct cg_diag *d)
 {
-	_cleanup_strv_free_ char **kids = NULL;
+	struct remove_walk w = { .o = o, .d = d };
+	char buf[PATH_MAX + 2];
+	int r;
+
+	if (!o->recursive)
+		return remove_one(h, path, 0, &w);
+	/* children first */
+	r = cg_walk(h, path, CG_WALK_POST, remove_one, &w);
+	if (r < 0 && !w.said)
+		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, disp(path, buf, sizeof(buf)),
+				    h->label, "list children");
+	return r;
+}
+
+/*
+ * The first populated cgroup of the subtree (pre-order), for the refusal. v2 says whether a
+ * whole subtree is populated at once: an empty one is not entered.
+ */
+static int find_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
 	int r;
 
-	r = cg_populated(h, path);
-	if (r <= 0)
-		return r == -ENOENT ? 0 : r;
+	if (h->version == 2) {
+		r = cg_populated(h, path);
+		if (r <= 0)
+			return r < 0 ? r : CG_WALK_PRUNE;
+	}
 	r = cg_read_pids(h, path, false, &pids, &n);
 	if (r == -EOPNOTSUPP)
 		r = cg_read_pids(h, path, true, &pids, &n);
-	if (r < 0 || n)
-		return r < 0 ? r : (*ret = strdup(path)) ? 1 : -ENOMEM;
-	r = list_children(h, path, &kids);
-	if (r < 0)
+	if (r < 0 || !n)
 		return r;
-	for (char **k = kids; *k; k++) {
-		_cleanup_free_ char *sub = cg_path_join(path, *k);
+	*(char **)ctx = strdup(path);
+	return *(char **)ctx ? CG_WALK_STOP : -ENOMEM;
+}
 
-		if (!sub)
-			return -ENOMEM;
-		r = find_populated(h, sub, ret);
-		if (r != 0)
-			return r;
+/* 1 and *ret when a cgroup of the subtree has processes; 0 if none (or no subtree). */
+static int find_populated(const struct cg_hier *h, const char *path, char **ret)
+{
+	char *found = NULL;
+	int r = cg_walk(h, path, 0, find_one, &found);
+
+	if (r == CG_WALK_STOP) {
+		*ret = found;
+		return 1;
 	}
-	/* populated a moment ago, empty now: whatever was there left */
-	return 0;
+	/* populated a moment ago, empty now, or gone: whatever was there left */
+	return r == -ENOENT ? 0 : r;
 }
 
 int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 		    struct cg_diag *d)
 {
-	_cleanup_strv_free_ char **kids = NULL;
 	_cleanup_free_ char *mine = NULL, *busy = NULL;
 	char buf[PATH_MAX + 2];
 	size_t len = strlen(path);
@@ -966,10 +1077,10 @@ int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_r
 		return cg_diag_say(d, EINVAL, buf, h->label, "remove",
 				   "the subtree holds %s itself (it runs in /%s)",
 				   program_invocation_short_name, mine);
-	r = list_children(h, path, &kids);
+	r = cg_has_children(h, path);
 	if (r < 0)
 		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label, "remove");
-	if (!o->recursive && kids[0])
+	if (!o->recursive && r)
 		return cg_diag_say(d, EBUSY, buf, h->label, "rmdir",
 				   "the cgroup has child cgroups (use -R)");
 	if (o->signal)

@@ -504,6 +504,8 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 
 	snprintf(where, sizeof(where), "/%s", t->path);
 	if (h->version == 1) {
+		_cleanup_close_ int fd = -1;
+
 		h = NULL;
 		for (size_t i = 0; i < l->n; i++)
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], "freezer"))
@@ -511,13 +513,17 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 		if (!h)
 			return cg_diag_say(d, ENOENT, where, t->hier->label, "freeze",
 					   "no v1 freezer hierarchy is mounted");
-		if (!cg_exists(h, t->path))
+		fd = cg_open_dir(h, t->path);
+		if (fd == -ENOENT)
 			return cg_diag_say(
 				d, ENOENT, where, h->label, "freeze",
 				"no freezer cgroup of that path: on v1 the freezer is its "
 				"own hierarchy; create the source in it too "
 				"(cgcreate2 -g %s,freezer:%s)",
 				t->hier->label, where);
+		if (fd < 0)
+			return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label,
+					    "open the freezer cgroup");
 	}
 	*ret = (struct cg_freezer){ .hier = h, .path = strdup(t->path) };
 	return ret->path ? 0 : -ENOMEM;
@@ -748,46 +754,37 @@ static int members_read_slice(const struct cg_hier *h, const char *path, pid_t *
 	return cg_members_parse(buf, ret, ret_n);
 }
 
+struct source_walk {
+	const struct cg_target *src;
+	const struct cg_targets *dst;
+	pid_t **v;
+	size_t *n;
+	bool *cut;
+};
+
+static int list_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	struct source_walk *w = ctx;
+	_cleanup_free_ pid_t *own = NULL;
+	size_t no = 0;
+	int r;
+
+	if (left_out(w->src, w->dst, path))
+		return CG_WALK_PRUNE;
+	/* a child cgroup removed during the walk held nobody: the walk skips it */
+	r = members_read_slice(h, path, &own, &no, w->cut);
+	return r < 0 ? r : pids_append(w->v, w->n, own, no);
+}
+
 /* Processes of the source (recursive: its subtree, without the targets inside it). */
 static int list_source(const struct cg_target *src, const struct cg_targets *dst, bool recursive,
-		       const char *path, pid_t **v, size_t *n, bool *cut)
+		       pid_t **v, size_t *n, bool *cut)
 {
-	_cleanup_free_ pid_t *own = NULL;
-	_cleanup_closedir_ DIR *dir = NULL;
-	size_t no = 0;
-	struct dirent *e;
-	int fd, r;
+	struct source_walk w = { .src = src, .dst = dst, .v = v, .n = n, .cut = cut };
 
-	if (left_out(src, dst, path))
-		return 0;
-	r = members_read_slice(src->hier, path, &own, &no, cut);
-	if (r < 0)
-		return r;
-	r = pids_append(v, n, own, no);
-	if (r < 0 || !recursive)
-		return r;
-	fd = cg_hier_open(src->hier, path, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
-	}
-	while ((e = readdir(dir))) {
-		_cleanup_free_ char *sub = NULL;
-
-		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		sub = cg_path_join(path, e->d_name);
-		if (!sub)
-			return -ENOMEM;
-		r = list_source(src, dst, true, sub, v, n, cut);
-		/* a child cgroup removed during the walk held nobody */
-		if (r < 0 && r != -ENOENT && r != -ENODEV)
-			return r;
-	}
-	return 0;
+	if (!recursive)
+		return list_one(src->hier, src->path, 0, &w);
+	return cg_walk(src->hier, src->path, 0, list_one, &w);
 }
 
 static int note_failure(struct cg_drain_result *res, const struct cg_move *m)
@@ -882,7 +879,7 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 		char why[PATH_MAX * 2 + 256];
 		int r;
 
-		r = list_source(src, dst, o->recursive, src->path, &ids, &n, &cut);
+		r = list_source(src, dst, o->recursive, &ids, &n, &cut);
 		if (r < 0)
 			return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
 					    src->hier->label, "list processes");
@@ -1003,11 +1000,14 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 			goto out;
 		}
 	}
-	if (!cg_exists(src->hier, src->path)) {
-		r = cg_diag_fail(d, ENOENT, CG_OP_OPEN, src->hier->version, where, src->hier->label,
+	t = cg_open_dir(src->hier, src->path);
+	if (t < 0) {
+		/* not only "no such cgroup": EACCES, ESTALE are reasons of their own */
+		r = cg_diag_fail(d, -t, CG_OP_OPEN, src->hier->version, where, src->hier->label,
 				 "drain");
 		goto out;
 	}
+	close(t);
 	if (o->freeze) {
 		r = cg_freezer_find(l, src, &fz, d);
 		if (r < 0)
