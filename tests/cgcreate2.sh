@@ -477,7 +477,7 @@ test_remove_kill_threaded() {
 	pid=$!
 	echo "$pid" >"$u/dom/thr/cgroup.procs" || { fail "cannot place a process in a threaded cgroup"; return; }
 	# a threaded cgroup lists no processes and refuses cgroup.kill: its threads say who to stop
-	cgk_capture "$CG" -x -k --grace=0 "/$S/dom/thr"
+	cgk_capture "$CG" -x -k --grace=5 "/$S/dom/thr"
 	assertEquals "$err" 0 "$rc"
 	wait "$pid" 2>/dev/null
 	assertEquals "SIGTERM, through cgroup.threads" 143 "$?"
