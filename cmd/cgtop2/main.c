@@ -351,6 +351,22 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
+/*
+ * The sampler keeps a stat file open per cgroup and reads it with pread: its fds are its cache,
+ * and it takes what RLIMIT_NOFILE allows. A process-wide knob, so the tool turns it, not the
+ * library: the soft limit up to the hard one, which needs no privilege. Failing that, the
+ * sampler makes do with the soft limit (it falls back to open-read-close).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
@@ -387,6 +403,7 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
+	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		struct cg_diag d = { 0 };
