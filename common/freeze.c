@@ -55,7 +55,8 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 				"(cgcreate2 -g %s,freezer:%s)",
 				t->hier->label, where);
 		if (fd < 0)
-			return cg_diag_fail(d, -fd, CG_OP_OPEN, 1, where, h->label, "freeze");
+			return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label,
+					    "open the freezer cgroup");
 	}
 	*ret = (struct cg_freezer){ .hier = h, .path = t->path };
 	return 0;
