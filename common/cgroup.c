@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "cpu.h"
 #include "file.h"
+#include "freeze.h"
 #include "parse.h"
 #include "proc.h"
 #include "spec.h"
@@ -853,41 +854,6 @@ static size_t count_members(const struct cg_hier *h, const char *path)
 	return total;
 }
 
-/*
- * v1: freeze the freezer cgroup of the same path and wait until the kernel says FROZEN.
- * A frozen task cannot fork, and one killed while frozen dies the moment it is thawed, so
- * freeze -> SIGKILL every member -> thaw ends a fork storm in one round.
- */
-static int v1_freeze(const struct cg_hier *fz, const char *path, uint64_t deadline)
-{
-	_cleanup_close_ int fd = cg_open_dir(fz, path);
-	uint64_t nap = 100000;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	r = cg_write_at(fd, "freezer.state", "FROZEN");
-	while (r == 0) {
-		_cleanup_free_ char *state = NULL;
-
-		r = cg_read_at(fd, "freezer.state", &state);
-		if (r == 0 && !strncmp(state, "FROZEN", 6))
-			return 0;
-		if (r == 0 && cg_now_ns() >= deadline)
-			r = -ETIMEDOUT;
-		if (r == 0)
-			cg_sleep_ns(nap < 10000000 ? (nap *= 2) : nap);
-	}
-	return r;
-}
-
-static int v1_thaw(const struct cg_hier *fz, const char *path)
-{
-	_cleanup_close_ int fd = cg_open_dir(fz, path);
-
-	return fd < 0 ? fd : cg_write_at(fd, "freezer.state", "THAWED");
-}
-
 static int kill_subtree(const struct cg_hier *h, const char *path, const struct cg_hier *freezer,
 			uint64_t timeout_ns, struct cg_diag *d)
 {
@@ -921,14 +887,21 @@ static int kill_subtree(const struct cg_hier *h, const char *path, const struct 
 			return cg_diag_fail(d, -r, CG_OP_KILL, 2, buf, h->label,
 					    "write cgroup.kill");
 	}
-	if (freezer && v1_freeze(freezer, path, cg_now_ns() + timeout_ns / 5) == 0) {
-		r = cg_signal(h, path, true, SIGKILL);
-		v1_thaw(freezer, path);
-		if (r < 0 && r != -ENOENT)
-			return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label, "kill");
-	} else if (freezer) {
-		/* not frozen in time (or no such freezer cgroup): never leave it half-frozen */
-		v1_thaw(freezer, path);
+	/*
+	 * v1: a frozen task cannot fork, and one killed while frozen dies the moment it is thawed,
+	 * so freeze -> SIGKILL every member -> thaw ends a fork storm in one round. Not frozen in
+	 * time (or no such freezer cgroup): cg_freeze thawed it again, the rounds below go on.
+	 */
+	if (freezer) {
+		struct cg_freezer fz = { .hier = freezer, .path = path };
+
+		if (cg_freeze(&fz, timeout_ns / 5 ? timeout_ns / 5 : 1, NULL, NULL) == 0) {
+			r = cg_signal(h, path, true, SIGKILL);
+			cg_thaw(&fz, NULL);
+			if (r < 0 && r != -ENOENT)
+				return cg_diag_fail(d, -r, CG_OP_KILL, h->version, buf, h->label,
+						    "kill");
+		}
 	}
 	for (;;) {
 		r = cg_signal(h, path, true, SIGKILL);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "parse.h"
 
 /* Copy the token [p, e) into buf so the strict parser sees a whole string. */
@@ -257,6 +258,47 @@ int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
 	if (!e)
 		e = p + 1 + strlen(p + 1);
 	return token_u64(p + 1, e, ret_flags);
+}
+
+/* n units of unit_ns each, in nanoseconds, without wrapping */
+static int scale_ns(uint64_t n, uint64_t unit_ns, uint64_t *ret)
+{
+	if (unit_ns && n > UINT64_MAX / unit_ns)
+		return -ERANGE;
+	*ret = n * unit_ns;
+	return 0;
+}
+
+int cg_kparse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_system_ns)
+{
+	uint64_t u, s;
+	int r;
+
+	if ((r = cg_stats_parse_keyed(text, "user_usec", &u)) < 0 ||
+	    (r = cg_stats_parse_keyed(text, "system_usec", &s)) < 0 ||
+	    (r = scale_ns(u, NSEC_PER_USEC, &u)) < 0 || (r = scale_ns(s, NSEC_PER_USEC, &s)) < 0)
+		return r;
+	*ret_user_ns = u;
+	*ret_system_ns = s;
+	return 0;
+}
+
+int cg_kparse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_user_ns,
+			   uint64_t *ret_system_ns)
+{
+	uint64_t u, s, tick_ns;
+	int r;
+
+	if (ticks_per_sec <= 0)
+		return -EINVAL;
+	tick_ns = NSEC_PER_SEC / (uint64_t)ticks_per_sec;
+	if ((r = cg_stats_parse_keyed(text, "user", &u)) < 0 ||
+	    (r = cg_stats_parse_keyed(text, "system", &s)) < 0 ||
+	    (r = scale_ns(u, tick_ns, &u)) < 0 || (r = scale_ns(s, tick_ns, &s)) < 0)
+		return r;
+	*ret_user_ns = u;
+	*ret_system_ns = s;
+	return 0;
 }
 
 char *cg_kparse_env_value(const char *text, const char *key)

@@ -42,6 +42,16 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
 
 /*
+ * CPU time of a cgroup for a usage summary, user and system apart, in nanoseconds; -ENOENT when
+ * a key is absent, -ERANGE when the nanoseconds do not fit. cgroup2 cpu.stat: user_usec and
+ * system_usec. v1 cpuacct.stat: user and system in USER_HZ ticks of ticks_per_sec (sysconf
+ * _SC_CLK_TCK), the kernel's fallback where cpuacct.usage_user/usage_sys are missing.
+ */
+int cg_kparse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_system_ns);
+int cg_kparse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_user_ns,
+			   uint64_t *ret_system_ns);
+
+/*
  * The value of KEY= in text of KEY=VALUE lines (systemd's state and env files), without the
  * double quotes around it; a new string, NULL when the key is absent (or out of memory).
  */

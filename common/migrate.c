@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -492,175 +491,6 @@ int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n)
 	return 0;
 }
 
-/* ---- freezing ---- */
-
-static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct cg_freezer *ret,
-		    struct cg_diag *d)
-{
-	const struct cg_hier *h = t->hier;
-	char where[PATH_MAX + 2];
-
-	snprintf(where, sizeof(where), "/%s", t->path);
-	if (h->version == 1) {
-		_cleanup_close_ int fd = -1;
-
-		h = NULL;
-		for (size_t i = 0; i < l->n; i++)
-			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], "freezer"))
-				h = &l->hier[i];
-		if (!h)
-			return cg_diag_say(d, ENOENT, where, t->hier->label, "freeze",
-					   "no v1 freezer hierarchy is mounted");
-		fd = cg_open_dir(h, t->path);
-		if (fd == -ENOENT)
-			return cg_diag_say(
-				d, ENOENT, where, h->label, "freeze",
-				"no freezer cgroup of that path: on v1 the freezer is its "
-				"own hierarchy; create the source in it too "
-				"(cgcreate2 -g %s,freezer:%s)",
-				t->hier->label, where);
-		if (fd < 0)
-			return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label,
-					    "open the freezer cgroup");
-	}
-	*ret = (struct cg_freezer){ .hier = h, .path = strdup(t->path) };
-	return ret->path ? 0 : -ENOMEM;
-}
-
-void cg_freezer_clear(struct cg_freezer *f)
-{
-	free(f->path);
-	f->path = NULL;
-}
-
-bool cg_freezer_interrupted(const struct cg_freezer *f)
-{
-	sigset_t pending;
-
-	if (!f->blocked || sigpending(&pending) < 0)
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++) {
-		struct sigaction sa;
-
-		if (!sigismember(&pending, held_signals[i]))
-			continue;
-		/* ignored, it is dropped at the thaw: stopping for it would do what nobody asked */
-		if (sigaction(held_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
-			continue;
-		return true;
-	}
-	return false;
-}
-
-/* v2: is "frozen 1" in cgroup.events? v1: does freezer.state say FROZEN? */
-static int is_frozen(int dfd, int version)
-{
-	_cleanup_free_ char *text = NULL;
-	int r = cg_read_at(dfd, version == 2 ? "cgroup.events" : "freezer.state", &text);
-
-	if (r < 0)
-		return r;
-	if (version == 1)
-		return !strcmp(text, "FROZEN\n") || !strcmp(text, "FROZEN");
-	return strstr(text, "frozen 1") != NULL;
-}
-
-int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d)
-{
-	const struct cg_hier *h = f->hier;
-	const char *file = h->version == 2 ? "cgroup.freeze" : "freezer.state";
-	_cleanup_close_ int dfd = cg_open_dir(h, f->path);
-	_cleanup_close_ int ev = -1;
-	uint64_t deadline = cg_now_ns() + (timeout_ns ? timeout_ns : CG_KILL_TIMEOUT_NS);
-	char where[PATH_MAX + 2];
-	sigset_t set;
-	int r;
-
-	snprintf(where, sizeof(where), "/%s", f->path);
-	if (dfd < 0)
-		return cg_diag_fail(d, -dfd, CG_OP_OPEN, h->version, where, h->label, "open");
-	sigemptyset(&set);
-	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++)
-		sigaddset(&set, held_signals[i]);
-	if (!f->blocked && sigprocmask(SIG_BLOCK, &set, &f->oldmask) == 0)
-		f->blocked = true;
-	r = cg_write_at(dfd, file, h->version == 2 ? "1" : "FROZEN");
-	if (r < 0) {
-		cg_thaw(f, NULL);
-		return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, where, h->label, "write %s",
-				    file);
-	}
-	f->frozen = true;
-	if (h->version == 2)
-		ev = cg_open_beneath(dfd, "cgroup.events", O_RDONLY, 0);
-	for (;;) {
-		r = is_frozen(dfd, h->version);
-		if (r != 0)
-			break;
-		if (cg_now_ns() >= deadline) {
-			r = -ETIMEDOUT;
-			break;
-		}
-		if (cg_freezer_interrupted(f)) {
-			r = -EINTR;
-			break;
-		}
-		if (ev >= 0) {
-			/* cgroup.events signals a change with POLLPRI */
-			struct pollfd p = { .fd = ev, .events = POLLPRI };
-
-			(void)poll(&p, 1, 10);
-		} else {
-			/* v1 moves FREEZING -> FROZEN only when asked again */
-			cg_sleep_ns(NSEC_PER_MSEC);
-			if (h->version == 1)
-				(void)cg_write_at(dfd, file, "FROZEN");
-		}
-	}
-	if (r < 0) {
-		cg_thaw(f, NULL);
-		if (r == -ETIMEDOUT)
-			return cg_diag_say(d, ETIMEDOUT, where, h->label, "freeze",
-					   "the cgroup did not freeze in time (a task in "
-					   "uninterruptible sleep?); thawed it again");
-		if (r == -EINTR)
-			return cg_diag_say(d, EINTR, where, h->label, "freeze",
-					   "interrupted by a signal; thawed it again");
-		return cg_diag_fail(d, -r, CG_OP_READ, h->version, where, h->label, "freeze");
-	}
-	return 0;
-}
-
-int cg_thaw(struct cg_freezer *f, struct cg_diag *d)
-{
-	const struct cg_hier *h = f->hier;
-	char where[PATH_MAX + 2];
-	int r = 0;
-
-	if (f->frozen) {
-		_cleanup_close_ int dfd = cg_open_dir(h, f->path);
-
-		snprintf(where, sizeof(where), "/%s", f->path);
-		r = dfd < 0 ? dfd
-			    : cg_write_at(dfd, h->version == 2 ? "cgroup.freeze" : "freezer.state",
-					  h->version == 2 ? "0" : "THAWED");
-		/* a cgroup removed meanwhile has nothing left to thaw */
-		if (r == 0 || r == -ENOENT || r == -ENODEV)
-			f->frozen = false;
-		if (r < 0 && f->frozen)
-			cg_diag_fail(d, -r, CG_OP_WRITE, h->version, where, h->label, "thaw");
-		else
-			r = 0;
-	}
-	if (f->blocked) {
-		f->blocked = false;
-		sigprocmask(SIG_SETMASK, &f->oldmask, NULL);
-	}
-	return r;
-}
-
 /* ---- drain ---- */
 
 /* Is path top or below it? */
@@ -897,7 +727,7 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 		res->left = live;
 		if (!live)
 			return 0;
-		if (fz && cg_freezer_interrupted(fz))
+		if (cg_signals_waiting(o->stop))
 			return -EINTR;
 		if (round >= max || cg_now_ns() >= deadline)
 			return cg_diag_say(
@@ -919,7 +749,7 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 				late = true;
 				break;
 			}
-			if (fz && (k & 15) == 15 && cg_freezer_interrupted(fz))
+			if ((k & 15) == 15 && cg_signals_waiting(o->stop))
 				return -EINTR;
 			for (size_t i = 0; i < dst->n && m.state == CG_MOVE_PENDING; i++) {
 				r = cg_attach_fd(fds[i], ids[k]);
@@ -1012,7 +842,7 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		r = cg_freezer_find(l, src, &fz, d);
 		if (r < 0)
 			goto out;
-		r = cg_freeze(&fz, o->freeze_timeout_ns, d);
+		r = cg_freeze(&fz, o->freeze_timeout_ns, o->stop, d);
 		if (r < 0)
 			goto out;
 	}
@@ -1034,7 +864,6 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		}
 	}
 out:
-	cg_freezer_clear(&fz);
 	for (size_t i = 0; i < dst->n; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);

@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "freeze.h"
 #include "mount.h"
 #include "spec.h"
 
@@ -97,41 +98,18 @@ void cg_moves_free(struct cg_move *m, size_t n);
  */
 int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n);
 
-/*
- * A frozen cgroup, and the signals held back while it is: the freeze is always undone by
- * cg_thaw (on errors, and before SIGINT/SIGTERM/SIGHUP/SIGQUIT take effect: they are blocked
- * from cg_freeze to cg_thaw and delivered when cg_thaw restores the mask).
- */
-struct cg_freezer {
-	const struct cg_hier *hier; /* v2: the source's hierarchy; v1: the freezer hierarchy */
-	char *path;
-	bool frozen;
-	bool blocked;
-	sigset_t oldmask;
-};
-/*
- * The freezer for a cgroup: v2 its own cgroup.freeze; v1 the cgroup of the same path in the
- * freezer hierarchy (which on a hybrid or legacy host is another hierarchy than the cpu one).
- */
-int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct cg_freezer *ret,
-		    struct cg_diag *d);
-/* Freeze and wait until the kernel says frozen (v2 cgroup.events, v1 freezer.state). */
-int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, struct cg_diag *d);
-/* Thaw if frozen, then restore the signal mask. Safe to call twice. */
-int cg_thaw(struct cg_freezer *f, struct cg_diag *d);
-/*
- * A blocked SIGINT/SIGTERM/SIGHUP/SIGQUIT is waiting: stop, thaw, let it act. One the process
- * ignores (nohup, a background job's SIGINT) would vanish at the thaw: it does not count.
- */
-bool cg_freezer_interrupted(const struct cg_freezer *f);
-void cg_freezer_clear(struct cg_freezer *f);
-
 struct cg_drain_opts {
 	bool recursive; /* the source's whole subtree */
 	bool freeze; /* freeze the source for the drain */
 	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
 	uint64_t timeout_ns; /* give up after this long (0: CG_DRAIN_TIMEOUT_NS) */
 	uint64_t freeze_timeout_ns; /* 0: 5 s */
+	/*
+	 * Signals the caller keeps blocked for the drain (cgmigrate -z: cg_freezer_signals, so
+	 * that none ends it with the source frozen): one pending and not ignored ends the drain,
+	 * thawed, with -EINTR; the caller's unblocking then delivers it. NULL: none.
+	 */
+	const sigset_t *stop;
 };
 #define CG_DRAIN_ROUNDS	    100
 #define CG_DRAIN_TIMEOUT_NS (30 * NSEC_PER_SEC)
@@ -152,7 +130,7 @@ struct cg_drain_result {
  * (a child drained into its parent) leaves nothing out. With freeze, the source is frozen first
  * and thawed at the end whatever happens. Returns 0 when the source ended empty (failures, if
  * any, are in res), -EAGAIN with d when it gave up after max_rounds or timeout_ns, -EINTR with d
- * when a signal stopped it (thawed; an ignored signal does not), other -errno with d.
+ * when a signal of o->stop stopped it (thawed; an ignored signal does not), other -errno with d.
  */
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
 	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);

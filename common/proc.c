@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "kparse.h"
 #include "mount.h"
 #include "parse.h"
 
@@ -80,20 +81,11 @@ int cg_task_state(pid_t pid, pid_t tid)
 bool cg_task_is_kthread(pid_t pid)
 {
 	char buf[STAT_SIZE], *p;
-	const char *f;
 	uint64_t flags;
 
 	if (read_stat(pid, 0, buf, sizeof(buf), &p) < 0)
 		return false;
-	/* ") S ppid pgrp session tty_nr tpgid flags": skip to the seventh blank after the ')' */
-	for (int field = 0; field < 7 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return false;
-	f = p + 1;
-	if (cg_parse_u64_prefix(&f, UINT64_MAX, &flags) < 0)
-		return false;
-	return flags & CG_PF_KTHREAD;
+	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & CG_PF_KTHREAD);
 }
 
 pid_t cg_tid_tgid(pid_t tid)

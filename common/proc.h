@@ -9,9 +9,6 @@
 
 struct cg_hier;
 
-/* PF_KTHREAD of include/linux/sched.h, in the flags (field 9) of /proc/PID/stat */
-#define CG_PF_KTHREAD 0x00200000u
-
 /*
  * A /proc file whole into buf, NUL-terminated: its length, or -EFBIG when it does not fit (a
  * text is never cut short silently), or -errno of the open or read. For files of a known
@@ -33,7 +30,7 @@ pid_t cg_tid_tgid(pid_t tid);
 int cg_thread_count(pid_t pid);
 /* A thread's name (/proc/PID/task/TID/comm) without its newline: 0 or -errno. */
 int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size);
-/* Is the task a kernel thread (CG_PF_KTHREAD)? false when it cannot be told. */
+/* Is the task a kernel thread (CG_PF_KTHREAD, kparse.h)? false when it cannot be told. */
 bool cg_task_is_kthread(pid_t pid);
 /* The text of /proc/PID/cgroup (pid 0: the calling process), allocated, or -errno. */
 int cg_task_cgroups(pid_t pid, pid_t tid, char **ret);

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "file.h"
 #include "kparse.h"
 #include "migrate.h"
@@ -162,9 +162,9 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 		t.tid = tid;
 		for (size_t j = 0; j < n_old; j++) {
 			if (old[j].tid == tid && now > prev_t && t.ticks >= old[j].ticks) {
-				t.cpu_percent = (double)(t.ticks - old[j].ticks) /
-						(double)s->clk_tck /
-						((double)(now - prev_t) / 1e9) * 100.0;
+				t.cpu_percent =
+					(double)(t.ticks - old[j].ticks) / (double)s->clk_tck /
+					((double)(now - prev_t) / (double)NSEC_PER_SEC) * 100.0;
 				break;
 			}
 		}
@@ -374,10 +374,11 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		row->n_threads = 0;
 	}
 	if (n->has_prev && now > n->prev_t) {
-		double dt = (double)(now - n->prev_t) / 1e9;
+		double dt = (double)(now - n->prev_t) / (double)NSEC_PER_SEC;
 
 		if ((row->have & n->prev_have & CG_STAT_CPU) && row->cpu_ns >= n->prev_cpu) {
-			row->cpu_percent = (double)(row->cpu_ns - n->prev_cpu) / 1e9 / dt * 100.0;
+			row->cpu_percent = (double)(row->cpu_ns - n->prev_cpu) /
+					   (double)NSEC_PER_SEC / dt * 100.0;
 			row->have |= CG_STAT_CPU_RATE;
 		}
 		if ((row->have & n->prev_have & CG_STAT_IO) && row->io_read >= n->prev_rd &&
@@ -462,7 +463,6 @@ static void sum_counted_tasks(struct cg_stats *s)
 int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n)
 {
 	uint64_t now;
-	struct timespec ts;
 	int r;
 
 	s->out_of_fds = 0;
@@ -474,8 +474,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 		if (r < 0)
 			return r;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	now = cg_now_ns();
 	for (size_t i = 0; i < s->n_nodes; i++)
 		sample_node(s, s->nodes[i], now);
 	/* ENODEV: removed while we read; inotify says so too, but do not show a half row */
@@ -678,8 +677,6 @@ void cg_stats_free(struct cg_stats *s)
 			n = n->parent;
 		st_node_free(s, n);
 	}
-	if (s->ifd >= 0)
-		close(s->ifd);
 	free(s->wds);
 	free(s->nodes);
 	free(s->rows);

@@ -73,7 +73,8 @@ struct cg_stats_opts {
 
 /*
  * Find path in every hierarchy that offers statistics and start watching it. -ENOENT when
- * no hierarchy has it. The layout must outlive the sampler.
+ * no hierarchy has it. The layout must outlive the sampler. The stat files it keeps open are
+ * bounded by RLIMIT_NOFILE as it finds it (it changes no limit; the tool may raise it first).
  */
 int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret);
 void cg_stats_free(struct cg_stats *s);

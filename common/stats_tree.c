@@ -605,13 +605,11 @@ void st_fd_budget_init(struct cg_stats *s)
 {
 	struct rlimit rl;
 
-	/* the fds are the cache: take all the kernel allows, keep a margin for the tool */
+	/*
+	 * The fds are the cache: take what the limit allows, keep a margin for the tool. Raising
+	 * the limit is the tool's decision (cgtop2 raises it to the hard limit first), not ours.
+	 */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-			getrlimit(RLIMIT_NOFILE, &rl);
-		}
 		/*
 		 * What the tool and one sample hold besides the cache: stdio, the hierarchy roots,
 		 * inotify, a directory and a file per hierarchy. Under a low limit, half of it.

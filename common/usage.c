@@ -11,62 +11,10 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "file.h"
 #include "parse.h"
 #include "kparse.h"
-
-/* The number after "KEY " on a line of its own in flat-keyed kernel text. */
-static int flat_key(const char *text, const char *key, uint64_t *ret)
-{
-	size_t klen = strlen(key);
-
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchrnul(line, '\n');
-
-		if ((size_t)(nl - line) > klen && !strncmp(line, key, klen) && line[klen] == ' ') {
-			char num[32];
-			size_t n = (size_t)(nl - line) - klen - 1;
-
-			if (n == 0 || n >= sizeof(num))
-				return -EINVAL;
-			memcpy(num, line + klen + 1, n);
-			num[n] = '\0';
-			return cg_parse_u64(num, UINT64_MAX, ret);
-		}
-		line = *nl ? nl + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
-int cg_usage_parse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_system_ns)
-{
-	uint64_t u, s;
-	int r;
-
-	if ((r = flat_key(text, "user_usec", &u)) < 0 ||
-	    (r = flat_key(text, "system_usec", &s)) < 0)
-		return r;
-	if (u > UINT64_MAX / 1000 || s > UINT64_MAX / 1000)
-		return -ERANGE;
-	*ret_user_ns = u * 1000;
-	*ret_system_ns = s * 1000;
-	return 0;
-}
-
-int cg_usage_parse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_user_ns,
-				uint64_t *ret_system_ns)
-{
-	uint64_t u, s;
-	int r;
-
-	if (ticks_per_sec <= 0)
-		return -EINVAL;
-	if ((r = flat_key(text, "user", &u)) < 0 || (r = flat_key(text, "system", &s)) < 0)
-		return r;
-	*ret_user_ns = u * (1000000000ULL / (uint64_t)ticks_per_sec);
-	*ret_system_ns = s * (1000000000ULL / (uint64_t)ticks_per_sec);
-	return 0;
-}
 
 static int read_u64_at(int dfd, const char *file, uint64_t *ret)
 {
@@ -85,7 +33,7 @@ static void read_cpu(int dfd, int version, struct cg_usage *u)
 
 	if (version == 2) {
 		if (cg_read_at(dfd, "cpu.stat", &text) == 0 &&
-		    cg_usage_parse_cpu_stat(text, &u->user_ns, &u->system_ns) == 0)
+		    cg_kparse_cpu_stat(text, &u->user_ns, &u->system_ns) == 0)
 			u->have |= CG_USAGE_CPU;
 		return;
 	}
@@ -96,8 +44,7 @@ static void read_cpu(int dfd, int version, struct cg_usage *u)
 		return;
 	}
 	if (cg_read_at(dfd, "cpuacct.stat", &text) == 0 &&
-	    cg_usage_parse_cpuacct_stat(text, sysconf(_SC_CLK_TCK), &u->user_ns, &u->system_ns) ==
-		    0)
+	    cg_kparse_cpuacct_stat(text, sysconf(_SC_CLK_TCK), &u->user_ns, &u->system_ns) == 0)
 		u->have |= CG_USAGE_CPU;
 }
 
@@ -183,19 +130,22 @@ const char *cg_usage_format(const struct cg_usage *u, uint64_t wall_ns, char *bu
 			off += (size_t)snprintf(buf + off, size - off, __VA_ARGS__);               \
 	} while (0)
 
+/* ns as the two numbers of "%" PRIu64 ".%03" PRIu64: seconds, milliseconds */
+#define SEC_MSEC(ns) (uint64_t)((ns) / NSEC_PER_SEC), (uint64_t)((ns) / NSEC_PER_MSEC % 1000)
+
 	if (size)
 		buf[0] = '\0';
-	ADD("wall=%" PRIu64 ".%03" PRIu64 "s", wall_ns / 1000000000, wall_ns / 1000000 % 1000);
+	ADD("wall=%" PRIu64 ".%03" PRIu64 "s", SEC_MSEC(wall_ns));
 	if (u->have & CG_USAGE_CPU)
 		ADD(" user=%" PRIu64 ".%03" PRIu64 "s system=%" PRIu64 ".%03" PRIu64 "s",
-		    u->user_ns / 1000000000, u->user_ns / 1000000 % 1000, u->system_ns / 1000000000,
-		    u->system_ns / 1000000 % 1000);
+		    SEC_MSEC(u->user_ns), SEC_MSEC(u->system_ns));
 	if (u->have & CG_USAGE_MEM_PEAK)
 		ADD(" memory_peak=%" PRIu64 "B", u->mem_peak);
 	if (u->have & CG_USAGE_IO)
 		ADD(" io_read=%" PRIu64 "B io_write=%" PRIu64 "B", u->io_read, u->io_write);
 	if (u->have & CG_USAGE_PIDS_PEAK)
 		ADD(" pids_peak=%" PRIu64, u->pids_peak);
+#undef SEC_MSEC
 #undef ADD
 	return buf;
 }

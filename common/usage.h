@@ -42,9 +42,4 @@ void cg_usage_delta(const struct cg_usage *before, struct cg_usage *after);
  */
 const char *cg_usage_format(const struct cg_usage *u, uint64_t wall_ns, char *buf, size_t size);
 
-/* Parsers of kernel text (pure, for unit tests). Return -ENOENT when the keys are absent. */
-int cg_usage_parse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_system_ns);
-int cg_usage_parse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_user_ns,
-				uint64_t *ret_system_ns);
-
 #endif

@@ -44,6 +44,27 @@ fx() {
 
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
+# The sampler's fds are its cache: cgtop2 (the tool; the library changes no limit) raises its
+# soft limit of open files to the hard limit before it starts sampling.
+fd_limit_raised() {
+	[ "$(awk '/^Max open files/ { print $4 }' "/proc/$1/limits" 2>/dev/null)" = "$2" ] &&
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = cgtop2 ]
+}
+
+test_fd_limit_raised() {
+	local hard mi pid
+	hard=$(ulimit -H -n)
+	[ "$hard" != unlimited ] && [ "$hard" -gt 100 ] ||
+		{ cgk_skip "the hard limit of open files ($hard) leaves no room below it"; return; }
+	mi=$(mountinfo unified)
+	bash -c 'ulimit -S -n 100 && exec "$@"' _ env CGKIT_MOUNTINFO="$mi" "$T" -b -n 100 -d 0.1 \
+		>/dev/null 2>&1 &
+	pid=$!
+	_pids+=($pid)
+	assertTrue "soft limit 100 raised to the hard limit $hard ($(grep '^Max open files' \
+		"/proc/$pid/limits" 2>/dev/null))" "cgk_wait_for fd_limit_raised $pid $hard"
+}
+
 test_usage_errors() {
 	cgk_capture "$T" --order=bogus
 	assertEquals "--order exit" 64 "$rc"

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cgexec2: run a command in cgroups, placed before it runs, or in a transient cgroup with limits. */
 #include <argp.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,6 +19,7 @@
 #include "clock.h"
 #include "error.h"
 #include "file.h"
+#include "freeze.h"
 #include "mount.h"
 #include "rules.h"
 #include "launch.h"
@@ -197,60 +196,6 @@ static int check_exist(const struct cg_targets *t, bool transient, struct cg_dia
 	return 0;
 }
 
-/* Is this line (without its newline) in text? */
-static bool has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-
-	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
-			return true;
-	return false;
-}
-
-/*
- * Is the cgroup frozen, or freezing, so that nothing placed there would run? 1 with the file
- * that says so in why, 0 when not or when it cannot tell (the root has none of these files).
- * v2: cgroup.events "frozen 1" is the effective state (an ancestor's freeze included);
- * cgroup.freeze 1 is one on the way. v1: freezer.state FROZEN or FREEZING, which a child of
- * a frozen cgroup reports too (freezer.parent_freezing).
- */
-static int frozen_state(const struct cg_target *x, char *why, size_t size)
-{
-	_cleanup_close_ int fd = cg_open_dir(x->hier, x->path);
-	_cleanup_free_ char *ev = NULL, *fr = NULL, *pf = NULL;
-
-	if (fd < 0)
-		return 0;
-	if (x->hier->version == 2) {
-		if (cg_read_at(fd, "cgroup.events", &ev) == 0 && has_line(ev, "frozen 1")) {
-			snprintf(why, size,
-				 "cgroup.events says frozen 1 (a freeze of the cgroup "
-				 "itself or of an ancestor)");
-			return 1;
-		}
-		if (cg_read_at(fd, "cgroup.freeze", &fr) == 0 && has_line(fr, "1")) {
-			snprintf(why, size, "cgroup.freeze is 1 (it is freezing)");
-			return 1;
-		}
-		return 0;
-	}
-	if (!cg_hier_has(x->hier, "freezer") || cg_read_at(fd, "freezer.state", &fr) < 0)
-		return 0;
-	if (has_line(fr, "FROZEN") || has_line(fr, "FREEZING")) {
-		fr[strcspn(fr, "\n")] = 0;
-		if (cg_read_at(fd, "freezer.parent_freezing", &pf) == 0 && has_line(pf, "1"))
-			snprintf(why, size,
-				 "freezer.state is %s (freezer.parent_freezing 1: an "
-				 "ancestor is frozen)",
-				 fr);
-		else
-			snprintf(why, size, "freezer.state is %s", fr);
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * Refuse frozen cgroups before anything is made or run there: a process placed in one stops
  * before its first instruction, and a transient cgroup made under one is frozen from birth.
@@ -258,17 +203,14 @@ static int frozen_state(const struct cg_target *x, char *why, size_t size)
 static int check_not_frozen(const struct cg_targets *t, bool parents, struct cg_diag *d)
 {
 	char where[PATH_MAX + 2], why[256];
+	const struct cg_target *x = cg_targets_frozen(t, why, sizeof(why));
 
-	for (size_t i = 0; i < t->n; i++) {
-		if (!frozen_state(&t->t[i], why, sizeof(why)))
-			continue;
-		return cg_diag_say(
-			d, EBUSY, cg_target_name(&t->t[i], where, sizeof(where)),
-			t->t[i].hier->label, "use",
-			"the cgroup is frozen: %s; %sCOMMAND would never run (thaw it first)", why,
-			parents ? "a transient cgroup under it would be frozen too, and " : "");
-	}
-	return 0;
+	if (!x)
+		return 0;
+	return cg_diag_say(d, EBUSY, cg_target_name(x, where, sizeof(where)), x->hier->label, "use",
+			   "the cgroup is frozen: %s; %sCOMMAND would never run (thaw it first)",
+			   why,
+			   parents ? "a transient cgroup under it would be frozen too, and " : "");
 }
 
 /* Make the transient cgroup under every target, enable and set what -r asks; t then names it. */
@@ -313,37 +255,6 @@ static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
 }
 
 /*
- * v1: set a subtree's freezer.state to THAWED, deepest last: a frozen process keeps even a
- * SIGKILL pending until then, and a frozen cgroup never empties. (v2 needs no thaw: a fatal
- * signal ends a frozen process.)
- */
-static void thaw_tree(const struct cg_hier *h, const char *path, int depth)
-{
-	_cleanup_close_ int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
-	_cleanup_free_ char *state = NULL;
-	struct dirent *e;
-	DIR *dir;
-
-	if (fd < 0)
-		return;
-	if (cg_read_at(fd, "freezer.state", &state) == 0 && !has_line(state, "THAWED"))
-		(void)cg_write_at(fd, "freezer.state", "THAWED");
-	if (depth > 64 || !(dir = fdopendir(TAKE_FD(fd))))
-		return;
-	while ((e = readdir(dir))) {
-		char *sub;
-
-		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		sub = cg_path_join(path, e->d_name);
-		if (sub)
-			thaw_tree(h, sub, depth + 1);
-		free(sub);
-	}
-	closedir(dir);
-}
-
-/*
  * Kill everything in the transient cgroups, frozen or not: SIGKILL to every process first,
  * so that nothing runs again once thawed, then the thaw (v1), then the kernel's kill and the
  * wait for empty (bounded by CG_KILL_TIMEOUT_NS each). A freeze of an ancestor is not ours to
@@ -356,8 +267,7 @@ static int transient_kill(const struct cg_targets *t, bool loud)
 	for (size_t i = 0; i < t->n; i++)
 		(void)cg_signal(t->t[i].hier, t->t[i].path, true, SIGKILL);
 	for (size_t i = 0; i < t->n; i++)
-		if (t->t[i].hier->version == 1 && cg_hier_has(t->t[i].hier, "freezer"))
-			thaw_tree(t->t[i].hier, t->t[i].path, 0);
+		(void)cg_thaw_tree(t->t[i].hier, t->t[i].path);
 	for (size_t i = 0; i < t->n; i++) {
 		struct cg_diag d = { 0 };
 		int r = cg_kill(t->t[i].hier, t->t[i].path, CG_KILL_TIMEOUT_NS, &d);
@@ -386,16 +296,6 @@ static void transient_remove(const struct cg_targets *t, bool loud)
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
-static bool any_frozen(const struct cg_targets *t)
-{
-	char why[256];
-
-	for (size_t i = 0; i < t->n; i++)
-		if (frozen_state(&t->t[i], why, sizeof(why)))
-			return true;
-	return false;
-}
-
 /*
  * Wait for the child, passing on the signals cgexec2 receives; returns its wait status, or
  * -ETIMEDOUT when it is still there REAP_TIMEOUT_NS after it was killed.
@@ -414,6 +314,7 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 	for (;;) {
 		siginfo_t si;
 		int status, sig;
+		char why[256];
 		bool terminal, frozen;
 
 		if (deadline) {
@@ -445,7 +346,8 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 		 */
 		terminal = (sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
 			   getpgid(c->pid) == getpgrp();
-		frozen = (sig == SIGINT || sig == SIGTERM) && any_frozen(t);
+		frozen =
+			(sig == SIGINT || sig == SIGTERM) && cg_targets_frozen(t, why, sizeof(why));
 		if (terminal && !frozen)
 			continue;
 		if ((sig == SIGINT || sig == SIGTERM) && (frozen || ++stops > 1)) {
@@ -468,22 +370,20 @@ static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusag
 static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
 {
 	char where[PATH_MAX + 2], why[256], hint[PATH_MAX + 200] = "";
+	const struct cg_target *x = cg_targets_frozen(t, why, sizeof(why));
 
-	for (size_t i = 0; i < t->n; i++) {
-		if (!frozen_state(&t->t[i], why, sizeof(why)))
-			continue;
-		cg_target_name(&t->t[i], where, sizeof(where));
-		if (transient)
-			snprintf(hint, sizeof(hint),
-				 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)",
-				 t->t[i].hier->label, where);
-		tool_say("cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives "
-			 "up, "
-			 "pid %d ends once it is thawed%s",
-			 where, t->t[i].hier->label, (int)pid, why, (int)pid, hint);
+	if (!x) {
+		tool_say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
 		return;
 	}
-	tool_say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
+	cg_target_name(x, where, sizeof(where));
+	if (transient)
+		snprintf(hint, sizeof(hint),
+			 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)", x->hier->label,
+			 where);
+	tool_say("cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, pid "
+		 "%d ends once it is thawed%s",
+		 where, x->hier->label, (int)pid, why, (int)pid, hint);
 }
 
 static uint64_t timeval_ns(const struct timeval *tv)

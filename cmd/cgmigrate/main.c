@@ -2,6 +2,7 @@
 /* cgmigrate: move processes or single threads into cgroups, or drain a cgroup, and verify. */
 #include <argp.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "cleanup.h"
 #include "error.h"
+#include "freeze.h"
 #include "migrate.h"
 #include "mount.h"
 #include "parse.h"
@@ -322,8 +324,12 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 				   .timeout_ns = a->timeout_ns };
 	struct cg_move_opts mo = { 0 };
 	struct cg_diag d = { 0 };
+	sigset_t held, oldmask;
 	int rc = 0, r;
 
+	cg_freezer_signals(&held);
+	if (a->freeze)
+		o.stop = &held;
 	r = cg_spec_parse(l, a->from, &src, &d);
 	if (r < 0) {
 		tool_report(&d, r);
@@ -350,7 +356,16 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		struct cg_drain_result res = { 0 };
 		char name[4096];
 
+		/*
+		 * -z: SIGINT, SIGTERM, SIGHUP and SIGQUIT wait while the source is frozen; the drain
+		 * stops for one, thaws, and the mask restored right after delivers it, before
+		 * anything is printed, as if it had come unheld.
+		 */
+		if (a->freeze)
+			sigprocmask(SIG_BLOCK, &held, &oldmask);
 		r = cg_drain(l, &src.t[i], dst, &o, &res, &d);
+		if (a->freeze)
+			sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		if (print_failures(dst, &mo, res.failures, res.nfailures))
 			rc = 1;
 		free(res.failures);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "stats.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
@@ -75,8 +76,6 @@ size_t char_offset(const char *s, size_t len, size_t k);
 
 /* Say on stderr what failed (errno r) of the cgroup a shows; the exit status, 1. */
 int report_errno(const struct cgtop2_args *a, const char *what, int r);
-/* CLOCK_MONOTONIC in ns */
-uint64_t mono_ns(void);
 
 /* ---- tty.c: the interactive screen ---------------------------------------------------------- */
 

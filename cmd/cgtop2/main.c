@@ -241,19 +241,10 @@ static const struct argp argp = {
 
 static void sleep_until(uint64_t deadline_ns)
 {
-	struct timespec ts = { .tv_sec = (time_t)(deadline_ns / 1000000000u),
-			       .tv_nsec = (long)(deadline_ns % 1000000000u) };
+	struct timespec ts = cg_timespec_ns(deadline_ns);
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-}
-
-uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* "/path" for messages, escaped as the table shows it (-M takes it from the kernel) */
@@ -298,7 +289,7 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 {
 	struct view v = { 0 };
 	struct out o = { .fd = STDOUT_FILENO };
-	uint64_t next = mono_ns();
+	uint64_t next = cg_now_ns();
 	int ret = 0;
 
 	for (unsigned long it = 0; !a->iterations || it < a->iterations; it++) {
@@ -351,6 +342,22 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
+/*
+ * The sampler keeps a stat file open per cgroup and reads it with pread: its fds are its cache,
+ * and it takes what RLIMIT_NOFILE allows. A process-wide knob, so the tool turns it, not the
+ * library: the soft limit up to the hard one, which needs no privilege. Failing that, the
+ * sampler makes do with the soft limit (it falls back to open-read-close).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
@@ -387,6 +394,7 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
+	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		struct cg_diag d = { 0 };
@@ -423,7 +431,7 @@ static int run(const struct cgtop2_args *args)
 int main(int argc, char **argv)
 {
 	struct cgtop2_args a = {
-		.delay_ns = 1000000000u,
+		.delay_ns = NSEC_PER_SEC,
 		.depth = 3,
 		.order = ORDER_CPU,
 		.format = FMT_TABLE,

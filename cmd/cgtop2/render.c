@@ -156,7 +156,7 @@ static void fmt_bytes(char *buf, size_t size, double v)
 
 static void fmt_duration(char *buf, size_t size, uint64_t ns)
 {
-	double s = (double)ns / 1e9;
+	double s = (double)ns / (double)NSEC_PER_SEC;
 
 	if (s < 60)
 		snprintf(buf, size, "%.1fs", s);
@@ -554,7 +554,7 @@ static double wall_time(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / (double)NSEC_PER_SEC;
 }
 
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
@@ -693,8 +693,8 @@ static void om_value(struct out *o, const struct cg_stat_row *r, int value)
 {
 	switch (value) {
 	case V_CPU_S:
-		out_printf(o, "%" PRIu64 ".%09" PRIu64, r->cpu_ns / 1000000000u,
-			   r->cpu_ns % 1000000000u);
+		out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(r->cpu_ns / NSEC_PER_SEC),
+			   (uint64_t)(r->cpu_ns % NSEC_PER_SEC));
 		break;
 	case V_MEM:
 		out_printf(o, "%" PRIu64, r->memory);

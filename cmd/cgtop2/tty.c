@@ -114,7 +114,8 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 				 "cgtop2 /%s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s"
 				 "  (h: help)",
 				 path ? path : "?", u->a.depth, order_names[u->a.order],
-				 (double)u->a.delay_ns / 1e9, count_names[u->a.count],
+				 (double)u->a.delay_ns / (double)NSEC_PER_SEC,
+				 count_names[u->a.count],
 				 u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
 				 u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "",
 				 *u->filter ? "  filter: " : "", u->filter);
@@ -279,7 +280,7 @@ int tty_run(const struct cgtop2_args *a, struct cg_stats *s)
 	while (!quit) {
 		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 					 { .fd = sc.sigfd, .events = POLLIN } };
-		uint64_t now = mono_ns();
+		uint64_t now = cg_now_ns();
 		int timeout;
 
 		/* a depth change frees rows: sample again even when paused */
@@ -305,8 +306,10 @@ int tty_run(const struct cgtop2_args *a, struct cg_stats *s)
 			break;
 		if (a->iterations && done >= a->iterations)
 			break;
-		now = mono_ns();
-		timeout = u.paused ? -1 : next > now ? (int)((next - now + 999999) / 1000000) : 0;
+		now = cg_now_ns();
+		timeout = u.paused     ? -1
+			  : next > now ? (int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)
+				       : 0;
 		r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR)
 			break;

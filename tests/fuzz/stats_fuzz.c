@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 11) {
+	switch (data[0] % 13) {
 	case 0:
 		cg_stats_parse_keyed(text, "usage_usec", &a);
 		break;
@@ -66,6 +66,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (v && (strlen(v) >= size || strchr(v, '\n')))
 			abort();
 		free(v);
+		break;
+	}
+	case 10: {
+		uint64_t u;
+
+		/* the user_usec the keyed parser reads, in nanoseconds */
+		if (cg_kparse_cpu_stat(text, &a, &b) == 0 &&
+		    (cg_stats_parse_keyed(text, "user_usec", &u) < 0 || a != u * 1000 ||
+		     a / 1000 != u))
+			abort();
+		break;
+	}
+	case 11: {
+		uint64_t u;
+
+		/* 100 ticks a second: 10 ms each */
+		if (cg_kparse_cpuacct_stat(text, 100, &a, &b) == 0 &&
+		    (cg_stats_parse_keyed(text, "user", &u) < 0 || a / 10000000 != u ||
+		     a % 10000000 || b % 10000000))
+			abort();
 		break;
 	}
 	default:

@@ -18,20 +18,31 @@ static void test_parsers(void)
 {
 	uint64_t a = 0, b = 0;
 
-	CHECK_INT(cg_usage_parse_cpu_stat("usage_usec 3500\nuser_usec 2000\nsystem_usec 1500\n"
-					  "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\n",
-					  &a, &b),
+	CHECK_INT(cg_kparse_cpu_stat("usage_usec 3500\nuser_usec 2000\nsystem_usec 1500\n"
+				     "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\n",
+				     &a, &b),
 		  0);
 	CHECK_INT(a, 2000000);
 	CHECK_INT(b, 1500000);
 	/* a key that only starts like the one asked for is another key */
-	CHECK_INT(cg_usage_parse_cpu_stat("user_usec_x 1\nsystem_usec 2\n", &a, &b), -ENOENT);
-	CHECK_INT(cg_usage_parse_cpu_stat("user_usec 1x\nsystem_usec 2\n", &a, &b), -EINVAL);
+	CHECK_INT(cg_kparse_cpu_stat("user_usec_x 1\nsystem_usec 2\n", &a, &b), -ENOENT);
+	CHECK_INT(cg_kparse_cpu_stat("user_usec 1x\nsystem_usec 2\n", &a, &b), -EINVAL);
 
-	CHECK_INT(cg_usage_parse_cpuacct_stat("user 250\nsystem 100\n", 100, &a, &b), 0);
+	CHECK_INT(cg_kparse_cpuacct_stat("user 250\nsystem 100\n", 100, &a, &b), 0);
 	CHECK_INT(a, 2500000000ULL);
 	CHECK_INT(b, 1000000000ULL);
-	CHECK_INT(cg_usage_parse_cpuacct_stat("user 1\n", 100, &a, &b), -ENOENT);
+	CHECK_INT(cg_kparse_cpuacct_stat("user 1\n", 100, &a, &b), -ENOENT);
+	CHECK_INT(cg_kparse_cpuacct_stat("user 1\nsystem 1\n", 0, &a, &b), -EINVAL);
+	/* nanoseconds that do not fit are an error, not a wrapped count */
+	a = b = 7;
+	CHECK_INT(cg_kparse_cpuacct_stat("user 18446744073709551\nsystem 1\n", 100, &a, &b),
+		  -ERANGE);
+	CHECK_INT(cg_kparse_cpu_stat("user_usec 1\nsystem_usec 18446744073709552\n", &a, &b),
+		  -ERANGE);
+	CHECK(a == 7 && b == 7);
+	/* the largest that fits */
+	CHECK_INT(cg_kparse_cpu_stat("user_usec 18446744073709551\nsystem_usec 0\n", &a, &b), 0);
+	CHECK(a == 18446744073709551000ULL && b == 0);
 
 	CHECK_INT(
 		cg_stats_parse_io_stat("8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n"
