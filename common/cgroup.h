@@ -32,6 +32,13 @@ struct cg_journal {
 int cg_journal_rollback(struct cg_journal *j);
 void cg_journal_clear(struct cg_journal *j);
 
+/* "/" + path, the way every message names a cgroup; returns buf. */
+const char *cg_path_display(const char *path, char *buf, size_t size);
+/* A cgroup that is gone (ENOENT, or ENODEV from a file of a removed one): skipped in scans. */
+bool cg_vanished(int r);
+/* rmdir of one cgroup beneath its parent (verified cgroupfs); the root is -EBUSY. */
+int cg_rmdir(const struct cg_hier *h, const char *path);
+
 /*
  * The cgroup's directory as an O_PATH fd beneath the hierarchy root, or -errno. Also the
  * existence check: -ENOENT is "no such cgroup", anything else (-EACCES, -ESTALE, ...) is a
@@ -130,51 +137,4 @@ int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t 
 		 size_t *ret_n);
 /* 1 if the cgroup (subtree) has processes, 0 if not. */
 int cg_populated(const struct cg_hier *h, const char *path);
-/* Send sig to every process in the cgroup (recursive: its subtree). Returns how many. */
-int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig);
-/*
- * Kill everything in the subtree and wait until it is empty: cgroup.kill where the kernel
- * has it, else SIGKILL rounds. timeout_ns bounds the wait; -ETIMEDOUT when it runs out.
- */
-int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d);
-
-enum cg_remove_step {
-	CG_REMOVE_SIGNAL, /* sig sent to count processes */
-	CG_REMOVE_KILL, /* count processes were still there after the grace and were killed */
-	CG_REMOVE_RMDIR, /* path removed */
-};
-struct cg_remove_event {
-	enum cg_remove_step what;
-	const struct cg_hier *hier;
-	const char *path;
-	int sig, count;
-};
-
-struct cg_remove_opts {
-	bool recursive; /* children first, depth-first */
-	int signal; /* 0: refuse a populated cgroup; else send it, wait grace, then kill */
-	uint64_t grace_ns;
-	uint64_t kill_timeout_ns; /* 0: CG_KILL_TIMEOUT_NS */
-	/* v1: kill rounds freeze the freezer cgroup of the same path first, where it has one */
-	const struct cg_layout *layout;
-	void (*on_step)(const struct cg_remove_event *e, void *ctx); /* for -v, may be NULL */
-	void *ctx;
-};
-/*
- * Whether a removal may go ahead, touching nothing: -EINVAL for a request that is refused
- * as such (a hierarchy root, a subtree holding the calling process), -EBUSY for children
- * without recursive or processes without signal, other -errno when it cannot be read.
- */
-int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
-		    struct cg_diag *d);
-/*
- * Remove every target: all are checked first (nothing is signalled or removed when one is
- * refused), then signalled, given the grace, killed (cgroup.kill; v1: frozen, killed,
- * thawed; then SIGKILL rounds up to kill_timeout_ns), and removed deepest first.
- */
-int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
-		      struct cg_diag *d);
-int cg_remove(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
-	      struct cg_diag *d);
-
 #endif

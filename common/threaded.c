@@ -14,11 +14,7 @@
 #include "proc.h"
 #include "spec.h"
 
-static const char *disp(const char *path, char *buf, size_t size)
-{
-	snprintf(buf, size, "/%s", path);
-	return buf;
-}
+#define disp cg_path_display
 
 int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *d)
 {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "remove.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "error.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "remove.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "error.h"

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "remove.h"
 #include "check.h"
 #include "live.h"
 #include "mount.h"
