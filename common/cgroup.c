@@ -254,12 +254,10 @@ int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, str
 		return 0;
 	for (char *const *k = ctrls; *k; k++)
 		if (!cg_strv_contains(h->controllers, *k))
-			return cg_diag_say(d, ENOENT, disp(path, buf, sizeof(buf)), h->label,
-					   "enable",
-					   "controller '%s' is not available in the unified "
-					   "hierarchy at %s (it is bound to a v1 hierarchy or not "
-					   "built into the kernel)",
-					   *k, h->mountpoint);
+			return cg_diag_say(
+				d, ENOENT, disp(path, buf, sizeof(buf)), h->label, "enable",
+				"controller '%s' is not available in the unified hierarchy at %s (it is bound to a v1 hierarchy or not built into the kernel)",
+				*k, h->mountpoint);
 	/* walk root -> parent(path); each level enables what the next one down needs */
 	c = strtok_r(copy, "/", &save);
 	while (c) {
@@ -311,20 +309,15 @@ static bool is_membership_file(const char *file)
 const char *cg_setting_refused(const char *file)
 {
 	if (is_membership_file(file))
-		return "a membership file: processes are placed with cgexec2 and moved with "
-		       "cgmigrate";
+		return "a membership file: processes are placed with cgexec2 and moved with cgmigrate";
 	if (!strcmp(file, "cgroup.freeze") || !strcmp(file, "freezer.state"))
-		return "it freezes the cgroup, and whatever is in or joins a frozen cgroup stops "
-		       "(cgmigrate --freeze freezes for a move and always thaws)";
+		return "it freezes the cgroup, and whatever is in or joins a frozen cgroup stops (cgmigrate --freeze freezes for a move and always thaws)";
 	if (!strcmp(file, "cgroup.kill"))
-		return "it kills every process in the subtree (cgcreate2 -x -k stops and removes "
-		       "a cgroup)";
+		return "it kills every process in the subtree (cgcreate2 -x -k stops and removes a cgroup)";
 	if (!strcmp(file, "cgroup.type"))
-		return "threaded subtrees are made with cgcreate2 -T (threaded rule: a process "
-		       "can no longer join a threaded cgroup through cgroup.procs)";
+		return "threaded subtrees are made with cgcreate2 -T (threaded rule: a process can no longer join a threaded cgroup through cgroup.procs)";
 	if (!strcmp(file, "cgroup.subtree_control"))
-		return "controllers are enabled with cgcreate2 -e, which enables them top-down "
-		       "and undoes what it enabled on failure";
+		return "controllers are enabled with cgcreate2 -e, which enables them top-down and undoes what it enabled on failure";
 	if (!strcmp(file, "release_agent") || !strcmp(file, "notify_on_release") ||
 	    !strcmp(file, "cgroup.clone_children"))
 		return "a hierarchy-wide v1 knob, not one cgroup's";

@@ -117,11 +117,10 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 		uint64_t period;
 
 		if (parse_cpu_max(value, &quota, &period) < 0) {
-			snprintf(why, whylen,
-				 "cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in "
-				 "microseconds "
-				 "(quota >= 1000, period 1000..1000000), not '%s'",
-				 value);
+			snprintf(
+				why, whylen,
+				"cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in microseconds (quota >= 1000, period 1000..1000000), not '%s'",
+				value);
 			return -EINVAL;
 		}
 		if (version == 2) {

@@ -17,54 +17,30 @@ const char *cg_explain(int err, enum cg_op op, int version)
 	case EBUSY:
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
 			return version == 2
-				       ? "no-internal-process rule: the cgroup has controllers "
-					 "enabled in cgroup.subtree_control, so processes may "
-					 "only live in its leaf children"
-				       : "the kernel refused the move (a realtime task may need "
-					 "cpu.rt_runtime_us in the target)";
+				       ? "no-internal-process rule: the cgroup has controllers enabled in cgroup.subtree_control, so processes may only live in its leaf children"
+				       : "the kernel refused the move (a realtime task may need cpu.rt_runtime_us in the target)";
 		if (op == CG_OP_SUBTREE)
-			return "no-internal-process rule: a cgroup with processes of its own "
-			       "cannot "
-			       "enable controllers for its children (move the processes into a "
-			       "leaf "
-			       "first), or a child still uses the controller being disabled";
+			return "no-internal-process rule: a cgroup with processes of its own cannot enable controllers for its children (move the processes into a leaf first), or a child still uses the controller being disabled";
 		if (op == CG_OP_RMDIR)
 			return "the cgroup still has processes or child cgroups";
 		if (op == CG_OP_TYPE)
-			return "threaded rule: the cgroup cannot become threaded while it has "
-			       "controllers enabled that are not threaded-capable, or processes";
+			return "threaded rule: the cgroup cannot become threaded while it has controllers enabled that are not threaded-capable, or processes";
 		return NULL;
 	case EOPNOTSUPP:
 		if (op == CG_OP_ATTACH)
-			return "threaded rule: the target is domain invalid (a domain cgroup "
-			       "inside a "
-			       "threaded subtree): make it threaded (cgcreate2 -T) or move the "
-			       "process "
-			       "into the subtree's threaded domain";
+			return "threaded rule: the target is domain invalid (a domain cgroup inside a threaded subtree): make it threaded (cgcreate2 -T) or move the process into the subtree's threaded domain";
 		if (op == CG_OP_ATTACH_THREAD)
-			return "threaded rule: threads can only move between cgroups of the same "
-			       "threaded subtree of their process (make the target threaded with "
-			       "cgcreate2 -T)";
+			return "threaded rule: threads can only move between cgroups of the same threaded subtree of their process (make the target threaded with cgcreate2 -T)";
 		if (op == CG_OP_SUBTREE)
-			return "threaded rule: only threaded controllers (cpu, cpuset, perf_event, "
-			       "pids) can be enabled in a threaded subtree, and the cgroup must "
-			       "not "
-			       "be domain invalid";
+			return "threaded rule: only threaded controllers (cpu, cpuset, perf_event, pids) can be enabled in a threaded subtree, and the cgroup must not be domain invalid";
 		if (op == CG_OP_TYPE || op == CG_OP_MKDIR)
-			return "threaded rule: a domain cgroup cannot be created under a threaded "
-			       "one, "
-			       "and a cgroup becomes threaded only if its parent can be a threaded "
-			       "domain";
+			return "threaded rule: a domain cgroup cannot be created under a threaded one, and a cgroup becomes threaded only if its parent can be a threaded domain";
 		return NULL;
 	case ENOENT:
 		if (op == CG_OP_WRITE || op == CG_OP_READ || op == CG_OP_OPEN)
-			return "no such interface file: its controller is not enabled in the "
-			       "parent's "
-			       "cgroup.subtree_control (v2), or not mounted on this hierarchy (v1)";
+			return "no such interface file: its controller is not enabled in the parent's cgroup.subtree_control (v2), or not mounted on this hierarchy (v1)";
 		if (op == CG_OP_SUBTREE)
-			return "the controller is not available here: the parent does not enable "
-			       "it, "
-			       "or it is bound to a v1 hierarchy";
+			return "the controller is not available here: the parent does not enable it, or it is bound to a v1 hierarchy";
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
 			return "the cgroup does not exist";
 		return NULL;
@@ -73,15 +49,11 @@ const char *cg_explain(int err, enum cg_op op, int version)
 	case EACCES:
 	case EPERM:
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
-			return "delegation rule: the writer must own cgroup.procs of the target "
-			       "and of "
-			       "the common ancestor of source and target (see cgcreate2 -D)";
+			return "delegation rule: the writer must own cgroup.procs of the target and of the common ancestor of source and target (see cgcreate2 -D)";
 		if (op == CG_OP_MKDIR || op == CG_OP_RMDIR)
-			return "delegation rule: the parent cgroup directory must be owned by the "
-			       "caller (see cgcreate2 -D)";
+			return "delegation rule: the parent cgroup directory must be owned by the caller (see cgcreate2 -D)";
 		if (op == CG_OP_SUBTREE)
-			return "delegation rule: cgroup.subtree_control must be owned by the "
-			       "caller";
+			return "delegation rule: cgroup.subtree_control must be owned by the caller";
 		if (op == CG_OP_KILL)
 			return "no permission to signal the process";
 		return "permission denied by the owner or mode of the cgroup file";
@@ -89,16 +61,14 @@ const char *cg_explain(int err, enum cg_op op, int version)
 		if (op == CG_OP_WRITE)
 			return "the kernel rejected the value for this file";
 		if (op == CG_OP_TYPE)
-			return "threaded rule: the parent cannot become a threaded domain (it has "
-			       "domain children or is itself domain invalid)";
+			return "threaded rule: the parent cannot become a threaded domain (it has domain children or is itself domain invalid)";
 		if (op == CG_OP_ATTACH_THREAD && version == 2)
 			return "threaded rule: the target is not threaded";
 		return NULL;
 	case ENODEV:
 		return "the cgroup was removed meanwhile";
 	case ESTALE:
-		return "the hierarchy's mount point is gone: unmounted since the mount table was "
-		       "read";
+		return "the hierarchy's mount point is gone: unmounted since the mount table was read";
 	case EROFS:
 		return "the cgroup filesystem is mounted read-only";
 	case ENOSPC:
@@ -108,16 +78,13 @@ const char *cg_explain(int err, enum cg_op op, int version)
 			return "pids.max of the target is reached";
 		return NULL;
 	case ENXIO:
-		return "not a cgroup filesystem: the file is not on cgroupfs (is something mounted "
-		       "over the cgroup?), refusing to use it";
+		return "not a cgroup filesystem: the file is not on cgroupfs (is something mounted over the cgroup?), refusing to use it";
 	case EMEDIUMTYPE:
-		return "not a regular file: a FIFO, socket or device where a cgroup interface file "
-		       "should be, refusing to use it";
+		return "not a regular file: a FIFO, socket or device where a cgroup interface file should be, refusing to use it";
 	case ELOOP:
 		return "the path goes through a symbolic link";
 	case EXDEV:
-		return "the path leaves the cgroup mount or crosses a mount point: what is mounted "
-		       "over the cgroup directory is not this hierarchy's cgroupfs";
+		return "the path leaves the cgroup mount or crosses a mount point: what is mounted over the cgroup directory is not this hierarchy's cgroupfs";
 	default:
 		return NULL;
 	}

@@ -50,9 +50,7 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 		if (fd == -ENOENT)
 			return cg_diag_say(
 				d, ENOENT, where, h->label, "freeze",
-				"no freezer cgroup of that path: on v1 the freezer is its "
-				"own hierarchy; create the source in it too "
-				"(cgcreate2 -g %s,freezer:%s)",
+				"no freezer cgroup of that path: on v1 the freezer is its own hierarchy; create the source in it too (cgcreate2 -g %s,freezer:%s)",
 				t->hier->label, where);
 		if (fd < 0)
 			return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label,
@@ -148,9 +146,9 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, const sigset_t *stop, s
 	if (r < 0) {
 		cg_thaw(f, NULL);
 		if (r == -ETIMEDOUT)
-			return cg_diag_say(d, ETIMEDOUT, where, h->label, "freeze",
-					   "the cgroup did not freeze in time (a task in "
-					   "uninterruptible sleep?); thawed it again");
+			return cg_diag_say(
+				d, ETIMEDOUT, where, h->label, "freeze",
+				"the cgroup did not freeze in time (a task in uninterruptible sleep?); thawed it again");
 		if (r == -EINTR)
 			return cg_diag_say(d, EINTR, where, h->label, "freeze",
 					   "interrupted by a signal; thawed it again");
@@ -190,9 +188,9 @@ bool cg_is_frozen(const struct cg_target *t, char *why, size_t size)
 		return false;
 	if (t->hier->version == 2) {
 		if (cg_read_at(fd, "cgroup.events", &ev) == 0 && has_line(ev, "frozen 1")) {
-			snprintf(why, size,
-				 "cgroup.events says frozen 1 (a freeze of the cgroup "
-				 "itself or of an ancestor)");
+			snprintf(
+				why, size,
+				"cgroup.events says frozen 1 (a freeze of the cgroup itself or of an ancestor)");
 			return true;
 		}
 		if (cg_read_at(fd, "cgroup.freeze", &fr) == 0 && has_line(fr, "1")) {

@@ -69,12 +69,11 @@ int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d)
 
 			if (t->t[i].hier != t->t[j].hier || !strcmp(t->t[i].path, t->t[j].path))
 				continue;
-			return cg_diag_say(d, EINVAL, cg_target_name(&t->t[j], b, sizeof(b)),
-					   t->t[j].hier->label, "place",
-					   "%s (%s) is named too, and a process is in exactly one "
-					   "cgroup of each hierarchy",
-					   cg_target_name(&t->t[i], a, sizeof(a)),
-					   t->t[i].hier->label);
+			return cg_diag_say(
+				d, EINVAL, cg_target_name(&t->t[j], b, sizeof(b)),
+				t->t[j].hier->label, "place",
+				"%s (%s) is named too, and a process is in exactly one cgroup of each hierarchy",
+				cg_target_name(&t->t[i], a, sizeof(a)), t->t[i].hier->label);
 		}
 	return 0;
 }

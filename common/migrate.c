@@ -418,10 +418,10 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 				   (int)m->id);
 	case CG_STEP_CHECK:
 		if (m->seen)
-			return cg_diag_say(d, EXDEV, where, tg->hier->label, "verify",
-					   "%s %d did not arrive: /proc says it is in /%s "
-					   "(moved again meanwhile?)",
-					   kind, (int)m->id, m->seen);
+			return cg_diag_say(
+				d, EXDEV, where, tg->hier->label, "verify",
+				"%s %d did not arrive: /proc says it is in /%s (moved again meanwhile?)",
+				kind, (int)m->id, m->seen);
 		return cg_diag_fail(d, -m->err, CG_OP_READ, tg->hier->version, where,
 				    tg->hier->label, "verify %s %d", kind, (int)m->id);
 	case CG_STEP_WRITE:
@@ -429,10 +429,10 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 	}
 	/* EINVAL for a kernel thread is the kernel's rule, not a bad target: say so */
 	if (m->err == -EINVAL && cg_task_is_kthread(m->id))
-		return cg_diag_say(d, EINVAL, where, tg->hier->label, "move",
-				   "%s %d is a kernel thread (PF_KTHREAD in /proc/%d/stat): kernel "
-				   "threads cannot be moved",
-				   kind, (int)m->id, (int)m->id);
+		return cg_diag_say(
+			d, EINVAL, where, tg->hier->label, "move",
+			"%s %d is a kernel thread (PF_KTHREAD in /proc/%d/stat): kernel threads cannot be moved",
+			kind, (int)m->id, (int)m->id);
 	/* the kernel's EOPNOTSUPP for a thread says little: name the threaded subtrees involved */
 	if (o->thread && tg->hier->version == 2 && (m->err == -EOPNOTSUPP || m->err == -EINVAL)) {
 		pid_t tgid = cg_tid_tgid(m->id);
@@ -671,8 +671,7 @@ static const char *refill_reason(const struct cg_freezer *fz, bool late, const p
 	if (!fz)
 		return "they fork faster than they can be moved (use --freeze)";
 	if (late)
-		return "the time was up before every frozen process had moved (a larger "
-		       "--timeout?)";
+		return "the time was up before every frozen process had moved (a larger --timeout?)";
 	for (size_t k = 0; k < n && k < 8; k++) {
 		_cleanup_free_ char *now = NULL;
 
@@ -680,10 +679,10 @@ static const char *refill_reason(const struct cg_freezer *fz, bool late, const p
 			continue; /* exited meanwhile */
 		if (is_under(now, fz->path))
 			break;
-		snprintf(buf, size,
-			 "the freezer hierarchy's cgroup /%s (%s) does not hold them (process %d "
-			 "is in /%s there), so the freeze stops none of their forks",
-			 fz->path, fz->hier->label, (int)ids[k], now);
+		snprintf(
+			buf, size,
+			"the freezer hierarchy's cgroup /%s (%s) does not hold them (process %d is in /%s there), so the freeze stops none of their forks",
+			fz->path, fz->hier->label, (int)ids[k], now);
 		return buf;
 	}
 	return "something moves them back in as they leave (another program?)";
@@ -808,10 +807,10 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 	for (size_t i = 0; i < dst->n; i++)
 		t += dst->t[i].hier == src->hier;
 	if (!t) {
-		r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
-				"no target in this hierarchy: a drain moves processes within one "
-				"hierarchy (add -g %s:PATH)",
-				src->hier->label);
+		r = cg_diag_say(
+			d, EINVAL, where, src->hier->label, "drain",
+			"no target in this hierarchy: a drain moves processes within one hierarchy (add -g %s:PATH)",
+			src->hier->label);
 		goto out;
 	}
 	for (size_t i = 0; i < dst->n; i++) {

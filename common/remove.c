@@ -173,13 +173,10 @@ static int kill_subtree(const struct cg_hier *h, const char *path, const struct 
 
 			return cg_diag_say(
 				d, ETIMEDOUT, buf, h->label, "kill",
-				"%zu %s left after %.1f s of SIGKILL rounds: the cgroup forks "
-				"faster "
-				"than it can be killed (%s)",
+				"%zu %s left after %.1f s of SIGKILL rounds: the cgroup forks faster than it can be killed (%s)",
 				left, left == 1 ? "process" : "processes", (double)timeout_ns / 1e9,
 				freezer ? "and the freezer cgroup of the same path did not freeze"
-					: "put it in a freezer cgroup of the same path, or lower "
-					  "pids.max, and try again");
+					: "put it in a freezer cgroup of the same path, or lower pids.max, and try again");
 		}
 	}
 }

@@ -70,10 +70,10 @@ int cg_setup_route(const struct cg_layout *l, struct cg_targets *ts, const char 
 			return -ENOMEM;
 		return cg_spec_parse(l, spec, ts, d);
 	}
-	return cg_diag_say(d, ENOENT, file, "", "-r",
-			   "no cgroup of this call is in the hierarchy of %s (%s at %s): add -g "
-			   "%s:PATH",
-			   ctrl, h->label, h->mountpoint, ctrl);
+	return cg_diag_say(
+		d, ENOENT, file, "", "-r",
+		"no cgroup of this call is in the hierarchy of %s (%s at %s): add -g %s:PATH", ctrl,
+		h->label, h->mountpoint, ctrl);
 }
 
 bool cg_setup_applies(const struct cg_targets *ts, size_t i, const char *file)

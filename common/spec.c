@@ -158,9 +158,9 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 	if (r == -ENAMETOOLONG)
 		return cg_diag_say(d, EINVAL, rawpath, "", "path", "name too long");
 	if (r < 0)
-		return cg_diag_say(d, -r, rawpath, "", "path",
-				   "'..' and control characters are not allowed in a cgroup path "
-				   "(paths are relative to the hierarchy root)");
+		return cg_diag_say(
+			d, -r, rawpath, "", "path",
+			"'..' and control characters are not allowed in a cgroup path (paths are relative to the hierarchy root)");
 	if (l->n == 0)
 		return cg_diag_say(d, ENOENT, spec, "", "spec",
 				   "no cgroup filesystem is mounted (see cgcreate2 --mount)");

@@ -24,9 +24,9 @@ int cg_make_threaded(const struct cg_hier *h, const char *path, struct cg_diag *
 
 	disp(path, buf, sizeof(buf));
 	if (h->version != 2)
-		return cg_diag_say(d, ENOTSUP, buf, h->label, "make threaded",
-				   "threaded subtrees exist only in the unified (v2) hierarchy; "
-				   "v1 places threads freely");
+		return cg_diag_say(
+			d, ENOTSUP, buf, h->label, "make threaded",
+			"threaded subtrees exist only in the unified (v2) hierarchy; v1 places threads freely");
 	if (fd < 0)
 		return cg_diag_fail(d, -fd, CG_OP_TYPE, 2, buf, h->label, "open");
 	r = cg_write_at(fd, "cgroup.type", "threaded");
@@ -151,9 +151,7 @@ int cg_thread_move_check(const struct cg_hier *h, const char *path, pid_t tgid, 
 	if (type == CG_TYPE_DOMAIN_INVALID)
 		return cg_diag_say(
 			d, EOPNOTSUPP, where, h->label, "move thread",
-			"threaded rule: the cgroup is \"domain invalid\" (a domain child "
-			"of a threaded subtree's root whose siblings are threaded): make it "
-			"threaded with cgcreate2 -T");
+			"threaded rule: the cgroup is \"domain invalid\" (a domain child of a threaded subtree's root whose siblings are threaded): make it threaded with cgcreate2 -T");
 	r = cg_threaded_domain(h, cur, &dom_cur);
 	if (r == 0)
 		r = cg_threaded_domain(h, path, &dom_dst);
@@ -165,17 +163,13 @@ int cg_thread_move_check(const struct cg_hier *h, const char *path, pid_t tgid, 
 	if (type != CG_TYPE_THREADED)
 		return cg_diag_say(
 			d, EOPNOTSUPP, where, h->label, "move thread",
-			"threaded rule: the cgroup is not threaded (cgroup.type: %s) "
-			"and thread %d of process %d lives in /%s: a single thread moves "
-			"only within the threaded subtree of its process; make the target "
-			"a threaded child of /%s with cgcreate2 -T",
+			"threaded rule: the cgroup is not threaded (cgroup.type: %s) and thread %d of process %d lives in /%s: a single thread moves only within the threaded subtree of its process; make the target a threaded child of /%s with cgcreate2 -T",
 			cg_cgroup_type_name((enum cg_cgroup_type)type), (int)tid, (int)tgid, cur,
 			dom_cur);
-	return cg_diag_say(d, EOPNOTSUPP, where, h->label, "move thread",
-			   "threaded rule: the cgroup belongs to the threaded subtree of /%s, "
-			   "but process %d lives in /%s: move the whole process there first "
-			   "(cgmigrate -g /%s %d)",
-			   dom_dst, (int)tgid, dom_cur, dom_dst, (int)tgid);
+	return cg_diag_say(
+		d, EOPNOTSUPP, where, h->label, "move thread",
+		"threaded rule: the cgroup belongs to the threaded subtree of /%s, but process %d lives in /%s: move the whole process there first (cgmigrate -g /%s %d)",
+		dom_dst, (int)tgid, dom_cur, dom_dst, (int)tgid);
 }
 
 int cg_threaded_setup(const struct cg_hier *h, const char *path, char *const *ctrls,
@@ -191,8 +185,7 @@ int cg_threaded_setup(const struct cg_hier *h, const char *path, char *const *ct
 		if (!cg_controller_is_threaded(*c))
 			return cg_diag_say(
 				d, EOPNOTSUPP, where, h->label, "enable",
-				"threaded rule: %s is a domain controller; a threaded "
-				"subtree can only enable cpu, cpuset, perf_event and pids",
+				"threaded rule: %s is a domain controller; a threaded subtree can only enable cpu, cpuset, perf_event and pids",
 				*c);
 	type = cg_cgroup_type(h, path);
 	if (type < 0)

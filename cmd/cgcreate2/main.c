@@ -52,8 +52,7 @@ static const struct argp_option options[] = {
 	  "v2: enable these controllers top-down from the root so the cgroup has them", 2 },
 	{ "threaded", 'T', 0, 0, "v2: make the new cgroup threaded (cgroup.type)", 2 },
 	{ "set", 'r', "FILE=VALUE", 0,
-	  "Write an interface file after creation; CPU names (cpu.weight, cpu.max, ...) are "
-	  "translated on v1; repeatable",
+	  "Write an interface file after creation; CPU names (cpu.weight, cpu.max, ...) are translated on v1; repeatable",
 	  2 },
 	{ 0, 0, 0, 0, "Ownership and permissions (as libcgroup's cgcreate):", 3 },
 	{ "admin", 'a', "UID:GID", 0, "Owner of the directory and its interface files", 3 },
@@ -63,8 +62,7 @@ static const struct argp_option options[] = {
 	{ "fperm", 'f', "MODE", 0, "Octal mode of the interface files", 3 },
 	{ "tperm", 's', "MODE", 0, "Octal mode of the membership files", 3 },
 	{ "delegate", 'D', "USER[:GROUP]", 0,
-	  "Delegate the cgroup to USER per the kernel's rules (directory, cgroup.procs, "
-	  "cgroup.threads, cgroup.subtree_control)",
+	  "Delegate the cgroup to USER per the kernel's rules (directory, cgroup.procs, cgroup.threads, cgroup.subtree_control)",
 	  3 },
 	{ 0, 0, 0, 0, "Removal:", 4 },
 	{ "remove", 'x', 0, 0, "Remove the cgroups instead of creating them", 4 },
@@ -72,18 +70,15 @@ static const struct argp_option options[] = {
 	{ "kill", 'k', "SIGNAL", OPTION_ARG_OPTIONAL,
 	  "With -x: signal what runs inside (default TERM), wait --grace, then kill it", 4 },
 	{ "grace", OPT_GRACE, "TIME", 0,
-	  "With -k: how long to wait before killing, in seconds (default 5) or with a unit: 500ms, "
-	  "2min",
+	  "With -k: how long to wait before killing, in seconds (default 5) or with a unit: 500ms, 2min",
 	  4 },
 	{ 0, 0, 0, 0, "Other:", 5 },
 	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL,
-	  "Mount the cgroup filesystems at /sys/fs/cgroup if none is: unified (default), hybrid "
-	  "or legacy",
+	  "Mount the cgroup filesystems at /sys/fs/cgroup if none is: unified (default), hybrid or legacy",
 	  5 },
 	{ "verbose", 'v', 0, 0, "Print each action taken", 5 },
 	{ "quiet", 'q', 0, 0,
-	  "With -x: a cgroup that does not exist is not an error; with -M: no note when "
-	  "already mounted",
+	  "With -x: a cgroup that does not exist is not an error; with -M: no note when already mounted",
 	  5 },
 	{},
 };
@@ -131,9 +126,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_spec_check(arg) < 0)
 			argp_error(
 				state,
-				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no "
-				"empty controller list, '..', control characters or names over "
-				"255 bytes)",
+				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters or names over 255 bytes)",
 				TOOL_SHOWN(arg));
 		if (cg_strv_push(&a->specs, arg) < 0)
 			return ENOMEM;
@@ -224,10 +217,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (is_zero_time(arg))
 			a->grace_ns = 0;
 		else if (cg_parse_seconds(arg, &a->grace_ns) < 0)
-			argp_error(state,
-				   "--grace takes seconds or a time with us, ms, s or min "
-				   "(0 to 86400s, fractions allowed), not '%s'",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"--grace takes seconds or a time with us, ms, s or min (0 to 86400s, fractions allowed), not '%s'",
+				TOOL_SHOWN(arg));
 		break;
 	case 'M':
 		a->mount = true;
@@ -266,10 +259,7 @@ static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[PATH...]",
-	.doc = "Create cgroups (or remove them with -x) on the unified, legacy or hybrid layout.\v"
-	       "A bare PATH names the unified hierarchy when one is mounted, else every v1 "
-	       "hierarchy. "
-	       "On failure nothing this call created is left behind.\n"
+	.doc = "Create cgroups (or remove them with -x) on the unified, legacy or hybrid layout.\vA bare PATH names the unified hierarchy when one is mounted, else every v1 hierarchy. On failure nothing this call created is left behind.\n"
 	       "Exit status: 0 done, 1 an operation failed, 64 usage error.",
 };
 
@@ -417,8 +407,7 @@ static int run(struct cgcreate2_args *a)
 		if (r == -EEXIST && !a->quiet) {
 			r = cg_layout_load(&l);
 			if (r == 0) {
-				printf("cgroup filesystems already mounted (%s layout), nothing "
-				       "changed:\n",
+				printf("cgroup filesystems already mounted (%s layout), nothing changed:\n",
 				       cg_layout_kind_name(cg_layout_kind(l)));
 				for (size_t i = 0; i < l->n; i++)
 					printf("  %s %s\n", l->hier[i].mountpoint,

@@ -56,18 +56,13 @@ struct cgexec2_args {
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Where COMMAND runs:", 1 },
 	{ "group", 'g', "CONTROLLERS:PATH", 0,
-	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the "
-	  "unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy)",
+	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy)",
 	  1 },
 	{ "transient", 't', "NAME", OPTION_ARG_OPTIONAL,
-	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the "
-	  "root; wait for COMMAND, then kill what is left in it and remove it (the NAME must be "
-	  "attached: -tNAME or --transient=NAME)",
+	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the root; wait for COMMAND, then kill what is left in it and remove it (the NAME must be attached: -tNAME or --transient=NAME)",
 	  1 },
 	{ "set", 'r', "FILE=VALUE", 0,
-	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); "
-	  "CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is "
-	  "enabled on the way down; repeatable",
+	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
 	  1 },
 	{ "keep", OPT_KEEP, 0, 0, "Leave the transient cgroup and what runs in it", 1 },
 	{ "sticky", OPT_STICKY, 0, 0,
@@ -75,8 +70,7 @@ static const struct argp_option options[] = {
 	  1 },
 	{ 0, 0, 0, 0, "Output:", 2 },
 	{ "stats", 's', 0, 0,
-	  "After COMMAND exits, print a usage summary on stderr: wall time, CPU user/system, "
-	  "peak memory, IO bytes, peak tasks (each where the kernel exposes it)",
+	  "After COMMAND exits, print a usage summary on stderr: wall time, CPU user/system, peak memory, IO bytes, peak tasks (each where the kernel exposes it)",
 	  2 },
 	{ "verbose", 'v', 0, 0, "Say where COMMAND was placed, and how", 2 },
 	{ "no-clone3", OPT_NO_CLONE3, 0, 0,
@@ -102,10 +96,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 			if (!cg_name_is_plain(arg) || cg_path_normalize(arg, &norm) < 0 ||
 			    strcmp(norm, arg))
-				argp_error(state,
-					   "--transient=NAME takes a plain cgroup name (no '/', "
-					   "not '.' or '..', no control characters), not '%s'",
-					   cg_quote(arg, show, sizeof(show)));
+				argp_error(
+					state,
+					"--transient=NAME takes a plain cgroup name (no '/', not '.' or '..', no control characters), not '%s'",
+					cg_quote(arg, show, sizeof(show)));
 			a->name = arg;
 		}
 		break;
@@ -156,15 +150,7 @@ static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[--] COMMAND [ARG...]",
-	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned "
-	       "straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 "
-	       "moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping "
-	       "its PID) when nothing has to be waited for. Without -g and -t the cgroups come "
-	       "from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at "
-	       "COMMAND.\v"
-	       "Exit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed "
-	       "(usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not "
-	       "found.\n\n"
+	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed (usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
 	       "Examples:\n"
 	       "  cgexec2 -g cpu,pids:batch make -j8\n"
 	       "  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
@@ -382,9 +368,9 @@ static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
 		snprintf(hint, sizeof(hint),
 			 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)", x->hier->label,
 			 where);
-	tool_say("cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, pid "
-		 "%d ends once it is thawed%s",
-		 where, x->hier->label, (int)pid, why, (int)pid, hint);
+	tool_say(
+		"cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, pid %d ends once it is thawed%s",
+		where, x->hier->label, (int)pid, why, (int)pid, hint);
 }
 
 static uint64_t timeval_ns(const struct timeval *tv)
@@ -529,8 +515,7 @@ static int run(struct cgexec2_args *a)
 			goto fail_report;
 		if (a->verbose && !t.n)
 			fprintf(stderr,
-				"cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND "
-				"where cgexec2 is\n");
+				"cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND where cgexec2 is\n");
 	}
 	r = cg_targets_check_placeable(&t, &d);
 	if (r == 0)
@@ -653,8 +638,7 @@ static void check_option_names(int argc, char **argv)
 		continue;
 	bad:
 		fprintf(stderr,
-			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more "
-			"information.\n",
+			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more information.\n",
 			program_invocation_short_name, cg_quote(o, buf, sizeof(buf)),
 			program_invocation_short_name, program_invocation_short_name);
 		exit(EXIT_CGEXEC);

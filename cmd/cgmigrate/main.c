@@ -51,42 +51,33 @@ struct cgmigrate_args {
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Where to:", 1 },
 	{ "group", 'g', "CONTROLLERS:PATH", 0,
-	  "Target cgroup; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the "
-	  "unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy). "
-	  "Without -g, /etc/cgrules.conf decides for each process (as libcgroup's cgclassify)",
+	  "Target cgroup; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy). Without -g, /etc/cgrules.conf decides for each process (as libcgroup's cgclassify)",
 	  1 },
 	{ 0, 0, 0, 0, "What moves:", 2 },
 	{ "pidfile", 'p', "FILE", 0, "Read ids from FILE, one a line ('-' is stdin); repeatable",
 	  2 },
 	{ "thread", 'T', 0, 0,
-	  "The ids are thread ids: move only those threads (v2 cgroup.threads: the target must "
-	  "be in the threaded subtree of the thread's process; v1 tasks)",
+	  "The ids are thread ids: move only those threads (v2 cgroup.threads: the target must be in the threaded subtree of the thread's process; v1 tasks)",
 	  2 },
 	{ "threads-of", OPT_THREADS_OF, "PID", 0, "Move the threads of process PID (implies -T)",
 	  2 },
 	{ "match", OPT_MATCH, "GLOB", 0,
-	  "With --threads-of: only the threads whose name (/proc/PID/task/TID/comm) matches the "
-	  "shell pattern GLOB",
+	  "With --threads-of: only the threads whose name (/proc/PID/task/TID/comm) matches the shell pattern GLOB",
 	  2 },
 	{ "no-verify", OPT_NO_VERIFY, 0, 0,
-	  "Trust the kernel's answer to each move: no existence check before, no /proc or "
-	  "listing check after (an id the kernel does not find counts as gone)",
+	  "Trust the kernel's answer to each move: no existence check before, no /proc or listing check after (an id the kernel does not find counts as gone)",
 	  2 },
 	{ 0, 0, 0, 0, "Drain a cgroup:", 3 },
 	{ "from", 'F', "CONTROLLERS:PATH", 0,
-	  "Move every process of this cgroup into the target, listing it again until it is empty "
-	  "(children forked meanwhile are caught too)",
+	  "Move every process of this cgroup into the target, listing it again until it is empty (children forked meanwhile are caught too)",
 	  3 },
 	{ "recursive", 'R', 0, 0, "With --from: the source's whole subtree", 3 },
 	{ "freeze", 'z', 0, 0,
-	  "With --from: freeze the source first (v2 cgroup.freeze, v1 freezer.state of the same "
-	  "path in the freezer hierarchy) so nothing forks; thawed at the end, also on error, "
-	  "SIGINT and SIGTERM",
+	  "With --from: freeze the source first (v2 cgroup.freeze, v1 freezer.state of the same path in the freezer hierarchy) so nothing forks; thawed at the end, also on error, SIGINT and SIGTERM",
 	  3 },
 	{ "rounds", OPT_ROUNDS, "N", 0, "With --from: give up after N rounds (default 100)", 3 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
-	  "With --from: give up after DURATION (seconds, or with a unit: 500ms, 2min; default "
-	  "30s). Against a forking workload use --freeze",
+	  "With --from: give up after DURATION (seconds, or with a unit: 500ms, 2min; default 30s). Against a forking workload use --freeze",
 	  3 },
 	{ 0, 0, 0, 0, "cgrulesengd:", 4 },
 	{ "sticky", OPT_STICKY, 0, 0,
@@ -165,10 +156,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TIMEOUT:
 		if (cg_parse_seconds(arg, &a->timeout_ns) < 0 || !a->timeout_ns)
-			argp_error(state,
-				   "--timeout: '%s' is not a duration above zero (2, 1.5s, "
-				   "500ms, 2min)",
-				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
+			argp_error(
+				state,
+				"--timeout: '%s' is not a duration above zero (2, 1.5s, 500ms, 2min)",
+				cg_quote_n(arg, strlen(arg), q, sizeof(q)));
 		break;
 	case OPT_STICKY:
 	case OPT_CANCEL_STICKY:
@@ -212,8 +203,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			if (a->threads_of && (a->n_ids || a->pidfiles))
 				argp_error(state, "--threads-of takes no other ids");
 			if (a->thread && !a->specs)
-				argp_error(state, "--thread needs a target (-g): cgrules.conf "
-						  "classifies whole processes");
+				argp_error(
+					state,
+					"--thread needs a target (-g): cgrules.conf classifies whole processes");
 		}
 		break;
 	default:
@@ -223,14 +215,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const char doc[] =
-	"Move processes (every thread) or single threads into cgroups, or drain a cgroup, and "
-	"verify through /proc what really arrived.\v"
-	"Whole processes go through cgroup.procs in every target hierarchy (one write per "
-	"process, never a loop over threads); single threads through cgroup.threads (v2) or tasks "
-	"(v1). A task that exits during the move counts as gone, not as a failure; an id that "
-	"never existed is a failure.\n\n"
-	"Exit status: 0 every task arrived or was gone; 1 some failed (each failure printed "
-	"with the kernel rule behind it); 64 usage error.";
+	"Move processes (every thread) or single threads into cgroups, or drain a cgroup, and verify through /proc what really arrived.\vWhole processes go through cgroup.procs in every target hierarchy (one write per process, never a loop over threads); single threads through cgroup.threads (v2) or tasks (v1). A task that exits during the move counts as gone, not as a failure; an id that never existed is a failure.\n\n"
+	"Exit status: 0 every task arrived or was gone; 1 some failed (each failure printed with the kernel rule behind it); 64 usage error.";
 
 static struct argp argp = { options, parse_opt, "[PID...]", doc, 0, 0, 0 };
 
@@ -342,12 +328,10 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 			    !strcmp(src.t[i].path, dst->t[k].path)) {
 				char where[4096];
 
-				cg_diag_say(&d, EINVAL,
-					    cg_target_name(&src.t[i], where, sizeof(where)),
-					    src.t[i].hier->label, "drain",
-					    "the source is also the target: nothing would move (-g "
-					    "names "
-					    "where the processes go, -F where they come from)");
+				cg_diag_say(
+					&d, EINVAL, cg_target_name(&src.t[i], where, sizeof(where)),
+					src.t[i].hier->label, "drain",
+					"the source is also the target: nothing would move (-g names where the processes go, -F where they come from)");
 				tool_report(&d, r);
 				cg_targets_clear(&src);
 				return EXIT_USAGE;
@@ -378,8 +362,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		}
 		/* every drain that listed its source says what it did, nothing done included */
 		if (a->verbose && res.started)
-			printf("moved %zu processes, %zu gone, %zu failed; %s (%s) %s after %u "
-			       "round%s\n",
+			printf("moved %zu processes, %zu gone, %zu failed; %s (%s) %s after %u round%s\n",
 			       res.moved, res.gone, res.failed,
 			       cg_target_name(&src.t[i], name, sizeof(name)), src.t[i].hier->label,
 			       r < 0 ? "not empty" : "empty", res.rounds,

@@ -43,12 +43,10 @@ static const struct argp_option options[] = {
 	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until interrupted)", 1 },
 	{ 0, '1', 0, 0, "Shortcut for --iterations=1", 1 },
 	{ "delay", 'd', "TIME", 0,
-	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, "
-	  "500ms, 1.5s, 2min",
+	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, 500ms, 1.5s, 2min",
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
-	  "table (default), json (one line per refresh), csv or openmetrics; all but table "
-	  "imply --batch",
+	  "table (default), json (one line per refresh), csv or openmetrics; all but table imply --batch",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -117,10 +115,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		if (cg_parse_seconds(arg, &a->delay_ns) < 0)
-			argp_error(state,
-				   "--delay takes seconds or a time with us, ms, s or min "
-				   "(more than 0, at most 86400s, fractions allowed), not '%s'",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"--delay takes seconds or a time with us, ms, s or min (more than 0, at most 86400s, fractions allowed), not '%s'",
+				TOOL_SHOWN(arg));
 		break;
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
@@ -202,10 +200,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
 		if (cg_path_normalize(arg, &a->path) < 0)
-			argp_error(state,
-				   "cgroup '%s': '..', control characters and names over 255 bytes "
-				   "are not allowed in a cgroup path",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"cgroup '%s': '..', control characters and names over 255 bytes are not allowed in a cgroup path",
+				TOOL_SHOWN(arg));
 		break;
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
@@ -223,15 +221,7 @@ static const struct argp argp = {
 	options,
 	parse_opt,
 	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and "
-	"pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, "
-	"p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, "
-	"H threads, h help); "
-	"otherwise, or with -b, it prints plain snapshots.\v"
-	"Statistics come from every hierarchy that has the cgroup, joined by path: cgroup2 "
-	"cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and "
-	"pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, "
-	"64 usage error.",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
 	NULL,
 	NULL,
 	NULL,
@@ -265,10 +255,10 @@ static void diag_fds(struct cg_diag *d, int r, const char *where, const char *hi
 	struct rlimit rl;
 
 	if (r == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
-		cg_diag_say(d, EMFILE, where, hier, what,
-			    "%s (the limit of open files, %llu, leaves too few to open the stat "
-			    "files one at a time; raise ulimit -n)",
-			    strerror(EMFILE), (unsigned long long)rl.rlim_cur);
+		cg_diag_say(
+			d, EMFILE, where, hier, what,
+			"%s (the limit of open files, %llu, leaves too few to open the stat files one at a time; raise ulimit -n)",
+			strerror(EMFILE), (unsigned long long)rl.rlim_cur);
 	else
 		cg_diag_fail(d, -r, CG_OP_READ, 0, where, hier, "%s", what);
 }

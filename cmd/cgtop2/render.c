@@ -625,10 +625,10 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 	double now = wall_time();
 
 	if (header)
-		out_printf(o,
-			   "time,path,%s,cpu_percent,memory_bytes,io_read_bytes_per_sec,"
-			   "io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io%s\n",
-			   count_keys[a->count], a->threads ? ",tid,comm" : "");
+		out_printf(
+			o,
+			"time,path,%s,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io%s\n",
+			count_keys[a->count], a->threads ? ",tid,comm" : "");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -743,8 +743,7 @@ static const struct om_family om_processes[] = {
 				 "Processes (each counts once) and kernel threads in the cgroup",
 				 "", NULL, CG_STAT_TASKS, V_TASKS },
 	[CG_COUNT_USER_PROCESSES] = { "cgroup_user_processes", "gauge", NULL,
-				      "Processes (each counts once, no kernel threads) in the "
-				      "cgroup",
+				      "Processes (each counts once, no kernel threads) in the cgroup",
 				      "", NULL, CG_STAT_TASKS, V_TASKS },
 };
 

@@ -110,15 +110,14 @@ static void draw(struct ui *u, const struct view *v, struct out *o)
 	{
 		_cleanup_free_ char *path = escaped(u->a.path, Q_TABLE);
 		char title[1024];
-		int n = snprintf(title, sizeof(title),
-				 "cgtop2 /%s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s"
-				 "  (h: help)",
-				 path ? path : "?", u->a.depth, order_names[u->a.order],
-				 (double)u->a.delay_ns / (double)NSEC_PER_SEC,
-				 count_names[u->a.count],
-				 u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
-				 u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "",
-				 *u->filter ? "  filter: " : "", u->filter);
+		int n = snprintf(
+			title, sizeof(title),
+			"cgtop2 /%s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s  (h: help)",
+			path ? path : "?", u->a.depth, order_names[u->a.order],
+			(double)u->a.delay_ns / (double)NSEC_PER_SEC, count_names[u->a.count],
+			u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
+			u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "",
+			*u->filter ? "  filter: " : "", u->filter);
 
 		if (n > 0)
 			title[char_offset(title, strlen(title), cols)] = '\0';

@@ -251,8 +251,7 @@ int main(int argc, char **argv)
 		return bomb(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "dying"))
 		return dying(atoi(argv[2]), atoi(argv[3]), argv[4]);
-	fprintf(stderr, "usage: mig_forker sleepers N THREADS PIDFILE | storm KEEP LIFE_MS | "
-			"zombie PIDFILE | dying N MS PIDFILE | "
-			"reattach PID PROCSFILE | bomb PROCSFILE SECONDS LIFE_MS\n");
+	fprintf(stderr,
+		"usage: mig_forker sleepers N THREADS PIDFILE | storm KEEP LIFE_MS | zombie PIDFILE | dying N MS PIDFILE | reattach PID PROCSFILE | bomb PROCSFILE SECONDS LIFE_MS\n");
 	return 2;
 }

@@ -14,8 +14,8 @@ static const char *threads_file;
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: top_busy [-s] [-n THREADS] [-m MIB] [-T CGROUP.THREADS] "
-			"[-r READYFILE] [PROCSFILE...]\n");
+	fprintf(stderr,
+		"usage: top_busy [-s] [-n THREADS] [-m MIB] [-T CGROUP.THREADS] [-r READYFILE] [PROCSFILE...]\n");
 	exit(2);
 }
 

@@ -80,9 +80,9 @@ static void test_format(void)
 			       .io_read = 0,
 			       .io_write = 4096,
 			       .pids_peak = 3 };
-	CHECK_STR(cg_usage_format(&u, 5000000, buf, sizeof(buf)),
-		  "wall=0.005s user=0.010s system=2.500s memory_peak=1527808B io_read=0B "
-		  "io_write=4096B pids_peak=3");
+	CHECK_STR(
+		cg_usage_format(&u, 5000000, buf, sizeof(buf)),
+		"wall=0.005s user=0.010s system=2.500s memory_peak=1527808B io_read=0B io_write=4096B pids_peak=3");
 	/* truncation stays NUL-terminated */
 	CHECK_STR(cg_usage_format(&u, 0, buf, 12), "wall=0.000s");
 }
@@ -195,9 +195,9 @@ static void test_placeable(void)
 	CHECK_INT(cg_targets_check_placeable(&t, &d), 0);
 	t.n = 3;
 	CHECK_INT(cg_targets_check_placeable(&t, &d), -EINVAL);
-	CHECK_STR(cg_diag_format(&d, buf, sizeof(buf)),
-		  "cgroup /y/z (unified): place: /x (unified) is named too, and a process is in "
-		  "exactly one cgroup of each hierarchy");
+	CHECK_STR(
+		cg_diag_format(&d, buf, sizeof(buf)),
+		"cgroup /y/z (unified): place: /x (unified) is named too, and a process is in exactly one cgroup of each hierarchy");
 }
 
 static void test_exec_status(void)

@@ -96,11 +96,11 @@ int main(void)
 
 	/* the diagnostic: strerror, then the rule in parentheses; the returned value is -errno */
 	CHECK_INT(cg_diag_fail(&d, EBUSY, CG_OP_RMDIR, 2, "/a", "unified", "rmdir"), -EBUSY);
-	CHECK_STR(d.why, "Device or resource busy (the cgroup still has processes or child "
-			 "cgroups)");
-	CHECK_STR(cg_diag_format(&d, line, sizeof(line)),
-		  "cgroup /a (unified): rmdir: Device or resource busy (the cgroup still has "
-		  "processes or child cgroups)");
+	CHECK_STR(d.why,
+		  "Device or resource busy (the cgroup still has processes or child cgroups)");
+	CHECK_STR(
+		cg_diag_format(&d, line, sizeof(line)),
+		"cgroup /a (unified): rmdir: Device or resource busy (the cgroup still has processes or child cgroups)");
 	CHECK_INT(cg_diag_fail(&d, -EIO, CG_OP_WRITE, 1, "/b", "pids", "write %s", "pids.max"),
 		  -EIO);
 	CHECK_STR(cg_diag_format(&d, line, sizeof(line)),

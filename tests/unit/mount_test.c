@@ -26,17 +26,13 @@ static const char hybrid[] =
 /* a systemd distribution in legacy mode: co-mounted pairs, optional fields, xattr */
 static const char legacy[] =
 	"25 18 0:22 / /sys/fs/cgroup ro,nosuid,nodev,noexec shared:9 - tmpfs tmpfs ro,mode=755\n"
-	"26 25 0:23 / /sys/fs/cgroup/systemd rw,nosuid shared:10 - cgroup cgroup "
-	"rw,xattr,release_agent=/lib/systemd/systemd-cgroups-agent,name=systemd\n"
-	"29 25 0:26 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:13 - cgroup cgroup "
-	"rw,cpu,cpuacct\n"
-	"30 25 0:27 / /sys/fs/cgroup/net_cls,net_prio rw shared:14 - cgroup cgroup "
-	"rw,net_cls,net_prio\n"
+	"26 25 0:23 / /sys/fs/cgroup/systemd rw,nosuid shared:10 - cgroup cgroup rw,xattr,release_agent=/lib/systemd/systemd-cgroups-agent,name=systemd\n"
+	"29 25 0:26 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:13 - cgroup cgroup rw,cpu,cpuacct\n"
+	"30 25 0:27 / /sys/fs/cgroup/net_cls,net_prio rw shared:14 - cgroup cgroup rw,net_cls,net_prio\n"
 	"31 25 0:28 / /sys/fs/cgroup/memory rw shared:15 master:3 - cgroup cgroup rw,memory\n";
 
 static const char unified[] =
-	"26 22 0:23 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 "
-	"rw,nsdelegate,memory_recursiveprot\n";
+	"26 22 0:23 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n";
 
 /* odd places: spaces escaped, the same hierarchy twice, a bind of a subtree, an overmount */
 static const char odd[] = "40 31 0:40 / /mnt/my\\040cgroups rw - cgroup cgroup rw,pids\n"

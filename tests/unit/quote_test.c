@@ -57,10 +57,7 @@ int main(void)
 		    "b",
 		    64),
 		  "a\\xe2\\x80\\xa8b");
-	CHECK_STR(q("\xe2\x80\xae"
-		    "txt",
-		    64),
-		  "\\xe2\\x80\\xaetxt");
+	CHECK_STR(q("\xe2\x80\xaetxt", 64), "\\xe2\\x80\\xaetxt");
 	CHECK_STR(q("\xc2\xa0", 64), "\xc2\xa0");
 
 	/* the bound: "..." at the end, never inside an escape or a character */

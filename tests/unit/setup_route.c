@@ -71,8 +71,9 @@ static void test_controller_file(void)
 	/* hybrid: pids is v1; a call with only a unified cgroup cannot take pids.max ... */
 	targets(hy, &t, "/a", NULL);
 	CHECK_INT(cg_setup_route(hy, &t, "pids.max", false, &d), -ENOENT);
-	CHECK_STR(d.why, "no cgroup of this call is in the hierarchy of pids (pids at "
-			 "/sys/fs/cgroup/pids): add -g pids:PATH");
+	CHECK_STR(
+		d.why,
+		"no cgroup of this call is in the hierarchy of pids (pids at /sys/fs/cgroup/pids): add -g pids:PATH");
 	CHECK_INT(t.n, 1);
 	/* ... unless it may grow (cgexec2 -t without -g): the pids root joins */
 	CHECK_INT(cg_setup_route(hy, &t, "pids.max", true, &d), 0);

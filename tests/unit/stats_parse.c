@@ -45,10 +45,9 @@ static void test_io_stat(void)
 {
 	uint64_t r = 1, w = 1;
 
-	CHECK(cg_stats_parse_io_stat("8:16 rbytes=1459200 wbytes=314773504 rios=192 wios=353 "
-				     "dbytes=0 dios=0\n8:0 rbytes=90430464 wbytes=299008000 "
-				     "rios=8950 wios=1252 dbytes=50331648 dios=3021\n",
-				     &r, &w) == 0);
+	CHECK(cg_stats_parse_io_stat(
+		      "8:16 rbytes=1459200 wbytes=314773504 rios=192 wios=353 dbytes=0 dios=0\n8:0 rbytes=90430464 wbytes=299008000 rios=8950 wios=1252 dbytes=50331648 dios=3021\n",
+		      &r, &w) == 0);
 	CHECK(r == 1459200ull + 90430464ull && w == 314773504ull + 299008000ull);
 	CHECK(cg_stats_parse_io_stat("", &r, &w) == 0 && r == 0 && w == 0);
 	/* a device line without the byte keys (only ios) counts as zero bytes */
@@ -88,9 +87,9 @@ static void test_psi(void)
 	CHECK(cg_stats_parse_psi("some avg10=100.00 avg60=1 avg300=0 total=1\n", &v) == 0 &&
 	      v == 100.0);
 	/* "full" first is legal too: find "some" wherever it is */
-	CHECK(cg_stats_parse_psi("full avg10=9.00 avg60=0 avg300=0 total=0\nsome avg10=0.50 "
-				 "avg60=0 avg300=0 total=0\n",
-				 &v) == 0 &&
+	CHECK(cg_stats_parse_psi(
+		      "full avg10=9.00 avg60=0 avg300=0 total=0\nsome avg10=0.50 avg60=0 avg300=0 total=0\n",
+		      &v) == 0 &&
 	      v == 0.5);
 	CHECK(cg_stats_parse_psi("full avg10=9.00 avg60=0 avg300=0 total=0\n", &v) == -EINVAL);
 	CHECK(cg_stats_parse_psi("some avg60=1.00\n", &v) == -EINVAL);
@@ -147,8 +146,8 @@ static void test_proc_stat(void)
 	char comm[32];
 	uint64_t ticks = 0;
 	/* a comm with spaces and a ')' : only the last ')' ends it */
-	const char *t = "4242 (we (ird) x) R 1 4242 4242 0 -1 4194304 100 0 0 0 250 17 0 0 20 0 "
-			"3 0 12345 1000 100 18446744073709551615\n";
+	const char *t =
+		"4242 (we (ird) x) R 1 4242 4242 0 -1 4194304 100 0 0 0 250 17 0 0 20 0 3 0 12345 1000 100 18446744073709551615\n";
 
 	CHECK(cg_stats_parse_proc_stat(t, comm, sizeof(comm), &ticks) == 0);
 	CHECK(!strcmp(comm, "we (ird) x") && ticks == 267);
