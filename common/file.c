@@ -19,7 +19,6 @@
 
 #include "cleanup.h"
 #include "parse.h"
-#include "proc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -196,8 +195,12 @@ static bool fixture_file(int fd)
 
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
 		return false;
-	if (cg_proc_read_all("/proc/self/mountinfo", &text) < 0)
-		return false;
+	{
+		_cleanup_close_ int mfd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+		if (mfd < 0 || cg_read_fd(mfd, &text, NULL) < 0)
+			return false;
+	}
 	return cg_mountinfo_in_cgroup(text, stx.stx_mnt_id) == 0;
 }
 

@@ -532,3 +532,11 @@ int cg_mount_setup(enum cg_mount_mode mode, void (*cb)(const char *what))
 		return r;
 	return do_mount("cgroup2", CG_MOUNT_BASE "/unified", NULL, cb);
 }
+
+int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = cg_task_cgroups(pid, tid, &text);
+
+	return r < 0 ? r : cg_proc_cgroup_parse(text, h, ret);
+}

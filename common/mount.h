@@ -83,4 +83,7 @@ enum cg_mount_mode {
  */
 int cg_mount_setup(enum cg_mount_mode mode, void (*verbose_cb)(const char *what));
 
+/* pid's (tid's) cgroup in h, relative to the mountpoint ("" for its root), or -errno. */
+int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret);
+
 #endif

@@ -12,7 +12,6 @@
 #include "cleanup.h"
 #include "file.h"
 #include "kparse.h"
-#include "mount.h"
 #include "parse.h"
 
 int cg_proc_read(const char *path, char *buf, size_t size)
@@ -142,12 +141,4 @@ int cg_task_cgroups(pid_t pid, pid_t tid, char **ret)
 
 	task_path(path, sizeof(path), pid ? pid : getpid(), tid, "cgroup");
 	return gone(cg_proc_read_all(path, ret));
-}
-
-int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret)
-{
-	_cleanup_free_ char *text = NULL;
-	int r = cg_task_cgroups(pid, tid, &text);
-
-	return r < 0 ? r : cg_proc_cgroup_parse(text, h, ret);
 }

@@ -34,7 +34,5 @@ int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 bool cg_task_is_kthread(pid_t pid);
 /* The text of /proc/PID/cgroup (pid 0: the calling process), allocated, or -errno. */
 int cg_task_cgroups(pid_t pid, pid_t tid, char **ret);
-/* The task's cgroup in h, relative to the mountpoint (cg_proc_cgroup_parse, mount.h). */
-int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret);
 
 #endif

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The shape ARCHITECTURE.md promises: common/ is layered (no include cycle between its
+# subjects), no C file grows past what a person reads in one sitting.
+. "$(dirname "$0")/lib.sh"
+
+# "a b" lines: subject a includes subject b (stats_tree.c and stats_impl.h are stats)
+include_edges() {
+	local f m inc
+	for f in "$CGKIT_TOP"/common/*.[ch]; do
+		m=$(basename "${f%.*}")
+		case $m in stats_tree | stats_impl) m=stats ;; esac
+		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r inc; do
+			[ "$inc" = stats_impl ] && inc=stats
+			[ "$inc" != "$m" ] && echo "$m $inc"
+		done
+	done | sort -u
+}
+
+test_no_include_cycle() {
+	command -v tsort >/dev/null || { cgk_skip "no tsort(1)"; return 0; }
+	local edges
+	edges=$(include_edges)
+	assertNotEquals "edges found" "" "$edges"
+	cgk_capture tsort <<<"$edges"
+	assertEquals "tsort finds no loop: $err" 0 "$rc"
+	assertNotContains "$err" "loop"
+}
+
+test_files_readable_in_one_sitting() {
+	local f n big=
+	for f in "$CGKIT_TOP"/common/*.c "$CGKIT_TOP"/cmd/*/*.c; do
+		n=$(wc -l <"$f")
+		[ "$n" -gt 900 ] && big+=" ${f#"$CGKIT_TOP"/}($n)"
+	done
+	assertEquals "C files over 900 lines:$big" "" "$big"
+}
+
+. "$SHUNIT2"
