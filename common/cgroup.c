@@ -370,22 +370,39 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 	return 0;
 }
 
+/*
+ * FILE=VALUE planned for path's cgroup (where: its name for messages), and with want_fd the
+ * cgroup opened: the fd (want_fd), 0 (planned only), or -errno with d filled.
+ */
+static int plan_for(const struct cg_hier *h, const char *path, const char *file, const char *value,
+		    bool want_fd, struct cg_setting out[2], size_t *ret_n, char *where, size_t size,
+		    struct cg_diag *d)
+{
+	int r, fd;
+
+	disp(path, where, size);
+	r = plan_setting(h, where, file, value, out, ret_n, d);
+	if (r < 0 || !want_fd)
+		return r;
+	fd = cg_open_dir(h, path);
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label, "open");
+	return fd;
+}
+
 int cg_set_check(const struct cg_hier *h, const char *path, const char *file, const char *value,
 		 bool made, struct cg_diag *d)
 {
 	struct cg_setting out[2];
 	size_t n = 0;
 	char buf[PATH_MAX + 2];
+	int r = plan_for(h, path, file, value, made, out, &n, buf, sizeof(buf), d);
 	_cleanup_close_ int fd = -1;
-	int r;
 
-	disp(path, buf, sizeof(buf));
-	r = plan_setting(h, buf, file, value, out, &n, d);
+	/* not made yet: its files are checked once it is (0 is no fd here, never stdin) */
 	if (r < 0 || !made)
 		return r;
-	fd = cg_open_dir(h, path);
-	if (fd < 0)
-		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
+	fd = r;
 	for (size_t i = 0; i < n; i++) {
 		/* opening for writing writes nothing: it proves the file is there to take it */
 		_cleanup_close_ int wfd = cg_open_beneath(fd, out[i].file, O_WRONLY, 0);
@@ -403,16 +420,11 @@ int cg_set_undoable(const struct cg_hier *h, const char *path, const char *file,
 	struct cg_setting out[2];
 	size_t n = 0;
 	char buf[PATH_MAX + 2];
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = plan_for(h, path, file, value, true, out, &n, buf, sizeof(buf), d);
 	int r;
 
-	disp(path, buf, sizeof(buf));
-	r = plan_setting(h, buf, file, value, out, &n, d);
-	if (r < 0)
-		return r;
-	fd = cg_open_dir(h, path);
 	if (fd < 0)
-		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, buf, h->label, "open");
+		return fd;
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *old = NULL;
 
