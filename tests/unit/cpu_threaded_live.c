@@ -3,7 +3,8 @@
  * common/cpu threaded subtrees on the live unified hierarchy: cg_threaded_setup makes a child
  * threaded (its parent becomes the threaded domain root, a sibling domain invalid), refuses
  * a domain controller, and enables cpu inside the subtree where the unified root offers it.
- * Sandbox cgkit-test.<pid>, removed at the end. Skips (77) without root or a unified mount.
+ * Sandbox cgkit-test.<pid> (live.h), removed at the end and on a signal. Skips (77) without
+ * root or a unified mount.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,40 +16,44 @@
 
 #include "cgroup.h"
 #include "check.h"
+#include "live.h"
 #include "cpu.h"
 #include "threaded.h"
 #include "mount.h"
 #include "strv.h"
 
+static int ufd = -1;
+static char sb[64];
+
+static void on_signal(int sig)
+{
+	if (ufd >= 0 && sb[0])
+		live_remove(ufd, sb);
+	_exit(128 + sig);
+}
+
 int main(void)
 {
 	struct cg_layout *l = NULL;
 	struct cg_hier *u;
-	int ufd;
 	struct cg_journal j = { 0 };
 	struct cg_diag d = { 0 };
-	char sb[64], dom[96], t[128], inv[128], msg[2048];
+	char dom[96], t[128], inv[128], msg[2048];
 	char *memory[] = { "memory", NULL }, *cpu[] = { "cpu", NULL };
 	char *dm = NULL;
+	int r;
 
-	if (geteuid() != 0) {
-		puts("needs root");
-		return 77;
-	}
-	if (cg_layout_load(&l) < 0 || !l->unified) {
-		puts("no unified hierarchy here");
-		cg_layout_free(l);
-		return 77;
-	}
-	u = l->unified;
-	ufd = cg_hier_fd(u);
-	snprintf(sb, sizeof(sb), "cgkit-test.%d", (int)getpid());
+	r = live_sandbox(&l, &u, &ufd, sb, sizeof(sb), on_signal);
+	if (r)
+		return r;
 	snprintf(dom, sizeof(dom), "%s/dom", sb);
 	snprintf(t, sizeof(t), "%s/dom/t", sb);
 	snprintf(inv, sizeof(inv), "%s/dom/inv", sb);
-	if (mkdirat(ufd, sb, 0755) < 0 || mkdirat(ufd, dom, 0755) < 0 ||
-	    mkdirat(ufd, t, 0755) < 0 || mkdirat(ufd, inv, 0755) < 0) {
+	if (mkdirat(ufd, dom, 0755) < 0 || mkdirat(ufd, t, 0755) < 0 ||
+	    mkdirat(ufd, inv, 0755) < 0) {
 		perror("mkdir sandbox");
+		live_remove(ufd, sb);
+		cg_layout_free(l);
 		return 1;
 	}
 	CHECK_INT(cg_cgroup_type(u, t), CG_TYPE_DOMAIN);
@@ -87,11 +92,8 @@ int main(void)
 		CHECK_INT(cg_threaded_setup(u, t, cpu, &j, &d), -ENOENT);
 	}
 	CHECK_INT(cg_journal_rollback(&j), 0);
-	if (unlinkat(ufd, t, AT_REMOVEDIR) < 0 || unlinkat(ufd, inv, AT_REMOVEDIR) < 0 ||
-	    unlinkat(ufd, dom, AT_REMOVEDIR) < 0 || unlinkat(ufd, sb, AT_REMOVEDIR) < 0) {
-		perror("rmdir sandbox");
-		check_failures++;
-	}
+	live_remove(ufd, sb);
+	CHECK(faccessat(ufd, sb, F_OK, 0) < 0);
 	cg_layout_free(l);
 	return CHECK_DONE();
 }
