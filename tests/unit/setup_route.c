@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "layout.h"
 #include "setup.h"
 #include "strv.h"
 
@@ -20,18 +21,6 @@ static const char legacy[] =
 	"30 25 0:27 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n";
 static const char unified[] = "26 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
 
-static struct cg_layout *layout(const char *text, const char *v2ctrls)
-{
-	struct cg_layout *l = NULL;
-
-	CHECK_INT(cg_layout_parse(text, &l), 0);
-	if (l->unified) {
-		cg_strv_free(l->unified->controllers);
-		l->unified->controllers = cg_strv_split(v2ctrls, " ");
-	}
-	return l;
-}
-
 static void targets(const struct cg_layout *l, struct cg_targets *t, const char *a, const char *b)
 {
 	struct cg_diag d = { 0 };
@@ -43,7 +32,7 @@ static void targets(const struct cg_layout *l, struct cg_targets *t, const char 
 
 static void test_core_file(void)
 {
-	struct cg_layout *lg = layout(legacy, ""), *hy = layout(hybrid, "");
+	struct cg_layout *lg = fixture_layout(legacy, ""), *hy = fixture_layout(hybrid, "");
 	struct cg_targets t = { 0 }, u = { 0 };
 	struct cg_diag d = { 0 };
 
@@ -64,7 +53,8 @@ static void test_core_file(void)
 
 static void test_controller_file(void)
 {
-	struct cg_layout *hy = layout(hybrid, ""), *un = layout(unified, "cpu memory pids");
+	struct cg_layout *hy = fixture_layout(hybrid, ""),
+			 *un = fixture_layout(unified, "cpu memory pids");
 	struct cg_targets t = { 0 }, u = { 0 };
 	struct cg_diag d = { 0 };
 
@@ -107,7 +97,7 @@ static void test_refused(void)
 		"freezer.state", "cgroup.kill",	   "cgroup.type", "cgroup.subtree_control",
 		"release_agent", "../cpu.shares",  "a/pids.max",
 	};
-	struct cg_layout *un = layout(unified, "pids");
+	struct cg_layout *un = fixture_layout(unified, "pids");
 	struct cg_targets t = { 0 };
 	struct cg_diag d = { 0 };
 

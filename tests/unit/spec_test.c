@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "layout.h"
 #include "spec.h"
 #include "strv.h"
 
@@ -17,18 +18,6 @@ static const char legacy[] =
 	"29 25 0:26 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
 	"31 25 0:28 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n";
 static const char unified[] = "26 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
-
-static struct cg_layout *layout(const char *text, const char *v2ctrls)
-{
-	struct cg_layout *l = NULL;
-
-	CHECK_INT(cg_layout_parse(text, &l), 0);
-	if (l->unified) {
-		cg_strv_free(l->unified->controllers);
-		l->unified->controllers = cg_strv_split(v2ctrls, " ");
-	}
-	return l;
-}
 
 static void test_normalize(void)
 {
@@ -52,7 +41,7 @@ static void test_normalize(void)
 
 static void test_hybrid(void)
 {
-	struct cg_layout *l = layout(hybrid, "hugetlb");
+	struct cg_layout *l = fixture_layout(hybrid, "hugetlb");
 	struct cg_targets t = { 0 };
 	struct cg_diag d = { 0 };
 
@@ -104,7 +93,7 @@ static void test_hybrid(void)
 
 static void test_legacy(void)
 {
-	struct cg_layout *l = layout(legacy, "");
+	struct cg_layout *l = fixture_layout(legacy, "");
 	struct cg_targets t = { 0 };
 	struct cg_diag d = { 0 };
 
@@ -124,7 +113,7 @@ static void test_legacy(void)
 
 static void test_unified(void)
 {
-	struct cg_layout *l = layout(unified, "cpuset cpu io memory pids");
+	struct cg_layout *l = fixture_layout(unified, "cpuset cpu io memory pids");
 	struct cg_targets t = { 0 };
 	struct cg_diag d = { 0 };
 
