@@ -9,6 +9,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 DESTDIR ?=
 
 CC ?= cc
@@ -40,7 +42,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unu
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-VERSION := 0.1.0
+VERSION := 0.2.0
 # Compiling (and the one-step compile-and-link of tests and benchmarks) uses ALL_CFLAGS, a tool's
 # link LINK: the user's CFLAGS reach the linker too (-flto, -fsanitize=..., as automake does).
 ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE $(FORTIFY) -DCGKIT_VERSION='"$(VERSION)"' \
@@ -96,11 +98,16 @@ man: $(MANS)
 man/%.1: man/%.1.scd
 	$(SCDOC) < $< > $@
 
-# install puts the binaries only, so that it needs no scdoc; install-man builds the man pages
-# and puts them. uninstall removes the files either put there, and no directory.
+# install puts the binaries and the shell completions, so that it needs no scdoc; install-man
+# builds the man pages and puts them. uninstall removes the files either put there, and no
+# directory. bash-completion looks a completion up by the command's name: one file, a link per
+# tool.
 install: all
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
+	install -m 0644 completions/cgkit.bash $(DESTDIR)$(BASHCOMPDIR)/cgkit
+	for t in $(notdir $(BINS)); do ln -sf cgkit $(DESTDIR)$(BASHCOMPDIR)/$$t; done
+	install -m 0644 completions/zsh/_cgkit $(DESTDIR)$(ZSHCOMPDIR)/_cgkit
 
 install-man: man
 	install -d $(DESTDIR)$(MANDIR)/man1
@@ -108,7 +115,9 @@ install-man: man
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS))) \
-		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS))) \
+		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,cgkit $(notdir $(BINS))) \
+		$(DESTDIR)$(ZSHCOMPDIR)/_cgkit
 
 format-check:
 	clang-format --dry-run --Werror $(shell git ls-files '*.c' '*.h')
