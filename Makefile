@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # cgkit: plain GNU make, non-recursive. Each directory adds itself through its module.mk.
-#   make | make check | make check SAN=1 | make check-vm | make bench | make man
+#   make | make check | make check SAN=1 | make check-vm | make check-pkg | make bench | make man
 #   make install | make install-man | make uninstall      (PREFIX, BINDIR, MANDIR, DESTDIR)
 # CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS are the user's (GNU conventions): they come after the
 # project's own flags, so that a distribution's hardening flags win. WERROR=1 turns warnings

@@ -19,7 +19,11 @@ tests-build: all $(TEST_BINS)
 check: tests-build
 	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run
 
-.PHONY: check tests-build
+# The Debian package, built from this tree and installed into a fresh chroot (tests/pkg/run).
+check-pkg:
+	tests/pkg/run
+
+.PHONY: check tests-build check-pkg
 
 # Fuzzing (clang's libFuzzer): make fuzz [FUZZ_RUNS=N]. Every target runs N inputs from a fixed
 # seed and its corpus; a crash, leak or UB report fails it.
