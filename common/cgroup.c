@@ -171,70 +171,145 @@ static int cpuset_inherit(const struct cg_hier *h, const char *path, const char 
 	return 0;
 }
 
-int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg_journal *j,
-	      struct cg_diag *d)
+void cg_parent_cache_clear(struct cg_parent_cache *pc)
 {
-	_cleanup_free_ char *sofar = strdup("");
-	_cleanup_free_ char *copy = strdup(path);
+	if (pc->fd >= 0)
+		close(pc->fd);
+	free(pc->path);
+	*pc = (struct cg_parent_cache)CG_PARENT_CACHE_INIT;
+}
+
+/* The parent of path, opened and checked as open_parent does, or pc's when it is the same. */
+static int cached_parent(const struct cg_hier *h, const char *path, struct cg_parent_cache *pc,
+			 const char **ret_name)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	int fd;
+
+	if (pc->fd >= 0 && pc->h == h && strlen(pc->path) == len && !strncmp(pc->path, path, len)) {
+		*ret_name = slash ? slash + 1 : path;
+		if (!**ret_name || !strcmp(*ret_name, ".") || !strcmp(*ret_name, ".."))
+			return -EINVAL;
+		return pc->fd;
+	}
+	fd = open_parent(h, path, ret_name);
+	if (fd < 0)
+		return fd;
+	cg_parent_cache_clear(pc);
+	pc->path = strndup(path, len);
+	if (!pc->path) {
+		close(fd);
+		return -ENOMEM;
+	}
+	pc->h = h;
+	pc->fd = fd;
+	return fd;
+}
+
+/* Why the parent of path cannot be opened: the first ancestor that is missing or closed. */
+static int explain_parent(const struct cg_hier *h, const char *path, int r, struct cg_diag *d)
+{
+	_cleanup_free_ char *copy = strdup(path), *sofar = strdup("");
 	char buf[PATH_MAX + 2], *save = NULL;
+
+	if (!copy || !sofar)
+		return -ENOMEM;
+	for (char *c = strtok_r(copy, "/", &save); c && save && *save;
+	     c = strtok_r(NULL, "/", &save)) {
+		_cleanup_free_ char *next = cg_path_join(sofar, c);
+		_cleanup_close_ int afd = next ? cg_open_dir(h, next) : -ENOMEM;
+
+		if (afd == -ENOENT)
+			return cg_diag_say(d, ENOENT, disp(next, buf, sizeof(buf)), h->label,
+					   "mkdir",
+					   "the parent cgroup does not exist (-p creates it)");
+		/* there or not, it cannot be looked at: that is the reason, not absence */
+		if (afd < 0)
+			return afd == -ENOMEM ? afd
+					      : cg_diag_fail(d, -afd, CG_OP_MKDIR, h->version,
+							     disp(next, buf, sizeof(buf)), h->label,
+							     "mkdir");
+		free(sofar);
+		sofar = TAKE_PTR(next);
+	}
+	return cg_diag_fail(d, -r, CG_OP_MKDIR, h->version, disp(path, buf, sizeof(buf)), h->label,
+			    "mkdir");
+}
+
+/* mkdir one cgroup whose parent exists; exists_ok: -EEXIST is fine (and not journaled). */
+static int make_one(const struct cg_hier *h, const char *path, const char *parent, bool exists_ok,
+		    struct cg_parent_cache *pc, struct cg_journal *j, struct cg_diag *d)
+{
+	char buf[PATH_MAX + 2];
+	const char *name;
+	int pfd = cached_parent(h, path, pc, &name), r;
+
+	if (pfd == -ENOMEM)
+		return pfd;
+	if (pfd < 0)
+		return cg_diag_fail(d, -pfd, CG_OP_MKDIR, h->version, disp(path, buf, sizeof(buf)),
+				    h->label, "mkdir");
+	if (mkdirat(pfd, name, 0755) < 0) {
+		r = -errno;
+		if (r != -EEXIST || !exists_ok)
+			return cg_diag_fail(d, -r, CG_OP_MKDIR, h->version,
+					    disp(path, buf, sizeof(buf)), h->label, "mkdir");
+	} else {
+		r = journal_add(j, CG_UNDO_RMDIR, h, path, NULL, NULL);
+		if (r < 0)
+			return r;
+	}
+	/*
+	 * Also for a cgroup that existed: one made by a call that died (or was not yet seeded by a
+	 * concurrent one) before it copied the parent's sets is repaired here; cpuset_inherit
+	 * writes only into an empty set.
+	 */
+	if (h->version == 1 && cg_hier_has(h, "cpuset") &&
+	    (r = cpuset_inherit(h, path, parent)) < 0)
+		return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, disp(path, buf, sizeof(buf)),
+				    h->label, "copy cpuset.cpus/mems from the parent");
+	return 0;
+}
+
+int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg_parent_cache *pc,
+	      struct cg_journal *j, struct cg_diag *d)
+{
+	_cleanup_(cg_parent_cache_clear) struct cg_parent_cache local = CG_PARENT_CACHE_INIT;
+	_cleanup_free_ char *sofar = strdup(""), *copy = strdup(path);
+	char *save = NULL;
 	int r;
 
 	if (!sofar || !copy)
 		return -ENOMEM;
+	if (!pc)
+		pc = &local;
 	if (!*path)
 		return parents ? 0
 			       : cg_diag_fail(d, EEXIST, CG_OP_MKDIR, h->version, "/", h->label,
 					      "mkdir");
+	if (!parents) {
+		/* one open of the parent (none for a sibling of the last one), one mkdirat */
+		const char *slash = strrchr(path, '/');
+		_cleanup_free_ char *parent = strndup(path, slash ? (size_t)(slash - path) : 0);
+		const char *name;
+
+		if (!parent)
+			return -ENOMEM;
+		r = cached_parent(h, path, pc, &name);
+		if (r < 0 && r != -ENOMEM && r != -EINVAL)
+			return explain_parent(h, path, r, d);
+		/* from pc now; or it says what failed */
+		return make_one(h, path, parent, false, pc, j, d);
+	}
 	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
 		_cleanup_free_ char *next = cg_path_join(sofar, c);
-		_cleanup_close_ int pfd = -1;
-		const char *name;
-		bool last = !save || !*save;
 
 		if (!next)
 			return -ENOMEM;
-		if (!last && !parents) {
-			_cleanup_close_ int afd = cg_open_dir(h, next);
-
-			/* without -p the ancestors must exist already */
-			if (afd == -ENOENT)
-				return cg_diag_say(
-					d, ENOENT, disp(next, buf, sizeof(buf)), h->label, "mkdir",
-					"the parent cgroup does not exist (-p creates it)");
-			/* there or not, it cannot be looked at: that is the reason, not absence */
-			if (afd < 0)
-				return cg_diag_fail(d, -afd, CG_OP_MKDIR, h->version,
-						    disp(next, buf, sizeof(buf)), h->label,
-						    "mkdir");
-			free(sofar);
-			sofar = TAKE_PTR(next);
-			continue;
-		}
-		pfd = open_parent(h, next, &name);
-		if (pfd < 0)
-			return cg_diag_fail(d, -pfd, CG_OP_MKDIR, h->version,
-					    disp(next, buf, sizeof(buf)), h->label, "mkdir");
-		if (mkdirat(pfd, name, 0755) < 0) {
-			r = -errno;
-			if (r != -EEXIST || (last && !parents))
-				return cg_diag_fail(d, -r, CG_OP_MKDIR, h->version,
-						    disp(next, buf, sizeof(buf)), h->label,
-						    "mkdir");
-		} else {
-			r = journal_add(j, CG_UNDO_RMDIR, h, next, NULL, NULL);
-			if (r < 0)
-				return r;
-		}
-		/*
-		 * Also for a cgroup that existed: one made by a call that died (or was not yet
-		 * seeded by a concurrent one) before it copied the parent's sets is repaired
-		 * here; cpuset_inherit writes only into an empty set.
-		 */
-		if (h->version == 1 && cg_hier_has(h, "cpuset") &&
-		    (r = cpuset_inherit(h, next, sofar)) < 0)
-			return cg_diag_fail(d, -r, CG_OP_WRITE, h->version,
-					    disp(next, buf, sizeof(buf)), h->label,
-					    "copy cpuset.cpus/mems from the parent");
+		r = make_one(h, next, sofar, true, pc, j, d);
+		if (r < 0)
+			return r;
 		free(sofar);
 		sofar = TAKE_PTR(next);
 	}

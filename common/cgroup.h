@@ -76,8 +76,23 @@ int cg_has_children(const struct cg_hier *h, const char *path);
  * On v1 cpuset, a new cgroup gets cpuset.cpus/mems copied from its parent (else no task
  * could ever join it).
  */
-int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg_journal *j,
-	      struct cg_diag *d);
+struct cg_parent_cache {
+	const struct cg_hier *h;
+	char *path;
+	int fd; /* -1: empty */
+};
+#define CG_PARENT_CACHE_INIT                                                                       \
+	{                                                                                          \
+		.fd = -1                                                                           \
+	}
+void cg_parent_cache_clear(struct cg_parent_cache *pc);
+
+/*
+ * pc (NULL: none) keeps the last parent opened, so that siblings made one after the other
+ * cost one mkdirat each: the floor. Clear it with cg_parent_cache_clear.
+ */
+int cg_create(const struct cg_hier *h, const char *path, bool parents, struct cg_parent_cache *pc,
+	      struct cg_journal *j, struct cg_diag *d);
 
 /*
  * v2: make ctrls available in path by enabling them top-down in the cgroup.subtree_control

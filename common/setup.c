@@ -110,6 +110,7 @@ static int lock_all(const struct cg_layout *l, const struct cg_targets *ts, int 
 static int make(const struct cg_layout *l, struct cg_targets *ts, const struct cg_setup_opts *o,
 		struct cg_journal *j, struct cg_diag *d)
 {
+	_cleanup_(cg_parent_cache_clear) struct cg_parent_cache pc = CG_PARENT_CACHE_INIT;
 	const struct cg_assignments *set = o->set;
 	int r;
 
@@ -141,7 +142,7 @@ static int make(const struct cg_layout *l, struct cg_targets *ts, const struct c
 		struct cg_target *t = &ts->t[i];
 		size_t before = j->n;
 
-		r = cg_create(t->hier, t->path, o->parents, j, d);
+		r = cg_create(t->hier, t->path, o->parents, &pc, j, d);
 		if (r < 0)
 			return r;
 		for (size_t u = before; u < j->n; u++)

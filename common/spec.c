@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,8 @@ void cg_targets_clear(struct cg_targets *t)
 		cg_strv_free(t->t[i].controllers);
 	}
 	free(t->t);
-	t->t = NULL;
-	t->n = 0;
+	free(t->index);
+	*t = (struct cg_targets){ 0 };
 }
 
 /* v1 names people still type on v2, and what v2 calls the same thing */
@@ -77,14 +78,63 @@ static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *
 			   ctrl, *where ? where : "nothing");
 }
 
+static size_t target_hash(const struct cg_hier *h, const char *path)
+{
+	uint64_t x = 1469598103934665603ull ^ (uint64_t)(uintptr_t)h; /* FNV-1a */
+
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		x = (x ^ *c) * 1099511628211ull;
+	return (size_t)x;
+}
+
+/* The slot of hierarchy+path in acc's index: where it is, or the free one where it goes. */
+static size_t *target_slot(const struct cg_targets *acc, const struct cg_hier *h, const char *path)
+{
+	size_t mask = acc->index_cap - 1;
+
+	for (size_t k = target_hash(h, path) & mask;; k = (k + 1) & mask) {
+		size_t *slot = &acc->index[k];
+		const struct cg_target *t = *slot ? &acc->t[*slot - 1] : NULL;
+
+		if (!t || (t->hier == h && !strcmp(t->path, path)))
+			return slot;
+	}
+}
+
+static int index_grow(struct cg_targets *acc)
+{
+	size_t cap = acc->index_cap ? acc->index_cap : 16;
+
+	while (cap < 2 * (acc->n + 1))
+		cap *= 2;
+	if (cap == acc->index_cap)
+		return 0;
+	free(acc->index);
+	acc->index = calloc(cap, sizeof(*acc->index));
+	acc->index_cap = acc->index ? cap : 0;
+	if (!acc->index)
+		return -ENOMEM;
+	for (size_t i = 0; i < acc->n; i++)
+		*target_slot(acc, acc->t[i].hier, acc->t[i].path) = i + 1;
+	return 0;
+}
+
+/*
+ * Thousands of -g in one call are a normal use (a batch of cgroups made at once): the lookup
+ * is a hash, not a scan, so that a call stays linear in its cgroups.
+ */
 static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *path, const char *ctrl)
 {
-	struct cg_target *t = NULL, *nt;
+	struct cg_target *t, *nt;
+	size_t *slot;
+	int r = index_grow(acc);
 
-	for (size_t i = 0; i < acc->n; i++)
-		if (acc->t[i].hier == h && !strcmp(acc->t[i].path, path))
-			t = &acc->t[i];
-	if (!t) {
+	if (r < 0)
+		return r;
+	slot = target_slot(acc, h, path);
+	if (*slot) {
+		t = &acc->t[*slot - 1];
+	} else {
 		nt = realloc(acc->t, (acc->n + 1) * sizeof(*nt));
 		if (!nt)
 			return -ENOMEM;
@@ -98,7 +148,7 @@ static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *pat
 			free(t->controllers);
 			return -ENOMEM;
 		}
-		acc->n++;
+		*slot = ++acc->n;
 	}
 	if (ctrl && !cg_strv_contains(t->controllers, ctrl))
 		return cg_strv_push(&t->controllers, ctrl);
@@ -165,14 +215,6 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 		return cg_diag_say(d, ENOENT, spec, "", "spec",
 				   "no cgroup filesystem is mounted (see cgcreate2 --mount)");
 
-	/* copy into acc only once every piece resolved, so acc is untouched on failure */
-	for (size_t i = 0; i < acc->n; i++) {
-		r = add_target(&tmp, acc->t[i].hier, acc->t[i].path, NULL);
-		for (char **c = acc->t[i].controllers; r == 0 && *c; c++)
-			r = add_target(&tmp, acc->t[i].hier, acc->t[i].path, *c);
-		if (r < 0)
-			goto fail;
-	}
 	if (!ctrls) {
 		if (l->unified) {
 			r = add_target(&tmp, l->unified, path, NULL);
@@ -207,9 +249,15 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 				goto fail;
 		}
 	}
-	cg_targets_clear(acc);
-	*acc = tmp;
-	return 0;
+	/*
+	 * Into acc only once every piece resolved, so that a bad spec leaves it untouched (only
+	 * running out of memory half-way can leave acc with part of this spec).
+	 */
+	for (size_t i = 0; r == 0 && i < tmp.n; i++) {
+		r = add_target(acc, tmp.t[i].hier, tmp.t[i].path, NULL);
+		for (char **c = tmp.t[i].controllers; r == 0 && *c; c++)
+			r = add_target(acc, tmp.t[i].hier, tmp.t[i].path, *c);
+	}
 fail:
 	cg_targets_clear(&tmp);
 	return r;

@@ -16,6 +16,9 @@ struct cg_target {
 struct cg_targets {
 	struct cg_target *t;
 	size_t n;
+	/* hash of hierarchy+path to 1 + position in t (0: free), so that merging stays linear */
+	size_t *index;
+	size_t index_cap; /* a power of two, at least twice n */
 };
 
 /*

@@ -138,7 +138,7 @@ test_usage_errors() {
 	assertEquals "unknown option: exit" 125 "$rc"
 
 	cgk_capture "$X" --version
-	assertEquals "--version" "cgexec2 (cgkit) 0.1.0" "$out"
+	assertEquals "--version" "cgexec2 (cgkit) $(sed -n "s/^VERSION := //p" "$CGKIT_TOP/Makefile")" "$out"
 }
 
 # Arguments in error lines: control bytes as \xNN, long values cut (the old code echoed them

@@ -147,7 +147,7 @@ test_help_and_version() {
 	assertContains "help" "$out" "Usage: cgmigrate [OPTION...] [PID...]"
 	assertContains "help names --threads-of" "$out" "--threads-of=PID"
 	cgk_capture "$M" --version
-	assertEquals "version" "cgmigrate (cgkit) 0.1.0" "$out"
+	assertEquals "version" "cgmigrate (cgkit) $(sed -n "s/^VERSION := //p" "$CGKIT_TOP/Makefile")" "$out"
 }
 
 test_bad_specs() {

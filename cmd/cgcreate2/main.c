@@ -29,7 +29,8 @@ enum {
 };
 
 struct cgcreate2_args {
-	char **specs; /* -g and bare PATHs, in order */
+	const char **specs; /* -g and bare PATHs, in order: argv's strings, NULL-terminated */
+	size_t n_specs;
 	char **enable;
 	struct cg_assignments set; /* -r FILE=VALUE */
 	bool parents, threaded, remove, recursive, verbose, quiet;
@@ -128,8 +129,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				state,
 				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters or names over 255 bytes)",
 				TOOL_SHOWN(arg));
-		if (cg_strv_push(&a->specs, arg) < 0)
+		/* no strv_push: a call with thousands of -g must not be quadratic in its arguments */
+		if (!a->specs && !(a->specs = calloc((size_t)state->argc + 1, sizeof(*a->specs))))
 			return ENOMEM;
+		a->specs[a->n_specs++] = arg;
 		break;
 	case 'p':
 		a->parents = true;
@@ -425,7 +428,7 @@ static int run(struct cgcreate2_args *a)
 			strerror(-r));
 		return 1;
 	}
-	for (char **s = a->specs; *s; s++) {
+	for (const char **s = a->specs; *s; s++) {
 		r = cg_spec_parse(l, *s, &ts, &d);
 		if (r < 0) {
 			/* a spec this system cannot serve (an unmounted controller): the request's */
@@ -457,7 +460,7 @@ int main(int argc, char **argv)
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	ret = run(&a);
-	cg_strv_free(a.specs);
+	free(a.specs);
 	cg_strv_free(a.enable);
 	cg_assignments_clear(&a.set);
 	return ret;

@@ -68,14 +68,14 @@ static int as_nobody(const struct cg_layout *l, struct cg_hier *u)
 	}
 	/* an ancestor that is there but cannot be searched */
 	snprintf(path, sizeof(path), "%s/priv/a/b", sb);
-	CHECK_INT(cg_create(u, path, false, NULL, &d), -EACCES);
+	CHECK_INT(cg_create(u, path, false, NULL, NULL, &d), -EACCES);
 	snprintf(where, sizeof(where), "/%s/priv/a", sb);
 	CHECK_STR(d.where, where);
 	CHECK_STR(d.what, "mkdir");
 	CHECK(!strncmp(d.why, "Permission denied", 17));
 	/* one that is not there */
 	snprintf(path, sizeof(path), "%s/nope/b", sb);
-	CHECK_INT(cg_create(u, path, false, NULL, &d), -ENOENT);
+	CHECK_INT(cg_create(u, path, false, NULL, NULL, &d), -ENOENT);
 	CHECK_STR(d.why, "the parent cgroup does not exist (-p creates it)");
 
 	/* a drain whose source cannot be looked at; the target is ours to write */
