@@ -543,17 +543,24 @@ test_drain_v1_freezer_not_holding() {
 test_ignored_signal_during_freeze() {
 	pick || return 0
 	freeze_setup || return 0
-	local pid try
+	local pid target try hold=()
 	mkdir -p "$SB/src" "$SB/dst"
 	[ -n "$FZ" ] && mkdir -p "$FZ/src"
 	start_reattacher "$FPFX" || return
+	# as drain_until_it_gives_up: strace widens the drain's pauses so that the reattacher wins
+	# on a loaded machine too; the SIGHUP then goes to cgmigrate, strace's child
+	command -v strace >/dev/null &&
+		hold=(env ASAN_OPTIONS=detect_leaks=0 strace -o /dev/null -e trace=write
+			-e inject=write:delay_exit=20000)
 	for try in 1 2 3; do
-		sh -c 'trap "" HUP; exec "$@"' sh "$M" -z --rounds=1000000 --timeout=2s \
+		sh -c 'trap "" HUP; exec "$@"' sh "${hold[@]}" "$M" -z --rounds=1000000 --timeout=2s \
 			-F "$PFX/$S/src" -g "$PFX/$S/dst" >"$_cgk_tmp/hup.out" 2>"$_cgk_tmp/hup.err" &
 		pid=$!
 		KIDS+=($pid)
 		sleep 0.5
-		kill -HUP "$pid"
+		target=$pid
+		[ ${#hold[@]} -gt 0 ] && target=$(pgrep -P "$pid" | head -n 1)
+		[ -n "$target" ] && kill -HUP "$target"
 		wait "$pid"
 		rc=$?
 		[ "$rc" -ne 0 ] && break
