@@ -15,6 +15,7 @@
 
 #include "cleanup.h"
 #include "cpu.h"
+#include "vocab.h"
 #include "file.h"
 #include "parse.h"
 #include "spec.h"
@@ -412,9 +413,10 @@ char *cg_file_controller(const char *file)
 
 /* FILE=VALUE as the files to write on this hierarchy (1 or 2), or -errno with d filled. */
 static int plan_setting(const struct cg_hier *h, const char *where, const char *file,
-			const char *value, struct cg_setting out[2], size_t *ret_n,
-			struct cg_diag *d)
+			const char *value, const struct cg_vocab_ctx *ctx,
+			struct cg_setting out[CG_SETTINGS_MAX], size_t *ret_n, struct cg_diag *d)
 {
+	char dev[sizeof(out[0].value)];
 	char why[256] = "";
 	const char *why_not;
 	int r;
@@ -427,6 +429,18 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 		return cg_diag_say(d, EINVAL, where, h->label, "set", "%s is not a setting: %s",
 				   file, why_not);
 	r = cg_cpu_translate(h->version, file, value, out, ret_n, why, sizeof(why));
+	if (r == 1 && (!strcmp(file, "io.max") || !strcmp(file, "io.weight"))) {
+		r = cg_vocab_device(value, dev, sizeof(dev));
+		if (r < 0)
+			return cg_diag_say(
+				d, -r, where, h->label, "set",
+				"%s=%s: the device is not a block device's MAJ:MIN or /dev path",
+				file, value);
+		value = dev;
+		r = 1;
+	}
+	if (r == 1)
+		r = cg_vocab_translate(h->version, file, value, ctx, out, ret_n, why, sizeof(why));
 	if (r < 0)
 		return cg_diag_say(d, -r, where, h->label, "set", "%s", why);
 	if (r == 1) {
@@ -450,28 +464,45 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
  * cgroup opened: the fd (want_fd), 0 (planned only), or -errno with d filled.
  */
 static int plan_for(const struct cg_hier *h, const char *path, const char *file, const char *value,
-		    bool want_fd, struct cg_setting out[2], size_t *ret_n, char *where, size_t size,
-		    struct cg_diag *d)
+		    bool want_fd, bool writing, struct cg_setting out[CG_SETTINGS_MAX],
+		    size_t *ret_n, char *where, size_t size, struct cg_diag *d)
 {
-	int r, fd;
+	struct cg_vocab_ctx ctx = { .memory_limit = UINT64_MAX };
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	disp(path, where, size);
-	r = plan_setting(h, where, file, value, out, ret_n, d);
-	if (r < 0 || !want_fd)
-		return r;
+	if (!want_fd)
+		/* no cgroup to look at yet: the value is checked, not what it adds up to */
+		return plan_setting(h, where, file, value, NULL, out, ret_n, d);
 	fd = cg_open_dir(h, path);
 	if (fd < 0)
 		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label, "open");
-	return fd;
+	if (!writing) {
+		/* before any -r is written, memory.max=1G may still come before memory.swap.max */
+		r = plan_setting(h, where, file, value, NULL, out, ret_n, d);
+		return r < 0 ? r : TAKE_FD(fd);
+	}
+	if (h->version == 1 && !strcmp(file, "memory.swap.max")) {
+		/* v1 counts memory plus swap: the limit as it is now, written earlier by -r */
+		_cleanup_free_ char *limit = NULL;
+		int64_t v;
+
+		if (cg_read_at(fd, "memory.limit_in_bytes", &limit) == 0 &&
+		    cg_parse_i64(limit, 0, INT64_MAX, &v) == 0 && v < (INT64_MAX & ~4095LL))
+			ctx.memory_limit = (uint64_t)v;
+	}
+	r = plan_setting(h, where, file, value, &ctx, out, ret_n, d);
+	return r < 0 ? r : TAKE_FD(fd);
 }
 
 int cg_set_check(const struct cg_hier *h, const char *path, const char *file, const char *value,
 		 bool made, struct cg_diag *d)
 {
-	struct cg_setting out[2];
+	struct cg_setting out[CG_SETTINGS_MAX];
 	size_t n = 0;
 	char buf[PATH_MAX + 2];
-	int r = plan_for(h, path, file, value, made, out, &n, buf, sizeof(buf), d);
+	int r = plan_for(h, path, file, value, made, false, out, &n, buf, sizeof(buf), d);
 	_cleanup_close_ int fd = -1;
 
 	/* not made yet: its files are checked once it is (0 is no fd here, never stdin) */
@@ -490,16 +521,25 @@ int cg_set_check(const struct cg_hier *h, const char *path, const char *file, co
 }
 
 int cg_set_undoable(const struct cg_hier *h, const char *path, const char *file, const char *value,
-		    struct cg_journal *j, struct cg_diag *d)
+		    struct cg_journal *j, char *written, size_t wlen, struct cg_diag *d)
 {
-	struct cg_setting out[2];
-	size_t n = 0;
+	struct cg_setting out[CG_SETTINGS_MAX];
+	size_t n = 0, len = 0;
 	char buf[PATH_MAX + 2];
-	_cleanup_close_ int fd = plan_for(h, path, file, value, true, out, &n, buf, sizeof(buf), d);
+	_cleanup_close_ int fd =
+		plan_for(h, path, file, value, true, true, out, &n, buf, sizeof(buf), d);
 	int r;
 
 	if (fd < 0)
 		return fd;
+	if (written && wlen)
+		written[0] = 0;
+	/* what was written, when it is not FILE=VALUE as given: for -v */
+	for (size_t i = 0; written && i < n; i++)
+		if (n > 1 || strcmp(out[i].file, file) || strcmp(out[i].value, value))
+			len += (size_t)snprintf(written + len, len < wlen ? wlen - len : 0,
+						"%s%s=%s", i ? ", " : "", out[i].file,
+						out[i].value);
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *old = NULL;
 
@@ -526,7 +566,7 @@ int cg_set_undoable(const struct cg_hier *h, const char *path, const char *file,
 int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
 	   struct cg_diag *d)
 {
-	return cg_set_undoable(h, path, file, value, NULL, d);
+	return cg_set_undoable(h, path, file, value, NULL, NULL, 0, d);
 }
 
 int cg_hier_lock(const struct cg_hier *h)

@@ -104,13 +104,17 @@ int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, str
 
 /*
  * Write FILE=VALUE. FILE must be a plain name and not a membership file (cgroup.procs,
- * cgroup.threads, tasks). The CPU vocabulary is translated for v1 (see cpu.h).
+ * cgroup.threads, tasks). The v2 vocabulary is translated for v1 (cpu.h, vocab.h).
  */
 int cg_set(const struct cg_hier *h, const char *path, const char *file, const char *value,
 	   struct cg_diag *d);
-/* cg_set, journaling each file's old content first so that a rollback writes it back. */
+/*
+ * cg_set, journaling each file's old content first so that a rollback writes it back. written
+ * (NULL: not wanted) gets "FILE=VALUE[, ...]" of what was really written when the vocabulary
+ * translated it, else "".
+ */
 int cg_set_undoable(const struct cg_hier *h, const char *path, const char *file, const char *value,
-		    struct cg_journal *j, struct cg_diag *d);
+		    struct cg_journal *j, char *written, size_t wlen, struct cg_diag *d);
 /*
  * Everything cg_set would refuse, without writing: the name, the value's translation, and,
  * once the cgroup is made, that every file to be written is there. Check all of a call's

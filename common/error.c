@@ -38,7 +38,9 @@ const char *cg_explain(int err, enum cg_op op, int version)
 		return NULL;
 	case ENOENT:
 		if (op == CG_OP_WRITE || op == CG_OP_READ || op == CG_OP_OPEN)
-			return "no such interface file: its controller is not enabled in the parent's cgroup.subtree_control (v2), or not mounted on this hierarchy (v1)";
+			return version == 1
+				       ? "no such interface file in this hierarchy: its controller is bound to another v1 hierarchy, or the kernel lacks the feature (memsw files: swap accounting; blkio.bfq.*: the BFQ scheduler on a device)"
+				       : "no such interface file: its controller is not enabled in the parent's cgroup.subtree_control, or the kernel was built without it";
 		if (op == CG_OP_SUBTREE)
 			return "the controller is not available here: the parent does not enable it, or it is bound to a v1 hierarchy";
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)

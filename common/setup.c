@@ -10,19 +10,30 @@
 
 #include "cleanup.h"
 #include "cpu.h"
+#include "vocab.h"
 #include "threaded.h"
 #include "file.h"
 #include "strv.h"
 
-static void tell(const struct cg_setup_opts *o, enum cg_setup_step what, const struct cg_hier *h,
-		 const char *path, const char *arg, const char *value)
+static void tell_written(const struct cg_setup_opts *o, enum cg_setup_step what,
+			 const struct cg_hier *h, const char *path, const char *arg,
+			 const char *value, const char *written)
 {
-	const struct cg_setup_event e = {
-		.what = what, .hier = h, .path = path, .arg = arg, .value = value
-	};
+	const struct cg_setup_event e = { .what = what,
+					  .hier = h,
+					  .path = path,
+					  .arg = arg,
+					  .value = value,
+					  .written = written };
 
 	if (o->on_step)
 		o->on_step(&e, o->ctx);
+}
+
+static void tell(const struct cg_setup_opts *o, enum cg_setup_step what, const struct cg_hier *h,
+		 const char *path, const char *arg, const char *value)
+{
+	tell_written(o, what, h, path, arg, value, "");
 }
 
 static bool has_unified(const struct cg_targets *ts)
@@ -50,9 +61,12 @@ int cg_setup_route(const struct cg_layout *l, struct cg_targets *ts, const char 
 	if (!ctrl)
 		return 0; /* a core file: cg_setup_applies says where */
 	h = cg_layout_find(l, ctrl);
+	if (!h || (h->version == 1 && strcmp(cg_vocab_v1_controller(ctrl), ctrl)))
+		/* io.* lives in v1's blkio hierarchy where no unified one offers io */
+		h = cg_layout_find(l, cg_vocab_v1_controller(ctrl)) ?: h;
 	if (!h || (grow && !ts->n)) {
 		/* the spec parser names where the controller is, or says it is not mounted */
-		if (asprintf(&spec, "%s:/", ctrl) < 0)
+		if (asprintf(&spec, "%s:/", h ? h->label : ctrl) < 0)
 			return -ENOMEM;
 		return cg_spec_parse(l, spec, ts, d);
 	}
@@ -66,14 +80,35 @@ int cg_setup_route(const struct cg_layout *l, struct cg_targets *ts, const char 
 		return 0;
 	}
 	if (grow) {
-		if (asprintf(&spec, "%s:/", ctrl) < 0)
+		if (asprintf(&spec, "%s:/", h->label) < 0)
 			return -ENOMEM;
 		return cg_spec_parse(l, spec, ts, d);
+	}
+	/*
+	 * One vocabulary: on a hybrid layout "-r memory.max=1G /a" means /a's memory limit, and
+	 * memory is in its v1 hierarchy: the unified cgroups of the call get their twin there.
+	 */
+	if (h->version == 1 && has_unified(ts)) {
+		size_t n = ts->n;
+
+		for (size_t i = 0; i < n; i++) {
+			_cleanup_free_ char *twin = NULL;
+			int r;
+
+			if (ts->t[i].hier->version != 2)
+				continue;
+			if (asprintf(&twin, "%s:/%s", h->label, ts->t[i].path) < 0)
+				return -ENOMEM;
+			r = cg_spec_parse(l, twin, ts, d);
+			if (r < 0)
+				return r;
+		}
+		return 0;
 	}
 	return cg_diag_say(
 		d, ENOENT, file, "", "-r",
 		"no cgroup of this call is in the hierarchy of %s (%s at %s): add -g %s:PATH", ctrl,
-		h->label, h->mountpoint, ctrl);
+		h->label, h->mountpoint, h->label);
 }
 
 bool cg_setup_applies(const struct cg_targets *ts, size_t i, const char *file)
@@ -82,7 +117,8 @@ bool cg_setup_applies(const struct cg_targets *ts, size_t i, const char *file)
 	const struct cg_hier *h = ts->t[i].hier;
 
 	if (ctrl)
-		return cg_hier_has(h, ctrl);
+		return cg_hier_has(h, ctrl) ||
+		       (h->version == 1 && cg_hier_has(h, cg_vocab_v1_controller(ctrl)));
 	/* a core file lives in the unified hierarchy when the call has it, else in each v1 one */
 	return has_unified(ts) ? h->version == 2 : true;
 }
@@ -173,14 +209,16 @@ static int make(const struct cg_layout *l, struct cg_targets *ts, const struct c
 	for (size_t k = 0; set && k < set->n; k++)
 		for (size_t i = 0; i < ts->n; i++) {
 			struct cg_target *t = &ts->t[i];
+			char written[512];
 
 			if (!cg_setup_applies(ts, i, set->v[k].file))
 				continue;
 			r = cg_set_undoable(t->hier, t->path, set->v[k].file, set->v[k].value, j,
-					    d);
+					    written, sizeof(written), d);
 			if (r < 0)
 				return r;
-			tell(o, CG_SETUP_SET, t->hier, t->path, set->v[k].file, set->v[k].value);
+			tell_written(o, CG_SETUP_SET, t->hier, t->path, set->v[k].file,
+				     set->v[k].value, written);
 		}
 	for (size_t i = 0; i < ts->n; i++) {
 		struct cg_target *t = &ts->t[i];

@@ -42,6 +42,7 @@ struct cg_setup_event {
 	enum cg_setup_step what;
 	const struct cg_hier *hier;
 	const char *path, *arg, *value;
+	const char *written; /* CG_SETUP_SET: the files really written when translated, or "" */
 };
 
 struct cg_setup_opts {

@@ -274,10 +274,13 @@ test_set_validated_before_any_write() {
 	assertContains "$err" "write cpu.cfs_quota_us \"abc\": Invalid argument"
 	assertEquals "pids.max put back" max "$(cat "$p/atom/pids.max")"
 	assertTrue "existing cgroup kept" "[ -d '$p/atom' ] && [ -d '$c/atom' ]"
-	# an empty value reaches the kernel, which says no: never exit 0 having written nothing
+	# an empty value is no number of tasks: never exit 0 having written nothing
 	cgk_capture "$CG" -p -g "pids:/$S/atom" -r pids.max=
 	assertEquals 1 "$rc"
-	assertContains "$err" "write pids.max \"\": Invalid argument"
+	assertContains "$err" "pids.max takes a number of tasks or max, not ''"
+	# a file outside the vocabulary: the empty value reaches the kernel, which says no
+	cgk_capture "$CG" -p -g "pids:/$S/atom" -r pids.bogus=
+	assertEquals 1 "$rc"
 }
 
 test_set_refuses_control_files() {
@@ -490,8 +493,9 @@ test_remove_kill_v1_storm_frozen() {
 	cgk_need_v1 pids || return 0
 	cgk_need_v1 freezer || return 0
 	local p f pid max=40
-	# the VM is ours to load; the host is spared
-	[ -n "${CGKIT_VM:-}" ] && max=1000
+	# the VM is ours to load, the host is spared (300: the storm of the defect report;
+	# 1,000 ran the 512 MiB guest out of memory)
+	[ -n "${CGKIT_VM:-}" ] && max=300
 	p=$(cgk_sandbox pids) f=$(cgk_sandbox freezer)
 	"$CG" -p -g "pids,freezer:/$S/storm"
 	echo $max >"$p/storm/pids.max"

@@ -138,7 +138,7 @@ test_usage_errors() {
 	assertEquals "unknown option: exit" 125 "$rc"
 
 	cgk_capture "$X" --version
-	assertEquals "--version" "cgexec2 (cgkit) $(sed -n "s/^VERSION := //p" "$CGKIT_TOP/Makefile")" "$out"
+	assertTrue "--version: $out" "echo '$out' | grep -Eqx 'cgexec2 \(cgkit\) [0-9]+\.[0-9]+\.[0-9]+'"
 }
 
 # Arguments in error lines: control bytes as \xNN, long values cut (the old code echoed them
@@ -386,7 +386,8 @@ test_stats() {
 	cgk_capture "$X" -g "pids:$S" -t -s sh -c 'sleep 0.2 & wait'
 	assertEquals "exit" 0 "$rc"
 	assertEquals "one line" 1 "$(echo "$err" | wc -l)"
-	assertTrue "format: $err" "echo '$err' | grep -Eq '^cgexec2: stats: wall=0\.[2-9][0-9]{2}s user=[0-9]+\.[0-9]{3}s system=[0-9]+\.[0-9]{3}s'"
+	# at least the 0.2 s it slept; a loaded guest may take longer
+	assertTrue "format: $err" "echo '$err' | grep -Eq '^cgexec2: stats: wall=([1-9][0-9]*|0\.[2-9])[0-9.]*s user=[0-9]+\.[0-9]{3}s system=[0-9]+\.[0-9]{3}s'"
 	if [ -f "$PSB/pids.peak" ]; then
 		assertContains "pids.peak: $err" "$err" " pids_peak=2"
 	fi
@@ -556,7 +557,7 @@ test_bad_input() {
 	bad_input "missing parent of -t" "=cgexec2: cgroup /$S/nope ($PLABEL): use: No such cgroup (cgexec2 makes the transient cgroup under an existing one; create it with cgcreate2)" -g "pids:$S/nope" -t
 	bad_input "-r membership file" "=cgexec2: cgroup.procs: -r: cgroup.procs is not a setting: a membership file: processes are placed with cgexec2 and moved with cgmigrate" -g "pids:$S" -r cgroup.procs=1
 	bad_input "-r tasks" "tasks is not a setting: a membership file" -g "pids:$S" -r tasks=1
-	bad_input "-r bad value" "write pids.max \"bogus\"" -g "pids:$S" -r pids.max=bogus
+	bad_input "-r bad value" "pids.max takes a number of tasks or max, not 'bogus'" -g "pids:$S" -r pids.max=bogus
 	bad_input "-r unknown controller" "controller 'nosuch' is not mounted" -g "pids:$S" -r nosuch.max=1
 }
 
@@ -572,12 +573,20 @@ test_transient_rollback_across_hierarchies() {
 	assertTrue "freezer's own cgroup untouched" "[ -d $fz/dup ]"
 }
 
-# hybrid: a -r file whose controller lives in no -g hierarchy
-test_bad_input_hybrid_routing() {
+# hybrid: a -r file whose controller the unified hierarchy lacks goes to its v1 hierarchy, in
+# a twin of the unified -g (the one vocabulary); an explicit v1 -g elsewhere is still refused
+test_hybrid_routing_twin() {
 	need_pids || return 0
 	[ "$(cgk_layout)" = hybrid ] && [ "$PH" = pids ] || { cgk_skip "needs v1 pids next to a unified hierarchy ($(cgk_layout))"; return; }
 	sandbox unified >/dev/null || return 0
-	bad_input "-r pids.max with a unified -g" "=cgexec2: pids.max: -r: no cgroup of this call is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "$S" -r pids.max=5
+	cgk_capture "$X" -g "$S" -r pids.max=5 sh -c 'cat /proc/self/cgroup; cat /sys/fs/cgroup/pids/$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)/pids.max'
+	assertEquals "exit ($err)" 0 "$rc"
+	assertContains "in the unified -g's transient cgroup" "$out" "0::/$S/cgexec2-"
+	assertContains "and in its pids twin" "$out" ":pids:/$S/cgexec2-"
+	assertContains "with the limit" "$out" "
+5"
+	cgk_need_v1 cpu || return 0
+	bad_input "-r pids.max with only a cpu -g" "=cgexec2: pids.max: -r: no cgroup of this call is in the hierarchy of pids (pids at $(cgk_mnt pids)): add -g pids:PATH" -g "cpu:$S" -r pids.max=5
 }
 
 # ---- frozen cgroups ------------------------------------------------------------------------

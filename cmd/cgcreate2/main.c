@@ -274,6 +274,7 @@ static void say_mount(const char *what)
 static void say_made(const struct cg_setup_event *e, void *ctx)
 {
 	const char *where = e->path, *label = e->hier->label;
+	char written[1024];
 
 	switch (e->what) {
 	case CG_SETUP_CREATED:
@@ -286,7 +287,10 @@ static void say_made(const struct cg_setup_event *e, void *ctx)
 		printf("made cgroup /%s threaded\n", where);
 		break;
 	case CG_SETUP_SET:
-		printf("set %s=%s in cgroup /%s (%s)\n", e->arg, e->value, where, label);
+		/* the value is the user's (a file's own syntax): escaped like any argument */
+		printf("set %s=%s in cgroup /%s (%s)%s%s\n", e->arg, TOOL_SHOWN(e->value), where,
+		       label, e->written && *e->written ? ": " : "",
+		       e->written ? cg_quote(e->written, written, sizeof(written)) : "");
 		break;
 	case CG_SETUP_OWNED:
 		printf("set owner of cgroup /%s (%s)\n", where, label);

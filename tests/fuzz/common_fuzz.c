@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "cpu.h"
+#include "vocab.h"
 #include "error.h"
 #include "file.h"
 #include "migrate.h"
@@ -219,19 +220,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 5: {
-		struct cg_setting out[2];
+		struct cg_setting out[CG_SETTINGS_MAX];
+		const struct cg_vocab_ctx ctx = { .memory_limit = (uint64_t)size << 20 };
 		size_t n;
 		char why[128];
 		char *eq = strchr(s, '=');
+		uint64_t u;
 
 		if (eq) {
 			*eq = '\0';
-			for (int v = 1; v <= 2; v++)
+			for (int v = 1; v <= 2; v++) {
 				if (cg_cpu_translate(v, s, eq + 1, out, &n, why, sizeof(why)) ==
 					    0 &&
 				    (n < 1 || n > 2))
 					abort();
+				/* every translation writes 1..4 plain files, each value one line */
+				if (cg_vocab_translate(v, s, eq + 1, (size & 1) ? &ctx : NULL, out,
+						       &n, why, sizeof(why)) == 0) {
+					if (n < 1 || n > CG_SETTINGS_MAX)
+						abort();
+					for (size_t i = 0; i < n; i++)
+						if (!out[i].file[0] || strchr(out[i].file, '/') ||
+						    (v == 1 && strchr(out[i].value, '\n')))
+							abort();
+				}
+			}
 		}
+		/* a size is the number it spells, scaled by whole powers of 1024 */
+		if (cg_parse_size(s, &u) == 0 && u != UINT64_MAX && !strchr(s, 'K') &&
+		    !strchr(s, 'M') && !strchr(s, 'G') && !strchr(s, 'T') &&
+		    strtoull(s, NULL, 10) != u)
+			abort();
 		break;
 	}
 	case 6: {

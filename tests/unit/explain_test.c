@@ -39,7 +39,8 @@ static const struct {
 	{ EOPNOTSUPP, CG_OP_READ, 2, NULL },
 	/* ENOENT: a file whose controller is not there, a target that is not */
 	{ ENOENT, CG_OP_WRITE, 2, "no such interface file" },
-	{ ENOENT, CG_OP_OPEN, 1, "not mounted on this hierarchy (v1)" },
+	{ ENOENT, CG_OP_OPEN, 1, "bound to another v1 hierarchy" },
+	{ ENOENT, CG_OP_READ, 2, "built without it" },
 	{ ENOENT, CG_OP_SUBTREE, 2, "the controller is not available here" },
 	{ ENOENT, CG_OP_ATTACH, 2, "the cgroup does not exist" },
 	{ ENOENT, CG_OP_MKDIR, 2, NULL },

@@ -55,17 +55,27 @@ static void test_controller_file(void)
 {
 	struct cg_layout *hy = fixture_layout(hybrid, ""),
 			 *un = fixture_layout(unified, "cpu memory pids");
-	struct cg_targets t = { 0 }, u = { 0 };
+	struct cg_targets t = { 0 }, u = { 0 }, v = { 0 };
 	struct cg_diag d = { 0 };
 
-	/* hybrid: pids is v1; a call with only a unified cgroup cannot take pids.max ... */
-	targets(hy, &t, "/a", NULL);
-	CHECK_INT(cg_setup_route(hy, &t, "pids.max", false, &d), -ENOENT);
+	/* hybrid: pids is v1; a call with only a v1 cgroup elsewhere cannot take pids.max ... */
+	targets(hy, &v, "cpu:/a", NULL);
+	CHECK_INT(cg_setup_route(hy, &v, "pids.max", false, &d), -ENOENT);
 	CHECK_STR(
 		d.why,
 		"no cgroup of this call is in the hierarchy of pids (pids at /sys/fs/cgroup/pids): add -g pids:PATH");
-	CHECK_INT(t.n, 1);
-	/* ... unless it may grow (cgexec2 -t without -g): the pids root joins */
+	CHECK_INT(v.n, 1);
+	/* ... but a unified cgroup gets its twin there: one vocabulary on every layout */
+	targets(hy, &t, "/a", NULL);
+	CHECK_INT(cg_setup_route(hy, &t, "pids.max", false, &d), 0);
+	CHECK_INT(t.n, 2);
+	CHECK(!cg_setup_applies(&t, 0, "pids.max"));
+	CHECK(cg_setup_applies(&t, 1, "pids.max"));
+	CHECK_STR(t.t[1].hier->label, "pids");
+	CHECK_STR(t.t[1].path, "a");
+	cg_targets_clear(&t);
+	/* ... and one that may grow (cgexec2 -t without -g) is joined by the pids root */
+	targets(hy, &t, "/a", NULL);
 	CHECK_INT(cg_setup_route(hy, &t, "pids.max", true, &d), 0);
 	CHECK_INT(t.n, 2);
 	CHECK(!cg_setup_applies(&t, 0, "pids.max"));
@@ -86,6 +96,7 @@ static void test_controller_file(void)
 	CHECK(cg_setup_applies(&u, 0, "memory.max"));
 	cg_targets_clear(&t);
 	cg_targets_clear(&u);
+	cg_targets_clear(&v);
 	cg_layout_free(hy);
 	cg_layout_free(un);
 }

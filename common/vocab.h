@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory, IO and pids in the v2 vocabulary, translated for v1 (pure: no cgroupfs). */
+#ifndef CGKIT_VOCAB_H
+#define CGKIT_VOCAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu.h"
+
+/* io.max on v1 is up to four files; nothing else takes more */
+#define CG_SETTINGS_MAX 4
+
+/* What a translation may need to know of the cgroup it is for. */
+struct cg_vocab_ctx {
+	/* v1 memory.limit_in_bytes as it is (UINT64_MAX: unlimited or unknown) */
+	uint64_t memory_limit;
+};
+
+/*
+ * Translate FILE=VALUE for a hierarchy of the given version, with the same contract as
+ * cg_cpu_translate: 1 when FILE is not part of this vocabulary, 0 with 1..CG_SETTINGS_MAX
+ * settings in out[] (in the order to write them), or -EINVAL (bad value) / -ENOTSUP (the
+ * layout cannot express it) with a sentence in why that names the nearest knob there is.
+ *   memory.max -> memory.limit_in_bytes, memory.low -> memory.soft_limit_in_bytes,
+ *   memory.swap.max -> memory.memsw.limit_in_bytes (memory plus swap: limit + swap),
+ *   io.max -> blkio.throttle.{read,write}_{bps,iops}_device, io.weight -> blkio.bfq.weight
+ *   (or weight_device), pids.max as it is. Sizes take K, M, G, T (powers of 1024) and max.
+ * Devices in io.max/io.weight are MAJ:MIN here: cg_vocab_device resolves a /dev path first.
+ * ctx NULL: the cgroup cannot be looked at yet; memory.swap.max on v1 then names its file with
+ * -1 (what it will write is known only once memory.max is).
+ */
+int cg_vocab_translate(int version, const char *file, const char *value,
+		       const struct cg_vocab_ctx *ctx, struct cg_setting out[CG_SETTINGS_MAX],
+		       size_t *ret_n, char *why, size_t whylen);
+
+/* The v1 controller that holds a v2 controller's files ("io" -> "blkio"), else ctrl itself. */
+const char *cg_vocab_v1_controller(const char *ctrl);
+
+/* "512M", "1G", "123", "max" (UINT64_MAX): 0, or -EINVAL. */
+int cg_parse_size(const char *s, uint64_t *ret);
+
+/*
+ * io.max/io.weight values name a device as MAJ:MIN or as a block device path: the value with
+ * a leading /dev path replaced by its MAJ:MIN (not pure: stat). 0, -EINVAL (not a block
+ * device), -ENOENT, or -ENAMETOOLONG.
+ */
+int cg_vocab_device(const char *value, char *out, size_t size);
+
+#endif
