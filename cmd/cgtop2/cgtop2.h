@@ -57,6 +57,7 @@ enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
 	size_t n;
+	uint64_t time_ns; /* the sample's wall-clock time (source.h); 0: now */
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */

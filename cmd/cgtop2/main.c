@@ -25,6 +25,7 @@
 #include "tool.h"
 
 #include "cgtop2.h"
+#include "source.h"
 
 TOOL_ARGP_VERSION("cgtop2");
 
@@ -275,7 +276,7 @@ int report_errno(const struct cgtop2_args *a, const char *what, int r)
 	return 1;
 }
 
-static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
+static int run_batch(const struct cgtop2_args *a, struct source *src)
 {
 	struct view v = { 0 };
 	struct out o = { .fd = STDOUT_FILENO };
@@ -283,20 +284,23 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 	int ret = 0;
 
 	for (unsigned long it = 0; !a->iterations || it < a->iterations; it++) {
-		struct cg_stat_row *const *rows;
-		size_t n;
+		struct source_sample smp;
 		int r;
 
-		if (it) {
+		/* a replay prints its samples one after the other, as fast as they come */
+		if (it && !source_is_replay(src)) {
 			next += a->delay_ns;
 			sleep_until(next);
 		}
-		r = cg_stats_sample(s, &rows, &n);
+		r = source_next(src, &smp);
+		if (r == 0)
+			break;
 		if (r < 0) {
 			ret = report_errno(a, "sample", r);
 			break;
 		}
-		r = make_view(rows, n, a->order, NULL, &v);
+		r = make_view(smp.rows, smp.n, a->order, NULL, &v);
+		v.time_ns = smp.time_ns;
 		if (r < 0) {
 			ret = report_errno(a, "sort", r);
 			break;
@@ -409,7 +413,21 @@ static int run(const struct cgtop2_args *args)
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
 	interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
 		      isatty(STDOUT_FILENO);
-	ret = interactive ? tty_run(a, s) : run_batch(a, s);
+	if (interactive) {
+		ret = tty_run(a, s);
+	} else {
+		struct source_info si = { .path = a->path,
+					  .count = a->count,
+					  .own_only = a->own_only,
+					  .threads = a->threads,
+					  .depth = a->depth,
+					  .delay_ns = a->delay_ns };
+		struct source *src = NULL;
+
+		r = source_live_new(s, &si, &src);
+		ret = r < 0 ? report_errno(a, "sample", r) : run_batch(a, src);
+		source_free(src);
+	}
 	if (a->verbose && cg_stats_reopened(s))
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",
 			program_invocation_short_name, cg_stats_reopened(s));

@@ -549,17 +549,20 @@ static void json_num(struct out *o, bool have, const char *fmt, double v)
 		out_printf(o, "null");
 }
 
-static double wall_time(void)
+/* the sample's time (a replay's is the recorded one), else now */
+static double wall_time(const struct view *v)
 {
 	struct timespec ts;
 
+	if (v->time_ns)
+		return (double)v->time_ns / (double)NSEC_PER_SEC;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / (double)NSEC_PER_SEC;
 }
 
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
-	out_printf(o, "{\"time\":%.3f,\"cgroups\":[", wall_time());
+	out_printf(o, "{\"time\":%.3f,\"cgroups\":[", wall_time(v));
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -622,7 +625,7 @@ static void csv_num(struct out *o, bool have, const char *fmt, double v)
 
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
 {
-	double now = wall_time();
+	double now = wall_time(v);
 
 	if (header)
 		out_printf(
