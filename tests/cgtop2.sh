@@ -209,10 +209,12 @@ def u8(n):  # a byte that is no UTF-8 is U+FFFD (the names have single ones)
     return n.decode("utf-8", "replace")
 def fffd(n):  # control characters as U+FFFD too
     return "".join("\ufffd" if is_ctl(c) else c for c in u8(n))
-def table(n):  # \xNN per byte of a control character or of no UTF-8, \\ for a backslash
+def table(n):  # \t \n \r, \xNN per byte of another control character or of no UTF-8, \\
     out = ""
     for c in n.decode("utf-8", "surrogateescape"):
-        if 0xdc80 <= ord(c) <= 0xdcff:
+        if c in "\t\n\r":
+            out += {"\t": "\\t", "\n": "\\n", "\r": "\\r"}[c]
+        elif 0xdc80 <= ord(c) <= 0xdcff:
             out += "\\x%02x" % (ord(c) - 0xdc00)
         elif is_ctl(c):
             out += "".join("\\x%02x" % b for b in c.encode())
@@ -297,8 +299,8 @@ test_fixture_names_escaped() {
 	done
 	# the table's escapes, literally (grep: a failure must not print the raw names either)
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -b -1 -p --depth=1
-	for n in '/new\x0aline ' '/esc\x1b[31mred ' '/tab\x09here ' '/b\xffd ' '/c1\xc2\x9bx ' \
-		'/back\\slash ' '/a,"b\x0ac\\ '; do
+	for n in '/new\nline ' '/esc\x1b[31mred ' '/tab\there ' '/b\xffd ' '/c1\xc2\x9bx ' \
+		'/back\\slash ' '/a,"b\nc\\ '; do
 		assertTrue "table shows $n" "grep -qF -- '$n' '$_cgk_tmp/out'"
 	done
 }
@@ -1123,12 +1125,12 @@ test_interactive_tmux() {
 	pane_wait "filter: idle" || fail "filter: $(pane)"
 	assertNotContains "filtered out" "$(pane)" "/$S/busy"
 	assertContains "filtered in" "$(pane)" "/$S/idle"
-	# paused, a shallower depth drops rows: the screen must still be drawn from live ones
-	tm send-keys -t "$_tmux" Space
+	# paused (z), a shallower depth drops rows: the screen must still be drawn from live ones
+	tm send-keys -t "$_tmux" z
 	pane_wait "PAUSED" || fail "space: $(pane)"
 	tm send-keys -t "$_tmux" -- -
 	pane_wait "depth 2  .*PAUSED" || fail "-: $(pane)"
-	tm send-keys -t "$_tmux" Space
+	tm send-keys -t "$_tmux" z
 	pane_wait "^cgtop2 /$S  depth 2  order path  every 0.3s  counting tasks  filter: idle" || fail "resume: $(pane)"
 	tm send-keys -t "$_tmux" h
 	pane_wait "cgtop2 keys" || fail "help: $(pane)"

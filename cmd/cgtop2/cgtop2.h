@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to cgtop2: its options, output buffer, writers (render.c) and screen (tty.c). */
+/* Private to cgtop2: its options, output buffer, writers (render.c) and screen (screen*.c). */
 #ifndef CGTOP2_H
 #define CGTOP2_H
 
@@ -16,6 +16,7 @@ enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
 	bool batch, raw, threads, verbose, cpu_time;
+	bool tree; /* --tree: the screen starts in its tree view */
 	unsigned long iterations; /* 0: until interrupted */
 	uint64_t delay_ns;
 	int depth;
@@ -68,19 +69,39 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v);
+/* The table's columns (0 is the path), their titles and cells, for the screen. */
+size_t table_columns(void);
+const char *table_title(const struct cgtop2_args *a, size_t c);
+void table_cell(const struct cgtop2_args *a, const struct cg_stat_row *r, size_t c, char *buf,
+		size_t size);
+/* A size as the table shows it: 1.5M */
+void table_bytes(char *buf, size_t size, double v);
 /* A name escaped for q, as the writers put it, in a string of its own (NULL without memory). */
 char *escaped(const char *name, enum quoting q);
 /* The byte offset of character k of escaped text s[0, len), or len. */
 size_t char_offset(const char *s, size_t len, size_t k);
+
+/* ---- text.c: what a terminal may be given, and its width ---------------------------------- */
+
+/* Columns of the UTF-8 character s[0, len) (len from a valid sequence): 1 or 2, < 1 if it
+ * takes none or is not printable (control characters, format characters, combining marks). */
+int text_char_width(const unsigned char *s, size_t len);
+/* Columns of escaped text s[0, len). */
+size_t text_cols(const char *s, size_t len);
+/* The byte offset where escaped text s[0, len) is cut to fit cols columns, or len. */
+size_t text_cut(const char *s, size_t len, size_t cols);
 
 /* ---- main.c --------------------------------------------------------------------------------- */
 
 /* Say on stderr what failed (errno r) of the cgroup a shows; the exit status, 1. */
 int report_errno(const struct cgtop2_args *a, const char *what, int r);
 
-/* ---- tty.c: the interactive screen ---------------------------------------------------------- */
+/* ---- screen.c: the interactive screen (ncursesw) ------------------------------------------- */
 
-/* Run full-screen on the terminal until q, a signal or a->iterations: the exit status. */
-int tty_run(const struct cgtop2_args *a, struct cg_stats *s);
+struct source;
+/* tty_run's answer when ncurses cannot drive the terminal: print batch output instead. */
+#define TTY_FALLBACK (-1)
+/* Run full-screen on src until q, a signal or a->iterations: the exit status, or TTY_FALLBACK. */
+int tty_run(const struct cgtop2_args *a, struct source *src);
 
 #endif

@@ -33,6 +33,7 @@ enum {
 	OPT_DEPTH = 0x100,
 	OPT_CPU,
 	OPT_RECURSIVE,
+	OPT_TREE,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -69,6 +70,7 @@ static const struct argp_option options[] = {
 	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
+	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
 	{},
 };
 
@@ -197,6 +199,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		a->verbose = true;
 		break;
+	case OPT_TREE:
+		a->tree = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -222,7 +227,7 @@ static const struct argp argp = {
 	options,
 	parse_opt,
 	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
 	NULL,
 	NULL,
 	NULL,
@@ -413,9 +418,7 @@ static int run(const struct cgtop2_args *args)
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
 	interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
 		      isatty(STDOUT_FILENO);
-	if (interactive) {
-		ret = tty_run(a, s);
-	} else {
+	{
 		struct source_info si = { .path = a->path,
 					  .count = a->count,
 					  .own_only = a->own_only,
@@ -425,7 +428,12 @@ static int run(const struct cgtop2_args *args)
 		struct source *src = NULL;
 
 		r = source_live_new(s, &si, &src);
-		ret = r < 0 ? report_errno(a, "sample", r) : run_batch(a, src);
+		ret = r < 0	    ? report_errno(a, "sample", r)
+		      : interactive ? tty_run(a, src)
+				    : run_batch(a, src);
+		/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
+		if (ret == TTY_FALLBACK)
+			ret = run_batch(a, src);
 		source_free(src);
 	}
 	if (a->verbose && cg_stats_reopened(s))

@@ -230,6 +230,28 @@ static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum 
 	}
 }
 
+/* The table's columns for the screen (screen_table.c), which draws the path column itself. */
+size_t table_columns(void)
+{
+	return C_N;
+}
+
+const char *table_title(const struct cgtop2_args *a, size_t c)
+{
+	return col_title(a, (enum col)c);
+}
+
+void table_cell(const struct cgtop2_args *a, const struct cg_stat_row *r, size_t c, char *buf,
+		size_t size)
+{
+	cell(a, r, (enum col)c, buf, size);
+}
+
+void table_bytes(char *buf, size_t size, double v)
+{
+	fmt_bytes(buf, size, v);
+}
+
 /* ---- names ----------------------------------------------------------------------------------- */
 
 /*
@@ -285,7 +307,9 @@ static bool q_special(enum quoting q, unsigned char c)
  * Write a name (a cgroup path, a thread's comm: any bytes but NUL, chosen by whoever named it)
  * so that it stays one field of one line in every format and nothing raw reaches a terminal.
  * Control characters (C0, DEL, C1): JSON \u00XX; OpenMetrics \n for a newline, U+FFFD for the
- * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \xNN a byte.
+ * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \t \n \r,
+ * else \xNN a byte, also for a character that takes no column (wcwidth < 1: format characters
+ * such as U+202E, combining marks), so that every character shown takes one or two columns.
  * A byte that starts no valid UTF-8 is U+FFFD, in the table \xNN. Quotes and backslashes as
  * the format escapes them: \" \\ in JSON and OpenMetrics, "" in CSV (the caller quotes the
  * field), \\ in the table so that its \xNN stays unambiguous.
@@ -301,12 +325,21 @@ static void put_name(struct out *o, const char *name, enum quoting q)
 				    : len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
 		char esc[16];
 
+		/* a terminal gets only what takes a column or two: no format or combining mark */
+		if (q == Q_TABLE && len > 1 && !ctl && text_char_width(s, len) < 1)
+			ctl = true;
+
 		if (len && !ctl && !(len == 1 && q_special(q, *s))) {
 			s += len;
 			continue;
 		}
 		out_put(o, (const char *)run, (size_t)(s - run));
-		if (q == Q_TABLE && (!len || ctl)) {
+		if (q == Q_TABLE && len == 1 && strchr("\t\n\r", *s)) {
+			n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+					     *s == '\t'	  ? 't'
+					     : *s == '\n' ? 'n'
+							  : 'r');
+		} else if (q == Q_TABLE && (!len || ctl)) {
 			for (size_t i = 0; i < (len ? len : 1); i++)
 				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", s[i]);
 		} else if (q == Q_JSON && ctl) {
@@ -372,26 +405,17 @@ int make_view(struct cg_stat_row *const *rows, size_t n, enum order order, const
 }
 
 /*
- * Table text is escaped (put_name): ASCII and whole UTF-8 characters, one column each (wide
- * characters aside). The byte offset of character k of s[0, len), or len.
+ * Table text is escaped (put_name): printable ASCII and whole UTF-8 characters of one or two
+ * columns (wcwidth). The byte offset where text s[0, len) is cut to k columns, or len.
  */
 size_t char_offset(const char *s, size_t len, size_t k)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && k-- == 0)
-			break;
-	return i;
+	return text_cut(s, len, k);
 }
 
 static size_t text_width(const char *s)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return text_cols(s, strlen(s));
 }
 
 /* Shorten a path to width by cutting its middle: the top and the leaf say the most. */
@@ -401,9 +425,13 @@ static void ellipsize(char *s, size_t width)
 
 	if (w <= width || width < 5)
 		return;
-	/* between characters, never inside one */
+	/* between characters, never inside one; a wide one that does not fit leaves a column */
 	head = char_offset(s, len, (width - 3) / 2);
 	tail = char_offset(s, len, w - (width - 3 - (width - 3) / 2));
+	while (tail < len && text_cols(s + tail, len - tail) > width - 3 - text_cols(s, head))
+		tail++;
+	while (tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80)
+		tail++;
 	memmove(s + head + 3, s + tail, len - tail + 1);
 	memcpy(s + head, "...", 3);
 }
