@@ -301,7 +301,8 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 			size_t size = sizeof(((struct cg_stat_thread *)0)->comm);
 
 			len = len < size ? len : size - 1;
-			memcpy(p, b, len);
+			if (len)
+				memcpy(p, b, len);
 			p[len] = '\0';
 		}
 		break;
