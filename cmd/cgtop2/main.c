@@ -403,7 +403,21 @@ static void raise_fd_limit(void)
 	}
 }
 
-/* --replay: the recording's samples through the batch writers, as the recording counted them */
+/* A source goes to the recorder, the screen on a terminal, or else batch output. */
+static int drive(const struct cgtop2_args *a, struct source *src)
+{
+	bool interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
+			   isatty(STDOUT_FILENO);
+
+	if (a->record_file)
+		return record_run(a, src);
+	/* tty_run draws the sampler: a replay is printed as a batch table */
+	if (interactive && !source_is_replay(src))
+		return tty_run(a, source_stats(src));
+	return run_batch(a, src);
+}
+
+/* --replay: the recording's samples, as the recording counted them */
 static int run_replay(const struct cgtop2_args *args)
 {
 	struct cgtop2_args a = *args;
@@ -422,7 +436,7 @@ static int run_replay(const struct cgtop2_args *args)
 	/* the titles and keys of what the recording counted (its first session's) */
 	a.count = source_info(src)->count;
 	a.threads = source_info(src)->threads;
-	ret = run_batch(&a, src);
+	ret = drive(&a, src);
 	source_free(src);
 	return ret;
 }
@@ -436,7 +450,6 @@ static int run(const struct cgtop2_args *args)
 		.depth = a->depth, .threads = a->threads, .count = a->count, .own_only = a->own_only
 	};
 	_cleanup_free_ char *mpath = NULL;
-	bool interactive;
 	int r, ret;
 
 	if (a->replay_file)
@@ -488,11 +501,7 @@ static int run(const struct cgtop2_args *args)
 	if (a->verbose)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
-	interactive = !a->batch && !a->record_file && a->format == FMT_TABLE &&
-		      isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	if (interactive) {
-		ret = tty_run(a, s);
-	} else {
+	{
 		struct source_info si = { .path = a->path,
 					  .count = a->count,
 					  .own_only = a->own_only,
@@ -502,10 +511,7 @@ static int run(const struct cgtop2_args *args)
 		struct source *src = NULL;
 
 		r = source_live_new(s, &si, &src);
-		if (r < 0)
-			ret = report_errno(a, "sample", r);
-		else
-			ret = a->record_file ? record_run(a, src) : run_batch(a, src);
+		ret = r < 0 ? report_errno(a, "sample", r) : drive(a, src);
 		source_free(src);
 	}
 	if (a->verbose && cg_stats_reopened(s))
