@@ -25,6 +25,10 @@ struct cgtop2_args {
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */
+	const char *record_file, *replay_file; /* --record, --replay (record.c) */
+	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
+	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
+	bool at;
 };
 
 /* --order's names, indexed by enum order (main.c) */

@@ -25,6 +25,7 @@
 #include "tool.h"
 
 #include "cgtop2.h"
+#include "recording.h"
 #include "source.h"
 
 TOOL_ARGP_VERSION("cgtop2");
@@ -34,6 +35,10 @@ enum {
 	OPT_CPU,
 	OPT_RECURSIVE,
 	OPT_TREE,
+	OPT_RECORD,
+	OPT_RECORD_SIZE,
+	OPT_REPLAY,
+	OPT_AT,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -71,6 +76,19 @@ static const struct argp_option options[] = {
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
+	{ 0, 0, 0, 0, "Record and replay:", 3 },
+	{ "record", OPT_RECORD, "FILE", 0,
+	  "Append a sample to FILE every --delay (-n of them, or until interrupted), nothing on stdout",
+	  3 },
+	{ "record-size", OPT_RECORD_SIZE, "SIZE", 0,
+	  "Rotate FILE to FILE.1 (replacing it) before it grows beyond SIZE bytes (K, M, G: powers of 1024; default 64M; 0: never)",
+	  3 },
+	{ "replay", OPT_REPLAY, "FILE", 0,
+	  "Show the samples recorded in FILE.1 (if any) and FILE instead of live ones, with their recorded times",
+	  3 },
+	{ "at", OPT_AT, "TIME", 0,
+	  "With --replay: start at the first sample taken at or after TIME, local 'YYYY-MM-DD HH:MM[:SS]' or @EPOCH",
+	  3 },
 	{},
 };
 
@@ -202,6 +220,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TREE:
 		a->tree = true;
 		break;
+	case OPT_RECORD:
+	case OPT_REPLAY:
+		if (!*arg)
+			argp_error(state, "--%s takes a file name",
+				   key == OPT_RECORD ? "record" : "replay");
+		*(key == OPT_RECORD ? &a->record_file : &a->replay_file) = arg;
+		break;
+	case OPT_RECORD_SIZE:
+		if (record_parse_size(arg, &a->record_size) < 0)
+			argp_error(
+				state,
+				"--record-size takes bytes with K, M, G or T (powers of 1024), not '%s'",
+				TOOL_SHOWN(arg));
+		break;
+	case OPT_AT:
+		if (source_parse_time(arg, &a->at_ns) < 0)
+			argp_error(
+				state,
+				"--at takes a local time 'YYYY-MM-DD HH:MM[:SS]' or @SECONDS, not '%s'",
+				TOOL_SHOWN(arg));
+		a->at = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -214,6 +254,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");
+		if (a->record_file && a->replay_file)
+			argp_error(state, "--record and --replay exclude each other");
+		if (a->at && !a->replay_file)
+			argp_error(state, "--at needs --replay");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -297,7 +341,14 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			next += a->delay_ns;
 			sleep_until(next);
 		}
-		r = source_next(src, &smp);
+		r = it	    ? source_next(src, &smp)
+		    : a->at ? source_seek(src, a->at_ns, &smp)
+			    : source_current(src, &smp);
+		if (r == 0 && it == 0 && source_is_replay(src)) {
+			tool_say("replay %s: no sample at or after that time (%zu samples)",
+				 a->replay_file, source_count(src));
+			ret = 1;
+		}
 		if (r == 0)
 			break;
 		if (r < 0) {
@@ -357,6 +408,44 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* A source goes to the recorder, the screen on a terminal, or else batch output. */
+static int drive(const struct cgtop2_args *a, struct source *src)
+{
+	bool interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
+			   isatty(STDOUT_FILENO);
+	int ret;
+
+	if (a->record_file)
+		return record_run(a, src);
+	ret = interactive ? tty_run(a, src) : run_batch(a, src);
+	/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
+	return ret == TTY_FALLBACK ? run_batch(a, src) : ret;
+}
+
+/* --replay: the recording's samples, as the recording counted them */
+static int run_replay(const struct cgtop2_args *args)
+{
+	struct cgtop2_args a = *args;
+	struct source *src = NULL;
+	char *msg = NULL;
+	int r = source_replay_new(a.replay_file, &src, &msg), ret;
+
+	if (msg)
+		tool_say("%s", msg);
+	free(msg);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			tool_say("replay %s: %s", a.replay_file, strerror(ENOMEM));
+		return 1;
+	}
+	/* the titles and keys of what the recording counted (its first session's) */
+	a.count = source_info(src)->count;
+	a.threads = source_info(src)->threads;
+	ret = drive(&a, src);
+	source_free(src);
+	return ret;
+}
+
 static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
@@ -366,9 +455,10 @@ static int run(const struct cgtop2_args *args)
 		.depth = a->depth, .threads = a->threads, .count = a->count, .own_only = a->own_only
 	};
 	_cleanup_free_ char *mpath = NULL;
-	bool interactive;
 	int r, ret;
 
+	if (a->replay_file)
+		return run_replay(a);
 	/* benchmarks compare the cost of reading everything with the floor */
 	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
 	r = cg_layout_load(&l);
@@ -416,8 +506,6 @@ static int run(const struct cgtop2_args *args)
 	if (a->verbose)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
-	interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
-		      isatty(STDOUT_FILENO);
 	{
 		struct source_info si = { .path = a->path,
 					  .count = a->count,
@@ -428,12 +516,7 @@ static int run(const struct cgtop2_args *args)
 		struct source *src = NULL;
 
 		r = source_live_new(s, &si, &src);
-		ret = r < 0	    ? report_errno(a, "sample", r)
-		      : interactive ? tty_run(a, src)
-				    : run_batch(a, src);
-		/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
-		if (ret == TTY_FALLBACK)
-			ret = run_batch(a, src);
+		ret = r < 0 ? report_errno(a, "sample", r) : drive(a, src);
 		source_free(src);
 	}
 	if (a->verbose && cg_stats_reopened(s))
@@ -448,6 +531,7 @@ int main(int argc, char **argv)
 {
 	struct cgtop2_args a = {
 		.delay_ns = NSEC_PER_SEC,
+		.record_size = 64 << 20,
 		.depth = 3,
 		.order = ORDER_CPU,
 		.format = FMT_TABLE,

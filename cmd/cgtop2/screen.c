@@ -556,8 +556,13 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	colors(&u);
-	/* a replay waits for keys: it is read, not watched */
+	/* a replay waits for keys: it is read, not watched; z plays it at its recorded pace */
 	u.paused = source_is_replay(src);
+	if (u.paused) {
+		u.a.depth = source_info(src)->depth;
+		if (source_info(src)->delay_ns)
+			u.a.delay_ns = source_info(src)->delay_ns;
+	}
 	u.hist = hist_new();
 	u.failed = "history";
 	ret = u.hist ? loop(&u, sigfd) : -ENOMEM;

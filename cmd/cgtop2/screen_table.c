@@ -372,7 +372,9 @@ static const struct cg_stat_row *cells_row(const struct line *l, struct cg_stat_
 
 static void draw_title(struct ui *u)
 {
-	_cleanup_free_ char *path = screen_text(u, u->a.path);
+	/* a replay's title says what was recorded */
+	_cleanup_free_ char *path =
+		screen_text(u, source_is_replay(u->src) ? source_info(u->src)->path : u->a.path);
 	char title[1024], when[64] = "";
 
 	if (source_is_replay(u->src)) {

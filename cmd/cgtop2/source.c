@@ -7,7 +7,7 @@
 
 #include "clock.h"
 #include "parse.h"
-#include "record.h"
+#include "recording.h"
 #include "source.h"
 
 struct source {
