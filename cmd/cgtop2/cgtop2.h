@@ -24,6 +24,8 @@ struct cgtop2_args {
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */
+	unsigned collectors; /* --collectors: a bit per enum cg_collector */
+	bool collectors_set; /* else: the default set in machine formats, none in the table */
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -57,6 +59,9 @@ enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
 	size_t n;
+	/* for the expositions' own metrics (make_view leaves them): NULL, 0 when unknown */
+	const struct cg_stats *stats; /* the collectors' error counts */
+	uint64_t sample_ns; /* how long cg_stats_sample took */
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */
