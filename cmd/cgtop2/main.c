@@ -39,10 +39,11 @@ enum {
 	OPT_RECORD_SIZE,
 	OPT_REPLAY,
 	OPT_AT,
+	OPT_COLLECTORS,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
-static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
+static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Mode:", 1 },
@@ -53,7 +54,7 @@ static const struct argp_option options[] = {
 	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, 500ms, 1.5s, 2min",
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
-	  "table (default), json (one line per refresh), csv or openmetrics; all but table imply --batch",
+	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -89,6 +90,9 @@ static const struct argp_option options[] = {
 	{ "at", OPT_AT, "TIME", 0,
 	  "With --replay: start at the first sample taken at or after TIME, local 'YYYY-MM-DD HH:MM[:SS]' or @EPOCH",
 	  3 },
+	{ "collectors", OPT_COLLECTORS, "LIST", 0,
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  2 },
 	{},
 };
 
@@ -144,9 +148,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
 		if (i < 0)
-			argp_error(state,
-				   "--format takes table, json, csv or openmetrics, not '%s'",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"--format takes table, json, csv, openmetrics or prometheus, not '%s'",
+				TOOL_SHOWN(arg));
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
@@ -242,6 +247,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(arg));
 		a->at = true;
 		break;
+	case OPT_COLLECTORS: {
+		const char *bad = arg;
+
+		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
+			argp_error(
+				state,
+				"--collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not '%s'",
+				TOOL_SHOWN(bad));
+		a->collectors_set = true;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -341,6 +357,7 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			next += a->delay_ns;
 			sleep_until(next);
 		}
+		v.sample_ns = cg_now_ns();
 		r = it	    ? source_next(src, &smp)
 		    : a->at ? source_seek(src, a->at_ns, &smp)
 			    : source_current(src, &smp);
@@ -355,6 +372,8 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			ret = report_errno(a, "sample", r);
 			break;
 		}
+		v.sample_ns = cg_now_ns() - v.sample_ns;
+		v.stats = source_stats(src);
 		r = make_view(smp.rows, smp.n, a->order, NULL, &v);
 		v.time_ns = smp.time_ns;
 		if (r < 0) {
@@ -370,6 +389,9 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			break;
 		case FMT_OPENMETRICS:
 			render_openmetrics(&o, a, &v);
+			break;
+		case FMT_PROMETHEUS:
+			render_prometheus(&o, a, &v);
 			break;
 		default:
 			/* a blank line between snapshots, as systemd-cgtop does */
@@ -483,6 +505,9 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
+	so.collectors = a->collectors_set	 ? a->collectors
+			: a->format == FMT_TABLE ? 0
+						 : CG_COLL_DEFAULT;
 	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
