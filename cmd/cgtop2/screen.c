@@ -225,6 +225,21 @@ static void mouse(struct ui *u)
 		select_line(u, (long)u->top + ev.y - 2);
 }
 
+/*
+ * The detail pane shows what the collectors read (limits, memory breakdown, events, throttling,
+ * IO per device, PSI totals): they are on while it is open, unless --collectors chose them.
+ */
+static enum action detail(struct ui *u, bool show)
+{
+	struct cg_stats *s = source_stats(u->src);
+
+	screen_detail(u, show);
+	if (!s || u->a.collectors_set)
+		return A_NONE;
+	cg_stats_set_collectors(s, u->detail ? CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE : 0);
+	return u->detail ? A_RESAMPLE : A_NONE;
+}
+
 static enum action key(struct ui *u, int c)
 {
 	struct cg_stats *s = source_stats(u->src);
@@ -348,11 +363,9 @@ static enum action key(struct ui *u, int c)
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
-		screen_detail(u, !u->detail);
-		break;
+		return detail(u, !u->detail);
 	case 27:
-		screen_detail(u, false);
-		break;
+		return detail(u, false);
 	case '[':
 		return A_STEP_PREV;
 	case ']':

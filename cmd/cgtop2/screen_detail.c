@@ -199,6 +199,198 @@ static void graph(struct pane *p, struct ui *u, const char *path, enum hist_metr
 	}
 }
 
+static bool known(const struct cg_stat_row *r, int x)
+{
+	return r->x_have & (1ull << x);
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / (double)NSEC_PER_SEC;
+}
+
+/* "1.5M" of x, "-" when unknown, "max" when unlimited */
+static const char *xbytes(char *buf, size_t size, const struct cg_stat_row *r, int x)
+{
+	if (!known(r, x))
+		snprintf(buf, size, "-");
+	else if (r->x[x] == CG_UNLIMITED)
+		snprintf(buf, size, "max");
+	else
+		table_bytes(buf, size, (double)r->x[x]);
+	return buf;
+}
+
+/* used against limit as a bar of width cells, with the share in percent */
+static void bar(struct pane *p, struct ui *u, const char *title, double used, double limit)
+{
+	char cells[30 * 3 + 1];
+	size_t n = 0, width = 30, fill = (size_t)(used / limit * (double)width + 0.5);
+
+	if (fill > width)
+		fill = width;
+	for (size_t i = 0; i < width; i++)
+		n += (size_t)sprintf(cells + n, "%s",
+				     i < fill ? (u->utf8 ? "█" : "#") : (u->utf8 ? "░" : "."));
+	if (p->y >= getmaxy(p->w) - 1)
+		return;
+	wmove(p->w, p->y++, 2);
+	wprintw(p->w, "%-14s ", title);
+	if (u->color)
+		wattron(p->w, COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR));
+	waddstr(p->w, cells);
+	if (u->color)
+		wattroff(p->w, COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR));
+	wprintw(p->w, " %.0f%%", used / limit * 100);
+}
+
+static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	static const struct {
+		int x;
+		const char *name;
+	} parts[] = { { CG_X_MEM_ANON, "anon" },     { CG_X_MEM_FILE, "file" },
+		      { CG_X_MEM_KERNEL, "kernel" }, { CG_X_MEM_SHMEM, "shmem" },
+		      { CG_X_MEM_SLAB, "slab" },     { CG_X_MEM_SOCK, "sock" } };
+	char a[32], b[32], c[32], d[32], e[32], line_[256] = "";
+	uint64_t oom;
+
+	if (known(r, CG_X_MEM_MAX) || known(r, CG_X_MEM_HIGH))
+		line(p, 0, "%-14s max %s, high %s, low %s, min %s", "memory limits",
+		     xbytes(a, sizeof(a), r, CG_X_MEM_MAX), xbytes(b, sizeof(b), r, CG_X_MEM_HIGH),
+		     xbytes(c, sizeof(c), r, CG_X_MEM_LOW), xbytes(d, sizeof(d), r, CG_X_MEM_MIN));
+	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_MAX) && r->x[CG_X_MEM_MAX] &&
+	    r->x[CG_X_MEM_MAX] != CG_UNLIMITED)
+		bar(p, u, "memory.max", (double)r->memory, (double)r->x[CG_X_MEM_MAX]);
+	if (known(r, CG_X_MEM_PEAK) || known(r, CG_X_MEM_WORKING_SET) || known(r, CG_X_MEM_SWAP))
+		line(p, 0, "%-14s peak %s, working set %s, swap %s (of %s)", "",
+		     xbytes(a, sizeof(a), r, CG_X_MEM_PEAK),
+		     xbytes(b, sizeof(b), r, CG_X_MEM_WORKING_SET),
+		     xbytes(c, sizeof(c), r, CG_X_MEM_SWAP),
+		     xbytes(e, sizeof(e), r, CG_X_MEM_SWAP_MAX));
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		if (known(r, parts[i].x))
+			snprintf(line_ + strlen(line_), sizeof(line_) - strlen(line_), "%s %s  ",
+				 parts[i].name, xbytes(a, sizeof(a), r, parts[i].x));
+	if (*line_)
+		line(p, 0, "%-14s %s", "breakdown", line_);
+	if (!known(r, CG_X_MEM_EV_OOM_KILL) && !known(r, CG_X_MEM_EV_MAX))
+		return;
+	oom = known(r, CG_X_MEM_EV_OOM_KILL) ? r->x[CG_X_MEM_EV_OOM_KILL] : 0;
+	line_[0] = '\0';
+	{
+		static const struct {
+			int x;
+			const char *name;
+		} ev[] = { { CG_X_MEM_EV_LOW, "low" },
+			   { CG_X_MEM_EV_HIGH, "high" },
+			   { CG_X_MEM_EV_MAX, "max" },
+			   { CG_X_MEM_EV_OOM, "oom" },
+			   { CG_X_MEM_EV_OOM_KILL, "oom_kill" },
+			   { CG_X_MEM_EV_OOM_GROUP_KILL, "oom_group_kill" } };
+
+		for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
+			if (known(r, ev[i].x))
+				snprintf(line_ + strlen(line_), sizeof(line_) - strlen(line_),
+					 "%s %llu  ", ev[i].name,
+					 (unsigned long long)r->x[ev[i].x]);
+	}
+	/* OOM kills in red (bold without colour) */
+	line(p, oom ? (u->color ? COLOR_PAIR(PAIR_RED) | A_BOLD : A_BOLD) : 0, "%-14s %s",
+	     "memory events", line_);
+}
+
+static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	char a[32], b[64], cpu[64];
+
+	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED)
+		snprintf(b, sizeof(b), ", pids.max %llu", (unsigned long long)r->x[CG_X_PIDS_MAX]);
+	else
+		snprintf(b, sizeof(b), "%s", known(r, CG_X_PIDS_MAX) ? ", pids.max max" : "");
+	if (r->have & CG_STAT_TASKS)
+		line(p, 0, "%-14s %llu (%s)%s", "tasks", (unsigned long long)r->tasks,
+		     u->a.count == CG_COUNT_TASKS ? "threads" : "processes", b);
+	else
+		line(p, 0, "%-14s -", "tasks");
+	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED && r->x[CG_X_PIDS_MAX] &&
+	    (r->have & CG_STAT_TASKS))
+		bar(p, u, "pids.max", (double)r->tasks, (double)r->x[CG_X_PIDS_MAX]);
+	if (known(r, CG_X_PIDS_EV_MAX))
+		line(p, 0, "%-14s max %llu (forks refused)", "pids events",
+		     (unsigned long long)r->x[CG_X_PIDS_EV_MAX]);
+	if (r->have & CG_STAT_CPU_RATE)
+		snprintf(cpu, sizeof(cpu), "%.1f%% of one CPU", r->cpu_percent);
+	else
+		snprintf(cpu, sizeof(cpu), "-");
+	line(p, 0, "%-14s %s, %.3f s used", "CPU", cpu,
+	     r->have & CG_STAT_CPU ? secs(r->cpu_ns) : 0.0);
+	if (known(r, CG_X_CPU_USER_NS) && known(r, CG_X_CPU_SYSTEM_NS))
+		line(p, 0, "%-14s user %.3f s, system %.3f s", "", secs(r->x[CG_X_CPU_USER_NS]),
+		     secs(r->x[CG_X_CPU_SYSTEM_NS]));
+	if (known(r, CG_X_CPU_PERIODS))
+		line(p, 0, "%-14s %llu of %llu periods, %.3f s", "throttled",
+		     (unsigned long long)(known(r, CG_X_CPU_THROTTLED) ? r->x[CG_X_CPU_THROTTLED]
+								       : 0),
+		     (unsigned long long)r->x[CG_X_CPU_PERIODS],
+		     known(r, CG_X_CPU_THROTTLED_NS) ? secs(r->x[CG_X_CPU_THROTTLED_NS]) : 0.0);
+	size_of(a, sizeof(a), r->have & CG_STAT_MEMORY, (double)r->memory);
+	line(p, 0, "%-14s %s", "memory", a);
+	memory_figures(p, u, r);
+	size_of(a, sizeof(a), r->have & CG_STAT_IO_RATE, r->io_read_bps);
+	size_of(b, sizeof(b), r->have & CG_STAT_IO_RATE, r->io_write_bps);
+	line(p, 0, "%-14s read %s/s, write %s/s", "IO", a, b);
+	if (r->have & CG_STAT_IO) {
+		char ops_r[32] = "", ops_w[32] = "";
+
+		size_of(a, sizeof(a), true, (double)r->io_read);
+		size_of(b, sizeof(b), true, (double)r->io_write);
+		if (known(r, CG_X_IO_RIOS) && known(r, CG_X_IO_WIOS)) {
+			snprintf(ops_r, sizeof(ops_r), " (%llu ops)",
+				 (unsigned long long)r->x[CG_X_IO_RIOS]);
+			snprintf(ops_w, sizeof(ops_w), " (%llu ops)",
+				 (unsigned long long)r->x[CG_X_IO_WIOS]);
+		}
+		line(p, 0, "%-14s read %s%s, written %s%s", "IO so far", a, ops_r, b, ops_w);
+	}
+	for (size_t i = 0; i < r->n_iodevs; i++) {
+		const struct cg_stat_iodev *d = &r->iodevs[i];
+		_cleanup_free_ char *name = screen_text(u, d->name);
+		char dev[64];
+
+		if (name && *name)
+			snprintf(dev, sizeof(dev), "%s", name);
+		else
+			snprintf(dev, sizeof(dev), "%u:%u", d->io.major, d->io.minor);
+		size_of(a, sizeof(a), d->io.have & (1u << CG_IO_RBYTES),
+			(double)d->io.v[CG_IO_RBYTES]);
+		size_of(b, sizeof(b), d->io.have & (1u << CG_IO_WBYTES),
+			(double)d->io.v[CG_IO_WBYTES]);
+		line(p, 0, "%-14s %s: read %s, written %s", i ? "" : "IO per device", dev, a, b);
+	}
+	{
+		static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
+
+		for (int i = 0; i < CG_PSI_N; i++) {
+			char full[64] = "", total[96] = "";
+
+			if (!(r->have & (CG_STAT_PSI_CPU << i)))
+				continue;
+			if (known(r, CG_X_PSI_FULL_AVG10 + i))
+				snprintf(full, sizeof(full), ", full %.2f", r->psi_full[i]);
+			if (known(r, CG_X_PSI_SOME_US + i))
+				snprintf(total, sizeof(total), "; stalled %.3f s some",
+					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
+			if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
+				snprintf(total, sizeof(total), "; stalled %.3f s some, %.3f s full",
+					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
+					 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
+			line(p, 0, "%-14s %-6s some %.2f%s%s", i ? "" : "pressure 10s", res[i],
+			     r->psi[i], full, total);
+		}
+	}
+}
+
 static const struct cg_stat_row *selected_row(const struct ui *u)
 {
 	if (!u->n_items || u->cur >= u->n_items)
@@ -211,7 +403,6 @@ void screen_detail_draw(struct ui *u)
 	const struct cg_stat_row *r = selected_row(u);
 	struct pane p = { .w = u->detail_panel ? panel_window(u->detail_panel) : NULL, .y = 1 };
 	_cleanup_free_ char *path = NULL;
-	char mem[32], rd[32], wr[32], cpu[64];
 
 	if (!p.w)
 		return;
@@ -226,39 +417,7 @@ void screen_detail_draw(struct ui *u)
 	path = screen_text(u, r->path);
 	line(&p, A_BOLD, "%s", path ? path : "?");
 	line(&p, 0, "%s", "");
-	if (r->have & CG_STAT_CPU_RATE)
-		snprintf(cpu, sizeof(cpu), "%.1f%% of one CPU", r->cpu_percent);
-	else
-		snprintf(cpu, sizeof(cpu), "-");
-	if (r->have & CG_STAT_TASKS)
-		line(&p, 0, "%-14s %llu (%s)", "tasks", (unsigned long long)r->tasks,
-		     u->a.count == CG_COUNT_TASKS ? "threads" : "processes");
-	else
-		line(&p, 0, "%-14s -", "tasks");
-	line(&p, 0, "%-14s %s, %.3f s used", "CPU", cpu,
-	     r->have & CG_STAT_CPU ? (double)r->cpu_ns / (double)NSEC_PER_SEC : 0.0);
-	size_of(mem, sizeof(mem), r->have & CG_STAT_MEMORY, (double)r->memory);
-	line(&p, 0, "%-14s %s", "memory", mem);
-	size_of(rd, sizeof(rd), r->have & CG_STAT_IO_RATE, r->io_read_bps);
-	size_of(wr, sizeof(wr), r->have & CG_STAT_IO_RATE, r->io_write_bps);
-	line(&p, 0, "%-14s read %s/s, write %s/s", "IO", rd, wr);
-	if (r->have & CG_STAT_IO) {
-		size_of(rd, sizeof(rd), true, (double)r->io_read);
-		size_of(wr, sizeof(wr), true, (double)r->io_write);
-		line(&p, 0, "%-14s read %s, written %s", "IO so far", rd, wr);
-	}
-	{
-		static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
-		char psi[128] = "";
-
-		for (int i = 0; i < CG_PSI_N; i++)
-			if (r->have & (CG_STAT_PSI_CPU << i))
-				snprintf(psi + strlen(psi), sizeof(psi) - strlen(psi), "%s %.2f  ",
-					 res[i], r->psi[i]);
-		if (*psi)
-			line(&p, 0, "%-14s %s", "pressure", psi);
-		line(&p, 0, "%-14s %s", "", "(some avg10, % of time stalled)");
-	}
+	figures(&p, u, r);
 	line(&p, 0, "%s", "");
 	graph(&p, u, r->path, HIST_CPU, "CPU %", 3);
 	graph(&p, u, r->path, HIST_MEM, "memory", 3);
