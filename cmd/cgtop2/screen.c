@@ -190,7 +190,7 @@ static void fold(struct ui *u, bool fold_it)
 
 /* ---- keys ------------------------------------------------------------------------------------ */
 
-enum action { A_NONE, A_RESAMPLE, A_REFRESH, A_STEP_PREV, A_STEP_NEXT, A_FIRST, A_LAST };
+enum action { A_NONE, A_RESAMPLE, A_REFRESH, A_STEP_PREV, A_STEP_NEXT, A_FIRST, A_LAST, A_SEEK };
 
 static enum action edit_key(struct ui *u, int c)
 {
@@ -411,6 +411,12 @@ static int step(struct ui *u, enum action act)
 	case A_LAST:
 		r = source_last(u->src, &u->smp);
 		break;
+	case A_SEEK:
+		/* --at after the recording's end: its last sample, whose time the title shows */
+		r = source_seek(u->src, u->a.at_ns, &u->smp);
+		if (r == 0)
+			r = source_last(u->src, &u->smp);
+		break;
 	default:
 		r = source_next(u->src, &u->smp);
 		break;
@@ -446,8 +452,8 @@ static int loop(struct ui *u, int sigfd)
 {
 	unsigned long done = 0;
 	uint64_t next = 0;
-	enum action act = A_STEP_NEXT;
 	bool replay = source_is_replay(u->src);
+	enum action act = replay && u->a.at ? A_SEEK : A_STEP_NEXT;
 
 	while (!u->quit) {
 		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
@@ -465,7 +471,7 @@ static int loop(struct ui *u, int sigfd)
 				u->failed = "sample";
 				return r;
 			}
-			if (r > 0 && (act == A_STEP_NEXT || act == A_RESAMPLE))
+			if (r > 0 && act != A_STEP_PREV && act != A_FIRST && act != A_LAST)
 				done++;
 			if (act == A_STEP_NEXT && now >= next)
 				next = now + u->a.delay_ns;
