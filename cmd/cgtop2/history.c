@@ -204,11 +204,16 @@ static double scale_of(const double *vals, size_t n, double floor)
 /* eighths 0..8*height of v against top; -1 unknown */
 static int level(double v, double top, int height)
 {
+	double want;
 	int e;
 
 	if (isnan(v))
 		return -1;
-	e = (int)ceil(v / top * 8 * height);
+	/* rounded up, without libm */
+	want = v / top * 8 * height;
+	e = (int)want;
+	if (e < want)
+		e++;
 	if (e < 1)
 		e = 1; /* zero shows as the lowest bar, not as nothing */
 	return e > 8 * height ? 8 * height : e;
