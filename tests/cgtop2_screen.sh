@@ -339,6 +339,57 @@ test_detail() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# The collectors' figures: limits on the v1 memory and pids hierarchies of a hybrid host (no
+# process is put there), joined with the unified cgroup by path.
+test_detail_limits() {
+	setup_sandbox || return 0
+	cgk_need_v1 memory || return 0
+	cgk_need_v1 pids || return 0
+	local mem pids
+	mem=$(cgk_sandbox memory)/t$_t
+	pids=$(cgk_sandbox pids)/t$_t
+	mkdir -p "$mem/lim" "$pids/lim" "$U/lim"
+	echo 104857600 >"$mem/lim/memory.limit_in_bytes"
+	echo 50 >"$pids/lim/pids.max"
+	ENV=NO_COLOR=1 start -d 0.3 -p --depth=1 "/$S" || return 0
+	pane_wait "^/$S/lim " || fail "start: $(pane)"
+	key Down Enter
+	pane_wait "│ memory limits  max 100.0M" || fail "memory.max: $(pane)"
+	assertContains "a bar against memory.max" "$(pane)" "│ memory.max     ░░░░░░░░░░"
+	assertContains "pids.max" "$(pane)" "│ tasks          0 (threads), pids.max 50"
+	assertContains "a bar against pids.max" "$(pane)" "│ pids.max       ░░░░░░░░░░"
+	assertContains "memory events" "$(pane)" "│ memory events  max 0  oom_kill 0"
+	assertContains "pids events" "$(pane)" "│ pids events    max 0 (forks refused)"
+	assertContains "CPU user/system" "$(pane)" "user 0.000 s, system 0.000 s"
+	key Escape q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# --replay opens the same screen on the recording, paused, and steps through it.
+test_replay() {
+	setup_sandbox || return 0
+	mkdir -p "$U/r"
+	"$T" --record="$_cgk_tmp/rec" -n 4 -d 0.1 "/$S" || { fail "record"; return 0; }
+	ENV=NO_COLOR=1 start --replay="$_cgk_tmp/rec" -p || return 0
+	pane_wait "^cgtop2 /$S .*PAUSED  replay [0-9-]+ [0-9:]+ \(1/4\)" || fail "replay: $(pane | head -1)"
+	pane_wait "^/$S/r " || fail "the recorded cgroups: $(pane)"
+	key ]
+	pane_wait "\(2/4\)" || fail "]: $(pane | head -1)"
+	key '}'
+	pane_wait "\(4/4\)" || fail "}: $(pane | head -1)"
+	key [
+	pane_wait "\(3/4\)" || fail "[: $(pane | head -1)"
+	key '{'
+	pane_wait "\(1/4\)" || fail "{: $(pane | head -1)"
+	key T Down Enter
+	pane_wait "│ /$S/r +│" || fail "detail over a replay: $(pane)"
+	key Escape z
+	pane_wait "\(4/4\)" || fail "z plays it: $(pane | head -1)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+	assert_sane replay
+}
+
 # ---- resize, stop, every exit ---------------------------------------------------------------
 
 test_resize() {
