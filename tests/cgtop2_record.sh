@@ -36,7 +36,7 @@ now_ms() {
 
 # The "time" of each JSON line, in milliseconds.
 json_times() {
-	sed -n 's/^{"time":\([0-9]*\)\.\([0-9]\{3\}\),.*/\1\2/p'
+	sed -n 's/^{\("schema":[0-9]*,\)\{0,1\}"time":\([0-9]*\)\.\([0-9]\{3\}\),.*/\2\3/p'
 }
 
 test_usage_errors() {

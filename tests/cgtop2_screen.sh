@@ -325,7 +325,7 @@ test_detail() {
 	pane_wait "│ /$S/d +│" || fail "Enter: detail of the selection: $(pane)"
 	pane_wait "│ CPU % " || fail "a CPU graph: $(pane)"
 	assertContains "tasks" "$(pane)" "│ tasks          0 (threads)"
-	assertContains "pressure" "$(pane)" "│ pressure       cpu "
+	assertContains "pressure" "$(pane)" "│ pressure 10s   cpu    some "
 	# the graphs fill with refreshes: blocks, the newest at the right
 	pane_wait "▁+ +│$" || fail "graph: $(pane)"
 	key Escape
