@@ -103,11 +103,11 @@ EOF
 	cgk_wait_for test -s "$F.pid" || { fail "cgtop2 did not start"; return 1; }
 }
 
-# Wait for cgtop2 to end; its exit line.
+# Wait for cgtop2 to end; its exit line (and its stderr, when it is not EXIT=0).
 ended() {
 	local end=$((SECONDS + 8))
 	while [ $SECONDS -lt $end ]; do
-		[ -s "$F.after" ] && { cat "$F.exit"; return 0; }
+		[ -s "$F.after" ] && { cat "$F.exit"; grep -q "EXIT=0" "$F.exit" || head -c 2000 "$F.err"; return 0; }
 		sleep 0.1
 	done
 	echo "still running"
