@@ -11,7 +11,7 @@
 #include "stats.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
@@ -28,6 +28,8 @@ struct cgtop2_args {
 	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
 	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
 	bool at;
+	unsigned collectors; /* --collectors: a bit per enum cg_collector */
+	bool collectors_set; /* else: the default set in machine formats, none in the table */
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -62,6 +64,9 @@ struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
 	size_t n;
 	uint64_t time_ns; /* the sample's wall-clock time (source.h); 0: now */
+	/* for the expositions' own metrics (make_view leaves them): NULL, 0 when unknown */
+	const struct cg_stats *stats; /* the collectors' error counts */
+	uint64_t sample_ns; /* how long cg_stats_sample took */
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */
@@ -71,7 +76,19 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 		  size_t path_width, size_t max_rows, const char *eol);
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+/* A name escaped for q as every writer puts it (render.c). */
+void put_name(struct out *o, const char *name, enum quoting q);
+
+/* ---- metrics.c: the metric families, as OpenMetrics 1.0 and the Prometheus text format ------- */
+
+/* One OpenMetrics 1.0 exposition, ending in "# EOF". */
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v);
+/*
+ * One exposition in the Prometheus text format 0.0.4 (promtool, node_exporter's textfile
+ * collector, a text/plain; version=0.0.4 scrape): the same families and samples as
+ * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
+ */
+void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v);
 /* A name escaped for q, as the writers put it, in a string of its own (NULL without memory). */
 char *escaped(const char *name, enum quoting q);
 /* The byte offset of character k of escaped text s[0, len), or len. */

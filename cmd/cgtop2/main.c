@@ -38,10 +38,11 @@ enum {
 	OPT_RECORD_SIZE,
 	OPT_REPLAY,
 	OPT_AT,
+	OPT_COLLECTORS,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
-static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
+static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Mode:", 1 },
@@ -52,7 +53,7 @@ static const struct argp_option options[] = {
 	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, 500ms, 1.5s, 2min",
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
-	  "table (default), json (one line per refresh), csv or openmetrics; all but table imply --batch",
+	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -74,6 +75,9 @@ static const struct argp_option options[] = {
 	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
+	{ "collectors", OPT_COLLECTORS, "LIST", 0,
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
 	{ "record", OPT_RECORD, "FILE", 0,
 	  "Append a sample to FILE every --delay (-n of them, or until interrupted), nothing on stdout",
@@ -142,9 +146,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
 		if (i < 0)
-			argp_error(state,
-				   "--format takes table, json, csv or openmetrics, not '%s'",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"--format takes table, json, csv, openmetrics or prometheus, not '%s'",
+				TOOL_SHOWN(arg));
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
@@ -237,6 +242,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(arg));
 		a->at = true;
 		break;
+	case OPT_COLLECTORS: {
+		const char *bad = arg;
+
+		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
+			argp_error(
+				state,
+				"--collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not '%s'",
+				TOOL_SHOWN(bad));
+		a->collectors_set = true;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -336,6 +352,8 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			next += a->delay_ns;
 			sleep_until(next);
 		}
+		/* a replay's sample is decoded, not taken: it has no scrape duration */
+		v.sample_ns = cg_now_ns();
 		r = it	    ? source_next(src, &smp)
 		    : a->at ? source_seek(src, a->at_ns, &smp)
 			    : source_current(src, &smp);
@@ -350,6 +368,8 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			ret = report_errno(a, "sample", r);
 			break;
 		}
+		v.sample_ns = source_is_replay(src) ? 0 : cg_now_ns() - v.sample_ns;
+		v.stats = source_stats(src);
 		r = make_view(smp.rows, smp.n, a->order, NULL, &v);
 		v.time_ns = smp.time_ns;
 		if (r < 0) {
@@ -365,6 +385,9 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			break;
 		case FMT_OPENMETRICS:
 			render_openmetrics(&o, a, &v);
+			break;
+		case FMT_PROMETHEUS:
+			render_prometheus(&o, a, &v);
 			break;
 		default:
 			/* a blank line between snapshots, as systemd-cgtop does */
@@ -478,6 +501,9 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
+	so.collectors = a->collectors_set	 ? a->collectors
+			: a->format == FMT_TABLE ? 0
+						 : CG_COLL_DEFAULT;
 	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
