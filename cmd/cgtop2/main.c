@@ -504,6 +504,9 @@ static int run(const struct cgtop2_args *args)
 	so.collectors = a->collectors_set	 ? a->collectors
 			: a->format == FMT_TABLE ? 0
 						 : CG_COLL_DEFAULT;
+	/* a recording keeps what any view of it may want: every collector */
+	if (a->record_file && !a->collectors_set)
+		so.collectors = (1u << CG_COLL_N) - 1;
 	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {

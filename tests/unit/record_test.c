@@ -90,6 +90,11 @@ static void round_trip(void)
 				  .psi = { 12.34, 0, 99.99 } },
 			   r1 = { .path = "/a\tb", .depth = 1, .tasks = 3 },
 			   r2 = { .path = "/t", .depth = 1, .threads = th, .n_threads = 2 };
+	struct cg_stat_iodev dev[2] = {
+		{ .io = { .major = 8, .minor = 0, .have = 3, .v = { 4096, 1 << 20 } },
+		  .name = "sda" },
+		{ .io = { .major = 259, .minor = 1, .have = 1u << 5, .v = { [5] = 7 } } }
+	};
 	struct cg_stat_row *rows[] = { &r0, &r1, &r2 }, *rows2[] = { &r2, &r0 };
 	struct cg_rec_info info = { .path = "a/b",
 				    .host = "h",
@@ -108,6 +113,14 @@ static void round_trip(void)
 
 	r0.have = CG_STAT_TASKS | CG_STAT_CPU | CG_STAT_CPU_RATE | CG_STAT_MEMORY | CG_STAT_IO |
 		  CG_STAT_IO_RATE | CG_STAT_PSI_CPU | CG_STAT_PSI_MEMORY | CG_STAT_PSI_IO;
+	/* every collected value, a limit at "max" among them */
+	for (int i = 0; i < CG_X_N; i++)
+		r0.x[i] = (uint64_t)i * 1000003;
+	r0.x[CG_X_MEM_MAX] = UINT64_MAX;
+	r0.x_have = CG_X_N == 64 ? UINT64_MAX : (1ull << CG_X_N) - 1;
+	r0.psi_full[CG_PSI_IO] = 0.5;
+	r0.iodevs = dev;
+	r0.n_iodevs = 2;
 	r1.have = CG_STAT_TASKS;
 	r2.have = CG_STAT_THREADED;
 	cg_rec_file_head(b.p);
@@ -145,10 +158,27 @@ static void round_trip(void)
 		CHECK_INT(a->io_read, 5);
 		CHECK(a->io_read_bps == 1e9 + 0.5 && a->io_write_bps == 0);
 		CHECK(a->psi[0] == 12.34 && a->psi[1] == 0 && a->psi[2] == 99.99);
+		/* a collected value without a field in the format would be lost here */
+		CHECK_INT(a->x_have, r0.x_have);
+		for (int i = 0; i < CG_X_PSI_FULL_AVG10; i++)
+			CHECK_INT(a->x[i], r0.x[i]);
+		CHECK(a->psi_full[CG_PSI_IO] == 0.5 && a->psi_full[CG_PSI_CPU] == 0);
+		CHECK_INT(a->n_iodevs, 2);
+		if (a->n_iodevs == 2) {
+			CHECK_INT(a->iodevs[0].io.major, 8);
+			CHECK_INT(a->iodevs[0].io.have, 3);
+			CHECK_INT(a->iodevs[0].io.v[1], 1 << 20);
+			CHECK_STR(a->iodevs[0].name, "sda");
+			CHECK_INT(a->iodevs[1].io.minor, 1);
+			CHECK_INT(a->iodevs[1].io.have, 1u << 5);
+			CHECK_INT(a->iodevs[1].io.v[5], 7);
+			CHECK_STR(a->iodevs[1].name, "");
+		}
 		CHECK_STR(c->path, "/a\tb");
 		CHECK_INT(c->have, CG_STAT_TASKS);
 		CHECK_INT(c->depth, 1);
 		CHECK_INT(c->n_threads, 0);
+		CHECK(c->iodevs == NULL && c->x_have == 0);
 		CHECK_INT(t->have, CG_STAT_THREADED);
 		CHECK_INT(t->n_threads, 2);
 		if (t->n_threads == 2) {
@@ -215,6 +245,8 @@ static void newer_minor(void)
 	add_str(&h, "processes");
 	add_str(&h, "zz");
 	add_str(&h, "whatever");
+	add_varint(&h, 3);
+	add_str(&h, "row");
 	add_varint(&h, 8);
 	add_str(&h, "future_u");
 	add(&h, "\x01", 1);
@@ -232,7 +264,17 @@ static void newer_minor(void)
 	add(&h, "\x02", 1);
 	add_str(&h, "future_c");
 	add(&h, "\x02", 1);
-	add_varint(&h, 0);
+	/* a list this reader does not know, then the threads with a field it does not know */
+	add_str(&h, "future_list");
+	add_varint(&h, 1);
+	add_str(&h, "u");
+	add(&h, "\x01", 1);
+	add_str(&h, "thread");
+	add_varint(&h, 2);
+	add_str(&h, "tid");
+	add(&h, "\x01", 1);
+	add_str(&h, "future_t");
+	add(&h, "\x03", 1);
 	add_record(&b, 'H', &h);
 	add_str(&z, "a record of a type to come");
 	add_record(&b, 'Z', &z);
@@ -253,7 +295,18 @@ static void newer_minor(void)
 	add_varint(&s, 4);
 	add_varint(&s, 2468); /* psi_io: zigzag 1234 hundredths */
 	add_varint(&s, 5);
-	add_varint(&s, 0);
+	/* two elements of the unknown list, one thread */
+	add_varint(&s, 2);
+	codes = 2;
+	add(&s, &codes, 1);
+	add_varint(&s, 99);
+	codes = 0;
+	add(&s, &codes, 1);
+	add_varint(&s, 1);
+	codes = 2 | 2 << 2;
+	add(&s, &codes, 1);
+	add_varint(&s, 2 * 321);
+	add_str(&s, "skip me");
 	add_record(&b, 'S', &s);
 
 	f = parse(&b, b.len, &d);
@@ -270,6 +323,12 @@ static void newer_minor(void)
 		CHECK_INT(out.ptrs[0]->have, CG_STAT_TASKS | CG_STAT_PSI_IO);
 		CHECK_INT(out.ptrs[0]->tasks, 7);
 		CHECK(out.ptrs[0]->psi[CG_PSI_IO] == 12.34);
+		CHECK_INT(out.ptrs[0]->n_threads, 1);
+		if (out.ptrs[0]->n_threads == 1) {
+			CHECK_INT(out.ptrs[0]->threads[0].tid, 321);
+			CHECK_STR(out.ptrs[0]->threads[0].comm, "");
+			CHECK(out.ptrs[0]->threads[0].cpu_percent < 0);
+		}
 	}
 	cg_rec_rows_free(&out);
 	cg_rec_file_free(f);
