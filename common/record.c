@@ -470,6 +470,7 @@ int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info
 {
 	struct wbuf *b = &w->rec;
 	char num[3][24];
+	int r;
 
 	dict_clear(w);
 	frame_begin(b, R_HEADER);
@@ -488,7 +489,11 @@ int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info
 	put_varint(b, TB_N);
 	for (size_t t = 0; t < TB_N; t++)
 		put_table(b, &cg_rec_tables[t]);
-	return frame_end(b, ret, ret_len);
+	r = frame_end(b, ret, ret_len);
+	/* a reader resynchronising after damage looks for headers no larger */
+	if (r == 0 && *ret_len - 8 > CG_REC_MAX_HEADER)
+		r = -EFBIG;
+	return r;
 }
 
 int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_stat_row *const *rows,

@@ -21,6 +21,8 @@
 #define CG_REC_HEAD_SIZE 12
 /* The largest record a reader accepts (a damaged length field must not allocate gigabytes). */
 #define CG_REC_MAX_RECORD (64u << 20)
+/* The largest session header (a few KiB are written): what resynchronisation after damage looks for */
+#define CG_REC_MAX_HEADER (64u << 10)
 
 /* How the samples were taken: the header of each session in the file. */
 struct cg_rec_info {

@@ -549,7 +549,11 @@ static int frame_at(const uint8_t *buf, size_t len, size_t off, uint8_t *type,
 	return 0;
 }
 
-/* The next offset after off where a whole session header starts, or len. */
+/*
+ * The next offset after off where a whole session header starts, or len. A header is a few
+ * KiB: a candidate claiming more is not checksummed (a file of look-alikes would otherwise cost
+ * a CRC over megabytes at every other byte).
+ */
 static size_t resync(const uint8_t *buf, size_t len, size_t off)
 {
 	for (size_t o = off + 1; len - o >= 10; o++) {
@@ -559,6 +563,7 @@ static size_t resync(const uint8_t *buf, size_t len, size_t off)
 		const char *why;
 
 		if (buf[o + 4] == R_HEADER && buf[o + 5] == CG_REC_MAJOR &&
+		    cg_rec_get_le(buf + o, 4) <= CG_REC_MAX_HEADER &&
 		    frame_at(buf, len, o, &type, &p, &n, &why) == 0)
 			return o;
 	}
