@@ -16,18 +16,33 @@
 
 #define RF(n, w, t, h, m)                                                                          \
 	{                                                                                          \
-		n, w, t, h, offsetof(struct cg_stat_row, m)                                        \
+		n, w, t, -1, h, offsetof(struct cg_stat_row, m), 0                                 \
+	}
+#define XF(n, i)                                                                                   \
+	{                                                                                          \
+		n, W_UINT, T_U64, i, 0, offsetof(struct cg_stat_row, x[i]), 0                      \
+	}
+#define PF(n, p)                                                                                   \
+	{                                                                                          \
+		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0,                                    \
+			offsetof(struct cg_stat_row, psi_full[p]), 0                               \
 	}
 #define TF(n, w, t, m)                                                                             \
 	{                                                                                          \
-		n, w, t, 0, offsetof(struct cg_stat_thread, m)                                     \
+		n, w, t, -1, 0, offsetof(struct cg_stat_thread, m), 0                              \
+	}
+#define DF(n, w, t, h, m)                                                                          \
+	{                                                                                          \
+		n, w, t, -1, h, offsetof(struct cg_stat_iodev, m),                                 \
+			sizeof(((struct cg_stat_iodev *)0)->m)                                     \
 	}
 
 /*
- * The row's fields. A new field gets a new name at the end (never a changed meaning); a name
- * the reader does not know is skipped, a known one missing from a file is unknown (no bit).
+ * The row's fields. A new field gets a new name (never a changed meaning); a name the reader
+ * does not know is skipped, a known one missing from a file is unknown (no bit). The order is
+ * the files' (a new one goes at the end).
  */
-const struct field cg_rec_row_fields[] = {
+static const struct field row_fields[] = {
 	RF("depth", W_UINT, T_INT, 0, depth),
 	RF("tasks", W_UINT, T_U64, CG_STAT_TASKS, tasks),
 	RF("cpu_ns", W_UINT, T_U64, CG_STAT_CPU, cpu_ns),
@@ -41,22 +56,93 @@ const struct field cg_rec_row_fields[] = {
 	RF("psi_memory", W_F64, T_DOUBLE, CG_STAT_PSI_MEMORY, psi[CG_PSI_MEMORY]),
 	RF("psi_io", W_F64, T_DOUBLE, CG_STAT_PSI_IO, psi[CG_PSI_IO]),
 	RF("threaded", W_FLAG, T_FLAG, CG_STAT_THREADED, have),
+	/* the collectors' (enum cg_stat_x) */
+	XF("cpu_user_ns", CG_X_CPU_USER_NS),
+	XF("cpu_system_ns", CG_X_CPU_SYSTEM_NS),
+	XF("cpu_periods", CG_X_CPU_PERIODS),
+	XF("cpu_throttled", CG_X_CPU_THROTTLED),
+	XF("cpu_throttled_ns", CG_X_CPU_THROTTLED_NS),
+	XF("memory_peak", CG_X_MEM_PEAK),
+	XF("memory_anon", CG_X_MEM_ANON),
+	XF("memory_file", CG_X_MEM_FILE),
+	XF("memory_kernel", CG_X_MEM_KERNEL),
+	XF("memory_shmem", CG_X_MEM_SHMEM),
+	XF("memory_slab", CG_X_MEM_SLAB),
+	XF("memory_sock", CG_X_MEM_SOCK),
+	XF("memory_inactive_file", CG_X_MEM_INACTIVE_FILE),
+	XF("memory_working_set", CG_X_MEM_WORKING_SET),
+	XF("memory_swap", CG_X_MEM_SWAP),
+	XF("memory_max", CG_X_MEM_MAX),
+	XF("memory_high", CG_X_MEM_HIGH),
+	XF("memory_low", CG_X_MEM_LOW),
+	XF("memory_min", CG_X_MEM_MIN),
+	XF("memory_swap_max", CG_X_MEM_SWAP_MAX),
+	XF("memory_events_low", CG_X_MEM_EV_LOW),
+	XF("memory_events_high", CG_X_MEM_EV_HIGH),
+	XF("memory_events_max", CG_X_MEM_EV_MAX),
+	XF("memory_events_oom", CG_X_MEM_EV_OOM),
+	XF("memory_events_oom_kill", CG_X_MEM_EV_OOM_KILL),
+	XF("memory_events_oom_group_kill", CG_X_MEM_EV_OOM_GROUP_KILL),
+	XF("memory_under_oom", CG_X_MEM_UNDER_OOM),
+	XF("io_rios", CG_X_IO_RIOS),
+	XF("io_wios", CG_X_IO_WIOS),
+	XF("io_dbytes", CG_X_IO_DBYTES),
+	XF("io_dios", CG_X_IO_DIOS),
+	XF("pids_max", CG_X_PIDS_MAX),
+	XF("pids_events_max", CG_X_PIDS_EV_MAX),
+	XF("psi_some_us_cpu", CG_X_PSI_SOME_US + CG_PSI_CPU),
+	XF("psi_some_us_memory", CG_X_PSI_SOME_US + CG_PSI_MEMORY),
+	XF("psi_some_us_io", CG_X_PSI_SOME_US + CG_PSI_IO),
+	XF("psi_full_us_cpu", CG_X_PSI_FULL_US + CG_PSI_CPU),
+	XF("psi_full_us_memory", CG_X_PSI_FULL_US + CG_PSI_MEMORY),
+	XF("psi_full_us_io", CG_X_PSI_FULL_US + CG_PSI_IO),
+	PF("psi_full_cpu", CG_PSI_CPU),
+	PF("psi_full_memory", CG_PSI_MEMORY),
+	PF("psi_full_io", CG_PSI_IO),
 };
 
-const struct field cg_rec_thread_fields[] = {
+static const struct field thread_fields[] = {
 	TF("tid", W_UINT, T_INT, tid),
-	TF("comm", W_BYTES, T_COMM, comm),
+	{ "comm", W_BYTES, T_CHARS, -1, 0, offsetof(struct cg_stat_thread, comm),
+	  sizeof(((struct cg_stat_thread *)0)->comm) },
 	TF("ticks", W_UINT, T_U64, ticks),
 	TF("cpu_percent", W_F64, T_OPT_DOUBLE, cpu_percent),
 };
 
-const char *const cg_rec_count_names[3] = { "tasks", "processes", "user_processes" };
+/* a block device's figures (with CG_COLL_IODEVICE), present by their CG_IO_* bits */
+static const struct field iodev_fields[] = {
+	DF("major", W_UINT, T_UINT, 0, io.major),
+	DF("minor", W_UINT, T_UINT, 0, io.minor),
+	DF("name", W_BYTES, T_CHARS, 0, name),
+	DF("rbytes", W_UINT, T_U64, 1u << CG_IO_RBYTES, io.v[CG_IO_RBYTES]),
+	DF("wbytes", W_UINT, T_U64, 1u << CG_IO_WBYTES, io.v[CG_IO_WBYTES]),
+	DF("rios", W_UINT, T_U64, 1u << CG_IO_RIOS, io.v[CG_IO_RIOS]),
+	DF("wios", W_UINT, T_U64, 1u << CG_IO_WIOS, io.v[CG_IO_WIOS]),
+	DF("dbytes", W_UINT, T_U64, 1u << CG_IO_DBYTES, io.v[CG_IO_DBYTES]),
+	DF("dios", W_UINT, T_U64, 1u << CG_IO_DIOS, io.v[CG_IO_DIOS]),
+};
 
-/* encode_fields' codes: 2 bits a field in 64 bytes */
-_Static_assert(ARRAY_SIZE(cg_rec_row_fields) <= 256 && ARRAY_SIZE(cg_rec_thread_fields) <= 256,
-	       "too many fields for encode_fields");
-const size_t cg_rec_n_row_fields = ARRAY_SIZE(cg_rec_row_fields);
-const size_t cg_rec_n_thread_fields = ARRAY_SIZE(cg_rec_thread_fields);
+/* encode_elem' codes: 2 bits a field in 64 bytes; x_have's bits */
+_Static_assert(ARRAY_SIZE(row_fields) <= 256 && ARRAY_SIZE(thread_fields) <= 256 &&
+		       ARRAY_SIZE(iodev_fields) <= 256,
+	       "too many fields for encode_elem");
+_Static_assert(CG_X_N <= 64, "x_have has 64 bits");
+
+const struct table cg_rec_tables[TB_N] = {
+	[TB_ROW] = { "row", row_fields, ARRAY_SIZE(row_fields), sizeof(struct cg_stat_row),
+		     offsetof(struct cg_stat_row, have), offsetof(struct cg_stat_row, x_have),
+		     NO_OFF, NO_OFF },
+	[TB_THREAD] = { "thread", thread_fields, ARRAY_SIZE(thread_fields),
+			sizeof(struct cg_stat_thread), NO_OFF, NO_OFF,
+			offsetof(struct cg_stat_row, threads),
+			offsetof(struct cg_stat_row, n_threads) },
+	[TB_IODEV] = { "iodev", iodev_fields, ARRAY_SIZE(iodev_fields),
+		       sizeof(struct cg_stat_iodev), offsetof(struct cg_stat_iodev, io.have),
+		       NO_OFF, offsetof(struct cg_stat_row, iodevs),
+		       offsetof(struct cg_stat_row, n_iodevs) },
+};
+
+const char *const cg_rec_count_names[3] = { "tasks", "processes", "user_processes" };
 
 /* ---- bytes ---------------------------------------------------------------------------------- */
 
@@ -150,27 +236,31 @@ static uint64_t f64_bits(double v)
 	return u;
 }
 
-static bool field_present(const struct field *f, const void *base, unsigned have)
+static bool field_present(const struct field *f, const char *base, unsigned have, uint64_t xhave)
 {
 	if (f->ctype == T_OPT_DOUBLE)
-		return *(const double *)((const char *)base + f->off) >= 0;
+		return *(const double *)(base + f->off) >= 0;
+	if (f->xbit >= 0)
+		return xhave & (1ull << f->xbit);
 	return !f->have || (have & f->have);
 }
 
 /* Append f's code to codes and its value to vals. */
-static void encode_field(const struct field *f, const void *base, unsigned have, uint8_t *codes,
-			 size_t i, struct wbuf *vals)
+static void encode_field(const struct field *f, const char *base, unsigned have, uint64_t xhave,
+			 uint8_t *codes, size_t i, struct wbuf *vals)
 {
-	const char *p = (const char *)base + f->off;
+	const char *p = base + f->off;
 	enum code c = C_ABSENT;
 
-	if (!field_present(f, base, have))
+	if (!field_present(f, base, have, xhave))
 		goto out;
 	switch (f->ctype) {
 	case T_U64:
-	case T_INT: {
-		uint64_t v =
-			f->ctype == T_U64 ? *(const uint64_t *)p : cg_rec_zigzag(*(const int *)p);
+	case T_INT:
+	case T_UINT: {
+		uint64_t v = f->ctype == T_U64	 ? *(const uint64_t *)p
+			     : f->ctype == T_INT ? cg_rec_zigzag(*(const int *)p)
+						 : *(const unsigned *)p;
 
 		c = v ? C_VALUE : C_ZERO;
 		if (v)
@@ -195,8 +285,8 @@ static void encode_field(const struct field *f, const void *base, unsigned have,
 		}
 		break;
 	}
-	case T_COMM: {
-		size_t n = strnlen(p, sizeof(((struct cg_stat_thread *)0)->comm));
+	case T_CHARS: {
+		size_t n = strnlen(p, f->size);
 
 		c = n ? C_VALUE : C_ZERO;
 		if (n)
@@ -211,16 +301,19 @@ out:
 	codes[i / 4] |= (uint8_t)(c << (2 * (i % 4)));
 }
 
-static void encode_fields(struct wbuf *b, const struct field *fs, size_t n, const void *base,
-			  unsigned have, struct wbuf *vals)
+/* One element of table t (a row, a thread, a device): its codes, then its values. */
+static void encode_elem(struct wbuf *b, const struct table *t, const void *elem, struct wbuf *vals)
 {
+	const char *base = elem;
+	unsigned have = t->have_off != NO_OFF ? *(const unsigned *)(base + t->have_off) : 0;
+	uint64_t xhave = t->xhave_off != NO_OFF ? *(const uint64_t *)(base + t->xhave_off) : 0;
 	/* 2 bits a field: 64 bytes hold 256 fields */
 	uint8_t codes[64] = { 0 };
 
 	vals->len = 0;
-	for (size_t i = 0; i < n; i++)
-		encode_field(&fs[i], base, have, codes, i, vals);
-	put(b, codes, (n + 3) / 4);
+	for (size_t i = 0; i < t->n; i++)
+		encode_field(&t->fields[i], base, have, xhave, codes, i, vals);
+	put(b, codes, (t->n + 3) / 4);
 	if (vals->failed)
 		b->failed = true;
 	else
@@ -362,12 +455,13 @@ static void put_info(struct wbuf *b, const char *key, const char *val)
 	put_str(b, val);
 }
 
-static void put_table(struct wbuf *b, const struct field *fs, size_t n)
+static void put_table(struct wbuf *b, const struct table *t)
 {
-	put_varint(b, n);
-	for (size_t i = 0; i < n; i++) {
-		put_str(b, fs[i].name);
-		put(b, &fs[i].wire, 1);
+	put_str(b, t->name);
+	put_varint(b, t->n);
+	for (size_t i = 0; i < t->n; i++) {
+		put_str(b, t->fields[i].name);
+		put(b, &t->fields[i].wire, 1);
 	}
 }
 
@@ -376,6 +470,7 @@ int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info
 {
 	struct wbuf *b = &w->rec;
 	char num[3][24];
+	int r;
 
 	dict_clear(w);
 	frame_begin(b, R_HEADER);
@@ -391,9 +486,14 @@ int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info
 	put_info(b, "threads", info->threads ? "1" : "0");
 	put_info(b, "depth", num[0]);
 	put_info(b, "delay_ns", num[1]);
-	put_table(b, cg_rec_row_fields, cg_rec_n_row_fields);
-	put_table(b, cg_rec_thread_fields, cg_rec_n_thread_fields);
-	return frame_end(b, ret, ret_len);
+	put_varint(b, TB_N);
+	for (size_t t = 0; t < TB_N; t++)
+		put_table(b, &cg_rec_tables[t]);
+	r = frame_end(b, ret, ret_len);
+	/* a reader resynchronising after damage looks for headers no larger */
+	if (r == 0 && *ret_len - 8 > CG_REC_MAX_HEADER)
+		r = -EFBIG;
+	return r;
 }
 
 int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_stat_row *const *rows,
@@ -415,11 +515,17 @@ int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_st
 		put_varint(b, id << 1 | is_new);
 		if (is_new)
 			put_str(b, r->path);
-		encode_fields(b, cg_rec_row_fields, cg_rec_n_row_fields, r, r->have, &w->vals);
-		put_varint(b, r->n_threads);
-		for (size_t t = 0; t < r->n_threads; t++)
-			encode_fields(b, cg_rec_thread_fields, cg_rec_n_thread_fields,
-				      &r->threads[t], 0, &w->vals);
+		encode_elem(b, &cg_rec_tables[TB_ROW], r, &w->vals);
+		/* the row's lists: its threads, its devices */
+		for (size_t t = TB_ROW + 1; t < TB_N; t++) {
+			const struct table *tb = &cg_rec_tables[t];
+			const char *list = *(char *const *)((const char *)r + tb->list_off);
+			size_t count = *(const size_t *)((const char *)r + tb->count_off);
+
+			put_varint(b, count);
+			for (size_t k = 0; k < count; k++)
+				encode_elem(b, tb, list + k * tb->elem, &w->vals);
+		}
 	}
 	return frame_end(b, ret, ret_len);
 }

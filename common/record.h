@@ -21,6 +21,8 @@
 #define CG_REC_HEAD_SIZE 12
 /* The largest record a reader accepts (a damaged length field must not allocate gigabytes). */
 #define CG_REC_MAX_RECORD (64u << 20)
+/* The largest session header (a few KiB are written): what resynchronisation after damage looks for */
+#define CG_REC_MAX_HEADER (64u << 10)
 
 /* How the samples were taken: the header of each session in the file. */
 struct cg_rec_info {
@@ -79,8 +81,10 @@ const struct cg_rec_info *cg_rec_info_of(const struct cg_rec_file *f, size_t i);
 struct cg_rec_rows {
 	struct cg_stat_row *rows;
 	struct cg_stat_row **ptrs;
-	struct cg_stat_thread *threads;
-	size_t n, cap, n_threads, threads_cap;
+	size_t n, cap;
+	/* the rows' lists, indexed as record_impl.h's tables: threads, IO devices */
+	void *lists[3];
+	size_t list_n[3], list_cap[3];
 };
 
 /* Sample i into out (paths point into f): 0, -ENOMEM or -EBADMSG. */

@@ -19,21 +19,36 @@ enum code { C_ABSENT, C_ZERO, C_VALUE, C_CENTI };
 enum { R_HEADER = 'H', R_SAMPLE = 'S' };
 
 /* What a field is in memory. */
-enum ctype { T_U64, T_INT, T_DOUBLE, T_OPT_DOUBLE, T_COMM, T_FLAG };
+enum ctype { T_U64, T_INT, T_UINT, T_DOUBLE, T_OPT_DOUBLE, T_CHARS, T_FLAG };
 
+/*
+ * A field: its name and wire type in files, where it is in an element and when it is there: a
+ * bit of the element's x_have word (xbit >= 0), else of its have word (have; 0: always), and
+ * for T_OPT_DOUBLE when >= 0.
+ */
 struct field {
 	const char *name;
 	uint8_t wire, ctype;
-	unsigned have; /* the row's have bit; 0: always present */
-	size_t off;
+	int8_t xbit;
+	unsigned have;
+	size_t off, size; /* size: T_CHARS's array */
 };
 
-/* Both tables: row fields, then the fields of a row's threads. */
-extern const struct field cg_rec_row_fields[], cg_rec_thread_fields[];
-extern const size_t cg_rec_n_row_fields, cg_rec_n_thread_fields;
+/* A table of fields: the row's, or a list each row holds (its threads, its IO devices). */
+struct table {
+	const char *name;
+	const struct field *fields;
+	size_t n, elem;
+	size_t have_off, xhave_off; /* the element's have words; NO_OFF: none */
+	size_t list_off, count_off; /* the list and its length in struct cg_stat_row */
+};
+#define NO_OFF ((size_t)-1)
+
+/* In files and here, the row table comes first; the lists follow each row in table order. */
+enum { TB_ROW, TB_THREAD, TB_IODEV, TB_N };
+extern const struct table cg_rec_tables[TB_N];
 /* enum cg_count's names in a header's "count" */
 extern const char *const cg_rec_count_names[3];
-#define CG_REC_COMM_SIZE sizeof(((struct cg_stat_thread *)0)->comm)
 
 uint64_t cg_rec_zigzag(int64_t v);
 

@@ -67,13 +67,20 @@ static const uint8_t *get_fixed(struct rbuf *r, size_t n)
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
-/* One session: its info, its field tables mapped onto ours, the cgroups it has named. */
+/* A table as a session's header lists it, mapped onto ours. */
+struct stable {
+	int known; /* enum TB_*, -1: a table this reader does not know (skipped) */
+	size_t n;
+	uint8_t *wire;
+	int *map; /* file field -> our field of that table, -1: unknown, skipped */
+};
+
+/* One session: its info, its tables, the cgroups it has named. */
 struct session {
 	struct cg_rec_info info;
 	char *path, *host;
-	uint8_t *row_wire, *thr_wire;
-	int *row_map, *thr_map; /* file field -> our field, -1: unknown, skipped */
-	size_t n_row, n_thr;
+	struct stable *tabs;
+	size_t n_tabs;
 	char **paths;
 	size_t n_paths, paths_cap;
 };
@@ -96,10 +103,11 @@ static void session_free(struct session *s)
 {
 	free(s->path);
 	free(s->host);
-	free(s->row_wire);
-	free(s->thr_wire);
-	free(s->row_map);
-	free(s->thr_map);
+	for (size_t i = 0; i < s->n_tabs; i++) {
+		free(s->tabs[i].wire);
+		free(s->tabs[i].map);
+	}
+	free(s->tabs);
 	for (size_t i = 0; i < s->n_paths; i++)
 		free(s->paths[i]);
 	free(s->paths);
@@ -132,6 +140,7 @@ const struct cg_rec_info *cg_rec_info_of(const struct cg_rec_file *f, size_t i)
 }
 
 /* bytes without a NUL, as a string; NULL when they hold one or without memory */
+/* bytes without a NUL, as a string; NULL when they hold one or without memory */
 static char *dup_text(const uint8_t *p, size_t n)
 {
 	if (memchr(p, '\0', n))
@@ -144,40 +153,43 @@ static bool text_is(const uint8_t *p, size_t n, const char *s)
 	return strlen(s) == n && !memcmp(p, s, n);
 }
 
-static int read_table(struct rbuf *r, const struct field *ours, size_t n_ours, uint8_t **ret_wire,
-		      int **ret_map, size_t *ret_n)
+/* A table of the header: its name, its fields mapped onto ours by name and wire type. */
+static int read_table(struct rbuf *r, struct stable *st, unsigned *seen)
 {
+	size_t len;
+	const uint8_t *name = get_bytes(r, &len);
 	uint64_t n = get_varint(r);
-	uint8_t *wire;
-	int *map;
+	const struct table *ours = NULL;
 
+	st->known = -1;
 	if (r->bad || n > 4096 || n > (uint64_t)(r->end - r->p))
 		return -EBADMSG;
-	wire = malloc(n ? n : 1);
-	map = malloc((n ? n : 1) * sizeof(*map));
-	if (!wire || !map) {
-		free(wire);
-		free(map);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		const uint8_t *name = get_bytes(r, &len), *w = get_fixed(r, 1);
-
-		if (r->bad || *w < W_UINT || *w > W_FLAG) {
-			free(wire);
-			free(map);
+	for (int t = 0; t < TB_N; t++)
+		if (text_is(name, len, cg_rec_tables[t].name))
+			st->known = t;
+	if (st->known >= 0) {
+		/* one list per table: a second would count a row's elements twice */
+		if (*seen & (1u << st->known))
 			return -EBADMSG;
-		}
-		wire[i] = *w;
-		map[i] = -1;
-		for (size_t k = 0; k < n_ours; k++)
-			if (ours[k].wire == *w && text_is(name, len, ours[k].name))
-				map[i] = (int)k;
+		*seen |= 1u << st->known;
+		ours = &cg_rec_tables[st->known];
 	}
-	*ret_wire = wire;
-	*ret_map = map;
-	*ret_n = (size_t)n;
+	st->wire = malloc(n ? n : 1);
+	st->map = malloc((n ? n : 1) * sizeof(*st->map));
+	if (!st->wire || !st->map)
+		return -ENOMEM;
+	st->n = (size_t)n;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *fname = get_bytes(r, &len), *w = get_fixed(r, 1);
+
+		if (r->bad || *w < W_UINT || *w > W_FLAG)
+			return -EBADMSG;
+		st->wire[i] = *w;
+		st->map[i] = -1;
+		for (size_t k = 0; ours && k < ours->n; k++)
+			if (ours->fields[k].wire == *w && text_is(fname, len, ours->fields[k].name))
+				st->map[i] = (int)k;
+	}
 	return 0;
 }
 
@@ -230,21 +242,32 @@ static int read_info(struct rbuf *r, struct session *s)
 
 static int read_header(struct rbuf *r, struct session *s)
 {
-	uint64_t major = get_varint(r);
+	uint64_t major = get_varint(r), n;
+	unsigned seen = 0;
 	int e;
 
 	get_varint(r); /* minor: every one of this major reads the same */
 	if (r->bad || major != CG_REC_MAJOR)
 		return -EBADMSG;
 	e = read_info(r, s);
-	if (e == 0)
-		e = read_table(r, cg_rec_row_fields, cg_rec_n_row_fields, &s->row_wire, &s->row_map,
-			       &s->n_row);
-	if (e == 0)
-		e = read_table(r, cg_rec_thread_fields, cg_rec_n_thread_fields, &s->thr_wire,
-			       &s->thr_map, &s->n_thr);
 	if (e < 0)
 		return e;
+	n = get_varint(r);
+	if (r->bad || n == 0 || n > 64)
+		return -EBADMSG;
+	s->tabs = calloc((size_t)n, sizeof(*s->tabs));
+	if (!s->tabs)
+		return -ENOMEM;
+	for (; s->n_tabs < n; s->n_tabs++) {
+		e = read_table(r, &s->tabs[s->n_tabs], &seen);
+		if (e < 0) {
+			s->n_tabs++;
+			return e;
+		}
+	}
+	/* the rows' table first: the lists follow each row */
+	if (s->tabs[0].known != TB_ROW)
+		return -EBADMSG;
 	if (!s->path)
 		s->path = strdup("");
 	if (!s->host)
@@ -256,11 +279,17 @@ static int read_header(struct rbuf *r, struct session *s)
 	return 0;
 }
 
-/* One field's value: into base when our field k (>= 0) takes it, else skipped. */
+/* Where decoding sets presence: the element's have words (or scratch ones). */
+struct bits {
+	unsigned *have;
+	uint64_t *xhave;
+};
+
+/* One field's value: into base when f (ours) takes it, else skipped. */
 static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct field *f,
-			 void *base, unsigned *have)
+			 char *base, struct bits *bits)
 {
-	char *p = f ? (char *)base + f->off : NULL;
+	char *p = f ? base + f->off : NULL;
 	uint64_t v = 0;
 	double d = 0;
 	const uint8_t *b = NULL;
@@ -276,6 +305,8 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 			r->bad = true;
 		if (f && f->ctype == T_U64)
 			*(uint64_t *)p = v;
+		else if (f && f->ctype == T_UINT)
+			*(unsigned *)p = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 		else if (f)
 			*(int *)p = (int)cg_rec_unzigzag(v);
 		break;
@@ -298,9 +329,7 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 		else if (c != C_ZERO)
 			r->bad = true;
 		if (f && !r->bad) {
-			size_t size = sizeof(((struct cg_stat_thread *)0)->comm);
-
-			len = len < size ? len : size - 1;
+			len = len < f->size ? len : f->size - 1;
 			if (len)
 				memcpy(p, b, len);
 			p[len] = '\0';
@@ -311,19 +340,31 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 			r->bad = true;
 		break;
 	}
-	if (f && !r->bad)
-		*have |= f->have;
+	if (!f || r->bad)
+		return;
+	if (f->xbit >= 0)
+		*bits->xhave |= 1ull << f->xbit;
+	else
+		*bits->have |= f->have;
 }
 
-static void decode_fields(struct rbuf *r, const uint8_t *wire, const int *map, size_t n,
-			  const struct field *ours, void *base, unsigned *have)
+/* An element of session table st: into base (ours, table t) when both are there. */
+static void decode_elem(struct rbuf *r, const struct stable *st, const struct table *t, char *base)
 {
-	const uint8_t *codes = get_fixed(r, (n + 3) / 4);
+	const uint8_t *codes = get_fixed(r, (st->n + 3) / 4);
+	unsigned scratch = 0;
+	uint64_t xscratch = 0;
+	struct bits bits = { &scratch, &xscratch };
 
-	for (size_t i = 0; codes && i < n && !r->bad; i++) {
+	if (base && t->have_off != NO_OFF)
+		bits.have = (unsigned *)(base + t->have_off);
+	if (base && t->xhave_off != NO_OFF)
+		bits.xhave = (uint64_t *)(base + t->xhave_off);
+	for (size_t i = 0; codes && i < st->n && !r->bad; i++) {
 		enum code c = (enum code)(codes[i / 4] >> (2 * (i % 4)) & 3);
 
-		decode_field(r, wire[i], c, map[i] >= 0 && base ? &ours[map[i]] : NULL, base, have);
+		decode_field(r, st->wire[i], c,
+			     base && st->map[i] >= 0 ? &t->fields[st->map[i]] : NULL, base, &bits);
 	}
 }
 
@@ -342,6 +383,66 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	*p = np;
 	*cap = n;
 	return 0;
+}
+
+/* A new element of list t in out, zeroed (an optional double: unknown); NULL without memory. */
+static char *new_elem(struct cg_rec_rows *out, int t)
+{
+	const struct table *tb = &cg_rec_tables[t];
+	char *e;
+
+	if (grow(&out->lists[t], &out->list_cap[t], out->list_n[t] + 1, tb->elem) < 0)
+		return NULL;
+	e = (char *)out->lists[t] + out->list_n[t]++ * tb->elem;
+	memset(e, 0, tb->elem);
+	for (size_t i = 0; i < tb->n; i++)
+		if (tb->fields[i].ctype == T_OPT_DOUBLE)
+			*(double *)(e + tb->fields[i].off) = -1;
+	return e;
+}
+
+/* A row's lists (threads, devices), in the session's table order. */
+static int walk_lists(struct rbuf *r, const struct session *s, struct cg_stat_row *row,
+		      struct cg_rec_rows *out)
+{
+	for (size_t k = 1; k < s->n_tabs; k++) {
+		const struct stable *st = &s->tabs[k];
+		uint64_t n = get_varint(r);
+		bool keep = row && st->known > TB_ROW;
+
+		if (r->bad || n > (uint64_t)(r->end - r->p))
+			return -EBADMSG;
+		if (keep)
+			*(size_t *)((char *)row + cg_rec_tables[st->known].count_off) = (size_t)n;
+		for (uint64_t i = 0; i < n; i++) {
+			char *e = keep ? new_elem(out, st->known) : NULL;
+
+			if (keep && !e)
+				return -ENOMEM;
+			decode_elem(r, st, st->known >= 0 ? &cg_rec_tables[st->known] : NULL, e);
+			if (r->bad)
+				return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+/* Point each row at its part of the lists, which may have moved while they grew. */
+static void link_lists(struct cg_rec_rows *out)
+{
+	for (int t = TB_ROW + 1; t < TB_N; t++) {
+		const struct table *tb = &cg_rec_tables[t];
+		size_t k = 0;
+
+		for (size_t i = 0; i < out->n; i++) {
+			char *row = (char *)&out->rows[i];
+			size_t n = *(size_t *)(row + tb->count_off);
+
+			*(void **)(row + tb->list_off) =
+				n ? (char *)out->lists[t] + k * tb->elem : NULL;
+			k += n;
+		}
+	}
 }
 
 /*
@@ -368,11 +469,12 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 			return -ENOMEM;
 		out->ptrs = ptrs;
 		out->n = 0;
-		out->n_threads = 0;
+		memset(out->list_n, 0, sizeof(out->list_n));
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		struct cg_stat_row *row = out ? &out->rows[i] : NULL;
-		uint64_t ref = get_varint(&r), id = ref >> 1, nt;
+		uint64_t ref = get_varint(&r), id = ref >> 1;
+		int e;
 
 		if (r.bad)
 			return -EBADMSG;
@@ -404,44 +506,17 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 			memset(row, 0, sizeof(*row));
 			row->path = s->paths[id];
 			out->ptrs[i] = row;
+			out->n = (size_t)i + 1;
 		}
-		decode_fields(&r, s->row_wire, s->row_map, s->n_row, cg_rec_row_fields, row,
-			      row ? &row->have : NULL);
-		nt = get_varint(&r);
-		if (r.bad || nt > (uint64_t)(r.end - r.p))
-			return -EBADMSG;
-		for (uint64_t t = 0; t < nt; t++) {
-			struct cg_stat_thread *th = NULL;
-			unsigned unused = 0;
-
-			if (out) {
-				if (grow((void **)&out->threads, &out->threads_cap,
-					 out->n_threads + 1, sizeof(*out->threads)) < 0)
-					return -ENOMEM;
-				th = &out->threads[out->n_threads++];
-				memset(th, 0, sizeof(*th));
-				th->cpu_percent = -1;
-			}
-			decode_fields(&r, s->thr_wire, s->thr_map, s->n_thr, cg_rec_thread_fields,
-				      th, &unused);
-			if (r.bad)
-				return -EBADMSG;
-		}
-		if (row)
-			row->n_threads = (size_t)nt;
+		decode_elem(&r, &s->tabs[0], &cg_rec_tables[TB_ROW], (char *)row);
 		if (r.bad)
 			return -EBADMSG;
+		e = walk_lists(&r, s, row, out);
+		if (e < 0)
+			return e;
 	}
-	if (out) {
-		/* the threads array may have moved while it grew: point the rows at it now */
-		size_t t = 0;
-
-		for (uint64_t i = 0; i < n; i++) {
-			out->rows[i].threads = out->rows[i].n_threads ? &out->threads[t] : NULL;
-			t += out->rows[i].n_threads;
-		}
-		out->n = (size_t)n;
-	}
+	if (out)
+		link_lists(out);
 	return 0;
 }
 
@@ -474,7 +549,11 @@ static int frame_at(const uint8_t *buf, size_t len, size_t off, uint8_t *type,
 	return 0;
 }
 
-/* The next offset after off where a whole session header starts, or len. */
+/*
+ * The next offset after off where a whole session header starts, or len. A header is a few
+ * KiB: a candidate claiming more is not checksummed (a file of look-alikes would otherwise cost
+ * a CRC over megabytes at every other byte).
+ */
 static size_t resync(const uint8_t *buf, size_t len, size_t off)
 {
 	for (size_t o = off + 1; len - o >= 10; o++) {
@@ -484,6 +563,7 @@ static size_t resync(const uint8_t *buf, size_t len, size_t off)
 		const char *why;
 
 		if (buf[o + 4] == R_HEADER && buf[o + 5] == CG_REC_MAJOR &&
+		    cg_rec_get_le(buf + o, 4) <= CG_REC_MAX_HEADER &&
 		    frame_at(buf, len, o, &type, &p, &n, &why) == 0)
 			return o;
 	}
@@ -604,6 +684,7 @@ void cg_rec_rows_free(struct cg_rec_rows *out)
 {
 	free(out->rows);
 	free(out->ptrs);
-	free(out->threads);
+	for (size_t t = 0; t < ARRAY_SIZE(out->lists); t++)
+		free(out->lists[t]);
 	memset(out, 0, sizeof(*out));
 }

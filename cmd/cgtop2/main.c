@@ -77,6 +77,9 @@ static const struct argp_option options[] = {
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
+	{ "collectors", OPT_COLLECTORS, "LIST", 0,
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
 	{ "record", OPT_RECORD, "FILE", 0,
 	  "Append a sample to FILE every --delay (-n of them, or until interrupted), nothing on stdout",
@@ -90,9 +93,6 @@ static const struct argp_option options[] = {
 	{ "at", OPT_AT, "TIME", 0,
 	  "With --replay: start at the first sample taken at or after TIME, local 'YYYY-MM-DD HH:MM[:SS]' or @EPOCH",
 	  3 },
-	{ "collectors", OPT_COLLECTORS, "LIST", 0,
-	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
-	  2 },
 	{},
 };
 
@@ -357,6 +357,7 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			next += a->delay_ns;
 			sleep_until(next);
 		}
+		/* a replay's sample is decoded, not taken: it has no scrape duration */
 		v.sample_ns = cg_now_ns();
 		r = it	    ? source_next(src, &smp)
 		    : a->at ? source_seek(src, a->at_ns, &smp)
@@ -372,7 +373,7 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 			ret = report_errno(a, "sample", r);
 			break;
 		}
-		v.sample_ns = cg_now_ns() - v.sample_ns;
+		v.sample_ns = source_is_replay(src) ? 0 : cg_now_ns() - v.sample_ns;
 		v.stats = source_stats(src);
 		r = make_view(smp.rows, smp.n, a->order, NULL, &v);
 		v.time_ns = smp.time_ns;
@@ -508,6 +509,9 @@ static int run(const struct cgtop2_args *args)
 	so.collectors = a->collectors_set	 ? a->collectors
 			: a->format == FMT_TABLE ? 0
 						 : CG_COLL_DEFAULT;
+	/* a recording keeps what any view of it may want: every collector */
+	if (a->record_file && !a->collectors_set)
+		so.collectors = (1u << CG_COLL_N) - 1;
 	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {

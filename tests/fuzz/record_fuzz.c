@@ -26,7 +26,7 @@ static void put_le32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* head, then each chunk (a length byte, then that many bytes: type and payload) framed */
+/* head, then each chunk (2 bytes of length, little-endian, then type and payload) framed */
 static uint8_t *framed(const uint8_t *data, size_t size, size_t *ret_len)
 {
 	uint8_t *buf = malloc(CG_REC_HEAD_SIZE + size * 9 + 16), *p;
@@ -37,8 +37,10 @@ static uint8_t *framed(const uint8_t *data, size_t size, size_t *ret_len)
 	cg_rec_file_head(buf);
 	p = buf + CG_REC_HEAD_SIZE;
 	while (i < size) {
-		size_t n = data[i++];
+		size_t n = data[i];
 
+		n |= i + 1 < size ? (size_t)data[i + 1] << 8 : 0;
+		i += i + 1 < size ? 2 : 1;
 		if (n > size - i)
 			n = size - i;
 		if (n == 0)
