@@ -430,7 +430,8 @@ test_live_oom_kill_counted() {
 	sh -c 'echo $$ >"$1" && exec "$2" -s -m 128' sh "$procs" "$BUSY" &
 	pid=$!
 	_pids+=($pid)
-	wait "$pid"
+	# (bash would say "Killed" on stderr)
+	wait "$pid" 2>/dev/null
 	st=$?
 	assertEquals "killed by SIGKILL" 137 "$st"
 	cgk_capture "$T" -F prometheus -1 --collectors=memory "/$S"
