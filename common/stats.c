@@ -631,6 +631,9 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	}
 	s->hier[R_UNIFIED] = l->unified;
 	for (int role = R_CPUACCT; role <= R_CPU; role++) {
+		/* v1 cpu serves only the cpu collector's throttling: not walked without it */
+		if (role == R_CPU && !(o->collectors & (1u << CG_COLL_CPU)))
+			continue;
 		for (size_t i = 0; i < l->n; i++)
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], v1ctl[role]))
 				s->hier[role] = &l->hier[i];

@@ -175,7 +175,10 @@ void cg_stats_free(struct cg_stats *s);
 int cg_stats_set_depth(struct cg_stats *s, int depth);
 void cg_stats_set_threads(struct cg_stats *s, bool threads);
 void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only);
-/* The collectors from the next sample on (a bit per enum cg_collector). */
+/*
+ * The collectors from the next sample on (a bit per enum cg_collector). A v1 cpu hierarchy of
+ * its own (not co-mounted with cpuacct) is only watched when cg_stats_new had the cpu collector.
+ */
 void cg_stats_set_collectors(struct cg_stats *s, unsigned collectors);
 /*
  * "cpu,memory" (these only), "+iodevice,-psi" (the default set changed), "all", "none" -> a bit
