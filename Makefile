@@ -97,6 +97,8 @@ $(OBJ)/flags: ;
 man: $(MANS)
 man/%.1: man/%.1.scd
 	$(SCDOC) < $< > $@
+man/%.5: man/%.5.scd
+	$(SCDOC) < $< > $@
 
 # install puts the binaries and the shell completions, so that it needs no scdoc; install-man
 # builds the man pages and puts them. uninstall removes the files either put there, and no
@@ -110,12 +112,14 @@ install: all
 	install -m 0644 completions/zsh/_cgkit $(DESTDIR)$(ZSHCOMPDIR)/_cgkit
 
 install-man: man
-	install -d $(DESTDIR)$(MANDIR)/man1
-	install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 $(filter %.1,$(MANS)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(filter %.5,$(MANS)) $(DESTDIR)$(MANDIR)/man5/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS))) \
-		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(filter %.1,$(MANS)))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(filter %.5,$(MANS)))) \
 		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,cgkit $(notdir $(BINS))) \
 		$(DESTDIR)$(ZSHCOMPDIR)/_cgkit
 

@@ -4,7 +4,7 @@ BENCH_BINS := $(BENCH_SRC:%.c=$(OBJ)/%)
 
 $(OBJ)/bench/%: bench/%.c $(LIBCGKIT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) -lpthread $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) -lpthread $(LIBCGKIT_LIBS) $(LDLIBS)
 
 # make bench            every bench/*.sh in turn
 # make bench B=cgtop2   only bench/cgtop2.sh

@@ -7,3 +7,5 @@ $(LIBCGKIT): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
+# What libcgkit.a's objects need at link time: zlib's crc32 (record.c, record_read.c).
+LIBCGKIT_LIBS := $(shell pkg-config --libs zlib)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to cgtop2: its options, output buffer, writers (render.c) and screen (tty.c). */
+/* Private to cgtop2: its options, output buffer, writers (render.c) and screen (screen*.c). */
 #ifndef CGTOP2_H
 #define CGTOP2_H
 
@@ -11,11 +11,12 @@
 #include "stats.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
 	bool batch, raw, threads, verbose, cpu_time;
+	bool tree; /* --tree: the screen starts in its tree view */
 	unsigned long iterations; /* 0: until interrupted */
 	uint64_t delay_ns;
 	int depth;
@@ -24,6 +25,12 @@ struct cgtop2_args {
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */
+	const char *record_file, *replay_file; /* --record, --replay (record.c) */
+	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
+	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
+	bool at;
+	unsigned collectors; /* --collectors: a bit per enum cg_collector */
+	bool collectors_set; /* else: the default set in machine formats, none in the table */
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -57,6 +64,10 @@ enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
 	size_t n;
+	uint64_t time_ns; /* the sample's wall-clock time (source.h); 0: now */
+	/* for the expositions' own metrics (make_view leaves them): NULL, 0 when unknown */
+	const struct cg_stats *stats; /* the collectors' error counts */
+	uint64_t sample_ns; /* how long cg_stats_sample took */
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */
@@ -66,20 +77,52 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 		  size_t path_width, size_t max_rows, const char *eol);
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+/* A name escaped for q as every writer puts it (render.c). */
+void put_name(struct out *o, const char *name, enum quoting q);
+
+/* ---- metrics.c: the metric families, as OpenMetrics 1.0 and the Prometheus text format ------- */
+
+/* One OpenMetrics 1.0 exposition, ending in "# EOF". */
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v);
+/* The table's columns (0 is the path), their titles and cells, for the screen. */
+size_t table_columns(void);
+const char *table_title(const struct cgtop2_args *a, size_t c);
+void table_cell(const struct cgtop2_args *a, const struct cg_stat_row *r, size_t c, char *buf,
+		size_t size);
+/* A size as the table shows it: 1.5M */
+void table_bytes(char *buf, size_t size, double v);
+/*
+ * One exposition in the Prometheus text format 0.0.4 (promtool, node_exporter's textfile
+ * collector, a text/plain; version=0.0.4 scrape): the same families and samples as
+ * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
+ */
+void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v);
 /* A name escaped for q, as the writers put it, in a string of its own (NULL without memory). */
 char *escaped(const char *name, enum quoting q);
 /* The byte offset of character k of escaped text s[0, len), or len. */
 size_t char_offset(const char *s, size_t len, size_t k);
+
+/* ---- text.c: what a terminal may be given, and its width ---------------------------------- */
+
+/* Columns of the UTF-8 character s[0, len) (len from a valid sequence): 1 or 2, < 1 if it
+ * takes none or is not printable (control characters, format characters, combining marks). */
+int text_char_width(const unsigned char *s, size_t len);
+/* Columns of escaped text s[0, len). */
+size_t text_cols(const char *s, size_t len);
+/* The byte offset where escaped text s[0, len) is cut to fit cols columns, or len. */
+size_t text_cut(const char *s, size_t len, size_t cols);
 
 /* ---- main.c --------------------------------------------------------------------------------- */
 
 /* Say on stderr what failed (errno r) of the cgroup a shows; the exit status, 1. */
 int report_errno(const struct cgtop2_args *a, const char *what, int r);
 
-/* ---- tty.c: the interactive screen ---------------------------------------------------------- */
+/* ---- screen.c: the interactive screen (ncursesw) ------------------------------------------- */
 
-/* Run full-screen on the terminal until q, a signal or a->iterations: the exit status. */
-int tty_run(const struct cgtop2_args *a, struct cg_stats *s);
+struct source;
+/* tty_run's answer when ncurses cannot drive the terminal: print batch output instead. */
+#define TTY_FALLBACK (-1)
+/* Run full-screen on src until q, a signal or a->iterations: the exit status, or TTY_FALLBACK. */
+int tty_run(const struct cgtop2_args *a, struct source *src);
 
 #endif

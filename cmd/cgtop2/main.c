@@ -25,6 +25,8 @@
 #include "tool.h"
 
 #include "cgtop2.h"
+#include "recording.h"
+#include "source.h"
 
 TOOL_ARGP_VERSION("cgtop2");
 
@@ -32,10 +34,16 @@ enum {
 	OPT_DEPTH = 0x100,
 	OPT_CPU,
 	OPT_RECURSIVE,
+	OPT_TREE,
+	OPT_RECORD,
+	OPT_RECORD_SIZE,
+	OPT_REPLAY,
+	OPT_AT,
+	OPT_COLLECTORS,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
-static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
+static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Mode:", 1 },
@@ -46,7 +54,7 @@ static const struct argp_option options[] = {
 	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, 500ms, 1.5s, 2min",
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
-	  "table (default), json (one line per refresh), csv or openmetrics; all but table imply --batch",
+	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -68,6 +76,23 @@ static const struct argp_option options[] = {
 	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
+	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
+	{ "collectors", OPT_COLLECTORS, "LIST", 0,
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  2 },
+	{ 0, 0, 0, 0, "Record and replay:", 3 },
+	{ "record", OPT_RECORD, "FILE", 0,
+	  "Append a sample to FILE every --delay (-n of them, or until interrupted), nothing on stdout",
+	  3 },
+	{ "record-size", OPT_RECORD_SIZE, "SIZE", 0,
+	  "Rotate FILE to FILE.1 (replacing it) before it grows beyond SIZE bytes (K, M, G: powers of 1024; default 64M; 0: never)",
+	  3 },
+	{ "replay", OPT_REPLAY, "FILE", 0,
+	  "Show the samples recorded in FILE.1 (if any) and FILE instead of live ones, with their recorded times",
+	  3 },
+	{ "at", OPT_AT, "TIME", 0,
+	  "With --replay: start at the first sample taken at or after TIME, local 'YYYY-MM-DD HH:MM[:SS]' or @EPOCH",
+	  3 },
 	{},
 };
 
@@ -123,9 +148,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
 		if (i < 0)
-			argp_error(state,
-				   "--format takes table, json, csv or openmetrics, not '%s'",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"--format takes table, json, csv, openmetrics or prometheus, not '%s'",
+				TOOL_SHOWN(arg));
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
@@ -196,6 +222,42 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		a->verbose = true;
 		break;
+	case OPT_TREE:
+		a->tree = true;
+		break;
+	case OPT_RECORD:
+	case OPT_REPLAY:
+		if (!*arg)
+			argp_error(state, "--%s takes a file name",
+				   key == OPT_RECORD ? "record" : "replay");
+		*(key == OPT_RECORD ? &a->record_file : &a->replay_file) = arg;
+		break;
+	case OPT_RECORD_SIZE:
+		if (record_parse_size(arg, &a->record_size) < 0)
+			argp_error(
+				state,
+				"--record-size takes bytes with K, M, G or T (powers of 1024), not '%s'",
+				TOOL_SHOWN(arg));
+		break;
+	case OPT_AT:
+		if (source_parse_time(arg, &a->at_ns) < 0)
+			argp_error(
+				state,
+				"--at takes a local time 'YYYY-MM-DD HH:MM[:SS]' or @SECONDS, not '%s'",
+				TOOL_SHOWN(arg));
+		a->at = true;
+		break;
+	case OPT_COLLECTORS: {
+		const char *bad = arg;
+
+		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
+			argp_error(
+				state,
+				"--collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not '%s'",
+				TOOL_SHOWN(bad));
+		a->collectors_set = true;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -208,6 +270,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");
+		if (a->record_file && a->replay_file)
+			argp_error(state, "--record and --replay exclude each other");
+		if (a->at && !a->replay_file)
+			argp_error(state, "--at needs --replay");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -221,7 +287,7 @@ static const struct argp argp = {
 	options,
 	parse_opt,
 	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
 	NULL,
 	NULL,
 	NULL,
@@ -275,7 +341,7 @@ int report_errno(const struct cgtop2_args *a, const char *what, int r)
 	return 1;
 }
 
-static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
+static int run_batch(const struct cgtop2_args *a, struct source *src)
 {
 	struct view v = { 0 };
 	struct out o = { .fd = STDOUT_FILENO };
@@ -283,20 +349,34 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 	int ret = 0;
 
 	for (unsigned long it = 0; !a->iterations || it < a->iterations; it++) {
-		struct cg_stat_row *const *rows;
-		size_t n;
+		struct source_sample smp;
 		int r;
 
-		if (it) {
+		/* a replay prints its samples one after the other, as fast as they come */
+		if (it && !source_is_replay(src)) {
 			next += a->delay_ns;
 			sleep_until(next);
 		}
-		r = cg_stats_sample(s, &rows, &n);
+		/* a replay's sample is decoded, not taken: it has no scrape duration */
+		v.sample_ns = cg_now_ns();
+		r = it	    ? source_next(src, &smp)
+		    : a->at ? source_seek(src, a->at_ns, &smp)
+			    : source_current(src, &smp);
+		if (r == 0 && it == 0 && source_is_replay(src)) {
+			tool_say("replay %s: no sample at or after that time (%zu samples)",
+				 a->replay_file, source_count(src));
+			ret = 1;
+		}
+		if (r == 0)
+			break;
 		if (r < 0) {
 			ret = report_errno(a, "sample", r);
 			break;
 		}
-		r = make_view(rows, n, a->order, NULL, &v);
+		v.sample_ns = source_is_replay(src) ? 0 : cg_now_ns() - v.sample_ns;
+		v.stats = source_stats(src);
+		r = make_view(smp.rows, smp.n, a->order, NULL, &v);
+		v.time_ns = smp.time_ns;
 		if (r < 0) {
 			ret = report_errno(a, "sort", r);
 			break;
@@ -310,6 +390,9 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 			break;
 		case FMT_OPENMETRICS:
 			render_openmetrics(&o, a, &v);
+			break;
+		case FMT_PROMETHEUS:
+			render_prometheus(&o, a, &v);
 			break;
 		default:
 			/* a blank line between snapshots, as systemd-cgtop does */
@@ -348,6 +431,44 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* A source goes to the recorder, the screen on a terminal, or else batch output. */
+static int drive(const struct cgtop2_args *a, struct source *src)
+{
+	bool interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
+			   isatty(STDOUT_FILENO);
+	int ret;
+
+	if (a->record_file)
+		return record_run(a, src);
+	ret = interactive ? tty_run(a, src) : run_batch(a, src);
+	/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
+	return ret == TTY_FALLBACK ? run_batch(a, src) : ret;
+}
+
+/* --replay: the recording's samples, as the recording counted them */
+static int run_replay(const struct cgtop2_args *args)
+{
+	struct cgtop2_args a = *args;
+	struct source *src = NULL;
+	char *msg = NULL;
+	int r = source_replay_new(a.replay_file, &src, &msg), ret;
+
+	if (msg)
+		tool_say("%s", msg);
+	free(msg);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			tool_say("replay %s: %s", a.replay_file, strerror(ENOMEM));
+		return 1;
+	}
+	/* the titles and keys of what the recording counted (its first session's) */
+	a.count = source_info(src)->count;
+	a.threads = source_info(src)->threads;
+	ret = drive(&a, src);
+	source_free(src);
+	return ret;
+}
+
 static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
@@ -357,9 +478,10 @@ static int run(const struct cgtop2_args *args)
 		.depth = a->depth, .threads = a->threads, .count = a->count, .own_only = a->own_only
 	};
 	_cleanup_free_ char *mpath = NULL;
-	bool interactive;
 	int r, ret;
 
+	if (a->replay_file)
+		return run_replay(a);
 	/* benchmarks compare the cost of reading everything with the floor */
 	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
 	r = cg_layout_load(&l);
@@ -384,6 +506,12 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
+	so.collectors = a->collectors_set	 ? a->collectors
+			: a->format == FMT_TABLE ? 0
+						 : CG_COLL_DEFAULT;
+	/* a recording keeps what any view of it may want: every collector */
+	if (a->record_file && !a->collectors_set)
+		so.collectors = (1u << CG_COLL_N) - 1;
 	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
@@ -407,9 +535,19 @@ static int run(const struct cgtop2_args *args)
 	if (a->verbose)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
-	interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
-		      isatty(STDOUT_FILENO);
-	ret = interactive ? tty_run(a, s) : run_batch(a, s);
+	{
+		struct source_info si = { .path = a->path,
+					  .count = a->count,
+					  .own_only = a->own_only,
+					  .threads = a->threads,
+					  .depth = a->depth,
+					  .delay_ns = a->delay_ns };
+		struct source *src = NULL;
+
+		r = source_live_new(s, &si, &src);
+		ret = r < 0 ? report_errno(a, "sample", r) : drive(a, src);
+		source_free(src);
+	}
 	if (a->verbose && cg_stats_reopened(s))
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",
 			program_invocation_short_name, cg_stats_reopened(s));
@@ -422,6 +560,7 @@ int main(int argc, char **argv)
 {
 	struct cgtop2_args a = {
 		.delay_ns = NSEC_PER_SEC,
+		.record_size = 64 << 20,
 		.depth = 3,
 		.order = ORDER_CPU,
 		.format = FMT_TABLE,

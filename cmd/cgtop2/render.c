@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cgtop2's writers: the rows to show (filtered, sorted), the table (batch and interactive), JSON,
- * CSV and OpenMetrics, and put_name, the one function that escapes a name for each of them.
+ * CSV (OpenMetrics and Prometheus: metrics.c), and put_name, the one function that escapes a name
+ * for each of them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -230,6 +231,28 @@ static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum 
 	}
 }
 
+/* The table's columns for the screen (screen_table.c), which draws the path column itself. */
+size_t table_columns(void)
+{
+	return C_N;
+}
+
+const char *table_title(const struct cgtop2_args *a, size_t c)
+{
+	return col_title(a, (enum col)c);
+}
+
+void table_cell(const struct cgtop2_args *a, const struct cg_stat_row *r, size_t c, char *buf,
+		size_t size)
+{
+	cell(a, r, (enum col)c, buf, size);
+}
+
+void table_bytes(char *buf, size_t size, double v)
+{
+	fmt_bytes(buf, size, v);
+}
+
 /* ---- names ----------------------------------------------------------------------------------- */
 
 /*
@@ -285,12 +308,14 @@ static bool q_special(enum quoting q, unsigned char c)
  * Write a name (a cgroup path, a thread's comm: any bytes but NUL, chosen by whoever named it)
  * so that it stays one field of one line in every format and nothing raw reaches a terminal.
  * Control characters (C0, DEL, C1): JSON \u00XX; OpenMetrics \n for a newline, U+FFFD for the
- * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \xNN a byte.
+ * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \t \n \r,
+ * else \xNN a byte, also for a character that takes no column (wcwidth < 1: format characters
+ * such as U+202E, combining marks), so that every character shown takes one or two columns.
  * A byte that starts no valid UTF-8 is U+FFFD, in the table \xNN. Quotes and backslashes as
  * the format escapes them: \" \\ in JSON and OpenMetrics, "" in CSV (the caller quotes the
  * field), \\ in the table so that its \xNN stays unambiguous.
  */
-static void put_name(struct out *o, const char *name, enum quoting q)
+void put_name(struct out *o, const char *name, enum quoting q)
 {
 	const unsigned char *s = (const unsigned char *)name, *run = s;
 
@@ -301,12 +326,21 @@ static void put_name(struct out *o, const char *name, enum quoting q)
 				    : len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
 		char esc[16];
 
+		/* a terminal gets only what takes a column or two: no format or combining mark */
+		if (q == Q_TABLE && len > 1 && !ctl && text_char_width(s, len) < 1)
+			ctl = true;
+
 		if (len && !ctl && !(len == 1 && q_special(q, *s))) {
 			s += len;
 			continue;
 		}
 		out_put(o, (const char *)run, (size_t)(s - run));
-		if (q == Q_TABLE && (!len || ctl)) {
+		if (q == Q_TABLE && len == 1 && strchr("\t\n\r", *s)) {
+			n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+					     *s == '\t'	  ? 't'
+					     : *s == '\n' ? 'n'
+							  : 'r');
+		} else if (q == Q_TABLE && (!len || ctl)) {
 			for (size_t i = 0; i < (len ? len : 1); i++)
 				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", s[i]);
 		} else if (q == Q_JSON && ctl) {
@@ -372,26 +406,17 @@ int make_view(struct cg_stat_row *const *rows, size_t n, enum order order, const
 }
 
 /*
- * Table text is escaped (put_name): ASCII and whole UTF-8 characters, one column each (wide
- * characters aside). The byte offset of character k of s[0, len), or len.
+ * Table text is escaped (put_name): printable ASCII and whole UTF-8 characters of one or two
+ * columns (wcwidth). The byte offset where text s[0, len) is cut to k columns, or len.
  */
 size_t char_offset(const char *s, size_t len, size_t k)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && k-- == 0)
-			break;
-	return i;
+	return text_cut(s, len, k);
 }
 
 static size_t text_width(const char *s)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return text_cols(s, strlen(s));
 }
 
 /* Shorten a path to width by cutting its middle: the top and the leaf say the most. */
@@ -401,9 +426,13 @@ static void ellipsize(char *s, size_t width)
 
 	if (w <= width || width < 5)
 		return;
-	/* between characters, never inside one */
+	/* between characters, never inside one; a wide one that does not fit leaves a column */
 	head = char_offset(s, len, (width - 3) / 2);
 	tail = char_offset(s, len, w - (width - 3 - (width - 3) / 2));
+	while (tail < len && text_cols(s + tail, len - tail) > width - 3 - text_cols(s, head))
+		tail++;
+	while (tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80)
+		tail++;
 	memmove(s + head + 3, s + tail, len - tail + 1);
 	memcpy(s + head, "...", 3);
 }
@@ -549,17 +578,69 @@ static void json_num(struct out *o, bool have, const char *fmt, double v)
 		out_printf(o, "null");
 }
 
-static double wall_time(void)
+/* the sample's time (a replay's is the recorded one), else now */
+static double wall_time(const struct view *v)
 {
 	struct timespec ts;
 
+	if (v->time_ns)
+		return (double)v->time_ns / (double)NSEC_PER_SEC;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / (double)NSEC_PER_SEC;
 }
 
+/* The JSON schema: a new key may come with a new number; a key never changes its meaning. */
+#define JSON_SCHEMA 1
+
+/* Nanoseconds as seconds, exactly; null when unknown */
+static void json_ns(struct out *o, bool have, uint64_t ns)
+{
+	if (have)
+		out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(ns / NSEC_PER_SEC),
+			   (uint64_t)(ns % NSEC_PER_SEC));
+	else
+		out_printf(o, "null");
+}
+
+static void json_u64(struct out *o, bool have, uint64_t v)
+{
+	if (have)
+		out_printf(o, "%" PRIu64, v);
+	else
+		out_printf(o, "null");
+}
+
+static bool x_known(const struct cg_stat_row *r, int i)
+{
+	return r->x_have & (1ull << i);
+}
+
+/* The cumulative values beside the rates (schema 1): what a consumer takes its own rates of. */
+static void json_totals(struct out *o, const struct cg_stat_row *r)
+{
+	static const char *const psi_keys[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	out_printf(o, ",\"cpu_usage_seconds\":");
+	json_ns(o, r->have & CG_STAT_CPU, r->cpu_ns);
+	out_printf(o, ",\"io_read_bytes\":");
+	json_u64(o, r->have & CG_STAT_IO, r->io_read);
+	out_printf(o, ",\"io_write_bytes\":");
+	json_u64(o, r->have & CG_STAT_IO, r->io_write);
+	out_printf(o, ",\"io_read_ops\":");
+	json_u64(o, x_known(r, CG_X_IO_RIOS), r->x[CG_X_IO_RIOS]);
+	out_printf(o, ",\"io_write_ops\":");
+	json_u64(o, x_known(r, CG_X_IO_WIOS), r->x[CG_X_IO_WIOS]);
+	out_printf(o, ",\"pressure_some_seconds\":{");
+	for (int p = 0; p < CG_PSI_N; p++) {
+		out_printf(o, "%s\"%s\":", p ? "," : "", psi_keys[p]);
+		json_ns(o, x_known(r, CG_X_PSI_SOME_US + p), r->x[CG_X_PSI_SOME_US + p] * 1000);
+	}
+	out_printf(o, "}");
+}
+
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
-	out_printf(o, "{\"time\":%.3f,\"cgroups\":[", wall_time());
+	out_printf(o, "{\"schema\":%d,\"time\":%.3f,\"cgroups\":[", JSON_SCHEMA, wall_time(v));
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -567,8 +648,11 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		json_string(o, r->path);
 		out_printf(o, ",\"%s\":", count_keys[a->count]);
 		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
-		out_printf(o, ",\"cpu_percent\":");
-		json_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		/* --cpu=time: the time only (cpu_usage_seconds below), no percentage */
+		if (!a->cpu_time) {
+			out_printf(o, ",\"cpu_percent\":");
+			json_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		}
 		out_printf(o, ",\"memory_bytes\":");
 		json_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
 		out_printf(o, ",\"io_read_bytes_per_sec\":");
@@ -582,6 +666,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		out_printf(o, ",\"io\":");
 		json_num(o, r->have & CG_STAT_PSI_IO, "%.2f", r->psi[CG_PSI_IO]);
 		out_printf(o, "}");
+		json_totals(o, r);
 		if (a->threads && (r->have & CG_STAT_THREADED)) {
 			out_printf(o, ",\"threads\":[");
 			for (size_t t = 0; t < r->n_threads; t++) {
@@ -620,27 +705,49 @@ static void csv_num(struct out *o, bool have, const char *fmt, double v)
 		out_printf(o, fmt, v);
 }
 
+/* CSV's cumulative columns after the rates; with --cpu=time the CPU time is in column 4. */
+static void csv_totals(struct out *o, const struct cgtop2_args *a, const struct cg_stat_row *r)
+{
+	if (!a->cpu_time)
+		csv_num(o, r->have & CG_STAT_CPU, "%.9f", (double)r->cpu_ns / (double)NSEC_PER_SEC);
+	csv_num(o, r->have & CG_STAT_IO, "%.0f", (double)r->io_read);
+	csv_num(o, r->have & CG_STAT_IO, "%.0f", (double)r->io_write);
+	csv_num(o, x_known(r, CG_X_IO_RIOS), "%.0f", (double)r->x[CG_X_IO_RIOS]);
+	csv_num(o, x_known(r, CG_X_IO_WIOS), "%.0f", (double)r->x[CG_X_IO_WIOS]);
+	for (int p = 0; p < CG_PSI_N; p++)
+		csv_num(o, x_known(r, CG_X_PSI_SOME_US + p), "%.6f",
+			(double)r->x[CG_X_PSI_SOME_US + p] / 1e6);
+}
+
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
 {
-	double now = wall_time();
+	double now = wall_time(v);
+	/* the empty fields of a thread's row between its CPU and its tid */
+	const char *thread_gap = a->cpu_time ? ",,,,,,,,,,,,,," : ",,,,,,,,,,,,,,,";
 
 	if (header)
 		out_printf(
 			o,
-			"time,path,%s,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io%s\n",
-			count_keys[a->count], a->threads ? ",tid,comm" : "");
+			"time,path,%s,%s,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,%sio_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds%s\n",
+			count_keys[a->count], a->cpu_time ? "cpu_usage_seconds" : "cpu_percent",
+			a->cpu_time ? "" : "cpu_usage_seconds,", a->threads ? ",tid,comm" : "");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
 		out_printf(o, "%.3f,", now);
 		csv_field(o, r->path);
 		csv_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
-		csv_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		if (a->cpu_time)
+			csv_num(o, r->have & CG_STAT_CPU, "%.9f",
+				(double)r->cpu_ns / (double)NSEC_PER_SEC);
+		else
+			csv_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
 		csv_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
 		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
 		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
 		for (int p = 0; p < CG_PSI_N; p++)
 			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
+		csv_totals(o, a, r);
 		out_printf(o, "%s\n", a->threads ? ",," : "");
 		/* a thread: its cgroup's path, its CPU, its tid and comm; the rest is the cgroup's */
 		for (size_t t = 0; a->threads && (r->have & CG_STAT_THREADED) && t < r->n_threads;
@@ -651,136 +758,11 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 			csv_field(o, r->path);
 			out_printf(o, ",");
 			csv_num(o, th->cpu_percent >= 0, "%.2f", th->cpu_percent);
-			/* memory, the IO rates and the three PSI figures are the cgroup's */
-			out_printf(o, ",,,,,,,%d,", (int)th->tid);
+			/* memory, the IO rates, the three PSI figures and the totals are the cgroup's */
+			out_printf(o, "%s%d,", thread_gap, (int)th->tid);
 			csv_field(o, th->comm);
 			out_printf(o, "\n");
 		}
 		out_maybe_flush(o);
 	}
-}
-
-static void om_label(struct out *o, const char *s)
-{
-	put_name(o, s, Q_OPENMETRICS);
-}
-
-struct om_family {
-	const char *name, *type, *unit, *help, *sample_suffix, *extra_label;
-	unsigned need;
-	int value; /* which number of a row */
-};
-
-enum { V_CPU_S, V_MEM, V_TASKS, V_IOR, V_IOW, V_PSI_CPU, V_PSI_MEM, V_PSI_IO };
-
-static const struct om_family families[] = {
-	{ "cgroup_cpu_usage_seconds", "counter", "seconds",
-	  "CPU time used by the cgroup and its descendants", "_total", NULL, CG_STAT_CPU, V_CPU_S },
-	{ "cgroup_memory_bytes", "gauge", "bytes", "Memory charged to the cgroup", "", NULL,
-	  CG_STAT_MEMORY, V_MEM },
-	{ "cgroup_tasks", "gauge", NULL, "Tasks (threads) in the cgroup and its descendants", "",
-	  NULL, CG_STAT_TASKS, V_TASKS },
-	{ "cgroup_io_read_bytes", "counter", "bytes", "Bytes read from block devices", "_total",
-	  NULL, CG_STAT_IO, V_IOR },
-	{ "cgroup_io_write_bytes", "counter", "bytes", "Bytes written to block devices", "_total",
-	  NULL, CG_STAT_IO, V_IOW },
-	{ "cgroup_pressure_some_avg10_ratio", "gauge", NULL,
-	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)", "",
-	  "resource=\"cpu\"", CG_STAT_PSI_CPU, V_PSI_CPU },
-};
-
-static void om_value(struct out *o, const struct cg_stat_row *r, int value)
-{
-	switch (value) {
-	case V_CPU_S:
-		out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(r->cpu_ns / NSEC_PER_SEC),
-			   (uint64_t)(r->cpu_ns % NSEC_PER_SEC));
-		break;
-	case V_MEM:
-		out_printf(o, "%" PRIu64, r->memory);
-		break;
-	case V_TASKS:
-		out_printf(o, "%" PRIu64, r->tasks);
-		break;
-	case V_IOR:
-		out_printf(o, "%" PRIu64, r->io_read);
-		break;
-	case V_IOW:
-		out_printf(o, "%" PRIu64, r->io_write);
-		break;
-	default:
-		out_printf(o, "%.4f", r->psi[value - V_PSI_CPU] / 100.0);
-		break;
-	}
-}
-
-/* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
-static void om_threads(struct out *o, const struct view *v)
-{
-	static const char *name = "cgroup_thread_cpu_usage_seconds";
-	double hz = (double)sysconf(_SC_CLK_TCK);
-
-	out_printf(o, "# TYPE %s counter\n# UNIT %s seconds\n", name, name);
-	out_printf(o, "# HELP %s CPU time used by a thread of a threaded cgroup.\n", name);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct cg_stat_row *r = v->rows[i];
-
-		for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
-			out_printf(o, "%s_total{cgroup=\"", name);
-			om_label(o, r->path);
-			out_printf(o, "\",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
-			om_label(o, r->threads[t].comm);
-			out_printf(o, "\"} %.2f\n",
-				   (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
-			out_maybe_flush(o);
-		}
-	}
-}
-
-/* -P and -k count processes: another gauge, so that a series never changes its meaning */
-static const struct om_family om_processes[] = {
-	[CG_COUNT_PROCESSES] = { "cgroup_processes", "gauge", NULL,
-				 "Processes (each counts once) and kernel threads in the cgroup",
-				 "", NULL, CG_STAT_TASKS, V_TASKS },
-	[CG_COUNT_USER_PROCESSES] = { "cgroup_user_processes", "gauge", NULL,
-				      "Processes (each counts once, no kernel threads) in the cgroup",
-				      "", NULL, CG_STAT_TASKS, V_TASKS },
-};
-
-void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
-{
-	static const char *const psi_res[CG_PSI_N] = { "cpu", "memory", "io" };
-
-	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
-		const struct om_family *fm = &families[f];
-		bool psi = fm->value == V_PSI_CPU;
-
-		if (fm->value == V_TASKS && a->count != CG_COUNT_TASKS)
-			fm = &om_processes[a->count];
-
-		out_printf(o, "# TYPE %s %s\n", fm->name, fm->type);
-		if (fm->unit)
-			out_printf(o, "# UNIT %s %s\n", fm->name, fm->unit);
-		out_printf(o, "# HELP %s %s.\n", fm->name, fm->help);
-		for (int p = 0; p < (psi ? CG_PSI_N : 1); p++) {
-			for (size_t i = 0; i < v->n; i++) {
-				const struct cg_stat_row *r = v->rows[i];
-
-				if (!(r->have & (fm->need << p)))
-					continue;
-				out_printf(o, "%s%s{cgroup=\"", fm->name, fm->sample_suffix);
-				om_label(o, r->path);
-				out_printf(o, "\"");
-				if (psi)
-					out_printf(o, ",resource=\"%s\"", psi_res[p]);
-				out_printf(o, "} ");
-				om_value(o, r, fm->value + p);
-				out_printf(o, "\n");
-				out_maybe_flush(o);
-			}
-		}
-	}
-	if (a->threads)
-		om_threads(o, v);
-	out_printf(o, "# EOF\n");
 }

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cgtop2's ncurses screen (screen*.c) and its history (history.c). */
+#ifndef CGTOP2_SCREEN_H
+#define CGTOP2_SCREEN_H
+
+#include <curses.h>
+#include <panel.h>
+
+#include "cgtop2.h"
+#include "source.h"
+
+/* ---- history.c: the last HIST_LEN refreshes of each cgroup, a ring each ------------------- */
+
+enum hist_metric { HIST_CPU, HIST_MEM, HIST_IO, HIST_PSI, HIST_N };
+#define HIST_LEN 60
+
+struct history;
+
+struct history *hist_new(void);
+void hist_free(struct history *h);
+/* Add one refresh of every row; the rings of cgroups not in rows are freed. 0 or -ENOMEM. */
+int hist_add(struct history *h, struct cg_stat_row *const *rows, size_t n);
+/* Forget everything (a replay jumped). */
+void hist_clear(struct history *h);
+/* Up to max values of path's metric m, oldest first (NAN: unknown then): how many. */
+size_t hist_get(const struct history *h, const char *path, enum hist_metric m, double *out,
+		size_t max);
+/* How many rings are kept (tests, --verbose). */
+size_t hist_size(const struct history *h);
+/*
+ * vals[0, n) as width characters of a sparkline into buf (UTF-8 blocks or ASCII), scaled to
+ * the largest (at least floor); an unknown value is a space. The bytes written.
+ */
+size_t spark(char *buf, size_t size, const double *vals, size_t n, size_t width, double floor,
+	     bool utf8);
+/* Row r (0 the top) of a graph height rows high, as spark. */
+size_t graph_row(char *buf, size_t size, const double *vals, size_t n, size_t width, double floor,
+		 int height, int r, bool utf8);
+/* The metric of a row that the history keeps (NAN: unknown). */
+double hist_value(const struct cg_stat_row *r, enum hist_metric m);
+
+/* ---- the screen's state -------------------------------------------------------------------- */
+
+/* One line of the table: a cgroup, or with -H one of its threads. */
+struct line {
+	struct cg_stat_row *row;
+	long thread; /* -1: the cgroup itself */
+	char *label; /* escaped, tree prefix included */
+	bool children, collapsed;
+	size_t hidden; /* collapsed: descendants not shown */
+};
+
+struct ui {
+	struct cgtop2_args a;
+	struct source *src;
+	struct source_sample smp;
+	bool utf8, color, paused, tree, help, detail, editing, quit;
+	char filter[256], edit[256];
+	char *sel; /* the selected cgroup's path: kept across refreshes, sorts and views */
+	pid_t sel_tid; /* with -H, the selected thread of it; 0: the cgroup's own line */
+	const char *failed; /* what failed, when the loop ends on an error */
+	size_t cur, top; /* the selection's line, the first line shown */
+	struct line *items;
+	size_t n_items;
+	char **collapsed; /* paths whose subtrees are folded (tree view) */
+	size_t n_collapsed;
+	struct history *hist;
+	struct view v;
+	PANEL *help_panel, *detail_panel;
+};
+
+enum { PAIR_TITLE = 1, PAIR_HEADER, PAIR_SELECT, PAIR_RED, PAIR_BAR };
+
+/* screen_table.c */
+int screen_lines(struct ui *u);
+void screen_draw(struct ui *u);
+void screen_lines_free(struct ui *u);
+/* The number of table lines that fit. */
+size_t screen_body(void);
+/* Text for the screen: escaped, and outside a UTF-8 locale every non-ASCII byte as \xNN. */
+char *screen_text(const struct ui *u, const char *raw);
+/* Put escaped text at the cursor, at most cols columns; the columns used. */
+size_t screen_put(WINDOW *w, const char *s, size_t cols);
+bool screen_is_collapsed(const struct ui *u, const char *path);
+
+/* screen_detail.c */
+void screen_help(struct ui *u, bool show);
+void screen_detail(struct ui *u, bool show);
+void screen_detail_draw(struct ui *u);
+
+#endif

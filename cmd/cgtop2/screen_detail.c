@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cgtop2's overlays, each a panel above the table that leaves it as it was when it closes: the
+ * help, and the detail pane of the selected cgroup (its figures from the sampler's row, and
+ * graphs of its history). A figure the row does not carry is left out, never made up.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "screen.h"
+
+static const char *const help_lines[] = {
+	"cgtop2 keys",
+	"",
+	"q                  quit",
+	"p t c m i s        sort by path, tasks, CPU, memory, IO, pressure",
+	"P                  count user processes (no kernel threads) / tasks",
+	"k                  count processes and kernel threads / tasks",
+	"r                  with P or k: child cgroups' processes counted or not",
+	"+ -                show one level deeper / shallower",
+	"%                  CPU as percent / as time used",
+	"R                  raw numbers on / off",
+	"space              refresh now",
+	"z                  pause / resume refreshing",
+	"T                  tree / flat sorted list",
+	"Left Right         tree: fold / unfold the selected subtree",
+	"Up Down PgUp PgDn  move the selection (also Home End, the wheel)",
+	"Enter              details of the selected cgroup; Esc or Enter closes",
+	"/                  filter by path (Enter applies, Esc clears)",
+	"H                  threads of threaded cgroups on / off",
+	"[ ]  { }           replay: one sample back / on; first / last",
+	"h ?                this help; any key closes it",
+};
+
+/* A window for a panel: at least 1x1, inside the screen. */
+static WINDOW *window(int h, int w, int y, int x)
+{
+	if (h > LINES - y)
+		h = LINES - y;
+	if (w > COLS - x)
+		w = COLS - x;
+	return newwin(h < 1 ? 1 : h, w < 1 ? 1 : w, y, x);
+}
+
+static void panel_close(PANEL **p)
+{
+	WINDOW *w;
+
+	if (!*p)
+		return;
+	w = panel_window(*p);
+	del_panel(*p);
+	delwin(w);
+	*p = NULL;
+	/* what it covered is drawn again from stdscr */
+	touchwin(stdscr);
+	update_panels();
+}
+
+void screen_help(struct ui *u, bool show)
+{
+	int h = (int)ARRAY_SIZE(help_lines) + 2, w = 0, y, x;
+	WINDOW *win;
+
+	panel_close(&u->help_panel);
+	u->help = false;
+	if (!show)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(help_lines); i++)
+		if ((int)strlen(help_lines[i]) > w)
+			w = (int)strlen(help_lines[i]);
+	w += 4;
+	y = LINES > h ? (LINES - h) / 2 : 0;
+	x = COLS > w ? (COLS - w) / 2 : 0;
+	win = window(h, w, y, x);
+	if (!win)
+		return;
+	werase(win);
+	box(win, 0, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(help_lines); i++) {
+		wmove(win, (int)i + 1, 2);
+		if (!i)
+			wattron(win, A_BOLD);
+		screen_put(win, help_lines[i], (size_t)(w > 4 ? w - 4 : 0));
+		if (!i)
+			wattroff(win, A_BOLD);
+	}
+	u->help_panel = new_panel(win);
+	if (!u->help_panel) {
+		delwin(win);
+		return;
+	}
+	u->help = true;
+	update_panels();
+}
+
+void screen_detail(struct ui *u, bool show)
+{
+	WINDOW *win;
+
+	panel_close(&u->detail_panel);
+	u->detail = false;
+	if (!show || !u->n_items)
+		return;
+	/* below the title, above the status line */
+	win = window(LINES - 2, COLS, 1, 0);
+	if (!win)
+		return;
+	u->detail_panel = new_panel(win);
+	if (!u->detail_panel) {
+		delwin(win);
+		return;
+	}
+	u->detail = true;
+	/* the help, when open, stays on top */
+	if (u->help_panel)
+		top_panel(u->help_panel);
+	screen_detail_draw(u);
+}
+
+/* ---- the detail pane ----------------------------------------------------------------------- */
+
+struct pane {
+	WINDOW *w;
+	int y, width;
+	bool utf8;
+};
+
+static void line(struct pane *p, attr_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void line(struct pane *p, attr_t at, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (p->y >= getmaxy(p->w) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	wmove(p->w, p->y++, 2);
+	wattron(p->w, at);
+	screen_put(p->w, buf, (size_t)(p->width > 4 ? p->width - 4 : 0));
+	wattroff(p->w, at);
+}
+
+static void size_of(char *buf, size_t size, bool have, double v)
+{
+	if (have)
+		table_bytes(buf, size, v);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* A graph of a metric's history, height rows, with its latest value and the top of its scale. */
+static void graph(struct pane *p, struct ui *u, const char *path, enum hist_metric m,
+		  const char *title, int height)
+{
+	static const double floors[HIST_N] = { 1.0, 1.0, 1.0, 0.01 };
+	double vals[HIST_LEN], top = floors[m], last = NAN;
+	size_t n = hist_get(u->hist, path, m, vals, HIST_LEN), width;
+	char cur[32], max[32], row[HIST_LEN * 4 + 1];
+
+	for (size_t i = 0; i < n; i++)
+		if (vals[i] > top)
+			top = vals[i];
+	if (n)
+		last = vals[n - 1];
+	if (m == HIST_MEM || m == HIST_IO) {
+		size_of(cur, sizeof(cur), !isnan(last), last);
+		table_bytes(max, sizeof(max), top);
+		if (m == HIST_IO) {
+			strcat(cur, "/s");
+			strcat(max, "/s");
+		}
+	} else {
+		snprintf(cur, sizeof(cur), isnan(last) ? "-" : "%.2f", last);
+		snprintf(max, sizeof(max), "%.2f", top);
+	}
+	width = p->width > 40 ? (size_t)p->width - 40 : 1;
+	if (width > HIST_LEN)
+		width = HIST_LEN;
+	for (int r = 0; r < height && p->y < getmaxy(p->w) - 1; r++) {
+		graph_row(row, sizeof(row), vals, n, width, floors[m], height, r, p->utf8);
+		wmove(p->w, p->y++, 2);
+		wprintw(p->w, "%-10s %10s ", r ? "" : title, r ? "" : cur);
+		if (u->color)
+			wattron(p->w, COLOR_PAIR(PAIR_BAR));
+		waddstr(p->w, row);
+		if (u->color)
+			wattroff(p->w, COLOR_PAIR(PAIR_BAR));
+		if (r == 0)
+			wprintw(p->w, " max %s", max);
+	}
+}
+
+static bool known(const struct cg_stat_row *r, int x)
+{
+	return r->x_have & (1ull << x);
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / (double)NSEC_PER_SEC;
+}
+
+/* "1.5M" of x, "-" when unknown, "max" when unlimited */
+static const char *xbytes(char *buf, size_t size, const struct cg_stat_row *r, int x)
+{
+	if (!known(r, x))
+		snprintf(buf, size, "-");
+	else if (r->x[x] == CG_UNLIMITED)
+		snprintf(buf, size, "max");
+	else
+		table_bytes(buf, size, (double)r->x[x]);
+	return buf;
+}
+
+/* used against limit as a bar of width cells, with the share in percent */
+static void bar(struct pane *p, struct ui *u, const char *title, double used, double limit)
+{
+	char cells[30 * 3 + 1];
+	size_t n = 0, width = 30, fill = (size_t)(used / limit * (double)width + 0.5);
+
+	if (fill > width)
+		fill = width;
+	for (size_t i = 0; i < width; i++)
+		n += (size_t)sprintf(cells + n, "%s",
+				     i < fill ? (u->utf8 ? "█" : "#") : (u->utf8 ? "░" : "."));
+	if (p->y >= getmaxy(p->w) - 1)
+		return;
+	wmove(p->w, p->y++, 2);
+	wprintw(p->w, "%-14s ", title);
+	if (u->color)
+		wattron(p->w, COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR));
+	waddstr(p->w, cells);
+	if (u->color)
+		wattroff(p->w, COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR));
+	wprintw(p->w, " %.0f%%", used / limit * 100);
+}
+
+static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	static const struct {
+		int x;
+		const char *name;
+	} parts[] = { { CG_X_MEM_ANON, "anon" },     { CG_X_MEM_FILE, "file" },
+		      { CG_X_MEM_KERNEL, "kernel" }, { CG_X_MEM_SHMEM, "shmem" },
+		      { CG_X_MEM_SLAB, "slab" },     { CG_X_MEM_SOCK, "sock" } };
+	char a[32], b[32], c[32], d[32], e[32], line_[256] = "";
+	uint64_t oom;
+
+	if (known(r, CG_X_MEM_MAX) || known(r, CG_X_MEM_HIGH))
+		line(p, 0, "%-14s max %s, high %s, low %s, min %s", "memory limits",
+		     xbytes(a, sizeof(a), r, CG_X_MEM_MAX), xbytes(b, sizeof(b), r, CG_X_MEM_HIGH),
+		     xbytes(c, sizeof(c), r, CG_X_MEM_LOW), xbytes(d, sizeof(d), r, CG_X_MEM_MIN));
+	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_MAX) && r->x[CG_X_MEM_MAX] &&
+	    r->x[CG_X_MEM_MAX] != CG_UNLIMITED)
+		bar(p, u, "memory.max", (double)r->memory, (double)r->x[CG_X_MEM_MAX]);
+	if (known(r, CG_X_MEM_PEAK) || known(r, CG_X_MEM_WORKING_SET) || known(r, CG_X_MEM_SWAP))
+		line(p, 0, "%-14s peak %s, working set %s, swap %s (of %s)", "",
+		     xbytes(a, sizeof(a), r, CG_X_MEM_PEAK),
+		     xbytes(b, sizeof(b), r, CG_X_MEM_WORKING_SET),
+		     xbytes(c, sizeof(c), r, CG_X_MEM_SWAP),
+		     xbytes(e, sizeof(e), r, CG_X_MEM_SWAP_MAX));
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		if (known(r, parts[i].x))
+			snprintf(line_ + strlen(line_), sizeof(line_) - strlen(line_), "%s %s  ",
+				 parts[i].name, xbytes(a, sizeof(a), r, parts[i].x));
+	if (*line_)
+		line(p, 0, "%-14s %s", "breakdown", line_);
+	if (!known(r, CG_X_MEM_EV_OOM_KILL) && !known(r, CG_X_MEM_EV_MAX))
+		return;
+	oom = known(r, CG_X_MEM_EV_OOM_KILL) ? r->x[CG_X_MEM_EV_OOM_KILL] : 0;
+	line_[0] = '\0';
+	{
+		static const struct {
+			int x;
+			const char *name;
+		} ev[] = { { CG_X_MEM_EV_LOW, "low" },
+			   { CG_X_MEM_EV_HIGH, "high" },
+			   { CG_X_MEM_EV_MAX, "max" },
+			   { CG_X_MEM_EV_OOM, "oom" },
+			   { CG_X_MEM_EV_OOM_KILL, "oom_kill" },
+			   { CG_X_MEM_EV_OOM_GROUP_KILL, "oom_group_kill" } };
+
+		for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
+			if (known(r, ev[i].x))
+				snprintf(line_ + strlen(line_), sizeof(line_) - strlen(line_),
+					 "%s %llu  ", ev[i].name,
+					 (unsigned long long)r->x[ev[i].x]);
+	}
+	/* OOM kills in red (bold without colour) */
+	line(p, oom ? (u->color ? COLOR_PAIR(PAIR_RED) | A_BOLD : A_BOLD) : 0, "%-14s %s",
+	     "memory events", line_);
+}
+
+static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	char a[32], b[64], cpu[64];
+
+	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED)
+		snprintf(b, sizeof(b), ", pids.max %llu", (unsigned long long)r->x[CG_X_PIDS_MAX]);
+	else
+		snprintf(b, sizeof(b), "%s", known(r, CG_X_PIDS_MAX) ? ", pids.max max" : "");
+	if (r->have & CG_STAT_TASKS)
+		line(p, 0, "%-14s %llu (%s)%s", "tasks", (unsigned long long)r->tasks,
+		     u->a.count == CG_COUNT_TASKS ? "threads" : "processes", b);
+	else
+		line(p, 0, "%-14s -", "tasks");
+	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED && r->x[CG_X_PIDS_MAX] &&
+	    (r->have & CG_STAT_TASKS))
+		bar(p, u, "pids.max", (double)r->tasks, (double)r->x[CG_X_PIDS_MAX]);
+	if (known(r, CG_X_PIDS_EV_MAX))
+		line(p, 0, "%-14s max %llu (forks refused)", "pids events",
+		     (unsigned long long)r->x[CG_X_PIDS_EV_MAX]);
+	if (r->have & CG_STAT_CPU_RATE)
+		snprintf(cpu, sizeof(cpu), "%.1f%% of one CPU", r->cpu_percent);
+	else
+		snprintf(cpu, sizeof(cpu), "-");
+	line(p, 0, "%-14s %s, %.3f s used", "CPU", cpu,
+	     r->have & CG_STAT_CPU ? secs(r->cpu_ns) : 0.0);
+	if (known(r, CG_X_CPU_USER_NS) && known(r, CG_X_CPU_SYSTEM_NS))
+		line(p, 0, "%-14s user %.3f s, system %.3f s", "", secs(r->x[CG_X_CPU_USER_NS]),
+		     secs(r->x[CG_X_CPU_SYSTEM_NS]));
+	if (known(r, CG_X_CPU_PERIODS))
+		line(p, 0, "%-14s %llu of %llu periods, %.3f s", "throttled",
+		     (unsigned long long)(known(r, CG_X_CPU_THROTTLED) ? r->x[CG_X_CPU_THROTTLED]
+								       : 0),
+		     (unsigned long long)r->x[CG_X_CPU_PERIODS],
+		     known(r, CG_X_CPU_THROTTLED_NS) ? secs(r->x[CG_X_CPU_THROTTLED_NS]) : 0.0);
+	size_of(a, sizeof(a), r->have & CG_STAT_MEMORY, (double)r->memory);
+	line(p, 0, "%-14s %s", "memory", a);
+	memory_figures(p, u, r);
+	size_of(a, sizeof(a), r->have & CG_STAT_IO_RATE, r->io_read_bps);
+	size_of(b, sizeof(b), r->have & CG_STAT_IO_RATE, r->io_write_bps);
+	line(p, 0, "%-14s read %s/s, write %s/s", "IO", a, b);
+	if (r->have & CG_STAT_IO) {
+		char ops_r[32] = "", ops_w[32] = "";
+
+		size_of(a, sizeof(a), true, (double)r->io_read);
+		size_of(b, sizeof(b), true, (double)r->io_write);
+		if (known(r, CG_X_IO_RIOS) && known(r, CG_X_IO_WIOS)) {
+			snprintf(ops_r, sizeof(ops_r), " (%llu ops)",
+				 (unsigned long long)r->x[CG_X_IO_RIOS]);
+			snprintf(ops_w, sizeof(ops_w), " (%llu ops)",
+				 (unsigned long long)r->x[CG_X_IO_WIOS]);
+		}
+		line(p, 0, "%-14s read %s%s, written %s%s", "IO so far", a, ops_r, b, ops_w);
+	}
+	for (size_t i = 0; i < r->n_iodevs; i++) {
+		const struct cg_stat_iodev *d = &r->iodevs[i];
+		_cleanup_free_ char *name = screen_text(u, d->name);
+		char dev[64];
+
+		if (name && *name)
+			snprintf(dev, sizeof(dev), "%s", name);
+		else
+			snprintf(dev, sizeof(dev), "%u:%u", d->io.major, d->io.minor);
+		size_of(a, sizeof(a), d->io.have & (1u << CG_IO_RBYTES),
+			(double)d->io.v[CG_IO_RBYTES]);
+		size_of(b, sizeof(b), d->io.have & (1u << CG_IO_WBYTES),
+			(double)d->io.v[CG_IO_WBYTES]);
+		line(p, 0, "%-14s %s: read %s, written %s", i ? "" : "IO per device", dev, a, b);
+	}
+	{
+		static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
+
+		for (int i = 0; i < CG_PSI_N; i++) {
+			char full[64] = "", total[96] = "";
+
+			if (!(r->have & (CG_STAT_PSI_CPU << i)))
+				continue;
+			if (known(r, CG_X_PSI_FULL_AVG10 + i))
+				snprintf(full, sizeof(full), ", full %.2f", r->psi_full[i]);
+			if (known(r, CG_X_PSI_SOME_US + i))
+				snprintf(total, sizeof(total), "; stalled %.3f s some",
+					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
+			if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
+				snprintf(total, sizeof(total), "; stalled %.3f s some, %.3f s full",
+					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
+					 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
+			line(p, 0, "%-14s %-6s some %.2f%s%s", i ? "" : "pressure 10s", res[i],
+			     r->psi[i], full, total);
+		}
+	}
+}
+
+static const struct cg_stat_row *selected_row(const struct ui *u)
+{
+	if (!u->n_items || u->cur >= u->n_items)
+		return NULL;
+	return u->items[u->cur].row;
+}
+
+void screen_detail_draw(struct ui *u)
+{
+	const struct cg_stat_row *r = selected_row(u);
+	struct pane p = { .w = u->detail_panel ? panel_window(u->detail_panel) : NULL, .y = 1 };
+	_cleanup_free_ char *path = NULL;
+
+	if (!p.w)
+		return;
+	p.width = getmaxx(p.w);
+	p.utf8 = u->utf8;
+	werase(p.w);
+	box(p.w, 0, 0);
+	if (!r) {
+		line(&p, 0, "the cgroup is gone");
+		return;
+	}
+	path = screen_text(u, r->path);
+	line(&p, A_BOLD, "%s", path ? path : "?");
+	line(&p, 0, "%s", "");
+	figures(&p, u, r);
+	line(&p, 0, "%s", "");
+	graph(&p, u, r->path, HIST_CPU, "CPU %", 3);
+	graph(&p, u, r->path, HIST_MEM, "memory", 3);
+	graph(&p, u, r->path, HIST_IO, "IO", 2);
+	graph(&p, u, r->path, HIST_PSI, "pressure", 2);
+	if (r->n_threads) {
+		line(&p, 0, "%s", "");
+		line(&p, A_BOLD, "%8s  %-16s %6s", "TID", "COMM", "%CPU");
+		for (size_t t = 0; t < r->n_threads; t++) {
+			_cleanup_free_ char *comm = screen_text(u, r->threads[t].comm);
+			char c[16] = "-";
+
+			if (r->threads[t].cpu_percent >= 0)
+				snprintf(c, sizeof(c), "%.1f", r->threads[t].cpu_percent);
+			line(&p, 0, "%8d  %-16s %6s", (int)r->threads[t].tid, comm ? comm : "?", c);
+		}
+	}
+}
