@@ -297,7 +297,7 @@ test_vm_legacy_round_trip() {
 	tr -d '\r' <"$_cgk_tmp/vm.out" | sed -n '/^CGKIT-REC-BEGIN$/,/^CGKIT-REC-END$/p' |
 		sed '1d;$d' | base64 -d >"$R"
 	there=$(tr -d '\r' <"$_cgk_tmp/vm.out" | sed -n '/^CGKIT-JSON-BEGIN$/,/^CGKIT-JSON-END$/p' | sed '1d;$d')
-	assertEquals "the guest replayed 3 samples" 3 "$(echo "$there" | grep -c '^{"time":')"
+	assertEquals "the guest replayed 3 samples" 3 "$(echo "$there" | json_times | wc -l)"
 	cgk_capture "$T" --replay="$R" -F json
 	assertEquals "host replay exit" 0 "$rc"
 	assertEquals "host replay stderr" "" "$err"
