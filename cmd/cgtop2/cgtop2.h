@@ -24,6 +24,8 @@ struct cgtop2_args {
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */
+	bool serve; /* --listen: serve.c */
+	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 };
 
 /* --order's names, indexed by enum order (main.c) */

@@ -25,6 +25,7 @@
 #include "tool.h"
 
 #include "cgtop2.h"
+#include "serve.h"
 
 TOOL_ARGP_VERSION("cgtop2");
 
@@ -32,6 +33,8 @@ enum {
 	OPT_DEPTH = 0x100,
 	OPT_CPU,
 	OPT_RECURSIVE,
+	OPT_LISTEN,
+	OPT_WEB_CONFIG,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -47,6 +50,12 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
 	  "table (default), json (one line per refresh), csv or openmetrics; all but table imply --batch",
+	  1 },
+	{ "listen", OPT_LISTEN, "[ADDR:]PORT", OPTION_ARG_OPTIONAL,
+	  "Serve /metrics for Prometheus on ADDR:PORT (default every address, port 10306: anyone who can reach it sees the cgroup names); -b, -n, -d and -F do not apply",
+	  1 },
+	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
+	  "With --listen: TLS and basic auth from FILE, in Prometheus's exporter-toolkit web config format (SIGHUP re-reads it)",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -196,6 +205,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		a->verbose = true;
 		break;
+	case OPT_LISTEN: {
+		_cleanup_free_ char *host = NULL;
+		unsigned port;
+
+		if (listen_parse(arg, &host, &port) < 0)
+			argp_error(
+				state,
+				"--listen takes [ADDR:]PORT (PORT, :PORT, ADDR:PORT, [IPV6]:PORT), not '%s'",
+				TOOL_SHOWN(arg));
+		a->serve = true;
+		a->listen = arg;
+		break;
+	}
+	case OPT_WEB_CONFIG:
+		a->web_config = arg;
+		break;
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -208,6 +233,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");
+		if (a->web_config && !a->serve)
+			argp_error(state, "--web-config needs --listen");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -409,7 +436,7 @@ static int run(const struct cgtop2_args *args)
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
 	interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
 		      isatty(STDOUT_FILENO);
-	ret = interactive ? tty_run(a, s) : run_batch(a, s);
+	ret = a->serve ? serve_run(a, s) : interactive ? tty_run(a, s) : run_batch(a, s);
 	if (a->verbose && cg_stats_reopened(s))
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",
 			program_invocation_short_name, cg_stats_reopened(s));
