@@ -5,3 +5,10 @@ CGTOP2_LIBS := $(shell pkg-config --libs libmicrohttpd yaml-0.1 libcrypt zlib gn
 CGTOP2_OBJ := $(addprefix $(OBJ)/cmd/cgtop2/,main.o out.o render.o tty.o serve.o webconfig.o negotiate.o)
 $(O)/cgtop2: $(CGTOP2_OBJ) $(LIBCGKIT)
 	$(LINK) -o $@ $^ -lm $(CGTOP2_LIBS) $(LDLIBS)
+
+# make fuzz: the web config, Accept and --listen parsers, with the libraries they use
+.fuzz/webconfig_fuzz: tests/fuzz/webconfig_fuzz.c cmd/cgtop2/webconfig.c cmd/cgtop2/negotiate.c \
+		$(COMMON_SRC) $(wildcard common/*.h cmd/cgtop2/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Icmd -Icmd/cgtop2 -o $@ $< cmd/cgtop2/webconfig.c \
+		cmd/cgtop2/negotiate.c $(COMMON_SRC) -lcgroup $(CGTOP2_LIBS)
