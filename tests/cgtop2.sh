@@ -85,7 +85,7 @@ $USAGE_TAIL" "$err"
 	done
 	cgk_capture "$T" --format=xml
 	assertEquals "--format exit" 64 "$rc"
-	assertEquals "--format stderr" "cgtop2: --format takes table, json, csv or openmetrics, not 'xml'
+	assertEquals "--format stderr" "cgtop2: --format takes table, json, csv, openmetrics or prometheus, not 'xml'
 $USAGE_TAIL" "$err"
 	cgk_capture "$T" --depth=-1
 	assertEquals "--depth exit" 64 "$rc"

@@ -11,7 +11,7 @@
 #include "stats.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
@@ -68,7 +68,19 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 		  size_t path_width, size_t max_rows, const char *eol);
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+/* A name escaped for q as every writer puts it (render.c). */
+void put_name(struct out *o, const char *name, enum quoting q);
+
+/* ---- metrics.c: the metric families, as OpenMetrics 1.0 and the Prometheus text format ------- */
+
+/* One OpenMetrics 1.0 exposition, ending in "# EOF". */
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v);
+/*
+ * One exposition in the Prometheus text format 0.0.4 (promtool, node_exporter's textfile
+ * collector, a text/plain; version=0.0.4 scrape): the same families and samples as
+ * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
+ */
+void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v);
 /* A name escaped for q, as the writers put it, in a string of its own (NULL without memory). */
 char *escaped(const char *name, enum quoting q);
 /* The byte offset of character k of escaped text s[0, len), or len. */

@@ -38,7 +38,7 @@ enum {
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
-static const char *const format_names[] = { "table", "json", "csv", "openmetrics" };
+static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Mode:", 1 },
@@ -49,7 +49,7 @@ static const struct argp_option options[] = {
 	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, 500ms, 1.5s, 2min",
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
-	  "table (default), json (one line per refresh), csv or openmetrics; all but table imply --batch",
+	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
 	  1 },
 	{ "listen", OPT_LISTEN, "[ADDR:]PORT", OPTION_ARG_OPTIONAL,
 	  "Serve /metrics for Prometheus on ADDR:PORT (default every address, port 10306: anyone who can reach it sees the cgroup names); -b, -n, -d and -F do not apply",
@@ -132,9 +132,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'F':
 		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
 		if (i < 0)
-			argp_error(state,
-				   "--format takes table, json, csv or openmetrics, not '%s'",
-				   TOOL_SHOWN(arg));
+			argp_error(
+				state,
+				"--format takes table, json, csv, openmetrics or prometheus, not '%s'",
+				TOOL_SHOWN(arg));
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
@@ -337,6 +338,9 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 			break;
 		case FMT_OPENMETRICS:
 			render_openmetrics(&o, a, &v);
+			break;
+		case FMT_PROMETHEUS:
+			render_prometheus(&o, a, &v);
 			break;
 		default:
 			/* a blank line between snapshots, as systemd-cgtop does */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cgtop2's writers: the rows to show (filtered, sorted), the table (batch and interactive), JSON,
- * CSV and OpenMetrics, and put_name, the one function that escapes a name for each of them.
+ * CSV (OpenMetrics and Prometheus: metrics.c), and put_name, the one function that escapes a name
+ * for each of them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -290,7 +291,7 @@ static bool q_special(enum quoting q, unsigned char c)
  * the format escapes them: \" \\ in JSON and OpenMetrics, "" in CSV (the caller quotes the
  * field), \\ in the table so that its \xNN stays unambiguous.
  */
-static void put_name(struct out *o, const char *name, enum quoting q)
+void put_name(struct out *o, const char *name, enum quoting q)
 {
 	const unsigned char *s = (const unsigned char *)name, *run = s;
 
@@ -658,129 +659,4 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 		}
 		out_maybe_flush(o);
 	}
-}
-
-static void om_label(struct out *o, const char *s)
-{
-	put_name(o, s, Q_OPENMETRICS);
-}
-
-struct om_family {
-	const char *name, *type, *unit, *help, *sample_suffix, *extra_label;
-	unsigned need;
-	int value; /* which number of a row */
-};
-
-enum { V_CPU_S, V_MEM, V_TASKS, V_IOR, V_IOW, V_PSI_CPU, V_PSI_MEM, V_PSI_IO };
-
-static const struct om_family families[] = {
-	{ "cgroup_cpu_usage_seconds", "counter", "seconds",
-	  "CPU time used by the cgroup and its descendants", "_total", NULL, CG_STAT_CPU, V_CPU_S },
-	{ "cgroup_memory_bytes", "gauge", "bytes", "Memory charged to the cgroup", "", NULL,
-	  CG_STAT_MEMORY, V_MEM },
-	{ "cgroup_tasks", "gauge", NULL, "Tasks (threads) in the cgroup and its descendants", "",
-	  NULL, CG_STAT_TASKS, V_TASKS },
-	{ "cgroup_io_read_bytes", "counter", "bytes", "Bytes read from block devices", "_total",
-	  NULL, CG_STAT_IO, V_IOR },
-	{ "cgroup_io_write_bytes", "counter", "bytes", "Bytes written to block devices", "_total",
-	  NULL, CG_STAT_IO, V_IOW },
-	{ "cgroup_pressure_some_avg10_ratio", "gauge", NULL,
-	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)", "",
-	  "resource=\"cpu\"", CG_STAT_PSI_CPU, V_PSI_CPU },
-};
-
-static void om_value(struct out *o, const struct cg_stat_row *r, int value)
-{
-	switch (value) {
-	case V_CPU_S:
-		out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(r->cpu_ns / NSEC_PER_SEC),
-			   (uint64_t)(r->cpu_ns % NSEC_PER_SEC));
-		break;
-	case V_MEM:
-		out_printf(o, "%" PRIu64, r->memory);
-		break;
-	case V_TASKS:
-		out_printf(o, "%" PRIu64, r->tasks);
-		break;
-	case V_IOR:
-		out_printf(o, "%" PRIu64, r->io_read);
-		break;
-	case V_IOW:
-		out_printf(o, "%" PRIu64, r->io_write);
-		break;
-	default:
-		out_printf(o, "%.4f", r->psi[value - V_PSI_CPU] / 100.0);
-		break;
-	}
-}
-
-/* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
-static void om_threads(struct out *o, const struct view *v)
-{
-	static const char *name = "cgroup_thread_cpu_usage_seconds";
-	double hz = (double)sysconf(_SC_CLK_TCK);
-
-	out_printf(o, "# TYPE %s counter\n# UNIT %s seconds\n", name, name);
-	out_printf(o, "# HELP %s CPU time used by a thread of a threaded cgroup.\n", name);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct cg_stat_row *r = v->rows[i];
-
-		for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
-			out_printf(o, "%s_total{cgroup=\"", name);
-			om_label(o, r->path);
-			out_printf(o, "\",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
-			om_label(o, r->threads[t].comm);
-			out_printf(o, "\"} %.2f\n",
-				   (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
-			out_maybe_flush(o);
-		}
-	}
-}
-
-/* -P and -k count processes: another gauge, so that a series never changes its meaning */
-static const struct om_family om_processes[] = {
-	[CG_COUNT_PROCESSES] = { "cgroup_processes", "gauge", NULL,
-				 "Processes (each counts once) and kernel threads in the cgroup",
-				 "", NULL, CG_STAT_TASKS, V_TASKS },
-	[CG_COUNT_USER_PROCESSES] = { "cgroup_user_processes", "gauge", NULL,
-				      "Processes (each counts once, no kernel threads) in the cgroup",
-				      "", NULL, CG_STAT_TASKS, V_TASKS },
-};
-
-void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
-{
-	static const char *const psi_res[CG_PSI_N] = { "cpu", "memory", "io" };
-
-	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
-		const struct om_family *fm = &families[f];
-		bool psi = fm->value == V_PSI_CPU;
-
-		if (fm->value == V_TASKS && a->count != CG_COUNT_TASKS)
-			fm = &om_processes[a->count];
-
-		out_printf(o, "# TYPE %s %s\n", fm->name, fm->type);
-		if (fm->unit)
-			out_printf(o, "# UNIT %s %s\n", fm->name, fm->unit);
-		out_printf(o, "# HELP %s %s.\n", fm->name, fm->help);
-		for (int p = 0; p < (psi ? CG_PSI_N : 1); p++) {
-			for (size_t i = 0; i < v->n; i++) {
-				const struct cg_stat_row *r = v->rows[i];
-
-				if (!(r->have & (fm->need << p)))
-					continue;
-				out_printf(o, "%s%s{cgroup=\"", fm->name, fm->sample_suffix);
-				om_label(o, r->path);
-				out_printf(o, "\"");
-				if (psi)
-					out_printf(o, ",resource=\"%s\"", psi_res[p]);
-				out_printf(o, "} ");
-				om_value(o, r, fm->value + p);
-				out_printf(o, "\n");
-				out_maybe_flush(o);
-			}
-		}
-	}
-	if (a->threads)
-		om_threads(o, v);
-	out_printf(o, "# EOF\n");
 }

@@ -123,16 +123,6 @@ static int gzip_body(struct body *b)
 	return 0;
 }
 
-/*
- * The body of a scrape in format e: the text writer for 0.0.4 is render_prometheus (wt-metrics);
- * until it is here both negotiations get OpenMetrics, labelled as such.
- */
-static enum expo served_as(enum expo e)
-{
-	(void)e;
-	return EXPO_OPENMETRICS;
-}
-
 static int scrape(struct server *sv, enum expo e, bool gz, const void **ret, size_t *ret_len)
 {
 	struct body *b = &sv->body[e];
@@ -145,7 +135,10 @@ static int scrape(struct server *sv, enum expo e, bool gz, const void **ret, siz
 		b->o.len = 0;
 		b->o.failed = false;
 		b->o.fd = -1;
-		render_openmetrics(&b->o, sv->a, &sv->v);
+		if (e == EXPO_OPENMETRICS)
+			render_openmetrics(&b->o, sv->a, &sv->v);
+		else
+			render_prometheus(&b->o, sv->a, &sv->v);
 		if (b->o.failed)
 			return -ENOMEM;
 		b->done = true;
@@ -270,7 +263,7 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, const
 
 	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	e = served_as(negotiate_format(accept));
+	e = negotiate_format(accept);
 	gz = negotiate_gzip(enc);
 	r = scrape(sv, e, gz, &body, &len);
 	if (r < 0) {
