@@ -306,17 +306,38 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return ret;
 }
 
-/* libmicrohttpd's own messages (TLS handshakes that failed, limits hit), one escaped line each */
+/*
+ * libmicrohttpd's own messages (TLS handshakes that failed, limits hit), one escaped line each,
+ * at most SERVE_LOG_BURST in SERVE_LOG_WINDOW: a flood of hostile connections floods no log.
+ */
+#define SERVE_LOG_BURST	 5
+#define SERVE_LOG_WINDOW (10 * NSEC_PER_SEC)
+
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
+	static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+	static uint64_t window;
+	static unsigned lines;
+	uint64_t now = cg_now_ns();
 	char buf[1024];
 	size_t n;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strlen(buf);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	tool_say("http: %s", buf);
+	pthread_mutex_lock(&log_lock);
+	if (now - window > SERVE_LOG_WINDOW) {
+		window = now;
+		lines = 0;
+	}
+	if (++lines <= SERVE_LOG_BURST) {
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		n = strlen(buf);
+		while (n && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		tool_say("http: %s", buf);
+	} else if (lines == SERVE_LOG_BURST + 1) {
+		tool_say("http: more messages in the next %d s left out",
+			 (int)(SERVE_LOG_WINDOW / NSEC_PER_SEC));
+	}
+	pthread_mutex_unlock(&log_lock);
 }
 
 /* ---- the daemon ------------------------------------------------------------------------ */
@@ -324,7 +345,7 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 {
 	unsigned flags =
-		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
 	char prio[128];
 	struct MHD_OptionItem o[16];
 	size_t n = 0;
@@ -436,14 +457,13 @@ static int load_config(const char *file, struct webconfig **ret)
 static void reload(struct server *sv, struct MHD_Daemon **d)
 {
 	struct webconfig *wc = NULL, *old;
-	struct MHD_Daemon *nd;
 
 	if (load_config(sv->a->web_config, &wc) < 0) {
 		tool_say("--web-config %s: kept the previous configuration", sv->a->web_config);
 		return;
 	}
 	old = sv->wc;
-	if (!wc->tls && !(old && old->tls)) {
+	if (*d && !wc->tls && !(old && old->tls)) {
 		pthread_mutex_lock(&sv->lock);
 		sv->wc = wc;
 		pthread_mutex_unlock(&sv->lock);
@@ -451,31 +471,34 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 		tool_say("--web-config %s: re-read", sv->a->web_config);
 		return;
 	}
-	if (MHD_quiesce_daemon(*d) < 0) {
-		tool_say(
-			"--web-config %s: cannot hand the socket over; kept the previous configuration",
-			sv->a->web_config);
-		webconfig_free(wc);
-		return;
+	/* the socket stays open meanwhile: connections wait in its backlog, none is refused */
+	if (*d) {
+		sv->fd = MHD_quiesce_daemon(*d);
+		if (sv->fd < 0) {
+			tool_say(
+				"--web-config %s: cannot hand the socket over; kept the previous configuration",
+				sv->a->web_config);
+			webconfig_free(wc);
+			return;
+		}
+		MHD_stop_daemon(*d);
 	}
-	nd = start(sv, wc);
-	if (!nd) {
+	*d = start(sv, wc);
+	if (!*d) {
 		tool_say(
 			"--web-config %s: the new TLS settings do not start (certificate or key?); kept the previous configuration",
 			sv->a->web_config);
 		webconfig_free(wc);
-		nd = start(sv, old);
-		if (!nd) {
-			tool_say("--web-config %s: cannot serve again on the old settings either",
-				 sv->a->web_config);
-			return;
-		}
-		MHD_stop_daemon(*d);
-		*d = nd;
+		*d = start(sv, old);
+		if (*d)
+			sv->fd = -1;
+		else
+			tool_say(
+				"--web-config %s: cannot serve on the old settings either (the next SIGHUP tries again)",
+				sv->a->web_config);
 		return;
 	}
-	MHD_stop_daemon(*d);
-	*d = nd;
+	sv->fd = -1;
 	pthread_mutex_lock(&sv->lock);
 	sv->wc = wc;
 	pthread_mutex_unlock(&sv->lock);
