@@ -18,12 +18,14 @@
 
 #include "cleanup.h"
 #include "clock.h"
+#include "parse.h"
 #include "serve.h"
 #include "tool.h"
 
 /*
  * Scrapes that arrive within this long of a sample share it: Prometheus servers of an HA pair,
  * or a scrape queued behind another in the one server thread, read the same instant.
+ * $CGKIT_SERVE_REUSE_MS changes it (benchmarks: 0, every scrape samples).
  */
 #define SERVE_REUSE_NS (250 * NSEC_PER_MSEC)
 
@@ -55,7 +57,7 @@ struct server {
 	struct webconfig *wc; /* under lock */
 	int fd;
 	bool sampled;
-	uint64_t sampled_ns;
+	uint64_t sampled_ns, reuse_ns;
 	struct view v;
 	struct body body[2]; /* by enum expo */
 };
@@ -74,7 +76,7 @@ static int fresh_sample(struct server *sv)
 	size_t n;
 	int r;
 
-	if (sv->sampled && now - sv->sampled_ns < SERVE_REUSE_NS)
+	if (sv->sampled && now - sv->sampled_ns < sv->reuse_ns)
 		return 0;
 	sv->sampled = false;
 	r = cg_stats_sample(sv->s, &rows, &n);
@@ -508,13 +510,17 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 
 int serve_run(const struct cgtop2_args *a, struct cg_stats *s)
 {
-	struct server sv = { .a = a, .s = s, .fd = -1 };
+	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
+	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
+	uint64_t ms;
 	struct MHD_Daemon *d = NULL;
 	char shown[INET6_ADDRSTRLEN + 16] = "?";
 	sigset_t set;
 	int sig, ret = 1, r;
 
 	pthread_mutex_init(&sv.lock, NULL);
+	if (reuse && cg_parse_u64(reuse, 60000, &ms) == 0)
+		sv.reuse_ns = ms * NSEC_PER_MSEC;
 	if (a->web_config && load_config(a->web_config, &sv.wc) < 0)
 		goto out;
 	sv.fd = open_listener(a->listen, shown, sizeof(shown));
