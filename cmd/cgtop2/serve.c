@@ -40,13 +40,15 @@ static const char *const content_types[] = {
 	[EXPO_OPENMETRICS] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
 };
 
-/* One rendering of the current sample, plain and gzipped, made when first asked for. */
+/*
+ * The responses to a sample, by format and encoding, made when first asked for and shared by
+ * every scrape of that sample: libmicrohttpd counts their users, so one still being sent when
+ * the next sample replaces it is freed once sent. The plain body is gzipped from its buffer.
+ */
 struct body {
-	struct out o;
-	bool done;
-	unsigned char *gz;
-	size_t gz_len;
-	bool gz_done;
+	struct MHD_Response *resp[2]; /* plain, gzip */
+	const char *text;
+	size_t len;
 };
 
 struct server {
@@ -69,6 +71,35 @@ static void say_errno(const char *what, const char *arg, int err)
 
 /* ---- the sample and its renderings ----------------------------------------------------- */
 
+static void drop_bodies(struct server *sv)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sv->body); i++) {
+		for (size_t j = 0; j < 2; j++)
+			if (sv->body[i].resp[j])
+				MHD_destroy_response(sv->body[i].resp[j]);
+		sv->body[i] = (struct body){ 0 };
+	}
+}
+
+static struct MHD_Response *metrics_response(struct server *sv, void *buf, size_t len, enum expo e,
+					     bool gz)
+{
+	struct MHD_Response *resp;
+
+	resp = MHD_create_response_from_buffer(len, buf, MHD_RESPMEM_MUST_FREE);
+	if (!resp) {
+		free(buf);
+		return NULL;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_types[e]);
+	if (gz)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	for (size_t i = 0; sv->wc && i < sv->wc->n_headers; i++)
+		MHD_add_response_header(resp, sv->wc->headers[i].name, sv->wc->headers[i].value);
+	return resp;
+}
+
 static int fresh_sample(struct server *sv)
 {
 	struct cg_stat_row *const *rows;
@@ -86,80 +117,95 @@ static int fresh_sample(struct server *sv)
 	r = make_view(rows, n, ORDER_PATH, NULL, &sv->v);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < ARRAY_SIZE(sv->body); i++) {
-		sv->body[i].done = false;
-		sv->body[i].gz_done = false;
-	}
+	drop_bodies(sv);
 	sv->sampled = true;
 	sv->sampled_ns = now;
-	return 0;
+	return 1;
 }
 
-static int gzip_body(struct body *b)
+/* Fast compression: a scrape's text repeats itself, level 1 already takes it to a tenth or less. */
+static int gzip_body(const char *text, size_t len, unsigned char **ret, size_t *ret_len)
 {
 	z_stream z = { 0 };
-	uLong bound;
 	unsigned char *p;
+	uLong bound;
 
 	/* 16 + 15: a gzip wrapper around the largest window */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, 1, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
-	bound = deflateBound(&z, (uLong)b->o.len);
-	p = realloc(b->gz, bound);
+	bound = deflateBound(&z, (uLong)len);
+	p = malloc(bound);
 	if (!p) {
 		deflateEnd(&z);
 		return -ENOMEM;
 	}
-	b->gz = p;
-	z.next_in = (Bytef *)b->o.s;
-	z.avail_in = (uInt)b->o.len;
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)len;
 	z.next_out = p;
 	z.avail_out = (uInt)bound;
 	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
 		deflateEnd(&z);
+		free(p);
 		return -EIO;
 	}
-	b->gz_len = z.total_out;
+	*ret_len = z.total_out;
 	deflateEnd(&z);
-	b->gz_done = true;
+	*ret = p;
 	return 0;
 }
 
-static int scrape(struct server *sv, enum expo e, bool gz, const void **ret, size_t *ret_len)
+static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response **ret)
 {
 	struct body *b = &sv->body[e];
+	bool fresh;
 	int r;
 
 	r = fresh_sample(sv);
 	if (r < 0)
 		return r;
-	if (!b->done) {
-		b->o.len = 0;
-		b->o.failed = false;
-		b->o.fd = -1;
+	fresh = r > 0;
+	if (!b->resp[0]) {
+		struct out o = { .fd = -1 };
+
 		if (e == EXPO_OPENMETRICS)
-			render_openmetrics(&b->o, sv->a, &sv->v);
+			render_openmetrics(&o, sv->a, &sv->v);
 		else
-			render_prometheus(&b->o, sv->a, &sv->v);
-		if (b->o.failed)
+			render_prometheus(&o, sv->a, &sv->v);
+		if (o.failed || !o.s) {
+			free(o.s);
 			return -ENOMEM;
-		b->done = true;
+		}
+		b->text = o.s;
+		b->len = o.len;
+		b->resp[0] = metrics_response(sv, o.s, o.len, e, false);
+		if (!b->resp[0])
+			return -ENOMEM;
 	}
-	if (gz && !b->gz_done) {
-		r = gzip_body(b);
+	if (gz && !b->resp[1]) {
+		unsigned char *z;
+		size_t zlen;
+
+		r = gzip_body(b->text, b->len, &z, &zlen);
 		if (r < 0)
 			return r;
+		b->resp[1] = metrics_response(sv, z, zlen, e, true);
+		if (!b->resp[1])
+			return -ENOMEM;
 	}
-	*ret = gz ? (const void *)b->gz : (const void *)b->o.s;
-	*ret_len = gz ? b->gz_len : b->o.len;
+	/*
+	 * The window runs from when this scrape's answer is ready: scrapes that queued behind it
+	 * while it sampled (seconds, at 10,000 cgroups on a loaded machine) share its sample.
+	 */
+	if (fresh)
+		sv->sampled_ns = cg_now_ns();
+	*ret = b->resp[gz];
 	return 0;
 }
 
 /* ---- requests -------------------------------------------------------------------------- */
 
 static enum MHD_Result reply(struct server *sv, struct MHD_Connection *c, unsigned status,
-			     const void *body, size_t len, const char *type, bool gz,
-			     bool basic_auth)
+			     const void *body, size_t len, const char *type, bool basic_auth)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -168,10 +214,6 @@ static enum MHD_Result reply(struct server *sv, struct MHD_Connection *c, unsign
 	if (!resp)
 		return MHD_NO;
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (gz)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	if (type == content_types[EXPO_TEXT] || type == content_types[EXPO_OPENMETRICS])
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	for (size_t i = 0; sv->wc && i < sv->wc->n_headers; i++)
@@ -187,7 +229,7 @@ static enum MHD_Result reply(struct server *sv, struct MHD_Connection *c, unsign
 static enum MHD_Result text(struct server *sv, struct MHD_Connection *c, unsigned status,
 			    const char *msg)
 {
-	return reply(sv, c, status, msg, strlen(msg), "text/plain; charset=utf-8", false, false);
+	return reply(sv, c, status, msg, strlen(msg), "text/plain; charset=utf-8", false);
 }
 
 /* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
@@ -243,8 +285,7 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, const
 			      const char *method)
 {
 	const char *why, *accept, *enc;
-	const void *body;
-	size_t len;
+	struct MHD_Response *resp;
 	enum expo e;
 	bool gz;
 	int r;
@@ -256,10 +297,10 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, const
 		return text(sv, c, MHD_HTTP_FORBIDDEN, why);
 	if (!authorized(sv, c))
 		return reply(sv, c, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n", 13,
-			     "text/plain; charset=utf-8", false, true);
+			     "text/plain; charset=utf-8", true);
 	if (!strcmp(url, "/"))
 		return reply(sv, c, MHD_HTTP_OK, index_page, sizeof(index_page) - 1,
-			     "text/html; charset=utf-8", false, false);
+			     "text/html; charset=utf-8", false);
 	if (strcmp(url, "/metrics"))
 		return text(sv, c, MHD_HTTP_NOT_FOUND, "Not Found\n");
 
@@ -267,13 +308,13 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, const
 	enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
 	e = negotiate_format(accept);
 	gz = negotiate_gzip(enc);
-	r = scrape(sv, e, gz, &body, &len);
+	r = scrape(sv, e, gz, &resp);
 	if (r < 0) {
 		tool_say("scrape: %s", strerror(-r));
 		return text(sv, c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 			    "Internal Server Error: sample failed\n");
 	}
-	return reply(sv, c, MHD_HTTP_OK, body, len, content_types[e], gz, false);
+	return MHD_queue_response(c, MHD_HTTP_OK, resp);
 }
 
 static bool has_body(struct MHD_Connection *c)
@@ -561,10 +602,7 @@ out:
 	if (sv.fd >= 0)
 		close(sv.fd);
 	webconfig_free(sv.wc);
-	for (size_t i = 0; i < ARRAY_SIZE(sv.body); i++) {
-		free(sv.body[i].o.s);
-		free(sv.body[i].gz);
-	}
+	drop_bodies(&sv);
 	free(sv.v.rows);
 	pthread_mutex_destroy(&sv.lock);
 	return ret;
