@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "clock.h"
 #include "parse.h"
 
@@ -321,4 +322,218 @@ char *cg_kparse_env_value(const char *text, const char *key)
 		p = *eol ? eol + 1 : eol;
 	}
 	return NULL;
+}
+
+int cg_kparse_keys(const char *text, const char *const *keys, size_t n, uint64_t *vals,
+		   uint64_t *ret_found)
+{
+	uint64_t found = 0, tmp[64];
+
+	if (n > 64)
+		return -EINVAL;
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n'), *sp = memchr(l, ' ', (size_t)(eol - l));
+
+		for (size_t i = 0; sp && i < n; i++) {
+			if ((size_t)(sp - l) != strlen(keys[i]) ||
+			    strncmp(l, keys[i], (size_t)(sp - l)))
+				continue;
+			if (token_u64(sp + 1, eol, &tmp[i]) < 0)
+				return -EINVAL;
+			found |= 1ull << i;
+			break;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (found & (1ull << i))
+			vals[i] = tmp[i];
+	*ret_found = found;
+	return 0;
+}
+
+int cg_kparse_limit(const char *text, uint64_t *ret)
+{
+	if (!strcmp(text, "max\n") || !strcmp(text, "max")) {
+		*ret = CG_UNLIMITED;
+		return 0;
+	}
+	return cg_parse_u64(text, UINT64_MAX, ret);
+}
+
+/* " key=" in the line [l, eol): the value as a strict number; -ENOENT when it is not there */
+static int line_field_u64(const char *l, const char *eol, const char *key, uint64_t *ret)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = l; p < eol; p++) {
+		const char *e;
+
+		if (*p != ' ' || (size_t)(eol - p) <= kl + 1 || strncmp(p + 1, key, kl) ||
+		    p[kl + 1] != '=')
+			continue;
+		p += kl + 2;
+		for (e = p; e < eol && *e != ' '; e++)
+			;
+		return token_u64(p, e, ret);
+	}
+	return -ENOENT;
+}
+
+int cg_kparse_psi(const char *text, struct cg_psi *ret)
+{
+	struct cg_psi r = { 0 };
+	bool some = false;
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+		bool full = !strncmp(l, "full ", 5);
+		double avg;
+		uint64_t total;
+		_cleanup_free_ char *line = NULL;
+
+		if (full || !strncmp(l, "some ", 5)) {
+			line = strndup(l, (size_t)(eol - l));
+			if (!line)
+				return -ENOMEM;
+			if (cg_stats_parse_psi(full ? (memcpy(line, "some", 4), line) : line,
+					       &avg) < 0 ||
+			    line_field_u64(l, eol, "total", &total) < 0)
+				return -EINVAL;
+			if (full) {
+				r.full_avg10 = avg;
+				r.full_total_us = total;
+				r.has_full = true;
+			} else {
+				r.some_avg10 = avg;
+				r.some_total_us = total;
+				some = true;
+			}
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	if (!some)
+		return -EINVAL;
+	*ret = r;
+	return 0;
+}
+
+/* The device maj:min in *devs, added (zeroed) when it is not there yet; NULL without memory. */
+static struct cg_io_dev *dev_slot(struct cg_io_dev **devs, size_t *n, unsigned maj, unsigned min)
+{
+	struct cg_io_dev *g;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*devs)[i].major == maj && (*devs)[i].minor == min)
+			return &(*devs)[i];
+	/* the capacity is the power of two at or above *n: full when *n is one (or 0) */
+	if (!(*n & (*n - 1))) {
+		g = realloc(*devs, (*n ? *n * 2 : 1) * sizeof(*g));
+		if (!g)
+			return NULL;
+		*devs = g;
+	}
+	g = &(*devs)[(*n)++];
+	memset(g, 0, sizeof(*g));
+	g->major = maj;
+	g->minor = min;
+	return g;
+}
+
+/* "MAJ:MIN" at l, up to the space that must follow: the numbers and where the rest starts */
+static const char *parse_devno(const char *l, const char *eol, unsigned *maj, unsigned *min)
+{
+	const char *colon = memchr(l, ':', (size_t)(eol - l)), *sp;
+	uint64_t a, b;
+
+	if (!colon)
+		return NULL;
+	sp = memchr(colon, ' ', (size_t)(eol - colon));
+	if (!sp || token_u64(l, colon, &a) < 0 || token_u64(colon + 1, sp, &b) < 0 ||
+	    a > UINT32_MAX || b > UINT32_MAX)
+		return NULL;
+	*maj = (unsigned)a;
+	*min = (unsigned)b;
+	return sp;
+}
+
+int cg_kparse_io_devs(const char *text, struct cg_io_dev **devs, size_t *n)
+{
+	static const char *const keys[CG_IO_N] = { "rbytes", "wbytes", "rios",
+						   "wios",   "dbytes", "dios" };
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n'), *p;
+		unsigned maj, min;
+		struct cg_io_dev *d;
+
+		if (eol == l) {
+			l = *eol ? eol + 1 : eol;
+			continue;
+		}
+		p = parse_devno(l, eol, &maj, &min);
+		if (!p)
+			return -EINVAL;
+		d = dev_slot(devs, n, maj, min);
+		if (!d)
+			return -ENOMEM;
+		for (int k = 0; k < CG_IO_N; k++) {
+			uint64_t v;
+			int r = line_field_u64(p, eol, keys[k], &v);
+
+			if (r == -ENOENT)
+				continue;
+			if (r < 0)
+				return r;
+			{
+				d->v[k] = v;
+				d->have |= 1u << k;
+			}
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	return 0;
+}
+
+int cg_kparse_blkio_devs(const char *text, bool ops, struct cg_io_dev **devs, size_t *n)
+{
+	static const char *const ops_names[] = { "Read", "Write", "Discard" };
+	static const int bytes_idx[] = { CG_IO_RBYTES, CG_IO_WBYTES, CG_IO_DBYTES };
+	static const int ops_idx[] = { CG_IO_RIOS, CG_IO_WIOS, CG_IO_DIOS };
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n'), *p, *sp;
+		unsigned maj, min;
+		uint64_t v;
+
+		/* the grand "Total N" line, and empty lines */
+		if (eol == l || !strncmp(l, "Total ", 6)) {
+			l = *eol ? eol + 1 : eol;
+			continue;
+		}
+		p = parse_devno(l, eol, &maj, &min);
+		if (!p)
+			return -EINVAL;
+		p++;
+		sp = memchr(p, ' ', (size_t)(eol - p));
+		if (!sp)
+			return -EINVAL;
+		if (token_u64(sp + 1, eol, &v) < 0)
+			return -EINVAL;
+		for (size_t i = 0; i < ARRAY_SIZE(ops_names); i++) {
+			struct cg_io_dev *d;
+			int k = ops ? ops_idx[i] : bytes_idx[i];
+
+			if ((size_t)(sp - p) != strlen(ops_names[i]) ||
+			    strncmp(p, ops_names[i], (size_t)(sp - p)))
+				continue;
+			d = dev_slot(devs, n, maj, min);
+			if (!d)
+				return -ENOMEM;
+			d->v[k] = v;
+			d->have |= 1u << k;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	return 0;
 }

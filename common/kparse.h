@@ -57,4 +57,48 @@ int cg_kparse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_u
  */
 char *cg_kparse_env_value(const char *text, const char *key);
 
+/* ---- the collectors' parsers (common/stats_collect.c) ---------------------------------------- */
+
+/* A limit file's "max": no limit. */
+#define CG_UNLIMITED UINT64_MAX
+
+/*
+ * "key value" lines (memory.stat, memory.events, cpu.stat, pids.events, memory.oom_control):
+ * the value of each of keys[0, n) (n <= 64) into vals[i], bit i of *ret_found set for each key
+ * present. -EINVAL when a wanted key's value is no number; a key absent is no error.
+ */
+int cg_kparse_keys(const char *text, const char *const *keys, size_t n, uint64_t *vals,
+		   uint64_t *ret_found);
+/* memory.max, memory.high, pids.max, ...: a number, or "max" as CG_UNLIMITED. */
+int cg_kparse_limit(const char *text, uint64_t *ret);
+
+/* One PSI file: both lines (cpu has "full" since 5.13; absent, has_full is false). */
+struct cg_psi {
+	double some_avg10, full_avg10; /* percent */
+	uint64_t some_total_us, full_total_us; /* stall time, microseconds */
+	bool has_full;
+};
+int cg_kparse_psi(const char *text, struct cg_psi *ret);
+
+/* The IO figures of a device (io.stat keys; v1 blkio Read/Write/Discard lines). */
+enum { CG_IO_RBYTES, CG_IO_WBYTES, CG_IO_RIOS, CG_IO_WIOS, CG_IO_DBYTES, CG_IO_DIOS, CG_IO_N };
+struct cg_io_dev {
+	unsigned major, minor;
+	unsigned have; /* bit per CG_IO_* */
+	uint64_t v[CG_IO_N];
+};
+/*
+ * Add the devices of io.stat ("MAJ:MIN rbytes=N wbytes=N rios=N ... dios=N") to *devs (a
+ * malloc'ed array of *n made by these parsers, or NULL and 0; a device already there gets the
+ * figures). Unknown
+ * keys are ignored. -EINVAL on a malformed line, -ERANGE, -ENOMEM; *devs stays valid.
+ */
+int cg_kparse_io_devs(const char *text, struct cg_io_dev **devs, size_t *n);
+/*
+ * The same for v1 blkio files ("MAJ:MIN Read N", Write, Discard; Sync, Async, Total and the
+ * grand "Total N" are ignored): bytes files (io_service_bytes) fill CG_IO_RBYTES, WBYTES and
+ * DBYTES, ops files (io_serviced) CG_IO_RIOS, WIOS and DIOS.
+ */
+int cg_kparse_blkio_devs(const char *text, bool ops, struct cg_io_dev **devs, size_t *n);
+
 #endif

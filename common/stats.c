@@ -27,6 +27,7 @@ const struct file_def st_defs[F_N] = {
 	[F_IO_STAT] = { M_IO, R_UNIFIED, "io.stat", false, false },
 	[F_BLKIO_THROTTLE] = { M_IO, R_BLKIO, "blkio.throttle.io_service_bytes", false, false },
 	[F_BLKIO] = { M_IO, R_BLKIO, "blkio.io_service_bytes", false, false },
+	[F_BLKIO_BFQ] = { M_IO, R_BLKIO, "blkio.bfq.io_service_bytes", false, false },
 	[F_PIDS_V2] = { M_TASKS, R_UNIFIED, "pids.current", false, false },
 	[F_PIDS_V1] = { M_TASKS, R_PIDS, "pids.current", false, false },
 	[F_TASKS_PIDS] = { M_TASKS, R_PIDS, "tasks", false, true },
@@ -49,6 +50,28 @@ const struct file_def st_defs[F_N] = {
 	[F_PROC_PSI_IO] = { M_PSI_IO, R_PROC, "/proc/pressure/io", true, false },
 	[F_TYPE] = { M_N, R_UNIFIED, "cgroup.type", false, false },
 	[F_EVENTS] = { M_N, R_UNIFIED, "cgroup.events", false, false },
+	[F_X_CPUACCT_STAT] = { M_N, R_CPUACCT, "cpuacct.stat" },
+	[F_X_CPU_V1_STAT] = { M_N, R_CPU, "cpu.stat" },
+	[F_X_MEM_STAT] = { M_N, R_UNIFIED, "memory.stat" },
+	[F_X_MEM_PEAK] = { M_N, R_UNIFIED, "memory.peak" },
+	[F_X_MEM_MAX] = { M_N, R_UNIFIED, "memory.max" },
+	[F_X_MEM_HIGH] = { M_N, R_UNIFIED, "memory.high" },
+	[F_X_MEM_LOW] = { M_N, R_UNIFIED, "memory.low" },
+	[F_X_MEM_MIN] = { M_N, R_UNIFIED, "memory.min" },
+	[F_X_MEM_SWAP] = { M_N, R_UNIFIED, "memory.swap.current" },
+	[F_X_MEM_SWAP_MAX] = { M_N, R_UNIFIED, "memory.swap.max" },
+	[F_X_MEM_EVENTS] = { M_N, R_UNIFIED, "memory.events" },
+	[F_X_MEM_V1_STAT] = { M_N, R_MEMORY, "memory.stat" },
+	[F_X_MEM_V1_PEAK] = { M_N, R_MEMORY, "memory.max_usage_in_bytes" },
+	[F_X_MEM_V1_LIMIT] = { M_N, R_MEMORY, "memory.limit_in_bytes" },
+	[F_X_MEM_V1_FAILCNT] = { M_N, R_MEMORY, "memory.failcnt" },
+	[F_X_MEM_V1_OOM] = { M_N, R_MEMORY, "memory.oom_control" },
+	[F_X_BLKIO_SERVICED] = { M_N, R_BLKIO, "blkio.throttle.io_serviced" },
+	[F_X_BFQ_SERVICED] = { M_N, R_BLKIO, "blkio.bfq.io_serviced" },
+	[F_X_PIDS_MAX] = { M_N, R_UNIFIED, "pids.max" },
+	[F_X_PIDS_EVENTS] = { M_N, R_UNIFIED, "pids.events" },
+	[F_X_PIDS_V1_MAX] = { M_N, R_PIDS, "pids.max" },
+	[F_X_PIDS_V1_EVENTS] = { M_N, R_PIDS, "pids.events" },
 };
 
 /*
@@ -61,8 +84,7 @@ static bool fresh_only(int k)
 	return st_defs[k].count && st_defs[k].role != R_UNIFIED;
 }
 
-/* Read one stat file of a node into s->buf (or *heap when it is bigger). */
-static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
+int st_read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 {
 	const struct file_def *d = &st_defs[k];
 	int fd = n->fd[k], tmp = -1, r;
@@ -116,7 +138,7 @@ static int read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 }
 
 /* The directory of role vanished under a node we read: what inotify will say next anyway. */
-static void read_failed(struct cg_stats *s, struct node *n, int k, int r)
+void st_read_failed(struct cg_stats *s, struct node *n, int k, int r)
 {
 	/*
 	 * EOPNOTSUPP: cgroup.procs of a threaded cgroup (its processes are its domain's), which
@@ -146,7 +168,7 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 	size_t n_old = n->row.n_threads, n_new = 0, cap = 0, n_tids = 0;
 	int r;
 
-	r = read_kind(s, n, F_THREADS_V2, &heap);
+	r = st_read_kind(s, n, F_THREADS_V2, &heap);
 	if (r < 0 || cg_members_parse(heap ? heap : s->buf, &tids, &n_tids) < 0)
 		goto out;
 	for (size_t i = 0; i < n_tids; i++) {
@@ -189,7 +211,7 @@ static bool is_threaded(struct cg_stats *s, struct node *n)
 {
 	_cleanup_free_ char *heap = NULL;
 
-	if (read_kind(s, n, F_TYPE, &heap) < 0)
+	if (st_read_kind(s, n, F_TYPE, &heap) < 0)
 		return false;
 	return !strcmp(heap ? heap : s->buf, "threaded\n");
 }
@@ -248,9 +270,9 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 			continue;
 		if (st_defs[k].root_only && *n->path)
 			continue;
-		r = read_kind(s, n, k, &heap);
+		r = st_read_kind(s, n, k, &heap);
 		if (r < 0) {
-			read_failed(s, n, k, r);
+			st_read_failed(s, n, k, r);
 			continue;
 		}
 		text = heap ? heap : s->buf;
@@ -271,6 +293,7 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 			break;
 		case F_BLKIO_THROTTLE:
 		case F_BLKIO:
+		case F_BLKIO_BFQ:
 			if (cg_stats_parse_blkio(text, a, b) < 0)
 				continue;
 			break;
@@ -295,6 +318,7 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 			}
 			break;
 		}
+		st_collect_from(s, n, k, text);
 		return k;
 	}
 	return -ENOENT;
@@ -324,10 +348,11 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		row->have &= kept | CG_STAT_THREADED;
 	} else {
 		row->have = 0;
+		st_collect_reset(row);
 		if ((n->srcs & (1u << R_UNIFIED)) && n->populated < 0) {
 			_cleanup_free_ char *heap = NULL;
 
-			if (read_kind(s, n, F_EVENTS, &heap) == 0)
+			if (st_read_kind(s, n, F_EVENTS, &heap) == 0)
 				n->populated = cg_stats_parse_populated(heap ? heap : s->buf);
 			/* read again only when inotify says it changed: not worth an fd */
 			st_close_fd(s, &n->fd[F_EVENTS]);
@@ -365,6 +390,8 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 		}
 	}
 	n->tasks_kind = n->kind_used[M_TASKS];
+	if (s->collectors)
+		st_collect(s, n);
 	if (s->threads && (n->srcs & (1u << R_UNIFIED)) && is_threaded(s, n)) {
 		row->have |= CG_STAT_THREADED;
 		sample_threads(s, n, now, n->has_prev ? n->prev_t : 0);
@@ -571,7 +598,8 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	static const char *const v1ctl[R_N] = { [R_CPUACCT] = "cpuacct",
 						[R_MEMORY] = "memory",
 						[R_BLKIO] = "blkio",
-						[R_PIDS] = "pids" };
+						[R_PIDS] = "pids",
+						[R_CPU] = "cpu" };
 	static struct cg_hier proc_hier = { .label = (char *)"proc", .fd = -1 };
 	struct cg_stats *s = calloc(1, sizeof(*s));
 	struct node *root = NULL;
@@ -588,6 +616,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	s->always_read = o->always_read;
 	s->count = o->count;
 	s->own_only = o->own_only;
+	s->collectors = o->collectors;
 	s->clk_tck = sysconf(_SC_CLK_TCK);
 	if (s->clk_tck <= 0)
 		s->clk_tck = 100;
@@ -601,7 +630,10 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 		goto fail;
 	}
 	s->hier[R_UNIFIED] = l->unified;
-	for (int role = R_CPUACCT; role <= R_PIDS; role++) {
+	for (int role = R_CPUACCT; role <= R_CPU; role++) {
+		/* v1 cpu serves only the cpu collector's throttling: not walked without it */
+		if (role == R_CPU && !(o->collectors & (1u << CG_COLL_CPU)))
+			continue;
 		for (size_t i = 0; i < l->n; i++)
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], v1ctl[role]))
 				s->hier[role] = &l->hier[i];
@@ -677,6 +709,7 @@ void cg_stats_free(struct cg_stats *s)
 			n = n->parent;
 		st_node_free(s, n);
 	}
+	st_collect_free(s);
 	free(s->wds);
 	free(s->nodes);
 	free(s->rows);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "kparse.h"
 #include "mount.h"
 
 /* What a row carries: unknown values have no bit. */
@@ -25,6 +26,91 @@ enum {
 };
 
 enum { CG_PSI_CPU, CG_PSI_MEMORY, CG_PSI_IO, CG_PSI_N };
+
+/*
+ * Collectors: what a sample reads beyond the base row (tasks, cpu_ns, memory, io_read/io_write,
+ * PSI some avg10, always read). A file that only an off collector needs is never opened; what
+ * a collector takes from a base file (cpu.stat, io.stat, the PSI files) costs a parse.
+ */
+enum cg_collector {
+	CG_COLL_CPU, /* user, system, throttling: cpu.stat; v1 cpuacct.stat and cpu.stat */
+	CG_COLL_MEMORY, /* memory.stat, peak, limits, swap, events; v1 memory.stat, limit, failcnt */
+	CG_COLL_IO, /* IO operations and discards: io.stat; v1 blkio throttle (or bfq) io_serviced */
+	CG_COLL_IODEVICE, /* the IO figures per device (row.iodevs), named from /sys/dev/block */
+	CG_COLL_PIDS, /* pids.max, pids.events (v1 the pids hierarchy) */
+	CG_COLL_PSI, /* PSI full avg10 and the some/full stall totals (the files are base) */
+	CG_COLL_N
+};
+/* The default set: every collector but iodevice (a series per device and cgroup). */
+#define CG_COLL_DEFAULT                                                                            \
+	((1u << CG_COLL_CPU) | (1u << CG_COLL_MEMORY) | (1u << CG_COLL_IO) |                       \
+	 (1u << CG_COLL_PIDS) | (1u << CG_COLL_PSI))
+/* "cpu", "memory", "io", "iodevice", "pids", "psi": indexed by enum cg_collector */
+extern const char *const cg_collector_names[CG_COLL_N];
+
+/*
+ * A row's collected values: x[i] is known when bit i of x_have is set (unknown stays unknown,
+ * never 0). Counters are cumulative as the kernel counts them; limits are CG_UNLIMITED for
+ * "max". Each value comes from the first source that has it: cgroup2, then v1.
+ */
+enum cg_stat_x {
+	/* CG_COLL_CPU (nanoseconds, counts): cpu.stat user_usec, system_usec, nr_periods,
+	 * nr_throttled, throttled_usec; v1 cpuacct.stat user/system, cpu.stat nr_periods,
+	 * nr_throttled, throttled_time */
+	CG_X_CPU_USER_NS,
+	CG_X_CPU_SYSTEM_NS,
+	CG_X_CPU_PERIODS,
+	CG_X_CPU_THROTTLED,
+	CG_X_CPU_THROTTLED_NS,
+	/* CG_COLL_MEMORY, bytes: memory.peak (v1 max_usage_in_bytes); memory.stat anon, file,
+	 * kernel, shmem, slab, sock, inactive_file (v1 total_rss, total_cache, total_shmem,
+	 * total_inactive_file); working set = memory - inactive_file (as cAdvisor); swap.current */
+	CG_X_MEM_PEAK,
+	CG_X_MEM_ANON,
+	CG_X_MEM_FILE,
+	CG_X_MEM_KERNEL,
+	CG_X_MEM_SHMEM,
+	CG_X_MEM_SLAB,
+	CG_X_MEM_SOCK,
+	CG_X_MEM_INACTIVE_FILE,
+	CG_X_MEM_WORKING_SET,
+	CG_X_MEM_SWAP,
+	/* limits, bytes or CG_UNLIMITED: memory.max (v1 limit_in_bytes), high, low, min, swap.max */
+	CG_X_MEM_MAX,
+	CG_X_MEM_HIGH,
+	CG_X_MEM_LOW,
+	CG_X_MEM_MIN,
+	CG_X_MEM_SWAP_MAX,
+	/* counters of memory.events (hierarchical): low, high, max (v1 failcnt), oom, oom_kill
+	 * (v1 memory.oom_control oom_kill), oom_group_kill */
+	CG_X_MEM_EV_LOW,
+	CG_X_MEM_EV_HIGH,
+	CG_X_MEM_EV_MAX,
+	CG_X_MEM_EV_OOM,
+	CG_X_MEM_EV_OOM_KILL,
+	CG_X_MEM_EV_OOM_GROUP_KILL,
+	CG_X_MEM_UNDER_OOM, /* v1 memory.oom_control under_oom: 0 or 1 */
+	/* CG_COLL_IO: summed over devices: read and write operations, discarded bytes and ops */
+	CG_X_IO_RIOS,
+	CG_X_IO_WIOS,
+	CG_X_IO_DBYTES,
+	CG_X_IO_DIOS,
+	/* CG_COLL_PIDS: pids.max (CG_UNLIMITED), pids.events max (forks refused by the limit) */
+	CG_X_PIDS_MAX,
+	CG_X_PIDS_EV_MAX,
+	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
+	 * the full avg10 figures are in psi_full[], their bits here */
+	CG_X_PSI_SOME_US,
+	CG_X_PSI_FULL_US = CG_X_PSI_SOME_US + CG_PSI_N,
+	CG_X_PSI_FULL_AVG10 = CG_X_PSI_FULL_US + CG_PSI_N,
+	CG_X_N = CG_X_PSI_FULL_AVG10 + CG_PSI_N
+};
+
+/* With CG_COLL_IODEVICE: a block device's figures (v[CG_IO_*], have) and its name. */
+struct cg_stat_iodev {
+	struct cg_io_dev io;
+	char name[32]; /* DEVNAME of /sys/dev/block/MAJ:MIN/uevent, "" when unknown */
+};
 
 struct cg_stat_thread {
 	pid_t tid;
@@ -44,6 +130,13 @@ struct cg_stat_row {
 	uint64_t io_read, io_write;
 	double io_read_bps, io_write_bps;
 	double psi[CG_PSI_N];
+	/* the collectors' values (enum cg_stat_x) */
+	uint64_t x_have;
+	uint64_t x[CG_X_N];
+	double psi_full[CG_PSI_N]; /* percent, known with CG_X_PSI_FULL_AVG10 + resource */
+	/* with CG_COLL_IODEVICE: one per device the cgroup did IO on, in the kernel's order */
+	struct cg_stat_iodev *iodevs;
+	size_t n_iodevs;
 	/* with threads enabled, in a threaded cgroup */
 	struct cg_stat_thread *threads;
 	size_t n_threads;
@@ -69,6 +162,7 @@ struct cg_stats_opts {
 	 * stopped (normally skipped until cgroup.events says something joined): for benchmarks.
 	 */
 	bool always_read;
+	unsigned collectors; /* bit per enum cg_collector; 0: the base row only */
 };
 
 /*
@@ -81,6 +175,21 @@ void cg_stats_free(struct cg_stats *s);
 int cg_stats_set_depth(struct cg_stats *s, int depth);
 void cg_stats_set_threads(struct cg_stats *s, bool threads);
 void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only);
+/*
+ * The collectors from the next sample on (a bit per enum cg_collector). A v1 cpu hierarchy of
+ * its own (not co-mounted with cpuacct) is only watched when cg_stats_new had the cpu collector.
+ */
+void cg_stats_set_collectors(struct cg_stats *s, unsigned collectors);
+/*
+ * "cpu,memory" (these only), "+iodevice,-psi" (the default set changed), "all", "none" -> a bit
+ * per enum cg_collector. -EINVAL and *ret_bad pointing at the unknown name (up to its comma).
+ */
+int cg_collectors_parse(const char *text, unsigned *ret, const char **ret_bad);
+/*
+ * Read or parse failures of each collector's files since the sampler started (a file or cgroup
+ * that is gone is none), indexed by enum cg_collector.
+ */
+void cg_stats_errors(const struct cg_stats *s, uint64_t ret[CG_COLL_N]);
 
 /*
  * Take a sample: pick up cgroups that appeared, drop those that vanished (never an error),

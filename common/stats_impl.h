@@ -20,7 +20,8 @@
  * R_SYSTEMD: v1 name=systemd, which has no controller but mirrors the unit tree, so that on a
  * legacy system a unit's cgroup is there even where no controller hierarchy has it: its tasks.
  */
-enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_SYSTEMD, R_PROC, R_N };
+/* R_CPU: v1 cpu (its cpu.stat has the throttling), most often co-mounted with cpuacct. */
+enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_CPU, R_SYSTEMD, R_PROC, R_N };
 
 enum metric { M_CPU, M_MEMORY, M_IO, M_TASKS, M_PSI_CPU, M_PSI_MEMORY, M_PSI_IO, M_N };
 
@@ -33,6 +34,7 @@ enum kind {
 	F_IO_STAT,
 	F_BLKIO_THROTTLE,
 	F_BLKIO,
+	F_BLKIO_BFQ,
 	F_PIDS_V2,
 	F_PIDS_V1,
 	F_TASKS_PIDS,
@@ -55,6 +57,29 @@ enum kind {
 	F_PROC_PSI_IO,
 	F_TYPE,
 	F_EVENTS,
+	/* the collectors' own files (common/stats_collect.c), none of a base metric (M_N) */
+	F_X_CPUACCT_STAT,
+	F_X_CPU_V1_STAT,
+	F_X_MEM_STAT,
+	F_X_MEM_PEAK,
+	F_X_MEM_MAX,
+	F_X_MEM_HIGH,
+	F_X_MEM_LOW,
+	F_X_MEM_MIN,
+	F_X_MEM_SWAP,
+	F_X_MEM_SWAP_MAX,
+	F_X_MEM_EVENTS,
+	F_X_MEM_V1_STAT,
+	F_X_MEM_V1_PEAK,
+	F_X_MEM_V1_LIMIT,
+	F_X_MEM_V1_FAILCNT,
+	F_X_MEM_V1_OOM,
+	F_X_BLKIO_SERVICED,
+	F_X_BFQ_SERVICED,
+	F_X_PIDS_MAX,
+	F_X_PIDS_EVENTS,
+	F_X_PIDS_V1_MAX,
+	F_X_PIDS_V1_EVENTS,
 	F_N
 };
 
@@ -138,6 +163,18 @@ struct cg_stats {
 	size_t buf_size;
 	char sources[1024];
 	long clk_tck;
+	unsigned collectors; /* bit per enum cg_collector */
+	uint64_t coll_errors[CG_COLL_N];
+	/* block device names by number (CG_COLL_IODEVICE), looked up once each */
+	struct devname {
+		unsigned major, minor;
+		char name[32];
+	} * devnames;
+	size_t n_devnames;
+	/* the devices of the node being sampled (IO collectors), until the row gets them */
+	struct cg_io_dev *devs;
+	size_t n_devs;
+	bool devs_seen;
 };
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
@@ -156,6 +193,24 @@ static inline bool out_of_fds(int r)
 {
 	return r == -EMFILE || r == -ENFILE;
 }
+
+/* ---- common/stats.c, for stats_collect.c ------------------------------------------------------ */
+
+/* Read a stat file of a node into s->buf (or *heap when it is bigger): 0 or -errno. */
+int st_read_kind(struct cg_stats *s, struct node *n, int k, char **heap);
+/* A read of kind k failed with r: forget the fd of a file that is gone. */
+void st_read_failed(struct cg_stats *s, struct node *n, int k, int r);
+
+/* ---- common/stats_collect.c: the collectors ------------------------------------------------- */
+
+/* A base file's text in hand (kind k, of the node being sampled): what collectors take from it. */
+void st_collect_from(struct cg_stats *s, struct node *n, int k, const char *text);
+/* After the base metrics: the collectors' own files, for the values still unknown. */
+void st_collect(struct cg_stats *s, struct node *n);
+/* A row's collected values forgotten (each sample that reads starts afresh). */
+void st_collect_reset(struct cg_stat_row *row);
+/* The sampler's device name cache. */
+void st_collect_free(struct cg_stats *s);
 
 /* ---- common/stats_tree.c: the cgroup tree, inotify, the fd budget -------------------------- */
 

@@ -167,6 +167,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 	s->nodes[n->index] = s->nodes[--s->n_nodes];
 	s->nodes[n->index]->index = n->index;
 	free(n->row.threads);
+	free(n->row.iodevs);
 	free(n->row.path);
 	free(n->path);
 	free(n);

@@ -245,7 +245,7 @@ elif fmt == "openmetrics":
     want = sorted("\n".join(fffd(p) for p in n.split(b"\n")) for n in names)
     name = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
     label = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*"'
-    sample = re.compile(r"^%s(\{%s(,%s)*\})? -?[0-9]+(\.[0-9]+)?$" % (name, label, label))
+    sample = re.compile(r"^%s(\{%s(,%s)*\})? (-?[0-9]+(\.[0-9]+)?|\+Inf)$" % (name, label, label))
     meta = re.compile(r"^# (TYPE %s (counter|gauge)|UNIT %s [a-z]+|HELP %s .*|EOF)$" % (name, name, name))
     got = []
     for l in lines:
@@ -359,10 +359,10 @@ test_fixture_json() {
 	assertEquals "one line per iteration" 2 "$(echo "$out" | wc -l | tr -d ' ')"
 	l1=$(echo "$out" | sed -n 1p)
 	l2=$(echo "$out" | sed -n 2p)
-	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00}}'
+	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000}}'
 	# the files do not change: the second sample has rates, all zero
-	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00}}'
-	case $l1 in '{"time":'[0-9]*'.'[0-9][0-9][0-9]',"cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000}}'
+	case $l1 in '{"schema":1,"time":'[0-9]*'.'[0-9][0-9][0-9]',"cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	fx unified -F json -1 --depth=0 '/we"ird,name'
 	assertContains "escaped path" "$out" '"path":"/we\"ird,name"'
 }
@@ -373,11 +373,13 @@ json_check_keys() {
 		python3 -c '
 import json, sys
 want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
-        "io_write_bytes_per_sec", "pressure"}
+        "io_write_bytes_per_sec", "pressure", "cpu_usage_seconds", "io_read_bytes",
+        "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds"}
 n = 0
 for line in sys.stdin:
     o = json.loads(line)
-    assert set(o) == {"time", "cgroups"}, o.keys()
+    assert set(o) == {"schema", "time", "cgroups"}, o.keys()
+    assert o["schema"] == 1
     assert isinstance(o["time"], float) and o["time"] > 1e9
     for c in o["cgroups"]:
         assert set(c) == want, sorted(c)
@@ -386,8 +388,8 @@ for line in sys.stdin:
 assert n > 0
 print(n)'
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e '(keys == ["cgroups","time"]) and all(.cgroups[];
-			(keys == ["cpu_percent","io_read_bytes_per_sec","io_write_bytes_per_sec","memory_bytes","path","pressure","tasks"])
+		jq -e '(keys == ["cgroups","schema","time"]) and (.schema == 1) and all(.cgroups[];
+			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","memory_bytes","path","pressure","pressure_some_seconds","tasks"])
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else
 		return 2
@@ -412,21 +414,21 @@ test_fixture_json_parses() {
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
-	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io" "$(echo "$out" | sed -n 1p)"
+	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds" "$(echo "$out" | sed -n 1p)"
 	assertEquals "one header only" 1 "$(echo "$out" | grep -c '^time,')"
 	assertEquals "6 rows per iteration" 13 "$(echo "$out" | wc -l | tr -d ' ')"
 	assertContains "first /app row" "$out" ",/app,7,,104857600,,,12.34,2.00,0.00"
 	assertContains "second /app row" "$out" ",/app,7,0.00,104857600,0,0,12.34,2.00,0.00"
 	assertContains "quoted path" "$out" ',"/we""ird,name",1,'
-	# every row has the header's 10 fields (the one quoted comma aside)
-	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 10')"
+	# every row has the header's 18 fields (the one quoted comma aside)
+	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 18')"
 }
 
 # The OpenMetrics text exposition grammar, line by line; the last line is "# EOF".
 om_check() {
 	local name='[a-zA-Z_:][a-zA-Z0-9_:]*'
 	local label='[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\["\\n])*"'
-	local num='-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?'
+	local num='(-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?|[+-]Inf)'
 	echo "$1" | grep -Ev "^# (TYPE $name (counter|gauge)|UNIT $name [a-z]+|HELP $name .*|EOF)\$" |
 		grep -Ev "^$name(\{$label(,$label)*\})? $num\$"
 	[ "$(echo "$1" | tail -n 1)" = "# EOF" ] || echo "last line: $(echo "$1" | tail -n 1)"
@@ -1031,10 +1033,10 @@ test_live_threads() {
 	assertContains "table thread rows" "$out" " busy-1"
 	# CSV: tid and comm columns; a thread row has its cgroup's path and its own CPU
 	cgk_capture "$T" -F csv -n 2 -d 0.5 -H "/$S"
-	assertEquals "csv header with -H" "pressure_io,tid,comm" "$(echo "$out" | head -n 1 | cut -d, -f10-)"
-	line=$(echo "$out" | awk -F, -v p="/$S/tp/t" 'NR > 1 && $2 == p && $12 == "busy-1" { l = $0 } END { print l }')
-	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 12 && \$11 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
-	assertEquals "every csv row has 12 fields" "" "$(echo "$out" | awk -F, 'NF != 12')"
+	assertEquals "csv header with -H" "pressure_io_some_seconds,tid,comm" "$(echo "$out" | head -n 1 | cut -d, -f18-)"
+	line=$(echo "$out" | awk -F, -v p="/$S/tp/t" 'NR > 1 && $2 == p && $20 == "busy-1" { l = $0 } END { print l }')
+	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 20 && \$19 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
+	assertEquals "every csv row has 20 fields" "" "$(echo "$out" | awk -F, 'NF != 20')"
 	# OpenMetrics: a counter per thread, labelled with tid and comm
 	cgk_capture "$T" -F openmetrics -1 -H "/$S"
 	assertContains "openmetrics thread family" "$out" "# TYPE cgroup_thread_cpu_usage_seconds counter"

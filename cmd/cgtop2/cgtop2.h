@@ -26,6 +26,8 @@ struct cgtop2_args {
 	const char *machine; /* -M: resolved to path in run() */
 	bool serve; /* --listen: serve.c */
 	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
+	unsigned collectors; /* --collectors: a bit per enum cg_collector */
+	bool collectors_set; /* else: the default set in machine formats, none in the table */
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -59,6 +61,9 @@ enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
 	size_t n;
+	/* for the expositions' own metrics (make_view leaves them): NULL, 0 when unknown */
+	const struct cg_stats *stats; /* the collectors' error counts */
+	uint64_t sample_ns; /* how long cg_stats_sample took */
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */

@@ -35,6 +35,7 @@ enum {
 	OPT_RECURSIVE,
 	OPT_LISTEN,
 	OPT_WEB_CONFIG,
+	OPT_COLLECTORS,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -77,6 +78,9 @@ static const struct argp_option options[] = {
 	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
+	{ "collectors", OPT_COLLECTORS, "LIST", 0,
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  2 },
 	{},
 };
 
@@ -222,6 +226,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_WEB_CONFIG:
 		a->web_config = arg;
 		break;
+	case OPT_COLLECTORS: {
+		const char *bad = arg;
+
+		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
+			argp_error(
+				state,
+				"--collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not '%s'",
+				TOOL_SHOWN(bad));
+		a->collectors_set = true;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -319,11 +334,14 @@ static int run_batch(const struct cgtop2_args *a, struct cg_stats *s)
 			next += a->delay_ns;
 			sleep_until(next);
 		}
+		v.sample_ns = cg_now_ns();
 		r = cg_stats_sample(s, &rows, &n);
 		if (r < 0) {
 			ret = report_errno(a, "sample", r);
 			break;
 		}
+		v.sample_ns = cg_now_ns() - v.sample_ns;
+		v.stats = s;
 		r = make_view(rows, n, a->order, NULL, &v);
 		if (r < 0) {
 			ret = report_errno(a, "sort", r);
@@ -415,6 +433,9 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
+	so.collectors = a->collectors_set		      ? a->collectors
+			: a->format == FMT_TABLE && !a->serve ? 0
+							      : CG_COLL_DEFAULT;
 	raise_fd_limit();
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {

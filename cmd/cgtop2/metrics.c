@@ -17,74 +17,253 @@ enum ftype { T_COUNTER, T_GAUGE };
 static const char *const type_names[] = { "counter", "gauge" };
 
 /* Where a family's value comes from. */
-enum vsrc { V_CPU_S, V_MEM, V_TASKS, V_IOR, V_IOW, V_PSI_SOME };
+enum vsrc {
+	V_CPU_S, /* the base row's numbers */
+	V_MEM,
+	V_TASKS,
+	V_IOR,
+	V_IOW,
+	V_PSI_SOME, /* psi[], a sample per resource */
+	V_X, /* x[idx] */
+	V_PSI_X, /* x[idx + resource] (psi_full[] for the avg10), a sample per resource */
+	V_DEV, /* iodevs[].io.v[idx], a sample per device */
+};
+
+/* How a number is written. */
+enum vfmt { N_INT, N_NS, N_US, N_LIMIT, N_RATIO };
 
 struct family {
 	const char *name; /* without a counter's _total */
 	enum ftype type;
 	const char *unit; /* OpenMetrics UNIT, or NULL */
 	const char *help;
-	unsigned need; /* the row's have bit; for V_PSI_*, the cpu one (memory, io follow) */
 	enum vsrc src;
+	int idx;
+	enum vfmt fmt;
 };
 
+#define BASE(name, type, unit, help, src)                                                          \
+	{                                                                                          \
+		name, type, unit, help, src, 0, N_INT                                              \
+	}
+#define X(name, type, unit, help, idx, fmt)                                                        \
+	{                                                                                          \
+		name, type, unit, help, V_X, idx, fmt                                              \
+	}
+#define PSI(name, type, unit, help, idx, fmt)                                                      \
+	{                                                                                          \
+		name, type, unit, help, V_PSI_X, idx, fmt                                          \
+	}
+#define DEV(name, unit, help, idx)                                                                 \
+	{                                                                                          \
+		name, T_COUNTER, unit, help, V_DEV, idx, N_INT                                     \
+	}
+
+/*
+ * The base families come first and are always written (their metadata even without a
+ * sample); the collectors' only when a row has a value for them. Names: cgroup_<area>_<what>
+ * with the unit last, a counter's samples with _total.
+ */
 static const struct family families[] = {
-	{ "cgroup_cpu_usage_seconds", T_COUNTER, "seconds",
-	  "CPU time used by the cgroup and its descendants", CG_STAT_CPU, V_CPU_S },
-	{ "cgroup_memory_bytes", T_GAUGE, "bytes", "Memory charged to the cgroup", CG_STAT_MEMORY,
-	  V_MEM },
-	{ "cgroup_tasks", T_GAUGE, NULL, "Tasks (threads) in the cgroup and its descendants",
-	  CG_STAT_TASKS, V_TASKS },
-	{ "cgroup_io_read_bytes", T_COUNTER, "bytes", "Bytes read from block devices", CG_STAT_IO,
-	  V_IOR },
-	{ "cgroup_io_write_bytes", T_COUNTER, "bytes", "Bytes written to block devices", CG_STAT_IO,
-	  V_IOW },
+	BASE("cgroup_cpu_usage_seconds", T_COUNTER, "seconds",
+	     "CPU time used by the cgroup and its descendants", V_CPU_S),
+	BASE("cgroup_memory_bytes", T_GAUGE, "bytes", "Memory charged to the cgroup", V_MEM),
+	BASE("cgroup_tasks", T_GAUGE, NULL, "Tasks (threads) in the cgroup and its descendants",
+	     V_TASKS),
+	BASE("cgroup_io_read_bytes", T_COUNTER, "bytes", "Bytes read from block devices", V_IOR),
+	BASE("cgroup_io_write_bytes", T_COUNTER, "bytes", "Bytes written to block devices", V_IOW),
 	{ "cgroup_pressure_some_avg10_ratio", T_GAUGE, NULL,
 	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)",
-	  CG_STAT_PSI_CPU, V_PSI_SOME },
+	  V_PSI_SOME, 0, N_RATIO },
+	/* cpu */
+	X("cgroup_cpu_user_seconds", T_COUNTER, "seconds", "CPU time used in user mode",
+	  CG_X_CPU_USER_NS, N_NS),
+	X("cgroup_cpu_system_seconds", T_COUNTER, "seconds", "CPU time used in kernel mode",
+	  CG_X_CPU_SYSTEM_NS, N_NS),
+	X("cgroup_cpu_periods", T_COUNTER, NULL, "Enforcement periods of the CPU limit elapsed",
+	  CG_X_CPU_PERIODS, N_INT),
+	X("cgroup_cpu_throttled_periods", T_COUNTER, NULL,
+	  "Enforcement periods in which the cgroup was throttled", CG_X_CPU_THROTTLED, N_INT),
+	X("cgroup_cpu_throttled_seconds", T_COUNTER, "seconds",
+	  "Time the tasks of the cgroup were throttled", CG_X_CPU_THROTTLED_NS, N_NS),
+	/* memory */
+	X("cgroup_memory_peak_bytes", T_GAUGE, "bytes", "Highest memory use recorded",
+	  CG_X_MEM_PEAK, N_INT),
+	X("cgroup_memory_anon_bytes", T_GAUGE, "bytes", "Anonymous memory (v1: total_rss)",
+	  CG_X_MEM_ANON, N_INT),
+	X("cgroup_memory_file_bytes", T_GAUGE, "bytes", "Page cache (v1: total_cache)",
+	  CG_X_MEM_FILE, N_INT),
+	X("cgroup_memory_kernel_bytes", T_GAUGE, "bytes", "Kernel memory", CG_X_MEM_KERNEL, N_INT),
+	X("cgroup_memory_shmem_bytes", T_GAUGE, "bytes", "Shared memory and tmpfs", CG_X_MEM_SHMEM,
+	  N_INT),
+	X("cgroup_memory_slab_bytes", T_GAUGE, "bytes", "Kernel slab memory", CG_X_MEM_SLAB, N_INT),
+	X("cgroup_memory_sock_bytes", T_GAUGE, "bytes", "Network socket buffers", CG_X_MEM_SOCK,
+	  N_INT),
+	X("cgroup_memory_working_set_bytes", T_GAUGE, "bytes",
+	  "Memory in use minus inactive page cache, as cAdvisor counts it", CG_X_MEM_WORKING_SET,
+	  N_INT),
+	X("cgroup_memory_swap_bytes", T_GAUGE, "bytes", "Swap used", CG_X_MEM_SWAP, N_INT),
+	X("cgroup_memory_max_bytes", T_GAUGE, "bytes",
+	  "Memory limit, memory.max (v1: limit_in_bytes); +Inf without one", CG_X_MEM_MAX, N_LIMIT),
+	X("cgroup_memory_high_bytes", T_GAUGE, "bytes", "Memory throttling limit, memory.high",
+	  CG_X_MEM_HIGH, N_LIMIT),
+	X("cgroup_memory_low_bytes", T_GAUGE, "bytes", "Best-effort memory protection, memory.low",
+	  CG_X_MEM_LOW, N_LIMIT),
+	X("cgroup_memory_min_bytes", T_GAUGE, "bytes", "Hard memory protection, memory.min",
+	  CG_X_MEM_MIN, N_LIMIT),
+	X("cgroup_memory_swap_max_bytes", T_GAUGE, "bytes", "Swap limit; +Inf without one",
+	  CG_X_MEM_SWAP_MAX, N_LIMIT),
+	X("cgroup_memory_low_events", T_COUNTER, NULL,
+	  "Times memory was reclaimed below memory.low under pressure", CG_X_MEM_EV_LOW, N_INT),
+	X("cgroup_memory_high_events", T_COUNTER, NULL,
+	  "Times the cgroup was throttled and reclaimed above memory.high", CG_X_MEM_EV_HIGH,
+	  N_INT),
+	X("cgroup_memory_max_events", T_COUNTER, NULL,
+	  "Times memory use was about to go over the limit (v1: failcnt)", CG_X_MEM_EV_MAX, N_INT),
+	X("cgroup_memory_oom_events", T_COUNTER, NULL,
+	  "Times the memory use of the cgroup reached the limit and allocations failed",
+	  CG_X_MEM_EV_OOM, N_INT),
+	X("cgroup_memory_oom_kill_events", T_COUNTER, NULL,
+	  "Processes of the cgroup killed by the OOM killer", CG_X_MEM_EV_OOM_KILL, N_INT),
+	X("cgroup_memory_oom_group_kill_events", T_COUNTER, NULL,
+	  "Times the whole cgroup was killed by the OOM killer", CG_X_MEM_EV_OOM_GROUP_KILL, N_INT),
+	X("cgroup_memory_under_oom", T_GAUGE, NULL,
+	  "1 while the cgroup is under OOM (v1 memory.oom_control)", CG_X_MEM_UNDER_OOM, N_INT),
+	/* io */
+	X("cgroup_io_read_ops", T_COUNTER, NULL, "Read operations on block devices", CG_X_IO_RIOS,
+	  N_INT),
+	X("cgroup_io_write_ops", T_COUNTER, NULL, "Write operations on block devices", CG_X_IO_WIOS,
+	  N_INT),
+	X("cgroup_io_discard_bytes", T_COUNTER, "bytes", "Bytes discarded on block devices",
+	  CG_X_IO_DBYTES, N_INT),
+	X("cgroup_io_discard_ops", T_COUNTER, NULL, "Discard operations on block devices",
+	  CG_X_IO_DIOS, N_INT),
+	/* iodevice */
+	DEV("cgroup_io_device_read_bytes", "bytes", "Bytes read from the device", CG_IO_RBYTES),
+	DEV("cgroup_io_device_write_bytes", "bytes", "Bytes written to the device", CG_IO_WBYTES),
+	DEV("cgroup_io_device_read_ops", NULL, "Read operations on the device", CG_IO_RIOS),
+	DEV("cgroup_io_device_write_ops", NULL, "Write operations on the device", CG_IO_WIOS),
+	DEV("cgroup_io_device_discard_bytes", "bytes", "Bytes discarded on the device",
+	    CG_IO_DBYTES),
+	DEV("cgroup_io_device_discard_ops", NULL, "Discard operations on the device", CG_IO_DIOS),
+	/* pids */
+	X("cgroup_pids_max", T_GAUGE, NULL, "Limit of tasks, pids.max; +Inf without one",
+	  CG_X_PIDS_MAX, N_LIMIT),
+	X("cgroup_pids_max_events", T_COUNTER, NULL, "Forks refused by pids.max", CG_X_PIDS_EV_MAX,
+	  N_INT),
+	/* psi */
+	PSI("cgroup_pressure_full_avg10_ratio", T_GAUGE, NULL,
+	    "Share of the last 10 s in which all non-idle tasks stalled on the resource (PSI full avg10)",
+	    CG_X_PSI_FULL_AVG10, N_RATIO),
+	PSI("cgroup_pressure_some_seconds", T_COUNTER, "seconds",
+	    "Time in which some tasks stalled on the resource (PSI some total)", CG_X_PSI_SOME_US,
+	    N_US),
+	PSI("cgroup_pressure_full_seconds", T_COUNTER, "seconds",
+	    "Time in which all non-idle tasks stalled on the resource (PSI full total)",
+	    CG_X_PSI_FULL_US, N_US),
 };
 
 /* -P and -k count processes: another gauge, so that a series never changes its meaning */
 static const struct family processes[] = {
-	[CG_COUNT_PROCESSES] = { "cgroup_processes", T_GAUGE, NULL,
-				 "Processes (each counts once) and kernel threads in the cgroup",
-				 CG_STAT_TASKS, V_TASKS },
-	[CG_COUNT_USER_PROCESSES] = { "cgroup_user_processes", T_GAUGE, NULL,
-				      "Processes (each counts once, no kernel threads) in the cgroup",
-				      CG_STAT_TASKS, V_TASKS },
+	[CG_COUNT_PROCESSES] =
+		BASE("cgroup_processes", T_GAUGE, NULL,
+		     "Processes (each counts once) and kernel threads in the cgroup", V_TASKS),
+	[CG_COUNT_USER_PROCESSES] =
+		BASE("cgroup_user_processes", T_GAUGE, NULL,
+		     "Processes (each counts once, no kernel threads) in the cgroup", V_TASKS),
 };
 
 static const char *const psi_res[CG_PSI_N] = { "cpu", "memory", "io" };
 
-/* Nanoseconds as seconds, exactly. */
-static void put_ns(struct out *o, uint64_t ns)
+static void put_num(struct out *o, enum vfmt fmt, uint64_t v)
 {
-	out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(ns / NSEC_PER_SEC),
-		   (uint64_t)(ns % NSEC_PER_SEC));
-}
-
-static void put_value(struct out *o, const struct cg_stat_row *r, enum vsrc src, int idx)
-{
-	switch (src) {
-	case V_CPU_S:
-		put_ns(o, r->cpu_ns);
+	switch (fmt) {
+	case N_NS:
+		out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(v / NSEC_PER_SEC),
+			   (uint64_t)(v % NSEC_PER_SEC));
 		break;
-	case V_MEM:
-		out_printf(o, "%" PRIu64, r->memory);
+	case N_US:
+		out_printf(o, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);
 		break;
-	case V_TASKS:
-		out_printf(o, "%" PRIu64, r->tasks);
-		break;
-	case V_IOR:
-		out_printf(o, "%" PRIu64, r->io_read);
-		break;
-	case V_IOW:
-		out_printf(o, "%" PRIu64, r->io_write);
-		break;
-	case V_PSI_SOME:
-		out_printf(o, "%.4f", r->psi[idx] / 100.0);
+	case N_LIMIT:
+		if (v == CG_UNLIMITED) {
+			out_printf(o, "+Inf");
+			break;
+		}
+		/* fall through */
+	default:
+		out_printf(o, "%" PRIu64, v);
 		break;
 	}
+}
+
+/* Whether row r has family f's value for label set j (a resource, a device), and writes it. */
+static bool has_value(const struct family *f, const struct cg_stat_row *r, size_t j)
+{
+	switch (f->src) {
+	case V_CPU_S:
+		return r->have & CG_STAT_CPU;
+	case V_MEM:
+		return r->have & CG_STAT_MEMORY;
+	case V_TASKS:
+		return r->have & CG_STAT_TASKS;
+	case V_IOR:
+	case V_IOW:
+		return r->have & CG_STAT_IO;
+	case V_PSI_SOME:
+		return r->have & (CG_STAT_PSI_CPU << j);
+	case V_X:
+		return r->x_have & (1ull << f->idx);
+	case V_PSI_X:
+		return r->x_have & (1ull << (f->idx + (int)j));
+	case V_DEV:
+		return j < r->n_iodevs && (r->iodevs[j].io.have & (1u << f->idx));
+	}
+	return false;
+}
+
+static void put_value(struct out *o, const struct family *f, const struct cg_stat_row *r, size_t j)
+{
+	switch (f->src) {
+	case V_CPU_S:
+		put_num(o, N_NS, r->cpu_ns);
+		break;
+	case V_MEM:
+		put_num(o, N_INT, r->memory);
+		break;
+	case V_TASKS:
+		put_num(o, N_INT, r->tasks);
+		break;
+	case V_IOR:
+		put_num(o, N_INT, r->io_read);
+		break;
+	case V_IOW:
+		put_num(o, N_INT, r->io_write);
+		break;
+	case V_PSI_SOME:
+		out_printf(o, "%.4f", r->psi[j] / 100.0);
+		break;
+	case V_X:
+		put_num(o, f->fmt, r->x[f->idx]);
+		break;
+	case V_PSI_X:
+		if (f->fmt == N_RATIO)
+			out_printf(o, "%.4f", r->psi_full[j] / 100.0);
+		else
+			put_num(o, f->fmt, r->x[f->idx + (int)j]);
+		break;
+	case V_DEV:
+		put_num(o, N_INT, r->iodevs[j].io.v[f->idx]);
+		break;
+	}
+}
+
+/* Label sets of family f in row r: one, a resource each, or a device each. */
+static size_t label_sets(const struct family *f, const struct cg_stat_row *r)
+{
+	if (f->src == V_PSI_SOME || f->src == V_PSI_X)
+		return CG_PSI_N;
+	return f->src == V_DEV ? r->n_iodevs : 1;
 }
 
 /*
@@ -115,35 +294,81 @@ static void sample_start(struct out *o, const struct family *f, const char *cgro
 
 static void family(struct out *o, bool prom, const struct family *f, const struct view *v)
 {
-	bool psi = f->src == V_PSI_SOME;
+	bool psi = f->src == V_PSI_SOME || f->src == V_PSI_X;
 
+	/* a collector's family without a single value (the collector is off) is left out */
+	if (f->src >= V_X) {
+		bool any = false;
+
+		for (size_t i = 0; i < v->n && !any; i++)
+			for (size_t j = 0; j < label_sets(f, v->rows[i]) && !any; j++)
+				any = has_value(f, v->rows[i], j);
+		if (!any)
+			return;
+	}
 	header(o, prom, f);
-	for (int p = 0; p < (psi ? CG_PSI_N : 1); p++) {
+	/* the resources one after the other, as the base family always wrote them */
+	for (size_t p = 0; p < (psi ? CG_PSI_N : 1); p++) {
 		for (size_t i = 0; i < v->n; i++) {
 			const struct cg_stat_row *r = v->rows[i];
 
-			if (!(r->have & (f->need << p)))
-				continue;
-			sample_start(o, f, r->path);
-			if (psi)
-				out_printf(o, ",resource=\"%s\"", psi_res[p]);
-			out_put(o, "} ", 2);
-			put_value(o, r, f->src, p);
-			out_put(o, "\n", 1);
-			out_maybe_flush(o);
+			for (size_t j = psi ? p : 0; j < (psi ? p + 1 : label_sets(f, r)); j++) {
+				if (!has_value(f, r, j))
+					continue;
+				sample_start(o, f, r->path);
+				if (psi)
+					out_printf(o, ",resource=\"%s\"", psi_res[j]);
+				if (f->src == V_DEV) {
+					out_printf(o, ",device=\"%u:%u\",devname=\"",
+						   r->iodevs[j].io.major, r->iodevs[j].io.minor);
+					put_name(o, r->iodevs[j].name, Q_OPENMETRICS);
+					out_put(o, "\"", 1);
+				}
+				out_put(o, "} ", 2);
+				put_value(o, f, r, j);
+				out_put(o, "\n", 1);
+				out_maybe_flush(o);
+			}
 		}
 	}
+}
+
+/* The exposition's own: how long the sample took, how many cgroups, the collectors' errors. */
+static void self(struct out *o, bool prom, const struct view *v)
+{
+	static const struct family dur = BASE("cgtop2_scrape_duration_seconds", T_GAUGE, "seconds",
+					      "How long reading the statistics took", V_CPU_S);
+	static const struct family cgroups =
+		BASE("cgtop2_cgroups", T_GAUGE, NULL, "Cgroups in this exposition", V_TASKS);
+	static const struct family errors =
+		BASE("cgtop2_collector_errors", T_COUNTER, NULL,
+		     "Stat files a collector could not read or parse (a vanished cgroup is none)",
+		     V_TASKS);
+	uint64_t errs[CG_COLL_N];
+
+	if (v->sample_ns) {
+		header(o, prom, &dur);
+		out_printf(o, "%s ", dur.name);
+		put_num(o, N_NS, v->sample_ns);
+		out_put(o, "\n", 1);
+	}
+	header(o, prom, &cgroups);
+	out_printf(o, "%s %zu\n", cgroups.name, v->n);
+	if (!v->stats)
+		return;
+	cg_stats_errors(v->stats, errs);
+	header(o, prom, &errors);
+	for (int c = 0; c < CG_COLL_N; c++)
+		out_printf(o, "%s_total{collector=\"%s\"} %" PRIu64 "\n", errors.name,
+			   cg_collector_names[c], errs[c]);
 }
 
 /* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
 static void threads(struct out *o, bool prom, const struct view *v)
 {
-	static const struct family f = { "cgroup_thread_cpu_usage_seconds",
-					 T_COUNTER,
-					 "seconds",
-					 "CPU time used by a thread of a threaded cgroup",
-					 0,
-					 V_CPU_S };
+	static const struct family f =
+		BASE("cgroup_thread_cpu_usage_seconds", T_COUNTER, "seconds",
+		     "CPU time used by a thread of a threaded cgroup", V_CPU_S);
 	double hz = (double)sysconf(_SC_CLK_TCK);
 
 	header(o, prom, &f);
@@ -172,6 +397,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 	}
 	if (a->threads)
 		threads(o, prom, v);
+	self(o, prom, v);
 }
 
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)

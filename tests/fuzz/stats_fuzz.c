@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kparse.h"
+#include "stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 13) {
+	switch (data[0] % 19) {
 	case 0:
 		cg_stats_parse_keyed(text, "usage_usec", &a);
 		break;
@@ -85,6 +86,51 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cg_kparse_cpuacct_stat(text, 100, &a, &b) == 0 &&
 		    (cg_stats_parse_keyed(text, "user", &u) < 0 || a / 10000000 != u ||
 		     a % 10000000 || b % 10000000))
+			abort();
+		break;
+	}
+	case 12: {
+		static const char *const keys[] = { "anon", "file", "inactive_file", "max" };
+		uint64_t v[4], found;
+
+		if (cg_kparse_keys(text, keys, 4, v, &found) == 0 && found > 15)
+			abort();
+		break;
+	}
+	case 13:
+		cg_kparse_limit(text, &a);
+		break;
+	case 14: {
+		struct cg_psi p;
+
+		if (cg_kparse_psi(text, &p) == 0 && !(p.some_avg10 >= 0 && p.some_avg10 <= 100 &&
+						      p.full_avg10 >= 0 && p.full_avg10 <= 100))
+			abort();
+		break;
+	}
+	case 15:
+	case 16: {
+		struct cg_io_dev *devs = NULL;
+		size_t n = 0;
+
+		/* twice into the same array: the second merges into the first's devices */
+		for (int i = 0; i < 2; i++) {
+			if (data[0] % 19 == 15)
+				cg_kparse_io_devs(text, &devs, &n);
+			else
+				cg_kparse_blkio_devs(text, i, &devs, &n);
+		}
+		for (size_t d = 0; d < n; d++)
+			if (devs[d].have >= 1u << CG_IO_N)
+				abort();
+		free(devs);
+		break;
+	}
+	case 17: {
+		const char *bad = NULL;
+		unsigned c;
+
+		if (cg_collectors_parse(text, &c, &bad) < 0 && (bad < text || bad > text + size))
 			abort();
 		break;
 	}
