@@ -243,7 +243,7 @@ test_unprivileged() {
 	cgk_need_root || return 0
 	"$HELPERS/runas" 65534 65534 "$T" --listen=127.0.0.1:0 2>"$_cgk_tmp/nobody.err" &
 	_pids+=($!)
-	cgk_wait_for grep -q 'serving ' "$_cgk_tmp/nobody.err" ||
+	cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/nobody.err" ||
 		{ cgk_skip "cgtop2 does not start as nobody here (the tree not readable?): $(head -c 200 "$_cgk_tmp/nobody.err")"; return 0; }
 	port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$_cgk_tmp/nobody.err")
 	assertEquals "runs as nobody" 65534 "$(awk '$1 == "Uid:" { print $2 }' "/proc/$!/status" 2>/dev/null)"
