@@ -403,6 +403,43 @@ test_live_cpu_counter_rises() {
 	assertTrue "csv cpu_usage_seconds $a >= $b" "awk 'BEGIN { exit !($a >= $b) }'"
 }
 
+# Per device, named: the VM's scratch disk read and written with O_DIRECT in a sandbox cgroup
+# (v1 blkio: some kernels count only while the cgroup has a limit on the device: one far above).
+test_live_iodevice_named() {
+	local mm u b procs v
+	cgk_need_root || return 0
+	[ -n "${CGKIT_VM:-}" ] && [ -b /dev/vda ] ||
+		{ cgk_skip "needs the VM's scratch disk /dev/vda (make check-vm): no disk of this machine is a test's to use"; return 0; }
+	mm=$(cat /sys/block/vda/dev)
+	live_setup || return 0
+	u=$(cgk_mnt unified)
+	if [ -n "$u" ] && grep -qw io "$u/$S/cgroup.subtree_control" 2>/dev/null; then
+		mkdir -p "$u/$S/io"
+		procs=$u/$S/io/cgroup.procs
+	elif [ -n "$(cgk_mnt blkio)" ] && [ "$(cgk_mnt blkio)" != "$u" ]; then
+		b=$(cgk_sandbox blkio) || { fail "cannot make the blkio sandbox"; return 0; }
+		mkdir -p "$b/io"
+		echo "$mm 1000000000000" >"$b/io/blkio.throttle.read_bps_device"
+		echo "$mm 1000000000000" >"$b/io/blkio.throttle.write_bps_device"
+		procs=$b/io/cgroup.procs
+	else
+		cgk_skip "no io controller in the sandbox and no v1 blkio ($(cgk_layout))"
+		return 0
+	fi
+	sh -c 'echo $$ >"$1" && dd if=/dev/vda of=/dev/null bs=1M count=4 iflag=direct 2>/dev/null &&
+		dd if=/dev/zero of=/dev/vda bs=1M count=2 oflag=direct 2>/dev/null' sh "$procs" ||
+		{ fail "dd in the io cgroup failed"; return 0; }
+	cgk_capture "$T" -1 -F prometheus --collectors=+iodevice "/$S"
+	assertEquals "exit" 0 "$rc"
+	v=$(sample_of "$out" "cgroup_io_device_read_bytes_total{cgroup=\"/$S/io\",device=\"$mm\",devname=\"vda\"}")
+	assertTrue "4 MiB read from vda, named (${v:-none}): $(echo "$out" | grep "/$S/io\"," | head -n 12)" \
+		"[ ${v:-0} -ge 4194304 ]"
+	v=$(sample_of "$out" "cgroup_io_device_write_ops_total{cgroup=\"/$S/io\",device=\"$mm\",devname=\"vda\"}")
+	assertTrue "write operations on vda (${v:-none})" "[ ${v:-0} -ge 1 ]"
+	v=$(sample_of "$out" "cgroup_io_read_ops_total{cgroup=\"/$S/io\"}")
+	assertTrue "read operations summed (${v:-none})" "[ ${v:-0} -ge 1 ]"
+}
+
 # A cgroup with a small memory limit and a process that exceeds it: OOM-killed, and counted.
 # Only in the VM matrix on v1 (no process of ours joins the host's v1 memory hierarchy); on
 # cgroup2 wherever the memory controller is enabled (the unified VM).
