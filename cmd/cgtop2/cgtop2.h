@@ -29,6 +29,8 @@ struct cgtop2_args {
 	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
 	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
 	bool at;
+	bool serve; /* --listen: serve.c */
+	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 	unsigned collectors; /* --collectors: a bit per enum cg_collector */
 	bool collectors_set; /* else: the default set in machine formats, none in the table */
 };

@@ -27,6 +27,7 @@
 #include "cgtop2.h"
 #include "recording.h"
 #include "source.h"
+#include "serve.h"
 
 TOOL_ARGP_VERSION("cgtop2");
 
@@ -39,6 +40,8 @@ enum {
 	OPT_RECORD_SIZE,
 	OPT_REPLAY,
 	OPT_AT,
+	OPT_LISTEN,
+	OPT_WEB_CONFIG,
 	OPT_COLLECTORS,
 };
 
@@ -55,6 +58,12 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "format", 'F', "FORMAT", 0,
 	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
+	  1 },
+	{ "listen", OPT_LISTEN, "[ADDR:]PORT", OPTION_ARG_OPTIONAL,
+	  "Serve /metrics for Prometheus on ADDR:PORT (default every address, port 10306: anyone who can reach it sees the cgroup names); -b, -n, -d and -F do not apply",
+	  1 },
+	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
+	  "With --listen: TLS and basic auth from FILE, in Prometheus's exporter-toolkit web config format (SIGHUP re-reads it)",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -247,6 +256,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(arg));
 		a->at = true;
 		break;
+	case OPT_LISTEN: {
+		_cleanup_free_ char *host = NULL;
+		unsigned port;
+
+		if (listen_parse(arg, &host, &port) < 0)
+			argp_error(
+				state,
+				"--listen takes [ADDR:]PORT (PORT, :PORT, ADDR:PORT, [IPV6]:PORT), not '%s'",
+				TOOL_SHOWN(arg));
+		a->serve = true;
+		a->listen = arg;
+		break;
+	}
+	case OPT_WEB_CONFIG:
+		a->web_config = arg;
+		break;
 	case OPT_COLLECTORS: {
 		const char *bad = arg;
 
@@ -274,6 +299,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--record and --replay exclude each other");
 		if (a->at && !a->replay_file)
 			argp_error(state, "--at needs --replay");
+		if (a->web_config && !a->serve)
+			argp_error(state, "--web-config needs --listen");
+		if (a->serve && (a->record_file || a->replay_file))
+			argp_error(state, "--listen excludes --record and --replay");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -506,9 +535,9 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	so.path = a->path;
-	so.collectors = a->collectors_set	 ? a->collectors
-			: a->format == FMT_TABLE ? 0
-						 : CG_COLL_DEFAULT;
+	so.collectors = a->collectors_set		      ? a->collectors
+			: a->format == FMT_TABLE && !a->serve ? 0
+							      : CG_COLL_DEFAULT;
 	/* a recording keeps what any view of it may want: every collector */
 	if (a->record_file && !a->collectors_set)
 		so.collectors = (1u << CG_COLL_N) - 1;
@@ -535,7 +564,9 @@ static int run(const struct cgtop2_args *args)
 	if (a->verbose)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
-	{
+	if (a->serve) {
+		ret = serve_run(a, s);
+	} else {
 		struct source_info si = { .path = a->path,
 					  .count = a->count,
 					  .own_only = a->own_only,

@@ -1,0 +1,498 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgtop2 --listen: usage and --web-config errors; the endpoint over curl (index, /metrics in
+# both exposition formats, gzip, HEAD, 404, 405, header limits, a shared sample, slow-loris
+# clients); TLS with basic auth and client certificates, SIGHUP; a real Prometheus server
+# scraping a busy sandbox cgroup every second, in plain HTTP and through TLS with basic auth.
+. "$(dirname "$0")/lib.sh"
+
+T=$CGKIT_BIN/cgtop2
+S=$SANDBOX_NAME
+BUSY=$HELPERS/top_busy
+LORIS=$HELPERS/slowloris
+_pids=()
+
+# Our processes only, by PID.
+test_teardown() {
+	local p
+	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
+	_pids=()
+	return 0
+}
+
+need_curl() {
+	command -v curl >/dev/null || { cgk_skip "curl is not installed"; return 1; }
+}
+
+# Start cgtop2 --listen on a free port of 127.0.0.1 with the arguments given; sets $PORT,
+# $SERVE_PID, $SERVE_ERR (its stderr) and $URL (http or https://127.0.0.1:PORT).
+serve() {
+	local i
+	SERVE_ERR=$_cgk_tmp/serve.err.$RANDOM
+	"$T" --listen=127.0.0.1:0 "$@" 2>"$SERVE_ERR" &
+	SERVE_PID=$!
+	_pids+=("$SERVE_PID")
+	# the first sample comes before the socket is served: long on a machine with many cgroups
+	for i in $(seq 1 300); do
+		grep -q 'serving ' "$SERVE_ERR" && break
+		kill -0 "$SERVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q 'serving ' "$SERVE_ERR" || { fail "cgtop2 --listen did not start: $(cat "$SERVE_ERR")"; return 1; }
+	PORT=$(sed -n 's|.*serving https*://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$SERVE_ERR")
+	URL=$(sed -n 's|.*serving \(https*://127\.0\.0\.1:[0-9]*\)/metrics$|\1|p' "$SERVE_ERR")
+	[ -n "$PORT" ] || { fail "no port in: $(cat "$SERVE_ERR")"; return 1; }
+}
+
+# curl $@ with a time limit; sets $rc $out (body) $hdr (headers, CR removed) $code.
+get() {
+	curl -s --max-time 20 -D "$_cgk_tmp/hdr" -o "$_cgk_tmp/body" -w '%{http_code}' "$@" >"$_cgk_tmp/code"
+	rc=$?
+	out=$(tr -d '\0' <"$_cgk_tmp/body" 2>/dev/null)
+	hdr=$(tr -d '\r' <"$_cgk_tmp/hdr" 2>/dev/null)
+	code=$(cat "$_cgk_tmp/code")
+}
+
+header() {
+	echo "$hdr" | sed -n "s/^$1: //Ip" | tail -n 1
+}
+
+# ---- usage and web config errors ---------------------------------------------------------
+
+test_usage() {
+	cgk_capture "$T" --listen=nine
+	assertEquals "bad --listen exit" 64 "$rc"
+	assertContains "bad --listen" "$err" "cgtop2: --listen takes [ADDR:]PORT (PORT, :PORT, ADDR:PORT, [IPV6]:PORT), not 'nine'"
+	cgk_capture "$T" --listen=::1:9
+	assertEquals "bare IPv6 exit" 64 "$rc"
+	cgk_capture "$T" --listen=127.0.0.1:65536
+	assertEquals "port range exit" 64 "$rc"
+	cgk_capture "$T" --web-config=/nonexistent
+	assertEquals "--web-config alone exit" 64 "$rc"
+	assertContains "--web-config alone" "$err" "cgtop2: --web-config needs --listen"
+}
+
+# web config text $1 -> cgtop2's stderr and exit in $err $rc
+webconfig_error() {
+	printf '%s' "$1" >"$_cgk_tmp/web.yml"
+	cgk_capture timeout 10 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml"
+}
+
+test_webconfig_errors() {
+	local f=$_cgk_tmp/web.yml
+	webconfig_error $'tls_config:\n  cert_file: a\n'
+	assertEquals "unknown key exit" 1 "$rc"
+	assertEquals "unknown key: one line naming key and file" \
+		"cgtop2: --web-config $f: line 1: unknown key 'tls_config' (known: tls_server_config, http_server_config, basic_auth_users)" "$err"
+	webconfig_error $'tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: [TLS_AES_128_GCM_SHA256]\n'
+	assertEquals "unsupported key" "cgtop2: --web-config $f: line 4: tls_server_config: key 'cipher_suites' is not supported by cgtop2 (GnuTLS's defaults apply; remove it)" "$err"
+	webconfig_error $'basic_auth_users:\n  alice: secret\n'
+	assertEquals "plain password" "cgtop2: --web-config $f: line 2: basic_auth_users: 'alice': not a bcrypt hash (\$2y\$10\$ and 53 characters, e.g. from htpasswd -nBC 10)" "$err"
+	webconfig_error $'tls_server_config:\n  key_file: k.pem\n'
+	assertEquals "no cert" "cgtop2: --web-config $f: tls_server_config: cert_file (or cert) is missing" "$err"
+	webconfig_error $'tls_server_config:\n  cert_file: nothere.pem\n  key_file: k.pem\n'
+	assertEquals "missing cert file" "cgtop2: --web-config $f: cert_file $_cgk_tmp/nothere.pem: No such file or directory" "$err"
+	webconfig_error $'http_server_config:\n  headers:\n    Set-Cookie: a\n'
+	assertContains "header refused" "$err" "line 3: headers: 'Set-Cookie' cannot be set"
+	webconfig_error $'basic_auth_users: [\n'
+	assertEquals "YAML error exit" 1 "$rc"
+	assertContains "YAML error" "$err" "cgtop2: --web-config $f: line "
+	webconfig_error $'basic_auth_users:\n  "\\e[31mred": x\n'
+	assertNotContains "no raw escape reaches the terminal" "$err" $'\e'
+	cgk_capture "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/none.yml"
+	assertEquals "missing file" "cgtop2: --web-config $_cgk_tmp/none.yml: No such file or directory" "$err"
+	assertEquals "missing file exit" 1 "$rc"
+}
+
+test_listen_busy_port() {
+	serve || return 0
+	cgk_capture timeout 10 "$T" --listen="127.0.0.1:$PORT"
+	assertEquals "port in use exit" 1 "$rc"
+	assertEquals "port in use" "cgtop2: --listen 127.0.0.1:$PORT: Address already in use" "$err"
+}
+
+# ---- the endpoint --------------------------------------------------------------------------
+
+test_index_404_405() {
+	need_curl || return 0
+	serve || return 0
+	get "$URL/"
+	assertEquals "index status" 200 "$code"
+	assertEquals "index type" "text/html; charset=utf-8" "$(header Content-Type)"
+	assertContains "index links /metrics" "$out" '<a href="metrics">metrics</a>'
+	get "$URL/metrics/x"
+	assertEquals "404" 404 "$code"
+	get "$URL/../etc/passwd" --path-as-is
+	assertEquals "404 for a climb" 404 "$code"
+	get -X POST -d a=b "$URL/metrics"
+	assertEquals "POST" 405 "$code"
+	assertEquals "Allow" "GET, HEAD" "$(header Allow)"
+	get -X DELETE "$URL/metrics"
+	assertEquals "DELETE" 405 "$code"
+}
+
+test_metrics_text_promtool() {
+	need_curl || return 0
+	serve || return 0
+	get "$URL/metrics"
+	assertEquals "status" 200 "$code"
+	assertEquals "text 0.0.4 by default" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
+	assertEquals "Vary" "Accept, Accept-Encoding" "$(header Vary)"
+	assertContains "typed counter" "$out" "# TYPE cgroup_cpu_usage_seconds_total counter"
+	assertNotContains "no EOF in 0.0.4" "$out" "# EOF"
+	assertContains "the default collectors, as in -F prometheus" "$out" "# TYPE cgroup_cpu_user_seconds_total counter"
+	assertContains "the exporter's own families" "$out" "# TYPE cgtop2_cgroups gauge"
+	get -H 'Accept: text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "$URL/metrics"
+	assertEquals "explicit text" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
+	if command -v promtool >/dev/null; then
+		cgk_capture promtool check metrics <"$_cgk_tmp/body"
+		assertEquals "promtool check metrics: $out$err" 0 "$rc"
+	else
+		cgk_skip "promtool is not installed"
+	fi
+}
+
+test_metrics_openmetrics() {
+	need_curl || return 0
+	serve || return 0
+	# what Prometheus 2.x sends
+	get -H 'Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "$URL/metrics"
+	assertEquals "status" 200 "$code"
+	assertEquals "OpenMetrics" "application/openmetrics-text; version=1.0.0; charset=utf-8" "$(header Content-Type)"
+	assertEquals "ends with EOF" "# EOF" "$(echo "$out" | tail -n 1)"
+	assertContains "UNIT" "$out" "# UNIT cgroup_cpu_usage_seconds seconds"
+	get -H 'Accept: application/openmetrics-text; version=1.0.0; q=0.2, text/plain; q=0.9' "$URL/metrics"
+	assertEquals "text preferred by q" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
+	get -H 'Accept: application/openmetrics-text; version=2.0.0' "$URL/metrics"
+	assertEquals "unknown version: text" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
+}
+
+test_gzip_head() {
+	need_curl || return 0
+	serve || return 0
+	get -H 'Accept-Encoding: gzip' "$URL/metrics"
+	assertEquals "gzip" "gzip" "$(header Content-Encoding)"
+	assertContains "gunzips" "$(gzip -dc <"$_cgk_tmp/body")" "# TYPE cgroup_cpu_usage_seconds_total counter"
+	assertEquals "length of the gzipped body" "$(stat -c %s "$_cgk_tmp/body")" "$(header Content-Length)"
+	get -H 'Accept-Encoding: gzip;q=0, *' "$URL/metrics"
+	assertEquals "gzip;q=0 refuses it" "" "$(header Content-Encoding)"
+	assertContains "plain" "$out" "# TYPE cgroup_cpu_usage_seconds_total counter"
+	# curl -I writes the headers where the body would go: count what was downloaded instead
+	get -I -w '%{http_code} %{size_download}' "$URL/metrics"
+	assertEquals "HEAD, and no body" "200 0" "$code"
+	assertEquals "HEAD type" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
+	assertTrue "HEAD has a length" "[ -n '$(header Content-Length)' ]"
+}
+
+test_request_limits() {
+	local big
+	need_curl || return 0
+	serve || return 0
+	big=$(head -c 40000 /dev/zero | tr '\0' a)
+	get -H "X-Big: $big" "$URL/metrics"
+	assertEquals "a 40 KB header is refused" 431 "$code"
+	get "$URL/metrics?$big"
+	assertTrue "a 40 KB URL is refused ($code)" "[ '$code' = 414 ] || [ '$code' = 431 ]"
+	get "$URL/metrics"
+	assertEquals "and the next scrape is served" 200 "$code"
+}
+
+# Concurrent scrapes read one sample; a scrape a second later samples afresh.
+test_shared_sample() {
+	local a b c
+	need_curl || return 0
+	serve || return 0
+	# two connections at once from one curl: separate processes start too far apart on a
+	# loaded machine
+	curl -s -Z --parallel-immediate -o "$_cgk_tmp/a" "$URL/metrics" -o "$_cgk_tmp/b" "$URL/metrics" >/dev/null
+	a=$(grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}' "$_cgk_tmp/a")
+	b=$(grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}' "$_cgk_tmp/b")
+	assertNotEquals "a value" "" "$a"
+	assertEquals "two concurrent scrapes, one sample" "$a" "$b"
+	sleep 1
+	c=$(curl -s "$URL/metrics" | grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}')
+	assertNotEquals "a second later, a new sample" "$a" "$c"
+}
+
+# Connections that never finish their request: from another address they hit its own limit,
+# from the scraper's address they stay under it; a scrape is served either way.
+test_slowloris() {
+	local t0 t1
+	need_curl || return 0
+	serve || return 0
+	"$LORIS" -b 127.0.0.2 -n 80 -r "$_cgk_tmp/loris1" 127.0.0.1 "$PORT" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/loris1" || fail "slowloris did not start"
+	"$LORIS" -n 6 -r "$_cgk_tmp/loris2" 127.0.0.1 "$PORT" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/loris2" || fail "slowloris did not start"
+	sleep 1.5
+	t0=$(date +%s%N)
+	get --max-time 5 "$URL/metrics"
+	t1=$(date +%s%N)
+	assertEquals "scrape beside 86 stalled connections" 200 "$code"
+	assertTrue "within 2 s ($(((t1 - t0) / 1000000)) ms)" "[ $(((t1 - t0) / 1000000)) -lt 2000 ]"
+	assertContains "the limit was hit and said" "$(cat "$SERVE_ERR")" "cgtop2: http: "
+}
+
+# Reading cgroupfs needs no privilege: served as nobody, the same families.
+test_unprivileged() {
+	local port
+	need_curl || return 0
+	cgk_need_root || return 0
+	"$HELPERS/runas" 65534 65534 "$T" --listen=127.0.0.1:0 2>"$_cgk_tmp/nobody.err" &
+	_pids+=($!)
+	cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/nobody.err" ||
+		{ cgk_skip "cgtop2 does not start as nobody here (the tree not readable?): $(head -c 200 "$_cgk_tmp/nobody.err")"; return 0; }
+	port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$_cgk_tmp/nobody.err")
+	assertEquals "runs as nobody" 65534 "$(awk '$1 == "Uid:" { print $2 }' "/proc/$!/status" 2>/dev/null)"
+	get "http://127.0.0.1:$port/metrics"
+	assertEquals "served" 200 "$code"
+	assertContains "the root's CPU" "$out" 'cgroup_cpu_usage_seconds_total{cgroup="/"} '
+}
+
+# ---- TLS, basic auth, SIGHUP -------------------------------------------------------------
+
+# A bcrypt hash of $1 (cost 5: the tests' time), with what this machine has.
+bcrypt_hash() {
+	if command -v htpasswd >/dev/null; then
+		htpasswd -nbBC 5 "" "$1" | tr -d ':\n'
+	elif command -v mkpasswd >/dev/null && mkpasswd -m help 2>/dev/null | grep -q bcrypt; then
+		mkpasswd -m bcrypt -R 5 "$1"
+	elif command -v python3 >/dev/null && python3 -W ignore -c 'import crypt' 2>/dev/null; then
+		python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=32)))' "$1"
+	else
+		return 1
+	fi
+}
+
+# A CA, a server certificate for 127.0.0.1 and a client certificate, in $_cgk_tmp.
+make_certs() {
+	[ -f "$_cgk_tmp/server.pem" ] && return 0
+	command -v openssl >/dev/null || return 1
+	(
+		cd "$_cgk_tmp" || exit 1
+		openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+			-keyout ca.key -out ca.pem -days 2 -subj /CN=cgkit-test-ca &&
+			openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+				-keyout server.key -out server.csr -subj /CN=127.0.0.1 &&
+			printf 'subjectAltName=IP:127.0.0.1\n' >server.ext &&
+			openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+				-out server.pem -days 2 -extfile server.ext &&
+			openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+				-keyout client.key -out client.csr -subj /CN=scraper &&
+			openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+				-out client.pem -days 2 &&
+			openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+				-keyout other.key -out other.pem -days 2 -subj /CN=stranger
+	) >/dev/null 2>&1
+}
+
+# A web config with TLS and user scraper:$1 in $_cgk_tmp/web.yml ($2: more tls_server_config)
+tls_config() {
+	local h
+	h=$(bcrypt_hash "$1") || return 1
+	cat >"$_cgk_tmp/web.yml" <<-EOF
+		tls_server_config:
+		  cert_file: server.pem
+		  key_file: server.key
+		  min_version: TLS12
+		$2
+		http_server_config:
+		  headers:
+		    X-Content-Type-Options: nosniff
+		basic_auth_users:
+		  scraper: '$h'
+	EOF
+}
+
+need_tls() {
+	need_curl || return 1
+	make_certs || { cgk_skip "openssl is not installed, no certificate to test with"; return 1; }
+	bcrypt_hash x >/dev/null || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 1; }
+}
+
+test_tls_basic_auth() {
+	need_tls || return 0
+	tls_config right || return 0
+	serve --web-config="$_cgk_tmp/web.yml" || return 0
+	assertContains "https" "$URL" "https://"
+	get --cacert "$_cgk_tmp/ca.pem" "$URL/metrics"
+	assertEquals "no password: 401" 401 "$code"
+	assertContains "a Basic challenge" "$(header WWW-Authenticate)" "Basic realm="
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:wrong "$URL/metrics"
+	assertEquals "wrong password: 401" 401 "$code"
+	get --cacert "$_cgk_tmp/ca.pem" -u nobody:right "$URL/metrics"
+	assertEquals "unknown user: 401" 401 "$code"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:right "$URL/metrics"
+	assertEquals "right password: 200" 200 "$code"
+	assertEquals "configured header" "nosniff" "$(header X-Content-Type-Options)"
+	assertContains "metrics" "$out" "# TYPE cgroup_cpu_usage_seconds_total counter"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:right "$URL/metrics"
+	assertEquals "again (cached check): 200" 200 "$code"
+	get "${URL/https/http}/metrics"
+	assertNotEquals "plain HTTP to the TLS port" 200 "$code"
+	get --cacert "$_cgk_tmp/ca.pem" --tls-max 1.1 -u scraper:right "$URL/metrics"
+	assertNotEquals "TLS 1.1 under min_version TLS12" 200 "$code"
+}
+
+test_client_certificates() {
+	need_tls || return 0
+	tls_config right $'  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem' || return 0
+	serve --web-config="$_cgk_tmp/web.yml" || return 0
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:right "$URL/metrics"
+	assertNotEquals "no client certificate" 200 "$code"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:right --cert "$_cgk_tmp/other.pem" --key "$_cgk_tmp/other.key" "$URL/metrics"
+	assertNotEquals "a certificate of another CA" 200 "$code"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:right --cert "$_cgk_tmp/client.pem" --key "$_cgk_tmp/client.key" "$URL/metrics"
+	assertEquals "the CA's client certificate" 200 "$code"
+}
+
+test_sighup() {
+	need_tls || return 0
+	tls_config first || return 0
+	serve --web-config="$_cgk_tmp/web.yml" || return 0
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:first "$URL/metrics"
+	assertEquals "first password" 200 "$code"
+	tls_config second
+	kill -HUP "$SERVE_PID"
+	cgk_wait_for grep -q 're-read' "$SERVE_ERR" || fail "no re-read: $(cat "$SERVE_ERR")"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:second "$URL/metrics"
+	assertEquals "second password after SIGHUP" 200 "$code"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:first "$URL/metrics"
+	assertEquals "first password refused" 401 "$code"
+	echo "bogus: 1" >>"$_cgk_tmp/web.yml"
+	kill -HUP "$SERVE_PID"
+	cgk_wait_for grep -q 'kept the previous configuration' "$SERVE_ERR" || fail "bad file not reported"
+	assertContains "the bad key named" "$(cat "$SERVE_ERR")" "unknown key 'bogus'"
+	get --cacert "$_cgk_tmp/ca.pem" -u scraper:second "$URL/metrics"
+	assertEquals "still served on the old config" 200 "$code"
+	assertTrue "still running" "kill -0 $SERVE_PID"
+	kill -TERM "$SERVE_PID"
+	wait "$SERVE_PID"
+	assertEquals "SIGTERM: exit 0" 0 $?
+}
+
+# ---- a real Prometheus -------------------------------------------------------------------
+
+# Sandboxes serving CPU here (never v1 memory); a busy helper in cgroup "busy" of each.
+busy_sandbox() {
+	local h m procs=()
+	for h in unified cpu cpuacct; do
+		m=$(cgk_mnt "$h")
+		[ -n "$m" ] || continue
+		[ "$h" = unified ] && ! grep -qw cpu "$m/cgroup.subtree_control" 2>/dev/null &&
+			[ -n "$(cgk_mnt cpuacct)" ] && continue
+		m=$(cgk_sandbox "$h") || { fail "cannot make the sandbox in $h"; return 1; }
+		mkdir -p "$m/busy"
+		# the machine is shared: far more than the default weight, for the sandbox and its child
+		for c in "$m" "$m/busy"; do
+			[ -f "$c/cpu.shares" ] && echo 65536 >"$c/cpu.shares"
+			[ -f "$c/cpu.weight" ] && echo 5000 >"$c/cpu.weight"
+		done
+		case " ${procs[*]} " in *" $m/busy/cgroup.procs "*) ;; *) procs+=("$m/busy/cgroup.procs") ;; esac
+	done
+	[ ${#procs[@]} -gt 0 ] || { cgk_skip "no hierarchy serves CPU ($(cgk_layout))"; return 1; }
+	"$BUSY" -r "$_cgk_tmp/busy.ready" "${procs[@]}" &
+	_pids+=($!)
+	cgk_wait_for test -e "$_cgk_tmp/busy.ready" || { fail "busy helper did not start"; return 1; }
+}
+
+# CPU time of the busy cgroup in ns as the kernel counts it (what cgtop2 reads first)
+busy_cpu_ns() {
+	local u c
+	u=$(cgk_mnt unified)
+	if [ -n "$u" ] && [ -f "$u/$S/busy/cpu.stat" ] && grep -q '^usage_usec ' "$u/$S/busy/cpu.stat"; then
+		awk '$1 == "usage_usec" { print $2 * 1000 }' "$u/$S/busy/cpu.stat"
+		return
+	fi
+	c=$(cgk_mnt cpuacct)
+	cat "$c/$S/busy/cpuacct.usage"
+}
+
+# A port nobody listens on (Prometheus has no port 0 that it would tell).
+free_port() {
+	local p i
+	for i in $(seq 1 50); do
+		p=$((20000 + RANDOM % 30000))
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+# The value of instant query $1 on the Prometheus at $PROM, or nothing.
+prom_query() {
+	curl -s --max-time 5 -G "http://$PROM/api/v1/query" --data-urlencode "query=$1" |
+		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
+}
+
+test_prometheus_scrapes() {
+	local plain tls cfg p i v v_plain v_tls up_wrong k0 k1 kernel
+	need_curl || return 0
+	cgk_need_root || return 0
+	command -v prometheus >/dev/null || { cgk_skip "prometheus is not installed"; return 0; }
+	need_tls || return 0
+	busy_sandbox || return 0
+	serve || return 0
+	plain=$PORT
+	tls_config right || return 0
+	serve --web-config="$_cgk_tmp/web.yml" || return 0
+	tls=$PORT
+	cfg=$_cgk_tmp/prometheus.yml
+	cat >"$cfg" <<-EOF
+		global:
+		  scrape_interval: 1s
+		  scrape_timeout: 1s
+		scrape_configs:
+		  - job_name: plain
+		    static_configs: [{ targets: ['127.0.0.1:$plain'] }]
+		  - job_name: tls
+		    scheme: https
+		    tls_config: { ca_file: '$_cgk_tmp/ca.pem' }
+		    basic_auth: { username: scraper, password: right }
+		    static_configs: [{ targets: ['127.0.0.1:$tls'] }]
+		  - job_name: wrong
+		    scheme: https
+		    tls_config: { ca_file: '$_cgk_tmp/ca.pem' }
+		    basic_auth: { username: scraper, password: wrong }
+		    static_configs: [{ targets: ['127.0.0.1:$tls'] }]
+	EOF
+	p=$(free_port) || { fail "no free port for Prometheus"; return 0; }
+	PROM=127.0.0.1:$p
+	prometheus --config.file="$cfg" --storage.tsdb.path="$_cgk_tmp/tsdb" \
+		--web.listen-address="$PROM" >"$_cgk_tmp/prometheus.log" 2>&1 &
+	_pids+=($!)
+	# a rate over 5 s of 1 s scrapes: wait for its samples (Prometheus starts in a few seconds)
+	for i in $(seq 1 60); do
+		v_plain=$(prom_query "rate(cgroup_cpu_usage_seconds_total{job=\"plain\",cgroup=\"/$S/busy\"}[5s])")
+		v_tls=$(prom_query "rate(cgroup_cpu_usage_seconds_total{job=\"tls\",cgroup=\"/$S/busy\"}[5s])")
+		[ -n "$v_plain" ] && [ -n "$v_tls" ] && [ "$(prom_query "count_over_time(up{job=\"plain\"}[10s])")" -ge 7 ] 2>/dev/null && break
+		sleep 0.5
+	done
+	# the kernel's own count over the next 5 s, then Prometheus's rate() over the same 5 s
+	k0=$(busy_cpu_ns)
+	sleep 5
+	k1=$(busy_cpu_ns)
+	v_plain=$(prom_query "rate(cgroup_cpu_usage_seconds_total{job=\"plain\",cgroup=\"/$S/busy\"}[5s])")
+	v_tls=$(prom_query "rate(cgroup_cpu_usage_seconds_total{job=\"tls\",cgroup=\"/$S/busy\"}[5s])")
+	kernel=$(awk -v a="$k0" -v b="$k1" 'BEGIN { printf "%.3f", (b - a) / 5e9 }')
+	up_wrong=$(prom_query 'up{job="wrong"}')
+	for v in "$v_plain" "$v_tls"; do
+		assertTrue "rate() '$v' is the kernel's $kernel cores (+-0.25 and 20%)" \
+			"awk -v v='$v' -v k=$kernel 'BEGIN { d = v - k; if (d < 0) d = -d; exit !(v != \"\" && d <= 0.25 + 0.2 * k) }'"
+		if awk -v k="$kernel" 'BEGIN { exit !(k >= 0.6) }'; then
+			assertTrue "rate() of the busy cgroup about one core: '$v'" \
+				"awk -v v='$v' 'BEGIN { exit !(v != \"\" && v >= 0.6 && v <= 1.4) }'"
+		else
+			echo "NOTE ${_shunit_test_:-}: the machine gave the busy loop only $kernel cores; rate() checked against that"
+		fi
+	done
+	echo "NOTE ${_shunit_test_:-}: rate() plain $v_plain, TLS $v_tls, kernel $kernel cores"
+	assertEquals "a wrong password: the target is down" 0 "$up_wrong"
+	# OpenMetrics was negotiated: Prometheus files the type under the family's name
+	assertEquals "the series arrived as a counter" "counter" \
+		"$(curl -s "http://$PROM/api/v1/metadata?metric=cgroup_cpu_usage_seconds" | sed -n 's/.*"type":"\([a-z]*\)".*/\1/p')"
+}
+
+. "$SHUNIT2"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/* libFuzzer target for cgtop2 --listen's parsers: the web config (YAML), Accept, Accept-Encoding, --listen. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* cgtop2 is not linked here: report_errno is main.c's, unreachable from these parsers */
+int report_errno(const struct cgtop2_args *a, const char *what, int r)
+{
+	abort();
+}
+
+static void check_config(const struct webconfig *wc)
+{
+	/* what a parsed config promises the server */
+	if (wc->tls && ((!wc->cert_file && !wc->cert_pem) || (!wc->key_file && !wc->key_pem)))
+		abort();
+	if (wc->tls &&
+	    (wc->min_version < 10 || wc->max_version > 13 || wc->min_version > wc->max_version))
+		abort();
+	for (size_t i = 0; i < wc->n_users; i++)
+		if (strlen(wc->users[i].value) != 60 || !*wc->users[i].name ||
+		    strchr(wc->users[i].name, ':'))
+			abort();
+	for (size_t i = 0; i < wc->n_headers; i++)
+		if (strpbrk(wc->headers[i].value, "\r\n"))
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct webconfig *wc = NULL;
+	char err[512], *s, *host = NULL, prio[128];
+	unsigned port;
+
+	if (size < 1)
+		return 0;
+	s = malloc(size);
+	if (!s)
+		return 0;
+	memcpy(s, data + 1, size - 1);
+	s[size - 1] = '\0';
+	switch (data[0] % 4) {
+	case 0:
+		/* the text as it is, NULs included: libyaml is given a length */
+		if (webconfig_parse((const char *)data + 1, size - 1, "/etc/cgtop2", &wc, err,
+				    sizeof(err)) == 0) {
+			check_config(wc);
+			if (wc->tls)
+				webconfig_priorities(wc, prio, sizeof(prio));
+			webconfig_free(wc);
+		} else if (!err[0] || strchr(err, '\n')) {
+			abort(); /* an error is one line */
+		}
+		break;
+	case 1:
+		if (negotiate_format(s) > EXPO_OPENMETRICS)
+			abort();
+		break;
+	case 2:
+		negotiate_gzip(s);
+		break;
+	case 3:
+		if (listen_parse(s, &host, &port) == 0 && (port > 65535 || (host && !*host)))
+			abort();
+		free(host);
+		break;
+	}
+	free(s);
+	return 0;
+}
