@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "stats.h"
+#include "watch.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS };
@@ -24,6 +25,13 @@ struct cgtop2_args {
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */
+	/* --events (events.c) */
+	bool events;
+	unsigned event_kinds; /* 0: all */
+	uint64_t timeout_ns; /* 0: none */
+	const char *exec;
+	struct cg_watch_threshold *thresholds;
+	size_t n_thresholds;
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -76,6 +84,12 @@ size_t char_offset(const char *s, size_t len, size_t k);
 
 /* Say on stderr what failed (errno r) of the cgroup a shows; the exit status, 1. */
 int report_errno(const struct cgtop2_args *a, const char *what, int r);
+
+/* ---- events.c: --events ----------------------------------------------------------------- */
+
+struct cg_layout;
+/* Stream the events of a->path's subtree until -n, --timeout or a signal: the exit status. */
+int events_run(const struct cgtop2_args *a, const struct cg_layout *l);
 
 /* ---- tty.c: the interactive screen ---------------------------------------------------------- */
 

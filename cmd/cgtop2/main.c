@@ -32,6 +32,10 @@ enum {
 	OPT_DEPTH = 0x100,
 	OPT_CPU,
 	OPT_RECURSIVE,
+	OPT_EVENTS,
+	OPT_EXEC,
+	OPT_THRESHOLD,
+	OPT_TIMEOUT,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -68,6 +72,17 @@ static const struct argp_option options[] = {
 	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
+	{ 0, 0, 0, 0, "Events (instead of statistics; see EVENTS in cgtop2(1)):", 3 },
+	{ "events", OPT_EVENTS, "LIST", OPTION_ARG_OPTIONAL,
+	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled. -d: how often what the kernel does not notify is sampled",
+	  3 },
+	{ "exec", OPT_EXEC, "COMMAND", 0,
+	  "With --events: run COMMAND with /bin/sh -c for each event, the event in its environment (CGROUP, CGROUP_EVENT, CGROUP_HIERARCHY, CGROUP_DIR, CGROUP_COUNT, ...), one at a time per cgroup",
+	  3 },
+	{ "memory-threshold", OPT_THRESHOLD, "CGROUP:SIZE", 0,
+	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
+	  3 },
+	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 3 },
 	{},
 };
 
@@ -196,6 +211,40 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		a->verbose = true;
 		break;
+	case OPT_EVENTS:
+		a->events = true;
+		if (arg && cg_watch_kinds_parse(arg, &a->event_kinds, NULL) < 0)
+			argp_error(
+				state,
+				"--events takes all or a list of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, not '%s'",
+				TOOL_SHOWN(arg));
+		break;
+	case OPT_EXEC:
+		if (!*arg)
+			argp_error(state, "--exec takes a command");
+		a->exec = arg;
+		break;
+	case OPT_THRESHOLD: {
+		struct cg_watch_threshold *t =
+			realloc(a->thresholds, (a->n_thresholds + 1) * sizeof(*t));
+
+		if (!t)
+			return ENOMEM;
+		a->thresholds = t;
+		t += a->n_thresholds;
+		if (cg_watch_threshold_parse(arg, (char **)&t->path, &t->bytes) < 0)
+			argp_error(
+				state,
+				"--memory-threshold takes CGROUP:SIZE (bytes, or with K, M, G or T), not '%s'",
+				TOOL_SHOWN(arg));
+		a->n_thresholds++;
+		break;
+	}
+	case OPT_TIMEOUT:
+		if (cg_parse_seconds(arg, &a->timeout_ns) < 0)
+			argp_error(state, "--timeout takes a time as -d does, not '%s'",
+				   TOOL_SHOWN(arg));
+		break;
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -208,6 +257,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");
+		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns))
+			argp_error(state, "--exec, --memory-threshold and --timeout need --events");
+		if (a->events && a->format != FMT_TABLE && a->format != FMT_JSON)
+			argp_error(state, "--events prints lines (table) or JSON lines (-F json)");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -221,7 +274,7 @@ static const struct argp argp = {
 	options,
 	parse_opt,
 	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, space pause, % raw, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error.",
 	NULL,
 	NULL,
 	NULL,
@@ -385,6 +438,11 @@ static int run(const struct cgtop2_args *args)
 	}
 	so.path = a->path;
 	raise_fd_limit();
+	if (a->events) {
+		ret = events_run(a, l);
+		cg_layout_free(l);
+		return ret;
+	}
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		struct cg_diag d = { 0 };
@@ -433,5 +491,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	ret = run(&a);
 	free(a.path);
+	for (size_t i = 0; i < a.n_thresholds; i++)
+		free((char *)a.thresholds[i].path);
+	free(a.thresholds);
 	return ret;
 }
