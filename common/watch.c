@@ -229,6 +229,9 @@ static void node_free(struct cg_watch *w, struct wnode *n)
 
 			if (s && s->node == n)
 				wd_forget(w, n->wd[i]);
+			/* the parent lives on: its watch does not go by itself */
+			if (i == S_PARENT)
+				inotify_rm_watch(w->ifd, n->wd[i]);
 		}
 	if (n->h->top == n)
 		n->h->top = NULL;
@@ -382,6 +385,13 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 		e = add_watch(w, wh->top, S_DIR, NULL,
 			      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
 				      IN_ONLYDIR);
+		/* not the root: its parent says when it goes (unreadable there: IN_DELETE_SELF) */
+		if (e == 0 && *o->path) {
+			e = add_watch(w, wh->top, S_PARENT, "..",
+				      IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR);
+			if (e == -EACCES || e == -EPERM)
+				e = 0;
+		}
 		if (e == 0)
 			e = node_arm(w, wh->top, false, CG_SRC_INOTIFY);
 		if (e == 0)
@@ -486,6 +496,15 @@ static int on_inotify(struct cg_watch *w, const struct inotify_event *ev, bool *
 		if (n->wd[s->slot] == ev->wd)
 			n->wd[s->slot] = -1;
 		wd_forget(w, ev->wd);
+		return 0;
+	}
+	if (s->slot == S_PARENT) {
+		const char *base = strrchr(n->path, '/');
+
+		base = base ? base + 1 : n->path;
+		if ((ev->mask & (IN_DELETE | IN_MOVED_FROM)) && (ev->mask & IN_ISDIR) && ev->len &&
+		    !strcmp(ev->name, base))
+			node_removed(w, n, CG_SRC_INOTIFY);
 		return 0;
 	}
 	if (s->slot >= S_EFILE0) {

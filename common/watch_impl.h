@@ -17,7 +17,12 @@ enum efile { EF_CGROUP, EF_MEMORY, EF_PIDS, EF_N };
 
 extern const char *const efile_names[EF_N];
 
-enum slot { S_DIR, S_EFILE0, S_N = S_EFILE0 + EF_N };
+/*
+ * A node's inotify watches: its directory, its events files, and for the watched cgroup its
+ * parent's directory (a removed cgroup directory's IN_DELETE_SELF waits until the dentry cache
+ * lets it go, which for cgroupfs can be long: the parent's IN_DELETE is prompt).
+ */
+enum slot { S_DIR, S_EFILE0, S_PARENT = S_EFILE0 + EF_N, S_N };
 
 struct whier {
 	const struct cg_hier *h;

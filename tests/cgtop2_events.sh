@@ -128,6 +128,21 @@ test_unified_nested_burst() {
 	done
 }
 
+# The watched cgroup removed: said (its parent's IN_DELETE), and the watcher ends with 0.
+test_top_removed_ends() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	mkdir "$u/top" "$u/top/c"
+	watch_start --timeout=20 "/$S/top" || return
+	rmdir "$u/top/c" "$u/top"
+	watch_end 10 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "c removed" 1 "$(count_ev "/$S/top/c" unified removed)"
+	assertEquals "top removed" 1 "$(count_ev "/$S/top" unified removed)"
+}
+
 test_json_parses() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
