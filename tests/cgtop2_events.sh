@@ -187,6 +187,71 @@ test_hostile_name() {
 	assertEquals "one line" 1 "$(printf '%s\n' "$ev" | wc -l)"
 }
 
+# ---- unprivileged, namespaced, out of watches ---------------------------------------------
+
+# A delegated subtree (owned by nobody) watched by nobody: inotify needs only read access.
+test_unprivileged_delegated() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	mkdir "$u/deleg"
+	chown 65534:65534 "$u/deleg" "$u/deleg/cgroup.procs" "$u/deleg/cgroup.subtree_control" "$u/deleg/cgroup.threads"
+	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
+	"$HELPERS/runas" 65534 65534 "$T" -v --events --timeout=20 -n 2 "/$S/deleg" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -q watching "$_cgk_tmp/ev.err" || { fail "not started: $(cat "$_cgk_tmp/ev.err")"; return; }
+	"$HELPERS/runas" 65534 65534 mkdir "$u/deleg/mine"
+	"$HELPERS/runas" 65534 65534 rmdir "$u/deleg/mine"
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "created" 1 "$(count_ev "/$S/deleg/mine" unified created)"
+	assertEquals "removed" 1 "$(count_ev "/$S/deleg/mine" unified removed)"
+}
+
+# Inside a cgroup namespace rooted at $S/ns (cgroup2 mounted again in a private mount
+# namespace): the paths are those the process sees.
+test_cgroup_namespace() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	command -v unshare >/dev/null || { cgk_skip "no unshare(1)"; return 0; }
+	local u mnt
+	u=$(cgk_sandbox unified)
+	mkdir "$u/ns" "$u/ns/inner"
+	mnt=$_cgk_tmp/mnt
+	mkdir -p "$mnt"
+	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
+	sh -c 'echo $$ >"$1/ns/cgroup.procs" && exec unshare -C -m sh -c "mount -t cgroup2 none \"\$0\" && exec \"\$1\" -v --events --timeout=20 -n 2 /inner" "$2" "$3"' \
+		_ "$u" "$mnt" "$T" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -q watching "$_cgk_tmp/ev.err" || { fail "not started: $(cat "$_cgk_tmp/ev.err")"; return; }
+	mkdir "$u/ns/inner/x"
+	rmdir "$u/ns/inner/x"
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "created, as the namespace sees it: $ev" 1 "$(count_ev /inner/x unified created)"
+	assertEquals "removed" 1 "$(count_ev /inner/x unified removed)"
+}
+
+# Out of inotify watches: one clear line naming the limit. The limit is the whole machine's:
+# lowered in the VM only.
+test_out_of_watches() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "lowers fs.inotify.max_user_watches, a machine-wide limit: VM only"; return 0; }
+	local u old
+	u=$(cgk_sandbox unified)
+	mkdir "$u/w"
+	(cd "$u/w" && printf 'c%d\n' $(seq 1 40) | xargs mkdir)
+	old=$(cat /proc/sys/fs/inotify/max_user_watches)
+	echo 30 >/proc/sys/fs/inotify/max_user_watches
+	cgk_capture "$T" --events --timeout=5 "/$S/w"
+	echo "$old" >/proc/sys/fs/inotify/max_user_watches
+	assertEquals "exit" 1 "$rc"
+	assertContains "$err" "out of inotify watches: fs.inotify.max_user_watches is 30 for this user"
+	assertContains "$err" "raise it with sysctl fs.inotify.max_user_watches=N"
+}
+
 # ---- v1 pids ------------------------------------------------------------------------------
 
 test_v1_pids_max() {
