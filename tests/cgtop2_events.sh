@@ -67,6 +67,9 @@ test_usage_errors() {
 	assertEquals "bad size" 64 "$rc"
 	cgk_capture "$T" --events --timeout=0
 	assertEquals "zero timeout" 64 "$rc"
+	cgk_capture "$T" --events --memory-threshold=/ab:1M /a
+	assertEquals "threshold outside" 64 "$rc"
+	assertEquals "cgtop2: --memory-threshold /ab: not in the watched subtree /a" "$err"
 }
 
 test_no_such_cgroup() {

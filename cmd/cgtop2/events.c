@@ -307,7 +307,11 @@ static void exec_reap(struct ctx *c)
 		struct job *j = *p;
 
 		job_start(c, j);
-		if (!j->pid && !j->n && !j->dropped) {
+		if (!j->pid && !j->n) {
+			/* nothing left to run that could tell it */
+			if (j->dropped)
+				job_say(j, "%" PRIu64 " events not run (out of memory)",
+					j->dropped);
 			*p = j->next;
 			free(j->path);
 			free(j->hier);
@@ -374,6 +378,17 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 	bool done = false, interrupted = false;
 	int r, ret = 0;
 
+	/* a threshold outside the subtree would never fire: say so rather than wait for it */
+	for (size_t i = 0; i < a->n_thresholds; i++) {
+		const char *t = a->thresholds[i].path;
+		size_t pl = strlen(a->path);
+
+		if (pl && (strncmp(t, a->path, pl) || (t[pl] && t[pl] != '/'))) {
+			tool_say("--memory-threshold /%s: not in the watched subtree /%s", t,
+				 a->path);
+			return TOOL_EXIT_USAGE;
+		}
+	}
 	/* signals arrive on the poll loop: SIGCHLD of --exec's commands, the stop signals */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
