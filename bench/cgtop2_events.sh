@@ -18,10 +18,8 @@ IDLE=${CGTOP2_EVENTS_BENCH_IDLE:-10}
 [ -x "$T" ] || { echo "cgtop2_events bench: build first (make bench builds it)"; exit 1; }
 
 mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-
 if [ -z "$mnt" ]; then
 	mnt=$(awk '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == "cpuacct") { print $5; exit } }' /proc/self/mountinfo)
-
 fi
 [ -n "$mnt" ] || { echo "cgtop2_events bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 name=cgkit-test.$$
