@@ -217,14 +217,14 @@ test_unprivileged_delegated() {
 test_cgroup_namespace() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	command -v unshare >/dev/null || { cgk_skip "no unshare(1)"; return 0; }
+	unshare --help 2>&1 | grep -q -- --cgroup || { cgk_skip "no unshare(1) with --cgroup (busybox's has none)"; return 0; }
 	local u mnt
 	u=$(cgk_sandbox unified)
 	mkdir "$u/ns" "$u/ns/inner"
 	mnt=$_cgk_tmp/mnt
 	mkdir -p "$mnt"
 	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
-	sh -c 'echo $$ >"$1/ns/cgroup.procs" && exec unshare -C -m sh -c "mount -t cgroup2 none \"\$0\" && exec \"\$1\" -v --events --timeout=20 -n 2 /inner" "$2" "$3"' \
+	sh -c 'echo $$ >"$1/ns/cgroup.procs" && exec unshare --cgroup --mount sh -c "mount -t cgroup2 none \"\$0\" && exec \"\$1\" -v --events --timeout=20 -n 2 /inner" "$2" "$3"' \
 		_ "$u" "$mnt" "$T" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
 	_watch=$!
 	cgk_wait_for grep -q watching "$_cgk_tmp/ev.err" || { fail "not started: $(cat "$_cgk_tmp/ev.err")"; return; }
@@ -253,6 +253,28 @@ test_out_of_watches() {
 	assertEquals "exit" 1 "$rc"
 	assertContains "$err" "out of inotify watches: fs.inotify.max_user_watches is 30 for this user"
 	assertContains "$err" "raise it with sysctl fs.inotify.max_user_watches=N"
+}
+
+# v1 has no cgroup.events: populated and empty as sampled every -d, from the membership.
+test_v1_populated_sampled() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p pid
+	p=$(cgk_sandbox pids)
+	mkdir "$p/a" "$p/a/b"
+	watch_start --timeout=20 -n 4 -d 0.1 --events=populated,empty "/$S/a" || return
+	"$BUSY" -s "$p/a/b/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -q "/$S/a/b pids populated" "$_cgk_tmp/ev.out"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "b populated: $ev" 1 "$(count_ev "/$S/a/b" pids populated)"
+	assertEquals "a populated (a descendant)" 1 "$(count_ev "/$S/a" pids populated)"
+	assertEquals "b empty" 1 "$(count_ev "/$S/a/b" pids empty)"
+	assertEquals "a empty" 1 "$(count_ev "/$S/a" pids empty)"
+	assertContains "sampled" "$ev" "source=sampled"
 }
 
 # ---- v1 pids ------------------------------------------------------------------------------
