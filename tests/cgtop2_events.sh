@@ -384,6 +384,30 @@ test_exec_slow_one_at_a_time() {
 	assertContains "failure said" "$everr" "cgroup /$S/x (unified): --exec: the command for thawed exited with status 3"
 }
 
+# The man page's release agent: a cgroup removed by --exec when it becomes empty.
+test_exec_release_agent() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u pid
+	u=$(cgk_sandbox unified)
+	mkdir "$u/jobs" "$u/jobs/j1"
+	watch_start --timeout=20 -n 3 --events=empty,removed \
+		--exec='[ "$CGROUP_EVENT" = empty ] && [ "$CGROUP" != /'"$S"'/jobs ] && rmdir "$CGROUP_DIR"' \
+		"/$S/jobs" || return
+	"$BUSY" -s "$u/jobs/j1/cgroup.procs" &
+	pid=$!
+	sleep 0.3
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "j1 empty: $ev" 1 "$(count_ev "/$S/jobs/j1" unified empty)"
+	assertEquals "jobs empty too (-n 3: j1 empty, jobs empty, j1 removed)" 1 "$(count_ev "/$S/jobs" unified empty)"
+	assertEquals "j1 removed by the command" 1 "$(count_ev "/$S/jobs/j1" unified removed)"
+	assertFalse "gone" "[ -d '$u/jobs/j1' ]"
+	assertTrue "the watched cgroup stays" "[ -d '$u/jobs' ]"
+}
+
 # ---- VM matrix: v2 controllers, the v1 memory hierarchy ------------------------------------
 
 test_unified_oom_kill() {

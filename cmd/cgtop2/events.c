@@ -460,6 +460,9 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 			if (deadline && cg_now_ns() >= deadline)
 				done = true;
 		}
+		/* a queue whose commands could not start has no SIGCHLD to wait for */
+		if (done && c.jobs)
+			exec_reap(&c);
 		r = out_flush(&c.o, STDOUT_FILENO);
 		if (r < 0) {
 			if (r != -EPIPE)
