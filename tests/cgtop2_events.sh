@@ -384,6 +384,38 @@ test_exec_slow_one_at_a_time() {
 	assertContains "failure said" "$everr" "cgroup /$S/x (unified): --exec: the command for thawed exited with status 3"
 }
 
+# A cgroup's events while its command runs wait in a queue of 64; more are counted, said, and
+# told to the next command (CGROUP_DROPPED); at SIGTERM the queued ones are said, not run.
+test_exec_queue_bounded() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u log=$_cgk_tmp/q.log go=$_cgk_tmp/q.go i n
+	u=$(cgk_sandbox unified)
+	mkdir "$u/q"
+	: >"$log"
+	rm -f "$go"
+	watch_start --events=frozen,thawed \
+		--exec='echo "run ${CGROUP_DROPPED:-0}" >>'"$log"'; while [ ! -e '"$go"' ]; do sleep 0.05; done; sleep 1' "/$S" || return
+	# the first command holds on until the watcher has printed 70 events or more
+	for i in $(seq 1 40); do
+		echo 1 >"$u/q/cgroup.freeze"
+		cgk_wait_for grep -q "frozen 1" "$u/q/cgroup.events"
+		echo 0 >"$u/q/cgroup.freeze"
+		cgk_wait_for grep -q "frozen 0" "$u/q/cgroup.events"
+	done
+	cgk_wait_for sh -c '[ $(wc -l <"$1") -ge 70 ]' _ "$_cgk_tmp/ev.out" || fail "fewer than 70 events printed"
+	n=$(wc -l <"$_cgk_tmp/ev.out")
+	touch "$go"
+	cgk_wait_for sh -c '[ $(wc -l <"$1") -ge 2 ]' _ "$log"
+	kill -TERM "$_watch"
+	watch_end 10 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "the second command was told: $(cat "$log")" "run $((n - 1 - 64))" "$(sed -n 2p "$log")"
+	assertContains "dropped said" "$everr" "cgroup /$S/q (unified): --exec: $((n - 1 - 64)) events not run (queue full)"
+	assertContains "queued said" "$everr" "--exec: 63 queued events not run (interrupted)"
+	echo 0 >"$u/q/cgroup.freeze"
+}
+
 # The man page's release agent: a cgroup removed by --exec when it becomes empty.
 test_exec_release_agent() {
 	cgk_need_root || return 0
