@@ -28,7 +28,7 @@ watch_start() {
 	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
 	"$T" -v --events "$@" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
 	_watch=$!
-	cgk_wait_for grep -q watching "$_cgk_tmp/ev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/ev.err")"; return 1; }
+	cgk_wait_for grep -qs watching "$_cgk_tmp/ev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/ev.err")"; return 1; }
 }
 
 # Wait for the watcher to end by itself (-n or --timeout), up to $1 seconds: $ev, $everr, $evrc.
@@ -518,6 +518,24 @@ test_unified_throttled() {
 	_pids+=($!)
 	watch_end 60 || return
 	assertContains "throttled: $everr" "$ev" "/$S/c unified throttled count="
+	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# v1 CPU bandwidth (cpu.cfs_quota_us): throttled from the cpu hierarchy's cpu.stat, sampled.
+test_v1_throttled() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local c
+	c=$(cgk_sandbox cpu)
+	mkdir "$c/c"
+	echo 10000 >"$c/c/cpu.cfs_period_us"
+	echo 1000 >"$c/c/cpu.cfs_quota_us"
+	watch_start --timeout=30 -n 1 -d 0.2 --events=throttled "/$S" || return
+	"$BUSY" "$c/c/cgroup.procs" &
+	_pids+=($!)
+	watch_end 30 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertContains "throttled: $ev" "$ev" "/$S/c $(basename "$(cgk_mnt cpu)") throttled count="
 	assertContains "sampled" "$ev" "source=sampled"
 }
 
