@@ -5,15 +5,17 @@
 . "$(dirname "$0")/lib.sh"
 
 # "a b" lines: subject a includes subject b (stats_tree.c and stats_impl.h are stats,
-# record_read.c and record_impl.h are record)
+# record_read.c and record_impl.h are record, watch_files.c and watch_impl.h are watch)
 include_edges() {
 	local f m inc
 	for f in "$CGKIT_TOP"/common/*.[ch]; do
 		m=$(basename "${f%.*}")
-		case $m in stats_tree | stats_impl) m=stats ;; record_read | record_impl) m=record ;; esac
+		case $m in stats_tree | stats_impl) m=stats ;; record_read | record_impl) m=record ;;
+		watch_files | watch_impl) m=watch ;; esac
 		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r inc; do
 			[ "$inc" = stats_impl ] && inc=stats
 			[ "$inc" = record_impl ] && inc=record
+			[ "$inc" = watch_impl ] && inc=watch
 			[ "$inc" != "$m" ] && echo "$m $inc"
 		done
 	done | sort -u

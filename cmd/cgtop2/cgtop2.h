@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "stats.h"
+#include "watch.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
@@ -33,6 +34,13 @@ struct cgtop2_args {
 	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 	unsigned collectors; /* --collectors: a bit per enum cg_collector */
 	bool collectors_set; /* else: the default set in machine formats, none in the table */
+	/* --events (events.c) */
+	bool events;
+	unsigned event_kinds; /* 0: all */
+	uint64_t timeout_ns; /* 0: none */
+	const char *exec;
+	struct cg_watch_threshold *thresholds;
+	size_t n_thresholds;
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -118,6 +126,12 @@ size_t text_cut(const char *s, size_t len, size_t cols);
 
 /* Say on stderr what failed (errno r) of the cgroup a shows; the exit status, 1. */
 int report_errno(const struct cgtop2_args *a, const char *what, int r);
+
+/* ---- events.c: --events ----------------------------------------------------------------- */
+
+struct cg_layout;
+/* Stream the events of a->path's subtree until -n, --timeout or a signal: the exit status. */
+int events_run(const struct cgtop2_args *a, const struct cg_layout *l);
 
 /* ---- screen.c: the interactive screen (ncursesw) ------------------------------------------- */
 

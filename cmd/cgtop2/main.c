@@ -42,6 +42,10 @@ enum {
 	OPT_AT,
 	OPT_LISTEN,
 	OPT_WEB_CONFIG,
+	OPT_EVENTS,
+	OPT_EXEC,
+	OPT_THRESHOLD,
+	OPT_TIMEOUT,
 	OPT_COLLECTORS,
 };
 
@@ -102,6 +106,17 @@ static const struct argp_option options[] = {
 	{ "at", OPT_AT, "TIME", 0,
 	  "With --replay: start at the first sample taken at or after TIME, local 'YYYY-MM-DD HH:MM[:SS]' or @EPOCH",
 	  3 },
+	{ 0, 0, 0, 0, "Events (instead of statistics; see EVENTS in cgtop2(1)):", 4 },
+	{ "events", OPT_EVENTS, "LIST", OPTION_ARG_OPTIONAL,
+	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled. -d: how often what the kernel does not notify is sampled",
+	  4 },
+	{ "exec", OPT_EXEC, "COMMAND", 0,
+	  "With --events: run COMMAND with /bin/sh -c for each event, the event in its environment (CGROUP, CGROUP_EVENT, CGROUP_HIERARCHY, CGROUP_DIR, CGROUP_COUNT, ...), one at a time per cgroup",
+	  4 },
+	{ "memory-threshold", OPT_THRESHOLD, "CGROUP:SIZE", 0,
+	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
+	  4 },
+	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
 	{},
 };
 
@@ -283,6 +298,40 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->collectors_set = true;
 		break;
 	}
+	case OPT_EVENTS:
+		a->events = true;
+		if (arg && cg_watch_kinds_parse(arg, &a->event_kinds, NULL) < 0)
+			argp_error(
+				state,
+				"--events takes all or a list of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, not '%s'",
+				TOOL_SHOWN(arg));
+		break;
+	case OPT_EXEC:
+		if (!*arg)
+			argp_error(state, "--exec takes a command");
+		a->exec = arg;
+		break;
+	case OPT_THRESHOLD: {
+		struct cg_watch_threshold *t =
+			realloc(a->thresholds, (a->n_thresholds + 1) * sizeof(*t));
+
+		if (!t)
+			return ENOMEM;
+		a->thresholds = t;
+		t += a->n_thresholds;
+		if (cg_watch_threshold_parse(arg, (char **)&t->path, &t->bytes) < 0)
+			argp_error(
+				state,
+				"--memory-threshold takes CGROUP:SIZE (bytes, or with K, M, G or T), not '%s'",
+				TOOL_SHOWN(arg));
+		a->n_thresholds++;
+		break;
+	}
+	case OPT_TIMEOUT:
+		if (cg_parse_seconds(arg, &a->timeout_ns) < 0)
+			argp_error(state, "--timeout takes a time as -d does, not '%s'",
+				   TOOL_SHOWN(arg));
+		break;
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
@@ -303,6 +352,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--web-config needs --listen");
 		if (a->serve && (a->record_file || a->replay_file))
 			argp_error(state, "--listen excludes --record and --replay");
+		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns))
+			argp_error(state, "--exec, --memory-threshold and --timeout need --events");
+		if (a->events && a->format != FMT_TABLE && a->format != FMT_JSON)
+			argp_error(state, "--events prints lines (table) or JSON lines (-F json)");
+		if (a->events && (a->serve || a->record_file || a->replay_file))
+			argp_error(state, "--events excludes --listen, --record and --replay");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
 		break;
@@ -316,7 +371,7 @@ static const struct argp argp = {
 	options,
 	parse_opt,
 	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). Exit status: 0 done, 1 failed, 64 usage error.",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error.",
 	NULL,
 	NULL,
 	NULL,
@@ -542,6 +597,11 @@ static int run(const struct cgtop2_args *args)
 	if (a->record_file && !a->collectors_set)
 		so.collectors = (1u << CG_COLL_N) - 1;
 	raise_fd_limit();
+	if (a->events) {
+		ret = events_run(a, l);
+		cg_layout_free(l);
+		return ret;
+	}
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		struct cg_diag d = { 0 };
@@ -603,5 +663,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	ret = run(&a);
 	free(a.path);
+	for (size_t i = 0; i < a.n_thresholds; i++)
+		free((char *)a.thresholds[i].path);
+	free(a.thresholds);
 	return ret;
 }

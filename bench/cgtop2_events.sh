@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgtop2 --events watching N idle cgroups (default 10,000) in a sandbox: the CPU seconds
+# (user+sys, from /proc/PID/stat) it takes over IDLE seconds (default 10) of nothing happening,
+# the time to start watching (the first listing, a watch a directory and events file), its
+# inotify watches against fs.inotify.max_user_watches, and its resident memory. Then a burst of
+# N removals: how long until the last one is printed.
+# The sandbox is in the unified hierarchy (a bare PATH names it), else in v1 cpuacct.
+# Target (issue 15): near zero CPU when idle, whatever N is: nothing is polled where the
+# kernel notifies (only --events kinds the kernel does not notify are sampled every -d).
+set -u
+BIN=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
+T=$BIN/cgtop2
+N=${CGTOP2_EVENTS_BENCH_N:-10000}
+IDLE=${CGTOP2_EVENTS_BENCH_IDLE:-10}
+
+[ "$(id -u)" -eq 0 ] || { echo "cgtop2_events bench: needs root (it makes cgroups); skipped"; exit 0; }
+[ -x "$T" ] || { echo "cgtop2_events bench: build first (make bench builds it)"; exit 1; }
+
+mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ -z "$mnt" ]; then
+	mnt=$(awk '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == "cpuacct") { print $5; exit } }' /proc/self/mountinfo)
+fi
+[ -n "$mnt" ] || { echo "cgtop2_events bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
+name=cgkit-test.$$
+dir=$mnt/$name
+pid=
+tmp=$(mktemp -d)
+
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	if [ -d "$dir" ]; then
+		find "$dir" -mindepth 1 -maxdepth 1 -type d -exec rmdir {} + 2>/dev/null
+		rmdir "$dir"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+
+mkdir "$dir" || exit 1
+seq 0 $((N - 1)) | awk -v d="$dir" '{ printf "%s/c%05d\n", d, $1 }' | xargs mkdir || exit 1
+
+t0=$(date +%s.%N)
+"$T" -v --events "/$name" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for i in $(seq 1 1200); do grep -q watching "$tmp/err" && break; sleep 0.05; done
+grep -q watching "$tmp/err" || { echo "cgtop2_events bench: the watcher did not start:"; cat "$tmp/err"; exit 1; }
+t1=$(date +%s.%N)
+watches=$(sed -n 's/.* with \([0-9]*\) inotify watches.*/\1/p' "$tmp/err")
+max=$(cat /proc/sys/fs/inotify/max_user_watches)
+a=$(ticks $pid)
+sleep "$IDLE"
+b=$(ticks $pid)
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+echo "cgtop2 --events, $N idle cgroups ($mnt): start $(echo "$t1 - $t0" | bc) s; $watches inotify watches (fs.inotify.max_user_watches $max); RSS $rss KiB ($((rss * 1024 / N)) B/cgroup)"
+echo "idle ${IDLE} s: $(echo "scale=3; ($b - $a) / $hz" | bc) CPU seconds (user+sys, ${hz} Hz ticks)"
+t0=$(date +%s.%N)
+find "$dir" -mindepth 1 -maxdepth 1 -type d -exec rmdir {} +
+for i in $(seq 1 1200); do [ "$(grep -c ' removed' "$tmp/out")" -ge "$N" ] && break; sleep 0.05; done
+t1=$(date +%s.%N)
+c=$(ticks $pid)
+echo "burst of $N removals: $(grep -c ' removed' "$tmp/out") reported in $(echo "$t1 - $t0" | bc) s, $(echo "scale=3; ($c - $b) / $hz" | bc) CPU seconds"

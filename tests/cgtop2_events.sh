@@ -1,0 +1,544 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgtop2 --events: usage errors; on the live kernel in sandbox cgroups: created, removed,
+# populated, empty, frozen, thawed (unified), pids_max (v1 pids), a storm of 1,000 cgroups each
+# reported once, an inotify queue overflow answered by a rescan, --exec with a slow command,
+# JSON, a hostile name. oom, oom_kill, thresholds and throttled need v2 controllers or a process
+# in the v1 memory hierarchy: the VM matrix runs them (on the host they skip and say why).
+. "$(dirname "$0")/lib.sh"
+
+T=$CGKIT_BIN/cgtop2
+S=$SANDBOX_NAME
+BUSY=$HELPERS/top_busy
+_pids=()
+_watch=
+
+test_teardown() {
+	local p
+	for p in "${_pids[@]}" $_watch; do kill -9 "$p" 2>/dev/null; done
+	for p in "${_pids[@]}" $_watch; do wait "$p" 2>/dev/null; done
+	_pids=()
+	_watch=
+	return 0
+}
+
+# Start the watcher in the background on its arguments; wait until it watches (-v says so).
+# Its output in $_cgk_tmp/ev.out, its stderr in ev.err; $_watch is its PID.
+watch_start() {
+	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
+	"$T" -v --events "$@" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -qs watching "$_cgk_tmp/ev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/ev.err")"; return 1; }
+}
+
+# Wait for the watcher to end by itself (-n or --timeout), up to $1 seconds: $ev, $everr, $evrc.
+watch_end() {
+	local i
+	for i in $(seq 1 $(($1 * 20))); do
+		kill -0 "$_watch" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$_watch" 2>/dev/null && { fail "the watcher did not end"; return 1; }
+	wait "$_watch"
+	evrc=$?
+	_watch=
+	ev=$(cat "$_cgk_tmp/ev.out")
+	everr=$(cat "$_cgk_tmp/ev.err")
+}
+
+# How many lines of the events say cgroup $1 (exactly, hierarchy $2) had event $3.
+count_ev() {
+	awk -v c="$1" -v h="$2" -v e="$3" '$2 == c && $3 == h && $4 == e { n++ } END { print n + 0 }' \
+		"$_cgk_tmp/ev.out"
+}
+
+# ---- usage ----------------------------------------------------------------------------------
+
+test_usage_errors() {
+	cgk_capture "$T" --exec=true
+	assertEquals "--exec alone" 64 "$rc"
+	assertContains "$err" "need --events"
+	cgk_capture "$T" --events=created,bogus
+	assertEquals "unknown kind" 64 "$rc"
+	assertContains "$err" "not 'created,bogus'"
+	cgk_capture "$T" --events -F csv
+	assertEquals "csv" 64 "$rc"
+	cgk_capture "$T" --events --memory-threshold=/a:12Q
+	assertEquals "bad size" 64 "$rc"
+	cgk_capture "$T" --events --timeout=0
+	assertEquals "zero timeout" 64 "$rc"
+	cgk_capture "$T" --events --memory-threshold=/ab:1M /a
+	assertEquals "threshold outside" 64 "$rc"
+	assertEquals "cgtop2: --memory-threshold /ab: not in the watched subtree /a" "$err"
+}
+
+test_no_such_cgroup() {
+	cgk_capture "$T" --events "/$S-none/x"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "message" "cgtop2: cgroup /$S-none/x: watch: no such cgroup in any mounted hierarchy" "$err"
+}
+
+# ---- unified: the directory and cgroup.events ---------------------------------------------
+
+test_unified_lifecycle() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u pid
+	u=$(cgk_sandbox unified)
+	watch_start --timeout=20 -n 13 "/$S" || return
+	mkdir "$u/a" "$u/a/b"
+	"$BUSY" -s "$u/a/b/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -q "/$S/a/b unified populated" "$_cgk_tmp/ev.out"
+	echo 1 >"$u/a/cgroup.freeze"
+	cgk_wait_for grep -q "/$S/a unified frozen" "$_cgk_tmp/ev.out"
+	echo 0 >"$u/a/cgroup.freeze"
+	cgk_wait_for grep -q "/$S/a unified thawed" "$_cgk_tmp/ev.out"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/a/b unified empty" "$_cgk_tmp/ev.out"
+	rmdir "$u/a/b"
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "created a" 1 "$(count_ev "/$S/a" unified created)"
+	assertEquals "created a/b" 1 "$(count_ev "/$S/a/b" unified created)"
+	assertEquals "populated b" 1 "$(count_ev "/$S/a/b" unified populated)"
+	assertEquals "populated a" 1 "$(count_ev "/$S/a" unified populated)"
+	assertEquals "frozen a" 1 "$(count_ev "/$S/a" unified frozen)"
+	assertEquals "frozen b (its parent)" 1 "$(count_ev "/$S/a/b" unified frozen)"
+	assertEquals "thawed a" 1 "$(count_ev "/$S/a" unified thawed)"
+	assertEquals "empty b" 1 "$(count_ev "/$S/a/b" unified empty)"
+	assertEquals "removed b" 1 "$(count_ev "/$S/a/b" unified removed)"
+	assertEquals "populated, empty: the sandbox too" 1 "$(count_ev "/$S" unified empty)"
+	assertEquals "-n 13: the thirteenth ends it: $ev" 13 "$(echo "$ev" | wc -l)"
+}
+
+# A cgroup made inside a new one before its watch exists is still reported (the new one is
+# listed once watched); its removal too.
+test_unified_nested_burst() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	watch_start --timeout=20 -n 10 --events=created,removed "/$S" || return
+	mkdir -p "$u/n/a/b/c/d"
+	# (one made and removed again before the watcher could list its new parent is never seen:
+	# inotify has no recursive watch; the man page says so)
+	cgk_wait_for grep -q "/$S/n/a/b/c/d unified created" "$_cgk_tmp/ev.out"
+	rmdir "$u/n/a/b/c/d" "$u/n/a/b/c" "$u/n/a/b" "$u/n/a" "$u/n"
+	watch_end 20 || return
+	local c
+	for c in n n/a n/a/b n/a/b/c n/a/b/c/d; do
+		assertEquals "created $c: $ev" 1 "$(count_ev "/$S/$c" unified created)"
+		assertEquals "removed $c" 1 "$(count_ev "/$S/$c" unified removed)"
+	done
+}
+
+# The watched cgroup removed: said (its parent's IN_DELETE), and the watcher ends with 0.
+test_top_removed_ends() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	mkdir "$u/top" "$u/top/c"
+	watch_start --timeout=20 "/$S/top" || return
+	rmdir "$u/top/c" "$u/top"
+	watch_end 10 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "c removed" 1 "$(count_ev "/$S/top/c" unified removed)"
+	assertEquals "top removed" 1 "$(count_ev "/$S/top" unified removed)"
+}
+
+test_json_parses() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u res
+	u=$(cgk_sandbox unified)
+	watch_start --timeout=20 -n 2 -F json "/$S" || return
+	mkdir "$u/j"
+	rmdir "$u/j"
+	watch_end 20 || return
+	if command -v python3 >/dev/null 2>&1; then
+		res=$(echo "$ev" | python3 -c '
+import json, sys
+evs = [json.loads(l) for l in sys.stdin]
+assert [e["event"] for e in evs] == ["created", "removed"], evs
+for e in evs:
+    assert e["schema"] == "cgtop2-events/1" and e["hierarchy"] == "unified", e
+    assert e["cgroup"].endswith("/j") and e["count"] == 1 and e["source"] == "inotify", e
+print("ok")' 2>&1)
+	elif command -v jq >/dev/null 2>&1; then
+		res=$(echo "$ev" | jq -se '[.[].event] == ["created","removed"] and all(.[]; .schema == "cgtop2-events/1")' >/dev/null && echo ok)
+	else
+		cgk_skip "neither python3 nor jq to parse JSON"
+		return 0
+	fi
+	assertEquals "JSON: $ev" ok "$res"
+}
+
+test_hostile_name() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u name=$'x\e[31mred\tline\xc2\x9b'
+	u=$(cgk_sandbox unified)
+	watch_start --timeout=20 -n 1 "/$S" || return
+	mkdir "$u/$name"
+	watch_end 20 || return
+	rmdir "$u/$name"
+	assertNotContains "no raw ESC" "$ev" $'\e'
+	assertContains "escaped" "$ev" '/x\x1b[31mred\x09line\xc2\x9b unified created'
+	assertEquals "one line" 1 "$(printf '%s\n' "$ev" | wc -l)"
+}
+
+# ---- unprivileged, namespaced, out of watches ---------------------------------------------
+
+# A delegated subtree (owned by nobody) watched by nobody: inotify needs only read access.
+test_unprivileged_delegated() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	mkdir "$u/deleg"
+	chown 65534:65534 "$u/deleg" "$u/deleg/cgroup.procs" "$u/deleg/cgroup.subtree_control" "$u/deleg/cgroup.threads"
+	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
+	"$HELPERS/runas" 65534 65534 "$T" -v --events --timeout=20 -n 2 "/$S/deleg" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -q watching "$_cgk_tmp/ev.err" || { fail "not started: $(cat "$_cgk_tmp/ev.err")"; return; }
+	"$HELPERS/runas" 65534 65534 mkdir "$u/deleg/mine"
+	"$HELPERS/runas" 65534 65534 rmdir "$u/deleg/mine"
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "created" 1 "$(count_ev "/$S/deleg/mine" unified created)"
+	assertEquals "removed" 1 "$(count_ev "/$S/deleg/mine" unified removed)"
+}
+
+# Inside a cgroup namespace rooted at $S/ns (cgroup2 mounted again in a private mount
+# namespace): the paths are those the process sees.
+test_cgroup_namespace() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u mnt us
+	# by path: busybox sh would run its own applet, which has no --cgroup
+	us=$(command -v unshare) && "$us" --cgroup --mount true 2>/dev/null ||
+		{ cgk_skip "no unshare(1) with --cgroup (busybox's has none)"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/ns" "$u/ns/inner"
+	mnt=$_cgk_tmp/mnt
+	mkdir -p "$mnt"
+	rm -f "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err"
+	sh -c 'echo $$ >"$1/ns/cgroup.procs" && exec "$4" --cgroup --mount sh -c "mount -t cgroup2 none \"\$0\" && exec \"\$1\" -v --events --timeout=20 -n 2 /inner" "$2" "$3"' \
+		_ "$u" "$mnt" "$T" "$us" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -q watching "$_cgk_tmp/ev.err" || { fail "not started: $(cat "$_cgk_tmp/ev.err")"; return; }
+	mkdir "$u/ns/inner/x"
+	rmdir "$u/ns/inner/x"
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "created, as the namespace sees it: $ev" 1 "$(count_ev /inner/x unified created)"
+	assertEquals "removed" 1 "$(count_ev /inner/x unified removed)"
+}
+
+# Out of inotify watches: one clear line naming the limit. The limit is the whole machine's:
+# lowered in the VM only.
+test_out_of_watches() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "lowers fs.inotify.max_user_watches, a machine-wide limit: VM only"; return 0; }
+	local u old
+	u=$(cgk_sandbox unified)
+	mkdir "$u/w"
+	(cd "$u/w" && printf 'c%d\n' $(seq 1 40) | xargs mkdir)
+	old=$(cat /proc/sys/fs/inotify/max_user_watches)
+	echo 30 >/proc/sys/fs/inotify/max_user_watches
+	cgk_capture "$T" --events --timeout=5 "/$S/w"
+	echo "$old" >/proc/sys/fs/inotify/max_user_watches
+	assertEquals "exit" 1 "$rc"
+	assertContains "$err" "out of inotify watches: fs.inotify.max_user_watches is 30 for this user"
+	assertContains "$err" "raise it with sysctl fs.inotify.max_user_watches=N"
+}
+
+# v1 has no cgroup.events: populated and empty as sampled every -d, from the membership.
+test_v1_populated_sampled() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p pid
+	p=$(cgk_sandbox pids)
+	mkdir "$p/a" "$p/a/b"
+	watch_start --timeout=20 -n 4 -d 0.1 --events=populated,empty "/$S/a" || return
+	"$BUSY" -s "$p/a/b/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -q "/$S/a/b pids populated" "$_cgk_tmp/ev.out"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "b populated: $ev" 1 "$(count_ev "/$S/a/b" pids populated)"
+	assertEquals "a populated (a descendant)" 1 "$(count_ev "/$S/a" pids populated)"
+	assertEquals "b empty" 1 "$(count_ev "/$S/a/b" pids empty)"
+	assertEquals "a empty" 1 "$(count_ev "/$S/a" pids empty)"
+	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# ---- v1 pids ------------------------------------------------------------------------------
+
+test_v1_pids_max() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local p pid
+	p=$(cgk_sandbox pids)
+	mkdir "$p/lim"
+	echo 2 >"$p/lim/pids.max"
+	watch_start --timeout=20 -n 1 -d 0.2 --events=pids_max "/$S" || return
+	bash -c 'echo $$ >"$1/lim/cgroup.procs"; exec "$2" 2' _ "$p" "$HELPERS/forkbomb" &
+	pid=$!
+	_pids+=("$pid")
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertContains "$ev" "/$S/lim pids pids_max count="
+}
+
+# ---- exactly once -------------------------------------------------------------------------
+
+test_storm_each_once() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u n=1000 bad
+	u=$(cgk_sandbox unified)
+	mkdir "$u/storm"
+	watch_start --timeout=120 -n $((2 * n)) --events=created,removed "/$S/storm" || return
+	(cd "$u/storm" && printf 'c%d\n' $(seq 1 $n) | xargs mkdir && printf 'c%d\n' $(seq 1 $n) | xargs rmdir)
+	watch_end 120 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	bad=$(awk -v n=$n '{ k = $4 " " $2; c[k]++ }
+		END { for (i = 1; i <= n; i++) for (e = 0; e < 2; e++) {
+			k = (e ? "removed" : "created") " " "/'"$S"'/storm/c" i
+			if (c[k] != 1) { print k ": " c[k] + 0; bad++ } }
+		      print bad + 0 }' "$_cgk_tmp/ev.out" | tail -n 5)
+	assertEquals "each created and removed once" 0 "$(echo "$bad" | tail -n 1)"
+}
+
+# The watcher stopped (SIGSTOP) while more happens than its inotify queue holds: the overflow
+# is answered by a rescan that reports what differs from what it knew.
+test_overflow_rescan() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u q n bad
+	q=$(cat /proc/sys/fs/inotify/max_queued_events)
+	[ "$q" -le 20000 ] || { cgk_skip "max_queued_events is $q: too many cgroups to make for an overflow"; return 0; }
+	u=$(cgk_sandbox unified)
+	n=$((q / 2 + 100))
+	mkdir "$u/ov" "$u/ov/old1" "$u/ov/old2"
+	watch_start --timeout=120 --events=created,removed "/$S/ov" || return
+	kill -STOP "$_watch"
+	(cd "$u/ov" && printf 't%d\n' $(seq 1 $n) | xargs mkdir && printf 't%d\n' $(seq 1 $n) | xargs rmdir &&
+		mkdir keep1 keep2 && rmdir old1)
+	kill -CONT "$_watch"
+	cgk_wait_for grep -q "/$S/ov/keep2 unified created" "$_cgk_tmp/ev.out"
+	sleep 0.5
+	kill "$_watch"
+	watch_end 5 || return
+	assertContains "overflow said" "$everr" "inotify queue overflowed"
+	assertEquals "keep1 once" 1 "$(count_ev "/$S/ov/keep1" unified created)"
+	assertEquals "keep2 once" 1 "$(count_ev "/$S/ov/keep2" unified created)"
+	assertEquals "old1 removed once" 1 "$(count_ev "/$S/ov/old1" unified removed)"
+	# what was seen before the overflow, and what the rescan found: never twice
+	bad=$(awk '{ c[$4 " " $2]++ } END { for (k in c) if (c[k] > 1) print k }' "$_cgk_tmp/ev.out")
+	assertEquals "nothing twice" "" "$bad"
+}
+
+# ---- --exec -------------------------------------------------------------------------------
+
+test_exec_slow_one_at_a_time() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u log=$_cgk_tmp/exec.log t0 t1 ms
+	u=$(cgk_sandbox unified)
+	mkdir "$u/x" "$u/y"
+	: >"$log"
+	watch_start --timeout=60 -n 6 --events=frozen,thawed \
+		--exec='echo "start $CGROUP $CGROUP_EVENT $CGROUP_HIERARCHY $CGROUP_COUNT" >>'"$log"'; sleep 3; echo "end $CGROUP" >>'"$log"'; [ "$CGROUP_EVENT" = thawed ] && exit 3; exit 0' \
+		"/$S" || return
+	t0=${EPOCHREALTIME/./}
+	# each change waits for its line: a state that flips back before it is read is one read
+	echo 1 >"$u/x/cgroup.freeze"
+	cgk_wait_for grep -q "/$S/x unified frozen" "$_cgk_tmp/ev.out"
+	echo 1 >"$u/y/cgroup.freeze"
+	echo 0 >"$u/x/cgroup.freeze"
+	cgk_wait_for grep -q "/$S/x unified thawed" "$_cgk_tmp/ev.out"
+	echo 1 >"$u/x/cgroup.freeze"
+	cgk_wait_for sh -c '[ $(grep -c "/$1/x unified frozen" "$2") = 2 ]' _ "$S" "$_cgk_tmp/ev.out"
+	echo 0 >"$u/x/cgroup.freeze"
+	echo 0 >"$u/y/cgroup.freeze"
+	cgk_wait_for sh -c '[ $(wc -l <"$1") = 6 ]' _ "$_cgk_tmp/ev.out"
+	t1=${EPOCHREALTIME/./}
+	ms=$(((t1 - t0) / 1000))
+	# the watcher printed them all while x's first command (3 s) was still running
+	assertTrue "printed within 3 s: $ms ms: $(cat "$_cgk_tmp/ev.out")" "[ $ms -lt 3000 ]"
+	assertEquals "x's first command still running" 0 "$(grep -c "^end /$S/x" "$log")"
+	watch_end 60 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	# -n 6 waits for the queued commands: x ran 4 (one at a time), y 2
+	assertEquals "x ran four: $(cat "$log")" 4 "$(grep -c "^start /$S/x " "$log")"
+	assertEquals "y ran two" 2 "$(grep -c "^start /$S/y " "$log")"
+	# per cgroup: start, end, start, end ... never two starts in a row
+	assertEquals "x one at a time" "" "$(grep " /$S/x" "$log" | awk '{ if ($1 == prev) print NR; prev = $1 }')"
+	assertContains "environment" "$(cat "$log")" "start /$S/x frozen unified 1"
+	assertContains "failure said" "$everr" "cgroup /$S/x (unified): --exec: the command for thawed exited with status 3"
+}
+
+# A cgroup's events while its command runs wait in a queue of 64; more are counted, said, and
+# told to the next command (CGROUP_DROPPED); at SIGTERM the queued ones are said, not run.
+test_exec_queue_bounded() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u log=$_cgk_tmp/q.log go=$_cgk_tmp/q.go i n
+	u=$(cgk_sandbox unified)
+	mkdir "$u/q"
+	: >"$log"
+	rm -f "$go"
+	watch_start --events=frozen,thawed \
+		--exec='echo "run ${CGROUP_DROPPED:-0}" >>'"$log"'; while [ ! -e '"$go"' ]; do sleep 0.05; done; sleep 1' "/$S" || return
+	# the first command holds on until the watcher has printed 70 events or more
+	for i in $(seq 1 40); do
+		echo 1 >"$u/q/cgroup.freeze"
+		cgk_wait_for grep -q "frozen 1" "$u/q/cgroup.events"
+		echo 0 >"$u/q/cgroup.freeze"
+		cgk_wait_for grep -q "frozen 0" "$u/q/cgroup.events"
+	done
+	cgk_wait_for sh -c '[ $(wc -l <"$1") -ge 70 ]' _ "$_cgk_tmp/ev.out" || fail "fewer than 70 events printed"
+	n=$(wc -l <"$_cgk_tmp/ev.out")
+	touch "$go"
+	cgk_wait_for sh -c '[ $(wc -l <"$1") -ge 2 ]' _ "$log"
+	kill -TERM "$_watch"
+	watch_end 10 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "the second command was told: $(cat "$log")" "run $((n - 1 - 64))" "$(sed -n 2p "$log")"
+	assertContains "dropped said" "$everr" "cgroup /$S/q (unified): --exec: $((n - 1 - 64)) events not run (queue full)"
+	assertContains "queued said" "$everr" "--exec: 63 queued events not run (interrupted)"
+	echo 0 >"$u/q/cgroup.freeze"
+}
+
+# The man page's release agent: a cgroup removed by --exec when it becomes empty.
+test_exec_release_agent() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u pid
+	u=$(cgk_sandbox unified)
+	mkdir "$u/jobs" "$u/jobs/j1"
+	watch_start --timeout=20 -n 3 --events=empty,removed \
+		--exec='[ "$CGROUP_EVENT" = empty ] && [ "$CGROUP" != /'"$S"'/jobs ] && rmdir "$CGROUP_DIR"' \
+		"/$S/jobs" || return
+	"$BUSY" -s "$u/jobs/j1/cgroup.procs" &
+	pid=$!
+	sleep 0.3
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertEquals "j1 empty: $ev" 1 "$(count_ev "/$S/jobs/j1" unified empty)"
+	assertEquals "jobs empty too (-n 3: j1 empty, jobs empty, j1 removed)" 1 "$(count_ev "/$S/jobs" unified empty)"
+	assertEquals "j1 removed by the command" 1 "$(count_ev "/$S/jobs/j1" unified removed)"
+	assertFalse "gone" "[ -d '$u/jobs/j1' ]"
+	assertTrue "the watched cgroup stays" "[ -d '$u/jobs' ]"
+}
+
+# ---- VM matrix: v2 controllers, the v1 memory hierarchy ------------------------------------
+
+test_unified_oom_kill() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	local u pid
+	u=$(cgk_sandbox unified)
+	echo +memory >"$u/cgroup.subtree_control"
+	mkdir "$u/m"
+	echo 16M >"$u/m/memory.max"
+	echo 0 >"$u/m/memory.swap.max" 2>/dev/null
+	watch_start --timeout=60 --events=oom,oom_kill "/$S" || return
+	"$BUSY" -s -m 64 "$u/m/cgroup.procs" &
+	pid=$!
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/m unified oom_kill" "$_cgk_tmp/ev.out"
+	kill "$_watch"
+	watch_end 10
+	assertContains "oom: $ev" "$ev" "/$S/m unified oom count="
+	assertContains "oom_kill" "$ev" "/$S/m unified oom_kill count=1 total=1"
+}
+
+test_legacy_oom_eventfd() {
+	cgk_need_root || return 0
+	cgk_need_v1 memory || return 0
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "a process in the v1 memory hierarchy: VM only, never on the host"; return 0; }
+	local m pid
+	m=$(cgk_sandbox memory)
+	mkdir "$m/m"
+	echo 16M >"$m/m/memory.limit_in_bytes"
+	watch_start --timeout=60 --events=oom,oom_kill "/$S" || return
+	"$BUSY" -s -m 64 "$m/m/cgroup.procs" &
+	pid=$!
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/m memory oom_kill" "$_cgk_tmp/ev.out"
+	kill "$_watch"
+	watch_end 10
+	assertContains "oom: $ev $everr" "$ev" "/$S/m memory oom count="
+	assertContains "eventfd" "$ev" "source=eventfd"
+}
+
+test_memory_threshold() {
+	cgk_need_root || return 0
+	local h base
+	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
+		[ -n "${CGKIT_VM:-}" ] || { cgk_skip "a process in the v1 memory hierarchy: VM only, never on the host"; return 0; }
+		h=memory base=$(cgk_sandbox memory)
+	else
+		cgk_need_v2 memory || return 0
+		h=unified base=$(cgk_sandbox unified)
+		echo +memory >"$base/cgroup.subtree_control"
+	fi
+	mkdir "$base/t"
+	watch_start --timeout=60 -d 0.2 --events=threshold --memory-threshold="/$S/t:8M" "/$S" || return
+	"$BUSY" -s -m 32 "$base/t/cgroup.procs" &
+	_pids+=($!)
+	cgk_wait_for grep -q "/$S/t $h threshold above" "$_cgk_tmp/ev.out"
+	kill -9 "${_pids[@]}"
+	cgk_wait_for grep -q "/$S/t $h threshold below" "$_cgk_tmp/ev.out"
+	kill "$_watch"
+	watch_end 10
+	assertContains "above: $ev $everr" "$ev" "/$S/t $h threshold above"
+	assertContains "below" "$ev" "/$S/t $h threshold below"
+}
+
+test_unified_throttled() {
+	cgk_need_root || return 0
+	cgk_need_v2 cpu || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	echo +cpu >"$u/cgroup.subtree_control"
+	mkdir "$u/c"
+	echo "1000 10000" >"$u/c/cpu.max"
+	watch_start --timeout=60 -n 1 -d 0.2 --events=throttled "/$S" || return
+	"$BUSY" "$u/c/cgroup.procs" &
+	_pids+=($!)
+	watch_end 60 || return
+	assertContains "throttled: $everr" "$ev" "/$S/c unified throttled count="
+	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# v1 CPU bandwidth (cpu.cfs_quota_us): throttled from the cpu hierarchy's cpu.stat, sampled.
+test_v1_throttled() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local c
+	c=$(cgk_sandbox cpu)
+	mkdir "$c/c"
+	echo 10000 >"$c/c/cpu.cfs_period_us"
+	echo 1000 >"$c/c/cpu.cfs_quota_us"
+	watch_start --timeout=30 -n 1 -d 0.2 --events=throttled "/$S" || return
+	"$BUSY" "$c/c/cgroup.procs" &
+	_pids+=($!)
+	watch_end 30 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertContains "throttled: $ev" "$ev" "/$S/c $(basename "$(cgk_mnt cpu)") throttled count="
+	assertContains "sampled" "$ev" "source=sampled"
+}
+
+. "$SHUNIT2"

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of common/watch's pure side: events files' changes, --events lists, thresholds. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "watch.h"
+
+static void test_diff(void)
+{
+	struct cg_watch_event ev[8];
+
+	/* cgroup.events: a state per key, both ways */
+	CHECK_INT(cg_watch_diff("cgroup.events", "populated 0\nfrozen 0\n",
+				"populated 1\nfrozen 1\n", ev, 8),
+		  2);
+	CHECK_INT(ev[0].kind, CG_EV_POPULATED);
+	CHECK_INT(ev[1].kind, CG_EV_FROZEN);
+	CHECK_STR(ev[0].file, "cgroup.events");
+	CHECK_INT(cg_watch_diff("cgroup.events", "populated 1\nfrozen 1\n",
+				"populated 0\nfrozen 0\n", ev, 8),
+		  2);
+	CHECK_INT(ev[0].kind, CG_EV_EMPTY);
+	CHECK_INT(ev[1].kind, CG_EV_THAWED);
+	CHECK_INT(cg_watch_diff("cgroup.events", "populated 1\nfrozen 0\n",
+				"populated 1\nfrozen 0\n", ev, 8),
+		  0);
+	/* a new cgroup: from nothing (an older kernel has no frozen key) */
+	CHECK_INT(cg_watch_diff("cgroup.events", NULL, "populated 1\n", ev, 8), 1);
+	CHECK_INT(ev[0].kind, CG_EV_POPULATED);
+
+	/* memory.events: counters say by how many they rose, and their total */
+	CHECK_INT(cg_watch_diff("memory.events",
+				"low 0\nhigh 3\nmax 10\noom 1\noom_kill 1\noom_group_kill 0\n",
+				"low 5\nhigh 3\nmax 17\noom 3\noom_kill 2\noom_group_kill 0\n", ev,
+				8),
+		  3);
+	CHECK_INT(ev[0].kind, CG_EV_MEMORY_MAX);
+	CHECK_INT(ev[0].count, 7);
+	CHECK_INT(ev[0].total, 17);
+	CHECK_INT(ev[1].kind, CG_EV_OOM);
+	CHECK_INT(ev[1].count, 2);
+	CHECK_INT(ev[2].kind, CG_EV_OOM_KILL);
+	CHECK_INT(ev[2].count, 1);
+	CHECK_INT(ev[2].total, 2);
+	/* a counter that went down was made again: counted from zero */
+	CHECK_INT(cg_watch_diff("memory.events", "oom 9\n", "oom 2\n", ev, 8), 1);
+	CHECK_INT(ev[0].count, 2);
+	CHECK_INT(cg_watch_diff("memory.events", "oom 9\n", "oom 0\n", ev, 8), 0);
+	/* room for one: one */
+	CHECK_INT(cg_watch_diff("memory.events", "", "high 1\nmax 1\n", ev, 1), 1);
+
+	/* pids.events */
+	CHECK_INT(cg_watch_diff("pids.events", "max 0\n", "max 4\n", ev, 8), 1);
+	CHECK_INT(ev[0].kind, CG_EV_PIDS_MAX);
+	CHECK_INT(ev[0].count, 4);
+
+	/* not an events file; a value that is no number */
+	CHECK_INT(cg_watch_diff("cpu.stat", "", "usage_usec 1\n", ev, 8), -EINVAL);
+	CHECK_INT(cg_watch_diff("pids.events", "", "max x\n", ev, 8), -EINVAL);
+	CHECK_INT(cg_watch_diff("pids.events", "", "max 18446744073709551616\n", ev, 8), -EINVAL);
+	/* an old text that does not parse counts as nothing */
+	CHECK_INT(cg_watch_diff("pids.events", "max -1\n", "max 1\n", ev, 8), 1);
+}
+
+static void test_kinds(void)
+{
+	unsigned k = 0;
+	const char *bad = NULL;
+
+	CHECK_INT(cg_watch_kinds_parse("all", &k, NULL), 0);
+	CHECK_INT(k, CG_EV_ALL);
+	CHECK_INT(cg_watch_kinds_parse("empty,oom_kill", &k, NULL), 0);
+	CHECK_INT(k, (1u << CG_EV_EMPTY) | (1u << CG_EV_OOM_KILL));
+	CHECK_INT(cg_watch_kinds_parse("empty,oom_kil", &k, &bad), -EINVAL);
+	CHECK_STR(bad, "oom_kil");
+	CHECK_INT(cg_watch_kinds_parse("", &k, NULL), -EINVAL);
+	CHECK_INT(cg_watch_kinds_parse("created,", &k, NULL), -EINVAL);
+	for (int i = 0; i < CG_EV_N; i++) {
+		CHECK_INT(cg_watch_kinds_parse(cg_watch_kind_name(i), &k, NULL), 0);
+		CHECK_INT(k, 1u << i);
+	}
+	CHECK(cg_watch_kind_name(CG_EV_N) == NULL);
+}
+
+static void test_threshold(void)
+{
+	char *path = NULL;
+	uint64_t b = 0;
+
+	CHECK_INT(cg_watch_threshold_parse("/a/b:64M", &path, &b), 0);
+	CHECK_STR(path, "a/b");
+	CHECK_INT(b, 64 << 20);
+	free(path);
+	CHECK_INT(cg_watch_threshold_parse("/:4096", &path, &b), 0);
+	CHECK_STR(path, "");
+	CHECK_INT(b, 4096);
+	free(path);
+	/* the last colon separates: a cgroup name may hold one */
+	CHECK_INT(cg_watch_threshold_parse("/a:b:1K", &path, &b), 0);
+	CHECK_STR(path, "a:b");
+	CHECK_INT(b, 1024);
+	free(path);
+	CHECK_INT(cg_watch_threshold_parse("/a:2T", &path, &b), 0);
+	CHECK_INT(b, 2ULL << 40);
+	free(path);
+	CHECK_INT(cg_watch_threshold_parse("/a", &path, &b), -EINVAL);
+	CHECK_INT(cg_watch_threshold_parse("/a:", &path, &b), -EINVAL);
+	CHECK_INT(cg_watch_threshold_parse("/a:1Q", &path, &b), -EINVAL);
+	CHECK_INT(cg_watch_threshold_parse("/a:1KB", &path, &b), -EINVAL);
+	CHECK_INT(cg_watch_threshold_parse("/a:-1", &path, &b), -EINVAL);
+	CHECK_INT(cg_watch_threshold_parse("/a:17179869184T", &path, &b), -ERANGE);
+	CHECK_INT(cg_watch_threshold_parse("/../a:1", &path, &b), -EINVAL);
+}
+
+int main(void)
+{
+	test_diff();
+	test_kinds();
+	test_threshold();
+	return CHECK_DONE();
+}
