@@ -21,11 +21,13 @@
 #include "spec.h"
 #include "strv.h"
 #include "tool.h"
+#include "tool_owner.h"
 
 TOOL_ARGP_VERSION("cgcreate2");
 
 enum {
 	OPT_GRACE = 0x100,
+	OPT_FORCE,
 };
 
 struct cgcreate2_args {
@@ -33,7 +35,7 @@ struct cgcreate2_args {
 	char **enable;
 	struct cg_assignments set; /* -r FILE=VALUE */
 	bool parents, threaded, remove, recursive, verbose, quiet;
-	bool has_perm, has_delegate, mount;
+	bool has_perm, has_delegate, mount, force;
 	int kill_signal;
 	uint64_t grace_ns;
 	enum cg_mount_mode mount_mode;
@@ -76,7 +78,11 @@ static const struct argp_option options[] = {
 	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL,
 	  "Mount the cgroup filesystems at /sys/fs/cgroup if none is: unified (default), hybrid or legacy",
 	  5 },
-	{ "verbose", 'v', 0, 0, "Print each action taken", 5 },
+	{ "force", OPT_FORCE, 0, 0,
+	  "Work inside a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
+	  5 },
+	{ "verbose", 'v', 0, 0,
+	  "Print each action taken, and who owns each cgroup where systemd runs", 5 },
 	{ "quiet", 'q', 0, 0,
 	  "With -x: a cgroup that does not exist is not an error; with -M: no note when already mounted",
 	  5 },
@@ -234,6 +240,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--mount takes unified, hybrid or legacy, not '%s'",
 				   TOOL_SHOWN(arg));
 		break;
+	case OPT_FORCE:
+		a->force = true;
+		break;
 	case 'v':
 		a->verbose = true;
 		break;
@@ -260,7 +269,8 @@ static const struct argp argp = {
 	.parser = parse_opt,
 	.args_doc = "[PATH...]",
 	.doc = "Create cgroups (or remove them with -x) on the unified, legacy or hybrid layout.\vA bare PATH names the unified hierarchy when one is mounted, else every v1 hierarchy. On failure nothing this call created is left behind.\n"
-	       "Exit status: 0 done, 1 an operation failed, 64 usage error.",
+	       "Where systemd runs, a cgroup inside one of its units that is not delegated is refused (exit 64) unless --force.\n"
+	       "Exit status: 0 done, 1 an operation failed, 64 usage error or a refused request.",
 };
 
 static void say_mount(const char *what)
@@ -390,6 +400,30 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	return ret;
 }
 
+/* what systemd offers instead of a cgroup made behind its back */
+static const char *owner_hint(const struct cg_target *t, const struct cg_owner *o, void *ctx,
+			      char *buf, size_t size)
+{
+	const char *leaf = strrchr(t->path, '/');
+
+	leaf = leaf ? leaf + 1 : t->path;
+	if (tool_owner_is_slice(o) && !strchr(o->below + (o->below[0] == '/'), '/'))
+		snprintf(
+			buf, size,
+			"for a cgroup of your own there, run systemd-run%s --scope --slice=%s -p Delegate=yes --unit=%s sleep infinity and work inside /%s.scope",
+			tool_owner_user_flag(o), o->unit, leaf, leaf);
+	else if (tool_owner_is_slice(o))
+		snprintf(
+			buf, size,
+			"make a delegated scope in the slice with systemd-run%s --scope --slice=%s -p Delegate=yes COMMAND and work inside it",
+			tool_owner_user_flag(o), o->unit);
+	else
+		snprintf(buf, size,
+			 "give %s Delegate=yes (systemctl%s edit %s) and work below its cgroup",
+			 o->unit, tool_owner_user_flag(o), o->unit);
+	return buf;
+}
+
 static int run(struct cgcreate2_args *a)
 {
 	struct cg_layout *l = NULL;
@@ -434,6 +468,9 @@ static int run(struct cgcreate2_args *a)
 			goto out;
 		}
 	}
+	r = tool_owner_check(&ts, a->force, a->verbose, owner_hint, NULL);
+	if (r)
+		goto out;
 	if (a->remove)
 		r = do_remove(a, l, &ts);
 	else

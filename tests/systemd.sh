@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Working with systemd: who owns a cgroup (-v), the refusal inside a unit that is not delegated
+# and --force (cgcreate2, cgmigrate). A fixture tier on a plain tree standing for the unified
+# hierarchy, with a fake /run/systemd/system ($CGKIT_SYSTEMD_RUNTIME), runs everywhere; the
+# live tier needs systemd as PID 1 (tests/vm/run systemd -- tests/run systemd) and skips
+# elsewhere.
+. "$(dirname "$0")/lib.sh"
+
+CG=$CGKIT_BIN/cgcreate2
+MIG=$CGKIT_BIN/cgmigrate
+X=$CGKIT_BIN/cgexec2
+
+# --- fixture tier ----------------------------------------------------------------------------
+
+# A tree at $fx/cg with a mountinfo naming it the unified hierarchy, and a systemd "running".
+fixture() {
+	fx=$_cgk_tmp/fx
+	rm -rf "$fx"
+	mkdir -p "$fx/run" "$fx/cg/system.slice/plain.service" "$fx/cg/system.slice/deleg.service"
+	echo "26 22 0:23 / $fx/cg rw - cgroup2 cgroup2 rw" >"$fx/mountinfo"
+	export CGKIT_MOUNTINFO=$fx/mountinfo CGKIT_SYSTEMD_RUNTIME=$fx/run
+}
+
+# xattr set|get PATH NAME [VALUE] (python3: the attr package's getfattr is not always there)
+xattr() {
+	python3 -c 'import os, sys
+if sys.argv[1] == "set": os.setxattr(sys.argv[2], sys.argv[3], sys.argv[4].encode())
+else: print(os.getxattr(sys.argv[2], sys.argv[3]).decode())' "$@" 2>/dev/null
+}
+
+fixture_done() {
+	unset CGKIT_MOUNTINFO CGKIT_SYSTEMD_RUNTIME
+}
+
+test_fixture_cgcreate2_refused_in_slice() {
+	fixture
+	cgk_capture "$CG" /system.slice/web
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: cgroup /system.slice/web (unified): refused: inside systemd's unit system.slice, which is not delegated: that manager is the single writer of its cgroups and may undo this; for a cgroup of your own there, run systemd-run --scope --slice=system.slice -p Delegate=yes --unit=web sleep infinity and work inside /web.scope, or pass --force" "$err"
+	assertEquals "" "$out"
+	assertFalse "nothing made" "[ -e '$fx/cg/system.slice/web' ]"
+	# a unit's own cgroup, and below a service that is not delegated
+	cgk_capture "$CG" -p -r pids.max=5 /system.slice/plain.service
+	assertEquals 64 "$rc"
+	assertContains "$err" "inside systemd's unit plain.service, which is not delegated"
+	assertContains "$err" "give plain.service Delegate=yes (systemctl edit plain.service)"
+	cgk_capture "$CG" -x /system.slice/plain.service
+	assertEquals "removal too" 64 "$rc"
+	fixture_done
+}
+
+test_fixture_cgcreate2_force_and_verbose() {
+	fixture
+	# --force goes ahead: the plain tree is no cgroupfs, so the creation itself fails (1, not 64)
+	cgk_capture "$CG" -v --force /system.slice/web
+	assertEquals 1 "$rc"
+	assertEquals "cgroup /system.slice/web (unified): owner: systemd's (unit system.slice, not delegated): going ahead (--force)" "$out"
+	assertNotContains "$err" "refused"
+	cgk_capture "$CG" -v /top/x
+	assertEquals 1 "$rc"
+	assertEquals "cgroup /top/x (unified): owner: outside systemd's units" "$out"
+	fixture_done
+}
+
+test_fixture_delegated() {
+	cgk_need_root || return 0
+	fixture
+	xattr set "$fx/cg/system.slice/deleg.service" trusted.delegate 1 ||
+		{ fixture_done; cgk_skip "no python3 or no trusted.* xattrs in $_cgk_tmp"; return 0; }
+	cgk_capture "$CG" -v /system.slice/deleg.service/a/b.scope
+	assertEquals "not refused" 1 "$rc"
+	assertEquals "cgroup /system.slice/deleg.service/a/b.scope (unified): owner: delegated by systemd (unit deleg.service, trusted.delegate)" "$out"
+	cgk_capture "$MIG" -v -g /system.slice/deleg.service/a $$
+	assertNotContains "$err" "refused"
+	fixture_done
+}
+
+test_fixture_no_systemd() {
+	fixture
+	export CGKIT_SYSTEMD_RUNTIME=$fx/no-such-dir
+	cgk_capture "$CG" -v /system.slice/web
+	assertEquals "not refused" 1 "$rc"
+	assertEquals "nothing said where no systemd runs" "" "$out"
+	cgk_capture "$MIG" -g /system.slice/web $$
+	assertNotContains "$err" "refused"
+	fixture_done
+}
+
+test_fixture_cgmigrate_refused() {
+	fixture
+	cgk_capture "$MIG" -g /system.slice/plain.service 1 2
+	assertEquals 64 "$rc"
+	assertEquals "cgmigrate: cgroup /system.slice/plain.service (unified): refused: inside systemd's unit plain.service, which is not delegated: that manager is the single writer of its cgroups and may undo this; ask systemd to move them: busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager AttachProcessesToUnit ssau plain.service '' 2 1 2, or pass --force" "$err"
+	cgk_capture "$MIG" -g /system.slice 1
+	assertEquals 64 "$rc"
+	assertContains "$err" "start the work in a scope of its own instead: cgexec2 -t --slice=system.slice COMMAND, or systemd-run --scope --slice=system.slice COMMAND, or pass --force"
+	# draining a unit is refused as filling one
+	mkdir -p "$fx/cg/mine"
+	cgk_capture "$MIG" -g /mine --from=/system.slice/plain.service
+	assertEquals 64 "$rc"
+	assertContains "$err" "cgmigrate: cgroup /system.slice/plain.service (unified): refused"
+	cgk_capture "$MIG" -v --force -g /system.slice/plain.service 1
+	assertEquals "forced: the move itself fails on a plain tree" 1 "$rc"
+	assertContains "$out" "owner: systemd's (unit plain.service, not delegated): going ahead (--force)"
+	fixture_done
+}
+
+# --- live tier: systemd as PID 1 --------------------------------------------------------------
+
+need_systemd() {
+	cgk_need_root || return 1
+	[ -d /run/systemd/system ] && [ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] ||
+		{ cgk_skip "PID 1 is not systemd (tests/vm/run systemd runs this)"; return 1; }
+	command -v systemd-run >/dev/null || { cgk_skip "no systemd-run"; return 1; }
+}
+
+# A scope of this test's own, holding a sleep: scope NAME [systemd-run options]; sets $spid.
+scope() {
+	local name=$1
+	shift
+	systemd-run --quiet --scope --unit="$name" "$@" sleep 300 </dev/null >/dev/null 2>&1 &
+	spid=$!
+	cgk_wait_for systemctl is-active --quiet "$name.scope" ||
+		fail "scope $name.scope did not start"
+	scopes+=("$spid")
+}
+
+suite_teardown() {
+	local p
+	for p in "${scopes[@]}"; do
+		kill -9 "$p" 2>/dev/null
+	done
+}
+scopes=()
+
+test_live_refusal_and_force() {
+	need_systemd || return 0
+	local u=cgkit-test-$$-plain cg
+	scope "$u"
+	cg=$(cgk_cgroup_of "$spid" unified)
+	assertEquals "/system.slice/$u.scope" "$cg"
+	cgk_capture "$CG" -v "$cg/sub"
+	assertEquals 64 "$rc"
+	assertContains "$err" "cgcreate2: cgroup $cg/sub (unified): refused: inside systemd's unit $u.scope, which is not delegated"
+	assertFalse "nothing made" "[ -d /sys/fs/cgroup$cg/sub ]"
+	cgk_capture "$CG" -v --force "$cg/sub"
+	assertEquals 0 "$rc"
+	assertContains "$out" "owner: systemd's (unit $u.scope, not delegated): going ahead (--force)"
+	assertTrue "made" "[ -d /sys/fs/cgroup$cg/sub ]"
+	cgk_capture "$CG" -x "$cg/sub"
+	assertEquals "removal refused too" 64 "$rc"
+	cgk_capture "$CG" -x --force "$cg/sub"
+	assertEquals 0 "$rc"
+	kill "$spid"
+}
+
+test_live_delegated_scope() {
+	need_systemd || return 0
+	local u=cgkit-test-$$-deleg cg
+	scope "$u" -p Delegate=yes
+	cg=$(cgk_cgroup_of "$spid" unified)
+	assertEquals "1" "$(xattr get /sys/fs/cgroup"$cg" trusted.delegate)"
+	cgk_capture "$CG" -v "$cg/sub"
+	assertEquals 0 "$rc"
+	assertContains "$out" "cgroup $cg/sub (unified): owner: delegated by systemd (unit $u.scope, trusted.delegate)"
+	assertContains "$out" "created cgroup $cg/sub (unified)"
+	# the scope's process moves into the subtree: systemd leaves a delegated subtree alone
+	cgk_capture "$MIG" -v -g "$cg/sub" "$spid"
+	assertEquals 0 "$rc"
+	assertEquals "$cg/sub" "$(cgk_cgroup_of "$spid" unified)"
+	assertTrue "the scope is still active" "systemctl is-active --quiet $u.scope"
+	kill "$spid"
+	cgk_wait_for sh -c "! systemctl is-active --quiet $u.scope"
+}
+
+test_live_cgmigrate_into_service_refused() {
+	need_systemd || return 0
+	local u=cgkit-test-$$-mig cg
+	scope "$u"
+	cg=$(cgk_cgroup_of "$spid" unified)
+	sleep 300 &
+	local p=$!
+	cgk_capture "$MIG" -g "$cg" "$p"
+	assertEquals 64 "$rc"
+	assertContains "$err" "AttachProcessesToUnit ssau $u.scope '' 1 $p, or pass --force"
+	assertNotEquals "not moved" "$cg" "$(cgk_cgroup_of "$p" unified)"
+	kill "$p" "$spid"
+}
+
+test_live_user_manager() {
+	need_systemd || return 0
+	local uid cg
+	uid=$(id -u cgkit 2>/dev/null) || { cgk_skip "no user cgkit"; return 0; }
+	systemctl is-active --quiet "user@$uid.service" ||
+		{ cgk_skip "user@$uid.service is not running (lingering off?)"; return 0; }
+	cg=/user.slice/user-$uid.slice/user@$uid.service
+	cgk_capture "$CG" -v "$cg/app.slice/x"
+	assertEquals 64 "$rc"
+	assertContains "$err" "inside a user's systemd's unit app.slice, which is not delegated"
+	assertContains "$err" "systemd-run --user --scope --slice=app.slice -p Delegate=yes --unit=x"
+}
+
+. "$SHUNIT2"
