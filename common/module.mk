@@ -7,3 +7,6 @@ $(LIBCGKIT): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# common/scope.o talks to systemd over D-Bus (sd-bus): what links it links libsystemd too.
+LIBSYSTEMD := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
