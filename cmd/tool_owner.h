@@ -17,8 +17,9 @@ typedef const char *(*tool_owner_hint_fn)(const struct cg_target *t, const struc
 					  void *ctx, char *buf, size_t size);
 
 /*
- * For each target: with verbose, "cgroup /x (hier): owner: ..." on stdout where a systemd
- * runs (nothing where none does: there is nothing to tell). A cgroup inside a unit that is not
+ * For each target: with verbose, "cgroup /x (hier): owner: ..." on stdout for a cgroup
+ * inside a systemd unit (nothing where no systemd runs or outside its units: there nothing
+ * changes, -v's output included). A cgroup inside a unit that is not
  * delegated is refused with one line, why and hint's command, unless force. Returns 0, or
  * TOOL_EXIT_USAGE after that line: a request refused before anything was touched.
  */
@@ -32,7 +33,8 @@ static inline int tool_owner_check(const struct cg_targets *ts, bool force, bool
 		char qname[4 * sizeof(name)], qdesc[4 * sizeof(desc)];
 		struct cg_diag d = { 0 };
 
-		if (cg_owner_get(t, &o) < 0 || o.kind == CG_OWNER_NONE)
+		if (cg_owner_get(t, &o) < 0 || o.kind == CG_OWNER_NONE ||
+		    o.kind == CG_OWNER_OUTSIDE)
 			continue;
 		cg_target_name(t, name, sizeof(name));
 		cg_owner_describe(&o, desc, sizeof(desc));

@@ -88,7 +88,7 @@ static const struct argp_option options[] = {
 	{ "cancel-sticky", OPT_CANCEL_STICKY, 0, 0, "Let cgrulesengd move them again", 4 },
 	{ 0, 0, 0, 0, "Output and safety:", 5 },
 	{ "verbose", 'v', 0, 0,
-	  "Print a summary: moved N processes (M threads), K gone, F failed; where systemd runs, who owns each cgroup first",
+	  "Print a summary: moved N processes (M threads), K gone, F failed; first who owns each cgroup inside a systemd unit",
 	  5 },
 	{ "force", OPT_FORCE, 0, 0,
 	  "Move into or out of a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
