@@ -331,6 +331,13 @@ out:
 	return r;
 }
 
+void cg_scope_unit_name(char *buf, size_t size, const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	snprintf(buf, size, "%s%s", name, n > k && !strcmp(name + n - k, suffix) ? "" : suffix);
+}
+
 int cg_scope_start(const struct cg_scope_opts *o, struct cg_diag *d)
 {
 	return run_job(o->user, o->unit, "StartTransientUnit", o->timeout_ns, o, d);

@@ -48,6 +48,9 @@ struct cg_scope_opts {
  */
 int cg_scope_start(const struct cg_scope_opts *o, struct cg_diag *d);
 
+/* A unit's whole name: "a" -> "a.scope" with suffix ".scope"; "b.scope" stays. Into buf. */
+void cg_scope_unit_name(char *buf, size_t size, const char *name, const char *suffix);
+
 /* Stop a unit (StopUnit, mode "fail") and wait for the job. */
 int cg_scope_stop(const char *unit, bool user, uint64_t timeout_ns, struct cg_diag *d);
 

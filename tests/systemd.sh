@@ -280,6 +280,50 @@ test_live_cgexec2_user_scope() {
 	assertContains "$got" "$got" ".scope 52428800"
 }
 
+# --- cgcreate2 --scope: a delegated scope held by a keeper ------------------------------------
+
+test_fixture_cgcreate2_scope_usage() {
+	cgk_capture "$CG" --scope=a /x
+	assertEquals 64 "$rc"
+	assertContains "$err" "--scope makes its own cgroup"
+	cgk_capture "$CG" --slice=a /x
+	assertEquals 64 "$rc"
+	assertContains "$err" "--slice and --user go with --scope"
+	cgk_capture "$CG" --scope=a -r cpuset.cpus=0
+	assertEquals 64 "$rc"
+	assertEquals "cgcreate2: -r: cpuset.cpus: no systemd unit property stands for it (memory.max, memory.high, cpu.weight, cpu.max, pids.max and io.max do)" "$err"
+}
+
+test_live_cgcreate2_scope() {
+	need_systemd || return 0
+	local u=cgkit-test-$$-keep cg kp
+	cgk_capture "$CG" -v --scope="$u" -r memory.max=64M -r pids.max=30
+	assertEquals "$err" 0 "$rc"
+	cg=/system.slice/$u.scope
+	assertContains "$out" "started scope $u.scope (Delegate=yes) in cgroup $cg (unified), keeper pid"
+	assertTrue "active" "systemctl is-active --quiet $u.scope"
+	assertEquals "yes" "$(systemctl show -P Delegate "$u.scope")"
+	assertEquals 67108864 "$(cat "/sys/fs/cgroup$cg/memory.max")"
+	assertEquals 30 "$(cat "/sys/fs/cgroup$cg/pids.max")"
+	kp=$(cat "/sys/fs/cgroup$cg/keeper/cgroup.procs")
+	scopes+=("$kp")
+	assertNotEquals "" "$kp"
+	assertEquals "the scope's own cgroup holds no process" "" "$(cat "/sys/fs/cgroup$cg/cgroup.procs")"
+	# work inside, no --force: a child with a memory limit (the controller enabled on the way)
+	cgk_capture "$CG" -v -r memory.max=32M "$cg/work"
+	assertEquals "$err" 0 "$rc"
+	assertContains "$out" "owner: delegated by systemd (unit $u.scope, trusted.delegate)"
+	assertEquals 33554432 "$(cat "/sys/fs/cgroup$cg/work/memory.max")"
+	# -x stops the unit, the keeper and the cgroups with it
+	cgk_capture "$CG" -v -x "$cg"
+	assertEquals "$err" 0 "$rc"
+	assertContains "$out" "stopped scope $u.scope, cgroup $cg (unified)"
+	assertFalse "inactive" "systemctl is-active --quiet $u.scope"
+	cgk_wait_for sh -c "! kill -0 $kp 2>/dev/null"
+	assertFalse "keeper gone" "kill -0 $kp 2>/dev/null"
+	assertFalse "cgroup gone" "[ -d /sys/fs/cgroup$cg ]"
+}
+
 # Start-up cost, printed (not asserted): N runs of "true" in a fresh scope each.
 test_live_cgexec2_scope_cost() {
 	need_systemd || return 0

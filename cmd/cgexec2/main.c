@@ -501,14 +501,6 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	return exit_status(status);
 }
 
-/* "a" -> "a.slice", "b.scope" stays: systemd wants a unit's whole name */
-static void unit_name(char *buf, size_t size, const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-
-	snprintf(buf, size, "%s%s", name, n > k && !strcmp(name + n - k, suffix) ? "" : suffix);
-}
-
 /*
  * -t on a systemd host: a scope with Delegate=yes that holds cgexec2 itself, started and waited
  * for over D-Bus, then COMMAND in place (its PID is cgexec2's): nothing left to wait for, the
@@ -548,9 +540,9 @@ static int run_scope(struct cgexec2_args *a)
 		}
 	}
 	snprintf(pidname, sizeof(pidname), "cgexec2-%d", (int)self);
-	unit_name(unit, sizeof(unit), a->name ? a->name : pidname, ".scope");
+	cg_scope_unit_name(unit, sizeof(unit), a->name ? a->name : pidname, ".scope");
 	if (a->slice)
-		unit_name(slice, sizeof(slice), a->slice, ".slice");
+		cg_scope_unit_name(slice, sizeof(slice), a->slice, ".slice");
 	snprintf(desc, sizeof(desc), "cgexec2 %s", a->argv[0]);
 	r = cg_scope_start(&o, &d);
 	if (r < 0) {

@@ -72,5 +72,14 @@ int main(void)
 		d.why,
 		"cpuset.cpus: no systemd unit property stands for it (memory.max, memory.high, cpu.weight, cpu.max, pids.max and io.max do)");
 	CHECK_INT(map("memory.low", "1M", p), -EOPNOTSUPP);
+
+	char unit[32];
+
+	cg_scope_unit_name(unit, sizeof(unit), "web", ".scope");
+	CHECK_STR(unit, "web.scope");
+	cg_scope_unit_name(unit, sizeof(unit), "web.scope", ".scope");
+	CHECK_STR(unit, "web.scope");
+	cg_scope_unit_name(unit, sizeof(unit), ".slice", ".slice");
+	CHECK_STR(unit, ".slice.slice");
 	return CHECK_DONE();
 }
