@@ -440,6 +440,12 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 		if (tgid > 0 && cg_thread_move_check(tg->hier, tg->path, tgid, m->id, d) < 0)
 			return m->err;
 	}
+	/* the target opened fine: cgroup2's ENOENT for the write is the nsdelegate boundary */
+	if (m->err == -ENOENT && tg->hier->version == 2)
+		return cg_diag_say(
+			d, ENOENT, where, tg->hier->label, "move",
+			"%s %d: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it)",
+			kind, (int)m->id);
 	return cg_diag_fail(d, -m->err, op, tg->hier->version, where, tg->hier->label, "move %s %d",
 			    kind, (int)m->id);
 }

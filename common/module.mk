@@ -9,3 +9,6 @@ $(LIBCGKIT): $(COMMON_OBJ)
 	$(AR) rcs $@ $^
 # What libcgkit.a's objects need at link time: zlib's crc32 (record.c, record_read.c).
 LIBCGKIT_LIBS := $(shell pkg-config --libs zlib)
+
+# common/scope.o talks to systemd over D-Bus (sd-bus): what links it links libsystemd too.
+LIBSYSTEMD := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)

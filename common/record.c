@@ -170,7 +170,8 @@ static void put(struct wbuf *b, const void *p, size_t n)
 		b->p = np;
 		b->cap = cap;
 	}
-	memcpy(b->p + b->len, p, n);
+	if (n) /* an empty string's p may be NULL, which memcpy may not take */
+		memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -15,17 +16,25 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "error.h"
+#include "migrate.h"
 #include "mount.h"
+#include "owner.h"
 #include "parse.h"
+#include "scope.h"
 #include "setup.h"
 #include "spec.h"
 #include "strv.h"
 #include "tool.h"
+#include "tool_owner.h"
 
 TOOL_ARGP_VERSION("cgcreate2");
 
 enum {
 	OPT_GRACE = 0x100,
+	OPT_FORCE,
+	OPT_SCOPE,
+	OPT_SLICE,
+	OPT_USER,
 };
 
 struct cgcreate2_args {
@@ -34,7 +43,8 @@ struct cgcreate2_args {
 	char **enable;
 	struct cg_assignments set; /* -r FILE=VALUE */
 	bool parents, threaded, remove, recursive, verbose, quiet;
-	bool has_perm, has_delegate, mount;
+	bool has_perm, has_delegate, mount, force, user;
+	const char *scope, *slice; /* --scope=NAME, --slice=SLICE */
 	int kill_signal;
 	uint64_t grace_ns;
 	enum cg_mount_mode mount_mode;
@@ -73,11 +83,21 @@ static const struct argp_option options[] = {
 	{ "grace", OPT_GRACE, "TIME", 0,
 	  "With -k: how long to wait before killing, in seconds (default 5) or with a unit: 500ms, 2min",
 	  4 },
+	{ 0, 0, 0, 0, "A systemd scope (where systemd runs):", 6 },
+	{ "scope", OPT_SCOPE, "NAME", 0,
+	  "Ask systemd for a scope NAME.scope with Delegate=yes, held by a keeper process in its child cgroup \"keeper\", to work inside; -r become unit properties; cgcreate2 -x on its cgroup stops it",
+	  6 },
+	{ "slice", OPT_SLICE, "SLICE", 0, "With --scope: the slice (\"a\" is a.slice)", 6 },
+	{ "user", OPT_USER, 0, 0, "With --scope: the calling user's systemd, not the system's", 6 },
 	{ 0, 0, 0, 0, "Other:", 5 },
 	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL,
 	  "Mount the cgroup filesystems at /sys/fs/cgroup if none is: unified (default), hybrid or legacy",
 	  5 },
-	{ "verbose", 'v', 0, 0, "Print each action taken", 5 },
+	{ "force", OPT_FORCE, 0, 0,
+	  "Work inside a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
+	  5 },
+	{ "verbose", 'v', 0, 0,
+	  "Print each action taken, and who owns each cgroup inside a systemd unit", 5 },
 	{ "quiet", 'q', 0, 0,
 	  "With -x: a cgroup that does not exist is not an error; with -M: no note when already mounted",
 	  5 },
@@ -237,6 +257,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--mount takes unified, hybrid or legacy, not '%s'",
 				   TOOL_SHOWN(arg));
 		break;
+	case OPT_FORCE:
+		a->force = true;
+		break;
+	case OPT_SCOPE:
+	case OPT_SLICE:
+		if (!*arg || strchr(arg, '/') || cg_spec_check(arg) < 0)
+			argp_error(state, "--%s takes a unit's name, not '%s'",
+				   key == OPT_SCOPE ? "scope" : "slice", TOOL_SHOWN(arg));
+		*(key == OPT_SCOPE ? &a->scope : &a->slice) = arg;
+		break;
+	case OPT_USER:
+		a->user = true;
+		break;
 	case 'v':
 		a->verbose = true;
 		break;
@@ -244,7 +277,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->quiet = true;
 		break;
 	case ARGP_KEY_END:
-		if (!a->specs && !a->mount)
+		if ((a->slice || a->user) && !a->scope)
+			argp_error(state, "--slice and --user go with --scope");
+		if (a->scope && (a->specs || a->remove || a->mount || a->enable || a->threaded ||
+				 a->has_perm || a->has_delegate))
+			argp_error(
+				state,
+				"--scope makes its own cgroup: -r and -v only (work inside it with another cgcreate2)");
+		if (!a->specs && !a->mount && !a->scope)
 			argp_error(state, "no cgroup given (PATH or -g CONTROLLERS:PATH)");
 		if (a->remove && (a->enable || a->set.n || a->threaded || a->has_perm ||
 				  a->has_delegate || a->parents))
@@ -263,7 +303,8 @@ static const struct argp argp = {
 	.parser = parse_opt,
 	.args_doc = "[PATH...]",
 	.doc = "Create cgroups (or remove them with -x) on the unified, legacy or hybrid layout.\vA bare PATH names the unified hierarchy when one is mounted, else every v1 hierarchy. On failure nothing this call created is left behind.\n"
-	       "Exit status: 0 done, 1 an operation failed, 64 usage error.",
+	       "Where systemd runs, a cgroup inside one of its units that is not delegated is refused (exit 64) unless --force.\n"
+	       "Exit status: 0 done, 1 an operation failed, 64 usage error or a refused request.",
 };
 
 static void say_mount(const char *what)
@@ -397,6 +438,176 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	return ret;
 }
 
+/* what systemd offers instead of a cgroup made behind its back */
+static const char *owner_hint(const struct cg_target *t, const struct cg_owner *o, void *ctx,
+			      char *buf, size_t size)
+{
+	const char *leaf = strrchr(t->path, '/');
+
+	leaf = leaf ? leaf + 1 : t->path;
+	if (tool_owner_is_slice(o) && !strchr(o->below + (o->below[0] == '/'), '/'))
+		snprintf(
+			buf, size,
+			"for a cgroup of your own there, run systemd-run%s --scope --slice=%s -p Delegate=yes --unit=%s sleep infinity and work inside /%s.scope",
+			tool_owner_user_flag(o), o->unit, leaf, leaf);
+	else if (tool_owner_is_slice(o))
+		snprintf(
+			buf, size,
+			"make a delegated scope in the slice with systemd-run%s --scope --slice=%s -p Delegate=yes COMMAND and work inside it",
+			tool_owner_user_flag(o), o->unit);
+	else
+		snprintf(buf, size,
+			 "give %s Delegate=yes (systemctl%s edit %s) and work below its cgroup",
+			 o->unit, tool_owner_user_flag(o), o->unit);
+	return buf;
+}
+
+/*
+ * -x on a delegated scope's own cgroup (cgcreate2 --scope's): stop the unit, which signals
+ * what runs there and removes the cgroup; such targets leave ts. 0, or the exit code.
+ */
+static int stop_scopes(struct cgcreate2_args *a, struct cg_targets *ts)
+{
+	size_t keep = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+		struct cg_owner o;
+		struct cg_diag d = { 0 };
+		size_t n;
+		int r;
+
+		if (t->hier->version != 2 || cg_owner_get(t, &o) < 0 ||
+		    o.kind != CG_OWNER_DELEGATED || o.below[0] || (n = strlen(o.unit)) < 7 ||
+		    strcmp(o.unit + n - 6, ".scope")) {
+			ts->t[keep++] = *t;
+			continue;
+		}
+		r = cg_scope_stop(o.unit, o.user_manager, 0, &d);
+		if (r < 0) {
+			tool_report(&d, r);
+			ret = TOOL_EXIT_FAILED;
+		} else if (a->verbose) {
+			printf("stopped scope %s%s, cgroup /%s (unified)\n", o.unit,
+			       o.user_manager ? " (user)" : "", t->path);
+		}
+		free(t->path);
+		cg_strv_free(t->controllers);
+	}
+	ts->n = keep;
+	return ret;
+}
+
+/* The keeper: holds the scope open, in its own session, until the scope is stopped. */
+static pid_t start_keeper(void)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	setsid();
+	prctl(PR_SET_NAME, "cgcreate2-keep");
+	if (chdir("/") < 0)
+		_exit(1);
+	/* nothing of the caller's held open: not its terminal, not a pipe someone reads to EOF */
+	closefrom(0);
+	for (;;)
+		pause();
+}
+
+/*
+ * --scope: a scope with Delegate=yes holding a keeper, which then moves into the child
+ * "keeper", so that the scope's own cgroup holds no process and may enable controllers for
+ * the cgroups made in it (the no-internal-process rule).
+ */
+static int do_scope(struct cgcreate2_args *a)
+{
+	char unit[300], slice[300], desc[64], name[PATH_MAX + 2];
+	struct cg_scope_opts o = { .unit = unit,
+				   .slice = a->slice ? slice : NULL,
+				   .description = desc,
+				   .user = a->user,
+				   .n_pids = 1,
+				   .set = &a->set };
+	struct cg_layout *l = NULL;
+	struct cg_targets ts = { 0 };
+	struct cg_journal j = { 0 };
+	struct cg_move m = { 0 };
+	struct cg_move_opts mo = { 0 };
+	struct cg_move_summary sum = { 0 };
+	struct cg_diag d = { 0 };
+	_cleanup_free_ char *cg = NULL, *keep = NULL;
+	pid_t keeper;
+	int r;
+
+	for (size_t k = 0; k < a->set.n; k++) {
+		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
+
+		r = cg_scope_map(a->set.v[k].file, a->set.v[k].value, p, &d);
+		if (r < 0) {
+			tool_report(&d, r);
+			return TOOL_EXIT_USAGE;
+		}
+	}
+	cg_scope_unit_name(unit, sizeof(unit), a->scope, ".scope");
+	if (a->slice)
+		cg_scope_unit_name(slice, sizeof(slice), a->slice, ".slice");
+	snprintf(desc, sizeof(desc), "cgcreate2 --scope");
+	keeper = start_keeper();
+	if (keeper < 0) {
+		tool_say("fork the keeper of scope %s: %s", unit, strerror(errno));
+		return TOOL_EXIT_FAILED;
+	}
+	o.pids = &keeper;
+	r = cg_scope_start(&o, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		kill(keeper, SIGKILL);
+		return TOOL_EXIT_FAILED;
+	}
+	r = cg_layout_load(&l);
+	if (r == 0 && !l->unified)
+		r = -ENOENT;
+	if (r == 0)
+		r = cg_pid_cgroup(l->unified, keeper, 0, &cg);
+	if (r == 0 && !(keep = cg_path_join(cg, "keeper")))
+		r = -ENOMEM;
+	if (r < 0) {
+		tool_say("scope %s: find its cgroup: %s", unit, strerror(-r));
+		goto fail;
+	}
+	/* the keeper into its leaf: the scope is delegated, this is ours to do */
+	r = cg_spec_parse(l, keep, &ts, &d);
+	if (r == 0)
+		r = cg_setup_apply(l, &ts, &(struct cg_setup_opts){ 0 }, &j, &d);
+	m.id = keeper;
+	if (r == 0)
+		r = cg_move_many(&ts, &mo, &m, 1, &sum, &d);
+	if (r == 0 && m.state == CG_MOVE_FAILED)
+		r = cg_move_diag(&ts, &mo, &m, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		goto fail;
+	}
+	if (a->verbose)
+		printf("started scope %s (Delegate=yes) in cgroup /%s (unified), keeper pid %d in /%s\n",
+		       unit, cg, (int)keeper, cg_target_name(&ts.t[0], name, sizeof(name)) + 1);
+	else
+		printf("/%s\n", cg);
+	cg_journal_clear(&j);
+	cg_targets_clear(&ts);
+	cg_layout_free(l);
+	return TOOL_EXIT_OK;
+fail:
+	/* the scope goes with its keeper */
+	kill(keeper, SIGKILL);
+	cg_journal_clear(&j);
+	cg_targets_clear(&ts);
+	cg_layout_free(l);
+	return TOOL_EXIT_FAILED;
+}
+
 static int run(struct cgcreate2_args *a)
 {
 	struct cg_layout *l = NULL;
@@ -426,6 +637,8 @@ static int run(struct cgcreate2_args *a)
 		if (!a->specs)
 			return 0;
 	}
+	if (a->scope)
+		return do_scope(a);
 	r = cg_layout_load(&l);
 	if (r < 0) {
 		fprintf(stderr, "%s: read the cgroup mounts: %s\n", program_invocation_short_name,
@@ -441,8 +654,13 @@ static int run(struct cgcreate2_args *a)
 			goto out;
 		}
 	}
+	r = tool_owner_check(&ts, a->force, a->verbose, owner_hint, NULL);
+	if (r)
+		goto out;
+	if (a->remove && (r = stop_scopes(a, &ts)) != 0)
+		goto out;
 	if (a->remove)
-		r = do_remove(a, l, &ts);
+		r = ts.n ? do_remove(a, l, &ts) : TOOL_EXIT_OK;
 	else
 		r = do_create(a, l, &ts) < 0 ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
 out:

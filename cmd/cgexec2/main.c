@@ -22,9 +22,11 @@
 #include "file.h"
 #include "freeze.h"
 #include "mount.h"
+#include "owner.h"
 #include "rules.h"
 #include "launch.h"
 #include "parse.h"
+#include "scope.h"
 #include "setup.h"
 #include "spec.h"
 #include "strv.h"
@@ -43,13 +45,17 @@ enum {
 	OPT_KEEP = 0x100,
 	OPT_STICKY,
 	OPT_NO_CLONE3,
+	OPT_SLICE,
+	OPT_USER,
+	OPT_NO_SYSTEMD,
 };
 
 struct cgexec2_args {
 	char **specs;
 	struct cg_assignments set; /* -r FILE=VALUE */
-	bool transient, stats, keep, sticky, verbose, no_clone3;
+	bool transient, stats, keep, sticky, verbose, no_clone3, user, no_systemd;
 	char *name; /* --transient=NAME */
+	char *slice; /* --slice=SLICE */
 	char **argv; /* COMMAND [ARG...], borrowed from main's argv */
 };
 
@@ -65,6 +71,13 @@ static const struct argp_option options[] = {
 	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
 	  1 },
 	{ "keep", OPT_KEEP, 0, 0, "Leave the transient cgroup and what runs in it", 1 },
+	{ 0, 0, 0, 0, "Where systemd runs (-t without -g):", 3 },
+	{ "slice", OPT_SLICE, "SLICE", 0,
+	  "Start the transient scope in SLICE (\"a\" is a.slice), not the manager's default", 3 },
+	{ "user", OPT_USER, 0, 0,
+	  "Ask the calling user's systemd (the user bus), not the system's: no root needed", 3 },
+	{ "no-systemd", OPT_NO_SYSTEMD, 0, 0,
+	  "Make the transient cgroup directly in cgroupfs, as on hosts without systemd", 3 },
 	{ "sticky", OPT_STICKY, 0, 0,
 	  "Tell a running cgrulesengd not to move COMMAND or its children (as libcgroup's cgexec)",
 	  1 },
@@ -128,6 +141,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_CLONE3:
 		a->no_clone3 = true;
 		break;
+	case OPT_SLICE:
+		if (!*arg || strchr(arg, '/'))
+			argp_error(state, "--slice takes a slice unit's name, not '%s'",
+				   cg_quote(arg, show, sizeof(show)));
+		a->slice = arg;
+		a->transient = true;
+		break;
+	case OPT_USER:
+		a->user = true;
+		a->transient = true;
+		break;
+	case OPT_NO_SYSTEMD:
+		a->no_systemd = true;
+		break;
 	case ARGP_KEY_ARG:
 		/* COMMAND: everything from here on is its own, options included */
 		a->argv = &state->argv[state->next - 1];
@@ -139,6 +166,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (a->keep && !a->transient)
 			argp_error(state,
 				   "--keep is about the transient cgroup: use it with -t or -r");
+		if ((a->slice || a->user) && (a->no_systemd || a->specs))
+			argp_error(
+				state,
+				"--slice and --user ask systemd for a scope: not with --no-systemd or -g");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -470,6 +501,72 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	return exit_status(status);
 }
 
+/*
+ * -t on a systemd host: a scope with Delegate=yes that holds cgexec2 itself, started and waited
+ * for over D-Bus, then COMMAND in place (its PID is cgexec2's): nothing left to wait for, the
+ * scope ends when its last process does, as for systemd-run --scope.
+ */
+static int run_scope(struct cgexec2_args *a)
+{
+	char unit[300], slice[300], desc[256], show[TOOL_SHOWN_SIZE], pidname[64];
+	pid_t self = getpid();
+	struct cg_scope_opts o = {
+		.unit = unit,
+		.slice = a->slice ? slice : NULL,
+		.description = desc,
+		.user = a->user,
+		.pids = &self,
+		.n_pids = 1,
+		.set = &a->set,
+	};
+	struct cg_diag d = { 0 };
+	int r;
+
+	if (a->stats) {
+		tool_say("--stats in a systemd scope is not supported yet: add --no-systemd");
+		return EXIT_CGEXEC;
+	}
+	/* every -r is checked before systemd is asked for anything */
+	for (size_t k = 0; k < a->set.n; k++) {
+		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
+
+		r = cg_scope_map(a->set.v[k].file, a->set.v[k].value, p, &d);
+		if (r < 0) {
+			size_t n = strlen(d.why);
+
+			snprintf(d.why + n, sizeof(d.why) - n, "; --no-systemd writes it directly");
+			tool_report(&d, r);
+			return EXIT_CGEXEC;
+		}
+	}
+	snprintf(pidname, sizeof(pidname), "cgexec2-%d", (int)self);
+	cg_scope_unit_name(unit, sizeof(unit), a->name ? a->name : pidname, ".scope");
+	if (a->slice)
+		cg_scope_unit_name(slice, sizeof(slice), a->slice, ".slice");
+	snprintf(desc, sizeof(desc), "cgexec2 %s", a->argv[0]);
+	r = cg_scope_start(&o, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		return EXIT_CGEXEC;
+	}
+	if (a->verbose) {
+		struct cg_layout *l = NULL;
+		_cleanup_free_ char *cg = NULL;
+
+		if (cg_layout_load(&l) == 0 && l->unified &&
+		    cg_pid_cgroup(l->unified, self, 0, &cg) == 0)
+			tool_say(
+				"pid %d in /%s (unified): systemd%s started scope %s with it (Delegate=yes), then cgexec2 exec'd COMMAND",
+				(int)self, cg, a->user ? " (user)" : "", unit);
+		cg_layout_free(l);
+	}
+	fflush(NULL);
+	execvp(a->argv[0], a->argv);
+	r = errno;
+	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
+	return cg_exec_errno_status(r);
+}
+
 static int run(struct cgexec2_args *a)
 {
 	struct cg_layout *l = NULL;
@@ -481,6 +578,12 @@ static int run(struct cgexec2_args *a)
 	sigset_t set, oldmask;
 	int r, ret = EXIT_CGEXEC;
 
+	if (a->transient && !a->specs && !a->no_systemd && (a->user || cg_systemd_running()))
+		return run_scope(a);
+	if (a->slice) {
+		tool_say("--slice: no systemd runs here (/run/systemd/system is missing)");
+		return EXIT_CGEXEC;
+	}
 	r = cg_layout_load(&l);
 	if (r < 0) {
 		tool_say("cannot read the cgroup mounts: %s", strerror(-r));

@@ -19,6 +19,7 @@
 #include "spec.h"
 #include "strv.h"
 #include "tool.h"
+#include "tool_owner.h"
 
 TOOL_ARGP_VERSION("cgmigrate");
 
@@ -32,6 +33,7 @@ enum {
 	OPT_CANCEL_STICKY,
 	OPT_NO_VERIFY,
 	OPT_TIMEOUT,
+	OPT_FORCE,
 };
 
 struct cgmigrate_args {
@@ -39,7 +41,7 @@ struct cgmigrate_args {
 	char **pidfiles; /* "-" is stdin */
 	pid_t *ids;
 	size_t n_ids, cap_ids;
-	bool thread, recursive, freeze, verbose, no_verify;
+	bool thread, recursive, freeze, verbose, no_verify, force;
 	pid_t threads_of;
 	const char *match;
 	const char *from;
@@ -84,8 +86,12 @@ static const struct argp_option options[] = {
 	  "Tell a running cgrulesengd to leave the processes (and their children) where they are",
 	  4 },
 	{ "cancel-sticky", OPT_CANCEL_STICKY, 0, 0, "Let cgrulesengd move them again", 4 },
-	{ 0, 0, 0, 0, "Output:", 5 },
-	{ "verbose", 'v', 0, 0, "Print a summary: moved N processes (M threads), K gone, F failed",
+	{ 0, 0, 0, 0, "Output and safety:", 5 },
+	{ "verbose", 'v', 0, 0,
+	  "Print a summary: moved N processes (M threads), K gone, F failed; first who owns each cgroup inside a systemd unit",
+	  5 },
+	{ "force", OPT_FORCE, 0, 0,
+	  "Move into or out of a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
 	{ 0 }
 };
@@ -170,6 +176,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		a->verbose = true;
 		break;
+	case OPT_FORCE:
+		a->force = true;
+		break;
 	case OPT_NO_VERIFY:
 		a->no_verify = true;
 		break;
@@ -216,7 +225,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const char doc[] =
 	"Move processes (every thread) or single threads into cgroups, or drain a cgroup, and verify through /proc what really arrived.\vWhole processes go through cgroup.procs in every target hierarchy (one write per process, never a loop over threads); single threads through cgroup.threads (v2) or tasks (v1). A task that exits during the move counts as gone, not as a failure; an id that never existed is a failure.\n\n"
-	"Exit status: 0 every task arrived or was gone; 1 some failed (each failure printed with the kernel rule behind it); 64 usage error.";
+	"Where systemd runs, a target or --from source inside one of its units that is not delegated is refused (exit 64) unless --force.\n\n"
+	"Exit status: 0 every task arrived or was gone; 1 some failed (each failure printed with the kernel rule behind it); 64 usage error or a refused request.";
 
 static struct argp argp = { options, parse_opt, "[PID...]", doc, 0, 0, 0 };
 
@@ -300,6 +310,33 @@ static int print_failures(const struct cg_targets *t, const struct cg_move_opts 
 	return failed;
 }
 
+/* what systemd offers instead of a move behind its back: its own move, or a new scope */
+static const char *owner_hint(const struct cg_target *t, const struct cg_owner *o, void *ctx,
+			      char *buf, size_t size)
+{
+	const struct cgmigrate_args *a = ctx;
+	size_t n = 0;
+	int k;
+
+	if (tool_owner_is_slice(o) || !a->n_ids) {
+		snprintf(
+			buf, size,
+			"start the work in a scope of its own instead: cgexec2%s -t --slice=%s COMMAND, or systemd-run%s --scope --slice=%s COMMAND",
+			tool_owner_user_flag(o), tool_owner_is_slice(o) ? o->unit : "SLICE",
+			tool_owner_user_flag(o), tool_owner_is_slice(o) ? o->unit : "SLICE");
+		return buf;
+	}
+	k = snprintf(
+		buf, size,
+		"ask systemd to move them: busctl%s call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager AttachProcessesToUnit ssau %s '%s' %zu",
+		tool_owner_user_flag(o), o->unit, o->below, a->n_ids);
+	for (; k > 0 && (size_t)k < size && n < a->n_ids && n < 8; n++)
+		k += snprintf(buf + k, size - k, " %d", (int)a->ids[n]);
+	if (k > 0 && (size_t)k < size && n < a->n_ids)
+		snprintf(buf + k, size - k, " ...");
+	return buf;
+}
+
 static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		 const struct cg_targets *dst)
 {
@@ -336,6 +373,12 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 				cg_targets_clear(&src);
 				return EXIT_USAGE;
 			}
+	/* emptying a unit behind systemd's back is as bad as filling one */
+	rc = tool_owner_check(&src, a->force, a->verbose, owner_hint, (void *)a);
+	if (rc) {
+		cg_targets_clear(&src);
+		return rc;
+	}
 	for (size_t i = 0; i < src.n; i++) {
 		struct cg_drain_result res = { 0 };
 		char name[4096];
@@ -439,7 +482,9 @@ static int run(struct cgmigrate_args *a)
 	if (rc)
 		goto out;
 	if (a->from) {
-		rc = drain(l, a, &t);
+		rc = tool_owner_check(&t, a->force, a->verbose, owner_hint, a);
+		if (!rc)
+			rc = drain(l, a, &t);
 		goto out;
 	}
 	for (char **f = a->pidfiles; f && *f; f++) {
@@ -474,6 +519,9 @@ static int run(struct cgmigrate_args *a)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	rc = tool_owner_check(&t, a->force, a->verbose, owner_hint, a);
+	if (rc)
+		goto out;
 	m = calloc(a->n_ids, sizeof(*m));
 	if (!m) {
 		rc = 1;
