@@ -9,6 +9,5 @@ $(LIBCGKIT): $(COMMON_OBJ)
 	$(AR) rcs $@ $^
 # What libcgkit.a's objects need at link time: zlib's crc32 (record.c, record_read.c).
 LIBCGKIT_LIBS := $(shell pkg-config --libs zlib)
-
-# common/scope.o talks to systemd over D-Bus (sd-bus): what links it links libsystemd too.
-LIBSYSTEMD := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
+# common/scope.c opens libsystemd (sd-bus) with dlopen when a scope is asked for: only its
+# header is needed to build (libsystemd-dev), and nothing links it.

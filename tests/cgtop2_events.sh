@@ -186,7 +186,7 @@ test_hostile_name() {
 	watch_end 20 || return
 	rmdir "$u/$name"
 	assertNotContains "no raw ESC" "$ev" $'\e'
-	assertContains "escaped" "$ev" '/x\x1b[31mred\x09line\xc2\x9b unified created'
+	assertContains "escaped" "$ev" '/x\x1b[31mred\tline\xc2\x9b unified created'
 	assertEquals "one line" 1 "$(printf '%s\n' "$ev" | wc -l)"
 }
 

@@ -7,7 +7,7 @@ TEST_BINS += $(UNIT_BINS) $(HELPER_BINS)
 
 $(OBJ)/tests/unit/%: tests/unit/%.c $(LIBCGKIT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) $(LIBCGKIT_LIBS) $(LIBSYSTEMD) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) $(LIBCGKIT_LIBS) $(LDLIBS)
 
 $(OBJ)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
@@ -36,7 +36,7 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon 
 
 .fuzz/%: tests/fuzz/%.c $(COMMON_SRC) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS) $(LIBSYSTEMD)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@pass=0; fail=0; for f in $(FUZZ_BINS); do \

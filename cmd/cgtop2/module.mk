@@ -17,4 +17,4 @@ $(O)/cgtop2: $(CGTOP2_OBJ) $(LIBCGKIT)
 		$(COMMON_SRC) $(wildcard common/*.h cmd/cgtop2/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Icmd -Icmd/cgtop2 -o $@ $< cmd/cgtop2/webconfig.c \
-		cmd/cgtop2/negotiate.c $(COMMON_SRC) -lcgroup $(CGTOP2_LIBS) $(LIBSYSTEMD)
+		cmd/cgtop2/negotiate.c $(COMMON_SRC) -lcgroup $(CGTOP2_LIBS)
