@@ -55,6 +55,33 @@ test_memory_max_where_memory_is() {
 	fi
 }
 
+# Removing a bare path on a hybrid layout takes the twins that -r made in v1 hierarchies; a
+# populated twin refuses the whole request, as a populated cgroup does.
+test_remove_takes_twins() {
+	cgk_need_root || return 0
+	[ "$(cgk_layout)" = hybrid ] || { cgk_skip "twins are a hybrid layout's ($(cgk_layout))"; return 0; }
+	cgk_need_v1 pids || return 0
+	local u p pid
+	u=$(cgk_mnt unified) p=$(cgk_mnt pids)
+	cgk_capture "$C" -p -r pids.max=10 "/$S/tw/a"
+	assertEquals "create, exit ($err)" 0 "$rc"
+	assertTrue "the pids twin" "[ -d '$p/$S/tw/a' ]"
+	sleep 60 &
+	pid=$!
+	echo "$pid" >"$p/$S/tw/a/cgroup.procs"
+	cgk_capture "$C" -x -R "/$S/tw"
+	assertEquals "a populated twin refuses, exit ($err)" 1 "$rc"
+	assertContains "naming it" "$err" "/$S/tw/a (pids)"
+	assertTrue "nothing removed" "[ -d '$u/$S/tw/a' ] && [ -d '$p/$S/tw/a' ]"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	cgk_capture "$C" -x -R -v "/$S/tw"
+	assertEquals "remove, exit ($err)" 0 "$rc"
+	assertContains "-v names the twin" "$out" "removed cgroup /$S/tw/a (pids)"
+	assertFalse "unified gone" "[ -e '$u/$S/tw' ]"
+	assertFalse "pids twin gone" "[ -e '$p/$S/tw' ]"
+}
+
 test_memory_swap_is_a_sum_on_v1() {
 	cgk_need_root || return 0
 	local d

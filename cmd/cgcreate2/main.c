@@ -390,6 +390,56 @@ static void say_step(const struct cg_remove_event *e, void *ctx)
 	}
 }
 
+/*
+ * One vocabulary: on a hybrid layout "-r memory.max=1G /a" made /a's twin in the memory
+ * hierarchy (common/setup.c), so removing /a removes its twins too: the same path in each v1
+ * hierarchy of a controller, where it exists. They join the request before it is checked, and
+ * are checked as the rest. there borrows them from twins.
+ */
+static int add_twins(const struct cg_layout *l, struct cg_targets *there, struct cg_targets *twins)
+{
+	struct cg_diag d = { 0 };
+	struct cg_target *t;
+	size_t n = there->n;
+
+	if (cg_layout_kind(l) != CG_LAYOUT_HYBRID)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (there->t[i].hier->version != 2 || !*there->t[i].path)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			const struct cg_hier *h = &l->hier[k];
+			_cleanup_free_ char *spec = NULL;
+			bool known = false;
+			int fd, r;
+
+			if (h->version != 1 || h->name || !h->controllers || !h->controllers[0])
+				continue;
+			for (size_t j = 0; j < n && !known; j++)
+				known = there->t[j].hier == h &&
+					!strcmp(there->t[j].path, there->t[i].path);
+			fd = known ? -EEXIST : cg_open_dir(h, there->t[i].path);
+			if (fd < 0)
+				continue;
+			close(fd);
+			if (asprintf(&spec, "%s:/%s", h->label, there->t[i].path) < 0)
+				return -ENOMEM;
+			r = cg_spec_parse(l, spec, twins, &d);
+			if (r < 0)
+				return r;
+		}
+	}
+	if (!twins->n)
+		return 0;
+	t = realloc(there->t, (n + twins->n) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	there->t = t;
+	for (size_t i = 0; i < twins->n; i++)
+		there->t[there->n++] = twins->t[i];
+	return 0;
+}
+
 /* 0 removed, 1 a removal failed, 64 the request itself was refused (a root, our own cgroup) */
 static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_targets *ts)
 {
@@ -400,7 +450,7 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		.layout = l,
 		.on_step = a->verbose ? say_step : NULL,
 	};
-	struct cg_targets there = { .t = calloc(ts->n + 1, sizeof(*ts->t)) };
+	struct cg_targets there = { .t = calloc(ts->n + 1, sizeof(*ts->t)) }, twins = { 0 };
 	struct cg_diag d = { 0 };
 	char name[PATH_MAX + 2];
 	int ret = 0, r;
@@ -429,12 +479,20 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		}
 		ret = 1;
 	}
+	r = add_twins(l, &there, &twins);
+	if (r < 0) {
+		fprintf(stderr, "%s: remove: %s\n", program_invocation_short_name, strerror(-r));
+		ret = 1;
+		goto out;
+	}
 	r = cg_remove_targets(&there, &o, &d);
 	if (r < 0) {
 		tool_report(&d, r);
 		ret = r == -EINVAL ? 64 : 1;
 	}
+out:
 	free(there.t);
+	cg_targets_clear(&twins);
 	return ret;
 }
 
