@@ -48,13 +48,14 @@ enum {
 	OPT_SLICE,
 	OPT_USER,
 	OPT_NO_SYSTEMD,
+	OPT_NAME,
 };
 
 struct cgexec2_args {
 	char **specs;
 	struct cg_assignments set; /* -r FILE=VALUE */
 	bool transient, stats, keep, sticky, verbose, no_clone3, user, no_systemd;
-	char *name; /* --transient=NAME */
+	char *name; /* --name=NAME, -tNAME, --transient=NAME */
 	char *slice; /* --slice=SLICE */
 	char **argv; /* COMMAND [ARG...], borrowed from main's argv */
 };
@@ -65,7 +66,9 @@ static const struct argp_option options[] = {
 	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy)",
 	  1 },
 	{ "transient", 't', "NAME", OPTION_ARG_OPTIONAL,
-	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the root; wait for COMMAND, then kill what is left in it and remove it (the NAME must be attached: -tNAME or --transient=NAME)",
+	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the root; wait for COMMAND, then kill what is left in it and remove it. A word after a bare -t is COMMAND, never a name: a NAME is attached (-tNAME, --transient=NAME) or given with --name",
+	  1 },
+	{ "name", OPT_NAME, "NAME", 0, "The transient cgroup's name, a plain name (implies -t)",
 	  1 },
 	{ "set", 'r', "FILE=VALUE", 0,
 	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
@@ -94,7 +97,7 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgexec2_args *a = state->input;
-	char show[TOOL_SHOWN_SIZE];
+	char show[TOOL_SHOWN_SIZE], show2[TOOL_SHOWN_SIZE];
 	int r;
 
 	switch (key) {
@@ -103,6 +106,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return ENOMEM;
 		break;
 	case 't':
+	case OPT_NAME:
 		a->transient = true;
 		if (arg) {
 			_cleanup_free_ char *norm = NULL;
@@ -111,8 +115,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			    strcmp(norm, arg))
 				argp_error(
 					state,
-					"--transient=NAME takes a plain cgroup name (no '/', not '.' or '..', no control characters), not '%s'",
+					"%s takes a plain cgroup name (no '/', not '.' or '..', no control characters), not '%s'",
+					key == 't' ? "--transient=NAME" : "--name",
 					cg_quote(arg, show, sizeof(show)));
+			if (a->name && strcmp(a->name, arg))
+				argp_error(state,
+					   "two names for the transient cgroup: '%s' and '%s'",
+					   cg_quote(a->name, show, sizeof(show)),
+					   cg_quote(arg, show2, sizeof(show2)));
 			a->name = arg;
 		}
 		break;
@@ -185,7 +195,7 @@ static const struct argp argp = {
 	       "Examples:\n"
 	       "  cgexec2 -g cpu,pids:batch make -j8\n"
 	       "  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
-	       "  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
+	       "  cgexec2 -g services --name=web --keep /usr/sbin/httpd",
 };
 
 static int check_exist(const struct cg_targets *t, bool transient, struct cg_diag *d)
