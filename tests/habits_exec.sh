@@ -85,4 +85,63 @@ test_bare_t_takes_no_name() {
 	assertTrue "man page: --name" "grep -q '^\*--name\*=_NAME_' $man"
 }
 
+# ---- the OOM killer ---------------------------------------------------------------------------
+
+# The memory hierarchy's sandbox and the -g spec for it: unified where the root enables memory
+# (the unified VM), else v1 memory (legacy and hybrid VMs). Guests only: no process of ours goes
+# into the host's v1 memory hierarchy.
+need_memory() {
+	cgk_need_root || return 1
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "OOM kills are tested in the VM guests (no process goes into the host's v1 memory hierarchy, and the host's unified one has no memory controller)"; return 1; }
+	if [ -n "$(cgk_mnt memory)" ]; then
+		MSB=$(cgk_sandbox memory) MSPEC=memory:$S MLABEL=memory
+		MFILE=memory.limit_in_bytes MSRC=memory.oom_control
+	elif grep -qw memory "$(cgk_mnt unified)/cgroup.subtree_control" 2>/dev/null; then
+		MSB=$(cgk_sandbox unified) MSPEC=$S MLABEL=unified MFILE=memory.max MSRC=memory.events
+	else
+		cgk_skip "no memory controller ($(cgk_layout))"
+		return 1
+	fi
+}
+
+# COMMAND itself grows past memory.max (tail buffers a line that never ends): killed, and said.
+test_oom_kill_of_command_said() {
+	need_memory || return 0
+	cgk_capture timeout 60 "$X" -g "$MSPEC" --name=oom -r memory.max=16M -s -v tail /dev/zero
+	assertEquals "killed by SIGKILL ($err)" 137 "$rc"
+	assertContains "--stats: oom_kill" "$err" " oom_kill=1"
+	assertContains "-v: oom_kill" "$err" "cgexec2: cgroup /$S/oom ($MLABEL): oom_kill=1 ($MSRC)"
+	assertEquals "the last line names the cause" "cgexec2: cgroup /$S/oom ($MLABEL): run tail: the command was killed by the OOM killer ($MFILE 16M)" "$(echo "$err" | tail -n 1)"
+	assertTrue "removed" "[ ! -d $MSB/oom ]"
+
+	# without -s and -v: the line all the same, one line
+	cgk_capture timeout 60 "$X" -g "$MSPEC" --name=oom2 -r memory.max=16M tail /dev/zero
+	assertEquals "quiet: exit" 137 "$rc"
+	assertEquals "quiet: one line" "cgexec2: cgroup /$S/oom2 ($MLABEL): run tail: the command was killed by the OOM killer ($MFILE 16M)" "$err"
+}
+
+# A child is killed, COMMAND goes on and exits 0: its status stays, the kill is said.
+test_oom_kill_of_child_said() {
+	need_memory || return 0
+	cgk_capture timeout 60 "$X" -g "$MSPEC" --name=oomc -r memory.max=16M sh -c 'tail /dev/zero; echo survived'
+	assertEquals "COMMAND's status ($err)" 0 "$rc"
+	assertEquals "COMMAND went on" survived "$out"
+	assertEquals "said" "cgexec2: cgroup /$S/oomc ($MLABEL): run sh: the OOM killer killed 1 process in it ($MFILE 16M)" "$err"
+}
+
+# No OOM kill: --stats says oom_kill=0 where memory is counted, and no line blames it.
+test_no_oom_kill() {
+	need_memory || return 0
+	cgk_capture "$X" -g "$MSPEC" -r memory.max=64M -s -v true
+	assertEquals "exit ($err)" 0 "$rc"
+	assertContains "--stats: oom_kill=0" "$err" " oom_kill=0"
+	assertNotContains "no blame" "$err" "OOM killer"
+}
+
+test_oom_documented() {
+	cgk_capture "$X" --help
+	assertContains "--help --stats" "$(echo "$out" | tr -s ' \n' '  ')" "OOM kills"
+	assertTrue "man page" "grep -q 'killed by the OOM killer' $CGKIT_TOP/man/cgexec2.1.scd"
+}
+
 . "$SHUNIT2"

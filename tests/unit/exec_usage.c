@@ -181,6 +181,83 @@ static void test_read_sources(void)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* OOM kills: v2 memory.events, v1 memory.oom_control's oom_kill, else v1 memory.failcnt */
+static void test_read_oom(void)
+{
+	char tmpl[] = "/tmp/exec_oom.XXXXXX", v2[64], v1[64], buf[256];
+	char *top = mkdtemp(tmpl);
+	struct cg_hier h2 = { .version = 2, .label = "unified", .fd = -1 };
+	struct cg_hier h1 = { .version = 1, .label = "memory", .fd = -1 };
+	struct cg_target tv[2] = { { .hier = &h2, .path = "g" }, { .hier = &h1, .path = "g" } };
+	struct cg_targets t = { .t = tv, .n = 1 };
+	struct cg_usage u, before = { .have = CG_USAGE_OOM_KILL, .oom_kill = 2 };
+	char cmd[200];
+
+	CHECK(top != NULL);
+	if (!top)
+		return;
+	snprintf(v2, sizeof(v2), "%s/v2/g", top);
+	snprintf(v1, sizeof(v1), "%s/v1/g", top);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", v2, v1);
+	CHECK_INT(system(cmd), 0);
+	put(v2, "memory.events", "low 0\nhigh 0\nmax 17\noom 3\noom_kill 3\noom_group_kill 0\n");
+	put(v2, "memory.max", "67108864\n");
+	put(v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n");
+	put(v1, "memory.failcnt", "5\n");
+	put(v1, "memory.limit_in_bytes", "9223372036854771712\n");
+	snprintf(cmd, sizeof(cmd), "%s/v2", top);
+	h2.fd = open(cmd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(cmd, sizeof(cmd), "%s/v1", top);
+	h1.fd = open(cmd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.have, CG_USAGE_OOM_KILL | CG_USAGE_MEM_MAX);
+	CHECK_INT(u.oom_kill, 3);
+	CHECK_INT(u.mem_max, 67108864);
+	CHECK_INT(u.oom_at, 0);
+	CHECK_STR(cg_usage_format(&u, 0, buf, sizeof(buf)), "wall=0.000s oom_kill=3");
+	/* a counter: what the run added */
+	cg_usage_delta(&before, &u);
+	CHECK_INT(u.oom_kill, 1);
+
+	/* v1 without oom_kill in memory.oom_control (before 4.13): failcnt, as a hint */
+	t.t = &tv[1];
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.have, CG_USAGE_MEM_FAILCNT | CG_USAGE_MEM_MAX);
+	CHECK_INT(u.mem_failcnt, 5);
+	CHECK_STR(cg_usage_format(&u, 0, buf, sizeof(buf)), "wall=0.000s memory_failcnt=5");
+	CHECK_STR(cg_usage_format_limit(u.mem_max, buf, sizeof(buf)), "max");
+	/* 4.13+: oom_kill there wins over failcnt */
+	put(v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.have, CG_USAGE_OOM_KILL | CG_USAGE_MEM_MAX);
+	CHECK_INT(u.oom_kill, 1);
+	/* the unified target without memory files, then v1 memory: the index says which */
+	t.t = tv;
+	t.n = 2;
+	snprintf(cmd, sizeof(cmd), "rm %s/memory.events %s/memory.max", v2, v2);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.oom_at, 1);
+
+	close(h1.fd);
+	close(h2.fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+	CHECK_INT(system(cmd), 0);
+}
+
+static void test_format_limit(void)
+{
+	char buf[32];
+
+	CHECK_STR(cg_usage_format_limit(67108864, buf, sizeof(buf)), "64M");
+	CHECK_STR(cg_usage_format_limit(1536 * 1024, buf, sizeof(buf)), "1536K");
+	CHECK_STR(cg_usage_format_limit(1000, buf, sizeof(buf)), "1000B");
+	CHECK_STR(cg_usage_format_limit(0, buf, sizeof(buf)), "0B");
+	CHECK_STR(cg_usage_format_limit(UINT64_C(3) << 30, buf, sizeof(buf)), "3G");
+	CHECK_STR(cg_usage_format_limit(UINT64_MAX, buf, sizeof(buf)), "max");
+}
+
 static void test_placeable(void)
 {
 	struct cg_hier a = { .version = 1, .label = "cpu", .fd = -1 },
@@ -215,6 +292,8 @@ int main(void)
 	test_format();
 	test_delta();
 	test_read_sources();
+	test_read_oom();
+	test_format_limit();
 	test_placeable();
 	test_exec_status();
 	return CHECK_DONE();
