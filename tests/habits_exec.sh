@@ -80,9 +80,6 @@ test_bare_t_takes_no_name() {
 	cgk_capture "$X" --help
 	assertContains "--help: a word after -t" "$(echo "$out" | tr -s ' \n' '  ')" "A word after a bare -t is COMMAND, never a name"
 	assertContains "--help: --name" "$out" "--name=NAME"
-	local man=$CGKIT_TOP/man/cgexec2.1.scd
-	assertTrue "man page: bare -t" "grep -q 'A word after a bare \*-t\* is _COMMAND_, never a' $man"
-	assertTrue "man page: --name" "grep -q '^\*--name\*=_NAME_' $man"
 }
 
 # ---- the OOM killer ---------------------------------------------------------------------------
@@ -126,7 +123,9 @@ test_oom_kill_of_child_said() {
 	cgk_capture timeout 60 "$X" -g "$MSPEC" --name=oomc -r memory.max=16M sh -c 'tail /dev/zero; echo survived'
 	assertEquals "COMMAND's status ($err)" 0 "$rc"
 	assertEquals "COMMAND went on" survived "$out"
-	assertEquals "said" "cgexec2: cgroup /$S/oomc ($MLABEL): run sh: the OOM killer killed 1 process in it ($MFILE 16M)" "$err"
+	# the shell may say "Killed" about its child first
+	assertEquals "said, last" "cgexec2: cgroup /$S/oomc ($MLABEL): run sh: the OOM killer killed 1 process in it ($MFILE 16M)" "$(echo "$err" | tail -n 1)"
+	assertEquals "said once" 1 "$(echo "$err" | grep -c 'OOM killer')"
 }
 
 # No OOM kill: --stats says oom_kill=0 where memory is counted, and no line blames it.
@@ -141,7 +140,15 @@ test_no_oom_kill() {
 test_oom_documented() {
 	cgk_capture "$X" --help
 	assertContains "--help --stats" "$(echo "$out" | tr -s ' \n' '  ')" "OOM kills"
-	assertTrue "man page" "grep -q 'killed by the OOM killer' $CGKIT_TOP/man/cgexec2.1.scd"
+}
+
+# The man page says all of it (its source: the VM guests have the tools, not the tree).
+test_man_page() {
+	local man=$CGKIT_TOP/man/cgexec2.1.scd
+	[ -f "$man" ] || { cgk_skip "no man page source here ($man)"; return 0; }
+	assertTrue "bare -t" "grep -q 'A word after a bare \*-t\* is _COMMAND_, never a' $man"
+	assertTrue "--name" "grep -q '^\*--name\*=_NAME_' $man"
+	assertTrue "the OOM killer" "grep -q 'the command was killed by the OOM killer (memory.max 64M)' $man"
 }
 
 . "$SHUNIT2"
