@@ -82,6 +82,30 @@ test_bare_t_takes_no_name() {
 	assertContains "--help: --name" "$out" "--name=NAME"
 }
 
+# ---- where a transient cgroup is made --------------------------------------------------------
+
+# Legacy, no -g: the transient cgroup goes to the hierarchies the -r files need, not to every
+# v1 one (COMMAND was in a cgexec2-PID cgroup of all 13 hierarchies of the legacy guest for
+# -r pids.max). Without -g it is made at the roots: in the VM guests only.
+test_transient_v1_only_where_needed() {
+	cgk_need_root || return 0
+	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "without -g the transient cgroup is made at the hierarchy roots: tested in the VM guests only"; return 0; }
+	[ "$(cgk_layout)" = legacy ] || { cgk_skip "only on a legacy layout is \"/\" every v1 hierarchy ($(cgk_layout))"; return 0; }
+	[ -n "$(cgk_mnt pids)" ] && [ -n "$(cgk_mnt cpu)" ] || { cgk_skip "no v1 pids and cpu"; return 0; }
+	local n=need$$ all=all$$
+	cgk_capture "$X" --name=$n -r pids.max=64 cat /proc/self/cgroup
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "in one hierarchy: $out" 1 "$(grep -c ":/$n\$" <<<"$out")"
+	assertContains "pids" "$out" ":pids:/$n"
+	cgk_capture "$X" --name=$n -r pids.max=64 -r cpu.weight=200 cat /proc/self/cgroup
+	assertEquals "two files: two hierarchies: $out" 2 "$(grep -c ":/$n\$" <<<"$out")"
+	assertContains "cpu too" "$out" "cpu,cpuacct:/$n"
+	# bare -t: "/" is every v1 hierarchy, as the man page says
+	cgk_capture "$X" --name=$all cat /proc/self/cgroup
+	assertEquals "bare -t: every hierarchy" "$(wc -l <<<"$out")" "$(grep -c ":/$all\$" <<<"$out")"
+	assertEquals "nothing left" "" "$(ls -d /sys/fs/cgroup/*/$n /sys/fs/cgroup/*/$all 2>/dev/null)"
+}
+
 # ---- the OOM killer ---------------------------------------------------------------------------
 
 # The memory hierarchy's sandbox and the -g spec for it: unified where the root enables memory

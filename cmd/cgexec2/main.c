@@ -657,7 +657,14 @@ static int run(struct cgexec2_args *a)
 			goto fail_report;
 	}
 	if (a->transient) {
-		if (!a->specs) {
+		/*
+		 * Without -g, "/" is the unified hierarchy, or every v1 one on a legacy system:
+		 * there the -r files name the hierarchies needed, and the transient cgroup is made
+		 * in those alone; "/" is the fallback when they name none (core files only).
+		 */
+		bool by_set = !a->specs && !l->unified && a->set.n;
+
+		if (!a->specs && !by_set) {
 			r = cg_spec_parse(l, "/", &t, &d);
 			if (r < 0)
 				goto fail_report;
@@ -667,6 +674,8 @@ static int run(struct cgexec2_args *a)
 			if (r < 0)
 				goto fail_report;
 		}
+		if (by_set && !t.n && (r = cg_spec_parse(l, "/", &t, &d)) < 0)
+			goto fail_report;
 	} else if (!a->specs) {
 		/* no -g, no -t: libcgroup's rules for COMMAND say where, as for its cgexec */
 		r = cg_rules_classify_command(l, getpid(), a->argv[0], &t, &d);
