@@ -344,10 +344,11 @@ static int check_parent(const struct cg_hier *h, const char *path, struct cg_dia
 	disp(path, buf, sizeof(buf));
 	disp(parent, pbuf, sizeof(pbuf));
 	r = is_threaded(h, path);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, 2, buf, h->label, "read cgroup.type");
 	if (r > 0)
 		return 0;
-	if (r == 0)
-		r = read_line(h, parent, "cgroup.type", &type);
+	r = read_line(h, parent, "cgroup.type", &type);
 	if (r == 0)
 		r = read_line(h, parent, "cgroup.subtree_control", &ctl);
 	if (r < 0)
