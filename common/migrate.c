@@ -609,6 +609,12 @@ static int list_one(const struct cg_hier *h, const char *path, int depth, void *
 		return CG_WALK_PRUNE;
 	/* a child cgroup removed during the walk held nobody: the walk skips it */
 	r = members_read_slice(h, path, &own, &no, w->cut);
+	/*
+	 * A v2 threaded cgroup below the source lists no processes: its threaded domain, which
+	 * the walk met first, lists them, and a process moves with all its threads.
+	 */
+	if (r == -EOPNOTSUPP && depth && h->version == 2)
+		return 0;
 	return r < 0 ? r : pids_append(w->v, w->n, own, no);
 }
 

@@ -12,7 +12,9 @@
 
 #include "cleanup.h"
 #include "clock.h"
+#include "file.h"
 #include "freeze.h"
+#include "migrate.h"
 #include "proc.h"
 
 #define disp cg_path_display
@@ -284,6 +286,87 @@ static int find_populated(const struct cg_hier *h, const char *path, char **ret)
 	return r == -ENOENT ? 0 : r;
 }
 
+/* The parent of a cgroup path ("" for a child of the root), or NULL without memory. */
+static char *parent_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return strndup(path, slash ? (size_t)(slash - path) : 0);
+}
+
+/* A v2 cgroup's one-line file (cgroup.type, cgroup.subtree_control), without its newline. */
+static int read_line(const struct cg_hier *h, const char *path, const char *file, char **ret)
+{
+	_cleanup_close_ int fd = cg_open_dir(h, path);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_read_at(fd, file, ret);
+	if (r == 0)
+		(*ret)[strcspn(*ret, "\n")] = '\0';
+	return r;
+}
+
+/* A v2 threaded cgroup: its members are threads, which move to the parent one by one. */
+static int is_threaded(const struct cg_hier *h, const char *path)
+{
+	_cleanup_free_ char *type = NULL;
+	int r;
+
+	if (h->version != 2)
+		return 0;
+	r = read_line(h, path, "cgroup.type", &type);
+	return r < 0 ? r : !strcmp(type, "threaded");
+}
+
+/*
+ * Can the parent take what runs in path's populated subtree? v1 has no rule against it, nor
+ * has the v2 root, nor a threaded parent of a threaded cgroup (the threads stay in their
+ * threaded subtree). Else the kernel refuses a process in a domain that enables controllers
+ * for its children (the no-internal-process rule; the populated child being removed is such
+ * a child until it is empty) and in a domain invalid one: refused here, before anything
+ * moves, with the rule.
+ */
+static int check_parent(const struct cg_hier *h, const char *path, struct cg_diag *d)
+{
+	_cleanup_free_ char *parent = NULL, *type = NULL, *ctl = NULL;
+	char buf[PATH_MAX + 2], pbuf[PATH_MAX + 2];
+	int r;
+
+	if (h->version != 2)
+		return 0;
+	parent = parent_of(path);
+	if (!parent)
+		return -ENOMEM;
+	if (!*parent)
+		return 0;
+	disp(path, buf, sizeof(buf));
+	disp(parent, pbuf, sizeof(pbuf));
+	r = is_threaded(h, path);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, 2, buf, h->label, "read cgroup.type");
+	if (r > 0)
+		return 0;
+	r = read_line(h, parent, "cgroup.type", &type);
+	if (r == 0)
+		r = read_line(h, parent, "cgroup.subtree_control", &ctl);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, 2, pbuf, h->label,
+				    "read the parent's cgroup.type and cgroup.subtree_control");
+	if (!strcmp(type, "domain invalid"))
+		return cg_diag_say(
+			d, EOPNOTSUPP, buf, h->label, "move its processes to the parent",
+			"threaded rule: the parent %s is domain invalid (a domain cgroup inside a threaded subtree) and may hold no process; nothing was moved or removed",
+			pbuf);
+	if (*ctl)
+		return cg_diag_say(
+			d, EBUSY, buf, h->label, "move its processes to the parent",
+			"no-internal-process rule: the parent %s enables controllers for its children (cgroup.subtree_control: %s), so it may hold no process; nothing was moved or removed (use -k to stop them instead)",
+			pbuf, ctl);
+	return 0;
+}
+
 int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 		    struct cg_diag *d)
 {
@@ -315,6 +398,8 @@ int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_r
 	if (r < 0)
 		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label,
 				    "read what runs there");
+	if (r > 0 && o->migrate_to_parent)
+		return check_parent(h, path, d);
 	if (r > 0)
 		return cg_diag_say(d, EBUSY, disp(busy, buf, sizeof(buf)), h->label, "rmdir",
 				   "the cgroup has processes (use -k to stop them)");
@@ -327,6 +412,128 @@ static const struct cg_hier *freezer_for(const struct cg_remove_opts *o, const s
 	if (!o->layout || h->version != 1)
 		return NULL;
 	return cg_layout_find(o->layout, "freezer");
+}
+
+struct thread_walk {
+	pid_t *v;
+	size_t n;
+};
+
+static int list_threads(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	struct thread_walk *w = ctx;
+	_cleanup_free_ pid_t *own = NULL;
+	size_t n = 0;
+	pid_t *nv;
+	int r = cg_members_read(h, path, true, &own, &n);
+
+	if (r < 0)
+		return r;
+	if (!n)
+		return 0;
+	nv = realloc(w->v, (w->n + n) * sizeof(pid_t));
+	if (!nv)
+		return -ENOMEM;
+	memcpy(nv + w->n, own, n * sizeof(pid_t));
+	w->v = nv;
+	w->n += n;
+	return 0;
+}
+
+/*
+ * A threaded subtree into its threaded parent: its threads, listed and moved (each one
+ * verified by cg_move_many) until none is left, CG_DRAIN_ROUNDS at most; a thread made
+ * meanwhile is caught by the next round.
+ */
+static int move_threads(const struct cg_hier *h, const char *path, const struct cg_targets *dst,
+			size_t *moved, struct cg_diag *d)
+{
+	const struct cg_move_opts mo = { .thread = true };
+	char buf[PATH_MAX + 2];
+	int r;
+
+	disp(path, buf, sizeof(buf));
+	for (unsigned round = 0; round < CG_DRAIN_ROUNDS; round++) {
+		struct thread_walk w = { 0 };
+		struct cg_move_summary sum = { 0 };
+		struct cg_move *m;
+
+		r = cg_walk(h, path, 0, list_threads, &w);
+		if (r < 0) {
+			free(w.v);
+			return cg_diag_fail(d, -r, CG_OP_READ, 2, buf, h->label, "list threads");
+		}
+		if (!w.n)
+			return 0;
+		m = calloc(w.n, sizeof(*m));
+		if (!m) {
+			free(w.v);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < w.n; k++)
+			m[k].id = w.v[k];
+		free(w.v);
+		r = cg_move_many(dst, &mo, m, w.n, &sum, d);
+		for (size_t k = 0; r == 0 && k < w.n; k++)
+			if (m[k].state == CG_MOVE_FAILED)
+				r = cg_move_diag(dst, &mo, &m[k], d);
+		cg_moves_free(m, w.n);
+		if (r < 0)
+			return r;
+		*moved += sum.arrived;
+	}
+	return cg_diag_say(
+		d, EAGAIN, buf, h->label, "move its threads to the parent",
+		"threads are still there after %u rounds: they are made faster than they move",
+		CG_DRAIN_ROUNDS);
+}
+
+/*
+ * Everything in the subtree of path into its parent: processes by a recursive drain (listed
+ * and moved until the subtree lists none, so that forks are caught; a v2 threaded domain lists
+ * the processes of its threaded children, whose threads go with them), or the threads of a v2
+ * threaded cgroup. A process that could not be moved fails it, with the kernel's rule.
+ */
+static int migrate_subtree(const struct cg_hier *h, const char *path,
+			   const struct cg_remove_opts *o, struct cg_diag *d)
+{
+	_cleanup_free_ char *parent = parent_of(path);
+	struct cg_target src = { .hier = (struct cg_hier *)h, .path = (char *)path };
+	struct cg_target to = { .hier = (struct cg_hier *)h, .path = parent };
+	const struct cg_targets dst = { .t = &to, .n = 1 };
+	const struct cg_drain_opts dopts = { .recursive = true };
+	const struct cg_move_opts mo = { 0 };
+	struct cg_drain_result res = { 0 };
+	struct cg_remove_event e = { .what = CG_REMOVE_MOVE, .hier = h, .path = path };
+	size_t moved = 0;
+	int r;
+
+	if (!parent)
+		return -ENOMEM;
+	e.to = parent;
+	r = is_threaded(h, path);
+	if (r > 0) {
+		e.thread = true;
+		r = move_threads(h, path, &dst, &moved, d);
+	} else if (r == 0) {
+		r = cg_drain(o->layout, &src, &dst, &dopts, &res, d);
+		/* a drain that skipped a failed process can end "empty" without it: not done */
+		if (r == 0 && res.nfailures)
+			r = cg_move_diag(&dst, &mo, &res.failures[0], d);
+		moved = res.moved;
+		free(res.failures);
+	} else {
+		char buf[PATH_MAX + 2];
+
+		r = cg_diag_fail(d, -r, CG_OP_READ, 2, disp(path, buf, sizeof(buf)), h->label,
+				 "read cgroup.type");
+	}
+	if (r < 0)
+		return r;
+	e.count = (int)moved;
+	if (o->on_step)
+		o->on_step(&e, o->ctx);
+	return 0;
 }
 
 int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
@@ -369,6 +576,16 @@ int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *
 				return r;
 			tell(o, CG_REMOVE_KILL, t->hier, t->path, SIGKILL, left);
 		}
+	}
+	/* every subtree is emptied before any is removed: a move that fails removes nothing */
+	for (size_t i = 0; o->migrate_to_parent && i < ts->n; i++) {
+		const struct cg_target *t = &ts->t[i];
+
+		r = cg_populated(t->hier, t->path);
+		if (r > 0)
+			r = migrate_subtree(t->hier, t->path, o, d);
+		if (r < 0)
+			return r;
 	}
 	for (size_t i = 0; i < ts->n; i++) {
 		r = remove_tree(ts->t[i].hier, ts->t[i].path, o, d);

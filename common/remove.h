@@ -23,17 +23,25 @@ enum cg_remove_step {
 	CG_REMOVE_SIGNAL, /* sig sent to count processes */
 	CG_REMOVE_KILL, /* count processes were still there after the grace and were killed */
 	CG_REMOVE_RMDIR, /* path removed */
+	CG_REMOVE_MOVE, /* count processes (thread: threads) of path's subtree moved to to */
 };
 struct cg_remove_event {
 	enum cg_remove_step what;
 	const struct cg_hier *hier;
 	const char *path;
 	int sig, count;
+	const char *to; /* CG_REMOVE_MOVE: the parent they went to */
+	bool thread; /* CG_REMOVE_MOVE: count is of threads (a v2 threaded cgroup) */
 };
 
 struct cg_remove_opts {
 	bool recursive; /* children first, depth-first */
 	int signal; /* 0: refuse a populated cgroup; else send it, wait grace, then kill */
+	/*
+	 * Instead of refusing or signalling: move what runs in each target's subtree into the
+	 * target's parent, verified empty, then remove (libcgroup's cgdelete -r). Not with signal.
+	 */
+	bool migrate_to_parent;
 	uint64_t grace_ns;
 	uint64_t kill_timeout_ns; /* 0: CG_KILL_TIMEOUT_NS */
 	/* v1: kill rounds freeze the freezer cgroup of the same path first, where it has one */
@@ -44,14 +52,18 @@ struct cg_remove_opts {
 /*
  * Whether a removal may go ahead, touching nothing: -EINVAL for a request that is refused
  * as such (a hierarchy root, a subtree holding the calling process), -EBUSY for children
- * without recursive or processes without signal, other -errno when it cannot be read.
+ * without recursive or processes without signal, other -errno when it cannot be read. With
+ * migrate_to_parent, a populated subtree whose parent may hold no process (v2: -EBUSY, the
+ * no-internal-process rule; -EOPNOTSUPP, a domain invalid parent) is refused too.
  */
 int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 		    struct cg_diag *d);
 /*
  * Remove every target: all are checked first (nothing is signalled or removed when one is
  * refused), then signalled, given the grace, killed (cgroup.kill; v1: frozen, killed,
- * thawed; then SIGKILL rounds up to kill_timeout_ns), and removed deepest first.
+ * thawed; then SIGKILL rounds up to kill_timeout_ns), or with migrate_to_parent emptied into
+ * their parents (every target before any is removed: a move that fails removes nothing), and
+ * removed deepest first.
  */
 int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
 		      struct cg_diag *d);

@@ -69,6 +69,30 @@ static void read_io(int dfd, int version, struct cg_usage *u)
 	}
 }
 
+/*
+ * OOM kills: v2 memory.events (hierarchical: the subtree's), v1 memory.oom_control's oom_kill
+ * (4.13+); where v1 has none, memory.failcnt (limit hits, which precede an OOM kill) as a hint.
+ */
+static void read_oom(int dfd, int version, struct cg_usage *u)
+{
+	static const char *const key[] = { "oom_kill" };
+	_cleanup_free_ char *text = NULL;
+	uint64_t found = 0, v;
+
+	if (cg_read_at(dfd, version == 2 ? "memory.events" : "memory.oom_control", &text) == 0 &&
+	    cg_kparse_keys(text, key, 1, &v, &found) == 0 && found) {
+		u->oom_kill = v;
+		u->have |= CG_USAGE_OOM_KILL;
+	} else if (version == 1 && read_u64_at(dfd, "memory.failcnt", &u->mem_failcnt) == 0) {
+		u->have |= CG_USAGE_MEM_FAILCNT;
+	}
+	free(text);
+	text = NULL;
+	if (cg_read_at(dfd, version == 2 ? "memory.max" : "memory.limit_in_bytes", &text) == 0 &&
+	    cg_kparse_limit(text, &u->mem_max) == 0)
+		u->have |= CG_USAGE_MEM_MAX;
+}
+
 int cg_usage_read(const struct cg_targets *t, struct cg_usage *ret)
 {
 	struct cg_usage u = { 0 };
@@ -97,6 +121,10 @@ int cg_usage_read(const struct cg_targets *t, struct cg_usage *ret)
 			if (!(u.have & CG_USAGE_PIDS_PEAK) &&
 			    read_u64_at(dfd, "pids.peak", &u.pids_peak) == 0)
 				u.have |= CG_USAGE_PIDS_PEAK;
+			if (!(u.have & (CG_USAGE_OOM_KILL | CG_USAGE_MEM_FAILCNT))) {
+				read_oom(dfd, h->version, &u);
+				u.oom_at = i;
+			}
 		}
 	}
 	*ret = u;
@@ -118,6 +146,10 @@ void cg_usage_delta(const struct cg_usage *before, struct cg_usage *after)
 		after->io_read = sub0(after->io_read, before->io_read);
 		after->io_write = sub0(after->io_write, before->io_write);
 	}
+	if (before->have & after->have & CG_USAGE_OOM_KILL)
+		after->oom_kill = sub0(after->oom_kill, before->oom_kill);
+	if (before->have & after->have & CG_USAGE_MEM_FAILCNT)
+		after->mem_failcnt = sub0(after->mem_failcnt, before->mem_failcnt);
 }
 
 const char *cg_usage_format(const struct cg_usage *u, uint64_t wall_ns, char *buf, size_t size)
@@ -145,7 +177,32 @@ const char *cg_usage_format(const struct cg_usage *u, uint64_t wall_ns, char *bu
 		ADD(" io_read=%" PRIu64 "B io_write=%" PRIu64 "B", u->io_read, u->io_write);
 	if (u->have & CG_USAGE_PIDS_PEAK)
 		ADD(" pids_peak=%" PRIu64, u->pids_peak);
+	if (u->have & CG_USAGE_OOM_KILL)
+		ADD(" oom_kill=%" PRIu64, u->oom_kill);
+	else if (u->have & CG_USAGE_MEM_FAILCNT)
+		ADD(" memory_failcnt=%" PRIu64, u->mem_failcnt);
 #undef SEC_MSEC
 #undef ADD
+	return buf;
+}
+
+const char *cg_usage_format_limit(uint64_t bytes, char *buf, size_t size)
+{
+	static const char suffix[] = "KMGTPE";
+	int k = -1;
+
+	/* v1 says "no limit" with the page counter's maximum, rounded down to a page */
+	if (bytes == CG_UNLIMITED || bytes >= (UINT64_C(1) << 62)) {
+		snprintf(buf, size, "max");
+		return buf;
+	}
+	while (bytes && !(bytes % 1024) && suffix[k + 1]) {
+		bytes /= 1024;
+		k++;
+	}
+	if (k < 0)
+		snprintf(buf, size, "%" PRIu64 "B", bytes);
+	else
+		snprintf(buf, size, "%" PRIu64 "%c", bytes, suffix[k]);
 	return buf;
 }

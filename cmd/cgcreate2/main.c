@@ -35,6 +35,7 @@ enum {
 	OPT_SCOPE,
 	OPT_SLICE,
 	OPT_USER,
+	OPT_MIGRATE,
 };
 
 struct cgcreate2_args {
@@ -44,6 +45,7 @@ struct cgcreate2_args {
 	struct cg_assignments set; /* -r FILE=VALUE */
 	bool parents, threaded, remove, recursive, verbose, quiet;
 	bool has_perm, has_delegate, mount, force, user;
+	bool migrate; /* --migrate-to-parent */
 	const char *scope, *slice; /* --scope=NAME, --slice=SLICE */
 	int kill_signal;
 	uint64_t grace_ns;
@@ -80,6 +82,9 @@ static const struct argp_option options[] = {
 	{ "recursive", 'R', 0, 0, "With -x: remove child cgroups too, deepest first", 4 },
 	{ "kill", 'k', "SIGNAL", OPTION_ARG_OPTIONAL,
 	  "With -x: signal what runs inside (default TERM), wait --grace, then kill it", 4 },
+	{ "migrate-to-parent", OPT_MIGRATE, 0, 0,
+	  "With -x: move what runs inside (with -R: in the whole subtree) into the parent of each cgroup removed, as libcgroup's cgdelete -r does, then remove",
+	  4 },
 	{ "grace", OPT_GRACE, "TIME", 0,
 	  "With -k: how long to wait before killing, in seconds (default 5) or with a unit: 500ms, 2min",
 	  4 },
@@ -236,6 +241,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--kill takes a signal name or number, not '%s'",
 				   TOOL_SHOWN(arg));
 		break;
+	case OPT_MIGRATE:
+		a->migrate = true;
+		break;
 	case OPT_GRACE:
 		if (is_zero_time(arg))
 			a->grace_ns = 0;
@@ -291,6 +299,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--remove cannot be combined with options that create");
 		if (!a->remove && (a->recursive || a->kill_signal))
 			argp_error(state, "-R and -k go with --remove");
+		if (a->migrate && (!a->remove || a->kill_signal))
+			argp_error(
+				state,
+				"--migrate-to-parent goes with --remove, and not with -k (move what runs there, or stop it)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -387,6 +399,16 @@ static void say_step(const struct cg_remove_event *e, void *ctx)
 	case CG_REMOVE_RMDIR:
 		printf("removed cgroup /%s (%s)\n", e->path, e->hier->label);
 		break;
+	case CG_REMOVE_MOVE:
+		printf("moved %d %s%s from cgroup /%s (%s)%s to its parent /%s\n", e->count,
+		       e->thread ? "thread" : "process",
+		       e->count == 1 ? ""
+		       : e->thread   ? "s"
+				     : "es",
+		       e->path, e->hier->label,
+		       ((const struct cgcreate2_args *)ctx)->recursive ? " and its subtree" : "",
+		       e->to);
+		break;
 	}
 }
 
@@ -446,9 +468,11 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	struct cg_remove_opts o = {
 		.recursive = a->recursive,
 		.signal = a->kill_signal,
+		.migrate_to_parent = a->migrate,
 		.grace_ns = a->grace_ns,
 		.layout = l,
 		.on_step = a->verbose ? say_step : NULL,
+		.ctx = a,
 	};
 	struct cg_targets there = { .t = calloc(ts->n + 1, sizeof(*ts->t)) }, twins = { 0 };
 	struct cg_diag d = { 0 };

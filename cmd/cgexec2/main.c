@@ -2,6 +2,7 @@
 /* cgexec2: run a command in cgroups, placed before it runs, or in a transient cgroup with limits. */
 #include <argp.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -48,13 +49,14 @@ enum {
 	OPT_SLICE,
 	OPT_USER,
 	OPT_NO_SYSTEMD,
+	OPT_NAME,
 };
 
 struct cgexec2_args {
 	char **specs;
 	struct cg_assignments set; /* -r FILE=VALUE */
 	bool transient, stats, keep, sticky, verbose, no_clone3, user, no_systemd;
-	char *name; /* --transient=NAME */
+	char *name; /* --name=NAME, -tNAME, --transient=NAME */
 	char *slice; /* --slice=SLICE */
 	char **argv; /* COMMAND [ARG...], borrowed from main's argv */
 };
@@ -65,7 +67,9 @@ static const struct argp_option options[] = {
 	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy)",
 	  1 },
 	{ "transient", 't', "NAME", OPTION_ARG_OPTIONAL,
-	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the root; wait for COMMAND, then kill what is left in it and remove it (the NAME must be attached: -tNAME or --transient=NAME)",
+	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the root; wait for COMMAND, then kill what is left in it and remove it. A word after a bare -t is COMMAND, never a name: a NAME is attached (-tNAME, --transient=NAME) or given with --name",
+	  1 },
+	{ "name", OPT_NAME, "NAME", 0, "The transient cgroup's name, a plain name (implies -t)",
 	  1 },
 	{ "set", 'r', "FILE=VALUE", 0,
 	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
@@ -83,9 +87,11 @@ static const struct argp_option options[] = {
 	  1 },
 	{ 0, 0, 0, 0, "Output:", 2 },
 	{ "stats", 's', 0, 0,
-	  "After COMMAND exits, print a usage summary on stderr: wall time, CPU user/system, peak memory, IO bytes, peak tasks (each where the kernel exposes it)",
+	  "After COMMAND exits, print a usage summary on stderr: wall time, CPU user/system, peak memory, IO bytes, peak tasks, OOM kills (each where the kernel exposes it)",
 	  2 },
-	{ "verbose", 'v', 0, 0, "Say where COMMAND was placed, and how", 2 },
+	{ "verbose", 'v', 0, 0,
+	  "Say where COMMAND was placed, and how; after a wait, the OOM kills counted in its cgroup",
+	  2 },
 	{ "no-clone3", OPT_NO_CLONE3, 0, 0,
 	  "Place a waited-for COMMAND by moving it, never by clone3(CLONE_INTO_CGROUP)", 2 },
 	{},
@@ -94,7 +100,7 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgexec2_args *a = state->input;
-	char show[TOOL_SHOWN_SIZE];
+	char show[TOOL_SHOWN_SIZE], show2[TOOL_SHOWN_SIZE];
 	int r;
 
 	switch (key) {
@@ -103,6 +109,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return ENOMEM;
 		break;
 	case 't':
+	case OPT_NAME:
 		a->transient = true;
 		if (arg) {
 			_cleanup_free_ char *norm = NULL;
@@ -111,8 +118,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			    strcmp(norm, arg))
 				argp_error(
 					state,
-					"--transient=NAME takes a plain cgroup name (no '/', not '.' or '..', no control characters), not '%s'",
+					"%s takes a plain cgroup name (no '/', not '.' or '..', no control characters), not '%s'",
+					key == 't' ? "--transient=NAME" : "--name",
 					cg_quote(arg, show, sizeof(show)));
+			if (a->name && strcmp(a->name, arg))
+				argp_error(state,
+					   "two names for the transient cgroup: '%s' and '%s'",
+					   cg_quote(a->name, show, sizeof(show)),
+					   cg_quote(arg, show2, sizeof(show2)));
 			a->name = arg;
 		}
 		break;
@@ -181,11 +194,11 @@ static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[--] COMMAND [ARG...]",
-	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed (usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
+	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N (a line says so when the OOM killer killed it, or killed processes of its cgroup, in a run cgexec2 waits for); 125 when cgexec2 failed (usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
 	       "Examples:\n"
 	       "  cgexec2 -g cpu,pids:batch make -j8\n"
 	       "  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
-	       "  cgexec2 -g services -tweb --keep /usr/sbin/httpd",
+	       "  cgexec2 -g services --name=web --keep /usr/sbin/httpd",
 };
 
 static int check_exist(const struct cg_targets *t, bool transient, struct cg_diag *d)
@@ -418,6 +431,50 @@ static int exit_status(int status)
 	return EXIT_CGEXEC;
 }
 
+/*
+ * The OOM killer in the cgroups of a waited-for COMMAND, said in one line as systemd-run does:
+ * COMMAND killed by it (SIGKILL, and memory.events or v1 memory.oom_control count a kill), or
+ * processes of its own killed; on v1 without an oom_kill count, memory.failcnt as a hint. -v
+ * gives the count even when it is 0.
+ */
+static void say_oom(const struct cgexec2_args *a, const struct cg_targets *t,
+		    const struct cg_usage *u, int status)
+{
+	const struct cg_target *x = &t->t[u->oom_at];
+	bool sigkill = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+	char where[PATH_MAX + 2], show[TOOL_SHOWN_SIZE], lim[32], limit[64] = "";
+
+	if (!(u->have & (CG_USAGE_OOM_KILL | CG_USAGE_MEM_FAILCNT)))
+		return;
+	cg_target_name(x, where, sizeof(where));
+	if (u->have & CG_USAGE_MEM_MAX)
+		snprintf(limit, sizeof(limit), " (%s %s)",
+			 x->hier->version == 2 ? "memory.max" : "memory.limit_in_bytes",
+			 cg_usage_format_limit(u->mem_max, lim, sizeof(lim)));
+	cg_quote(a->argv[0], show, sizeof(show));
+	if (a->verbose)
+		tool_say("cgroup %s (%s): %s=%" PRIu64 " (%s)", where, x->hier->label,
+			 u->have & CG_USAGE_OOM_KILL ? "oom_kill" : "memory_failcnt",
+			 u->have & CG_USAGE_OOM_KILL ? u->oom_kill : u->mem_failcnt,
+			 u->have & CG_USAGE_OOM_KILL
+				 ? (x->hier->version == 2 ? "memory.events" : "memory.oom_control")
+				 : "memory.failcnt: this kernel counts no OOM kills");
+	if ((u->have & CG_USAGE_OOM_KILL) && u->oom_kill && sigkill)
+		tool_say("cgroup %s (%s): run %s: the command was killed by the OOM killer%s",
+			 where, x->hier->label, show, limit);
+	else if ((u->have & CG_USAGE_OOM_KILL) && u->oom_kill)
+		tool_say("cgroup %s (%s): run %s: the OOM killer killed %" PRIu64
+			 " process%s in it%s",
+			 where, x->hier->label, show, u->oom_kill, u->oom_kill == 1 ? "" : "es",
+			 limit);
+	else if ((u->have & CG_USAGE_MEM_FAILCNT) && u->mem_failcnt && sigkill)
+		tool_say(
+			"cgroup %s (%s): run %s: the command was killed by SIGKILL after the cgroup hit its memory limit %" PRIu64
+			" time%s (memory.failcnt), likely by the OOM killer%s",
+			where, x->hier->label, show, u->mem_failcnt, u->mem_failcnt == 1 ? "" : "s",
+			limit);
+}
+
 static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanup,
 		       struct cg_journal *j, const sigset_t *oldmask, const sigset_t *set)
 {
@@ -439,7 +496,8 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	sigdelset(&stop, SIGCHLD);
 	so.stop_signals = &stop;
 
-	if (a->stats && !cleanup)
+	/* a transient cgroup counts from 0; an existing one, from what it had (OOM kills too) */
+	if (!cleanup)
 		(void)cg_usage_read(t, &before);
 	t0 = cg_now_ns();
 	r = cg_spawn(t, a->argv, &so, &c, &d);
@@ -474,15 +532,16 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	/* leftovers first, so that the summary counts what they did too */
 	if (cleanup)
 		(void)transient_kill(t, true);
+	r = cg_usage_read(t, &after);
+	if (r == 0)
+		cg_usage_delta(&before, &after);
 	if (a->stats) {
 		char buf[512];
 
-		r = cg_usage_read(t, &after);
 		if (r < 0) {
 			fprintf(stderr, "cgexec2: stats: cannot read the cgroups' usage: %s\n",
 				strerror(-r));
 		} else {
-			cg_usage_delta(&before, &after);
 			/* no cgroup of ours counts CPU (hybrid, v1 without cpuacct): COMMAND's own */
 			if (!(after.have & CG_USAGE_CPU)) {
 				after.user_ns = timeval_ns(&ru.ru_utime);
@@ -493,6 +552,9 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 				cg_usage_format(&after, wall, buf, sizeof(buf)));
 		}
 	}
+	/* the last line: why COMMAND ended, when the OOM killer is the reason */
+	if (r == 0)
+		say_oom(a, t, &after, status);
 	if (cleanup) {
 		transient_remove(t, true);
 		/* the controllers enabled on the way down stay: a sibling may rely on them now */
@@ -595,7 +657,14 @@ static int run(struct cgexec2_args *a)
 			goto fail_report;
 	}
 	if (a->transient) {
-		if (!a->specs) {
+		/*
+		 * Without -g, "/" is the unified hierarchy, or every v1 one on a legacy system:
+		 * there the -r files name the hierarchies needed, and the transient cgroup is made
+		 * in those alone; "/" is the fallback when they name none (core files only).
+		 */
+		bool by_set = !a->specs && !l->unified && a->set.n;
+
+		if (!a->specs && !by_set) {
 			r = cg_spec_parse(l, "/", &t, &d);
 			if (r < 0)
 				goto fail_report;
@@ -605,6 +674,8 @@ static int run(struct cgexec2_args *a)
 			if (r < 0)
 				goto fail_report;
 		}
+		if (by_set && !t.n && (r = cg_spec_parse(l, "/", &t, &d)) < 0)
+			goto fail_report;
 	} else if (!a->specs) {
 		/* no -g, no -t: libcgroup's rules for COMMAND say where, as for its cgexec */
 		r = cg_rules_classify_command(l, getpid(), a->argv[0], &t, &d);

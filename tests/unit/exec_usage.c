@@ -123,35 +123,58 @@ static void put(const char *dir, const char *file, const char *text)
 	}
 }
 
+/* Two fixture hierarchies under a temporary directory, each with the cgroup "g". */
+struct tree {
+	char top[64], v2[80], v1[80];
+	struct cg_hier h2, h1;
+};
+
+static bool tree_make(struct tree *f, const char *v1_label)
+{
+	char cmd[200];
+
+	snprintf(f->top, sizeof(f->top), "/tmp/exec_usage.XXXXXX");
+	f->h2 = (struct cg_hier){ .version = 2, .label = "unified", .fd = -1 };
+	f->h1 = (struct cg_hier){ .version = 1, .label = (char *)v1_label, .fd = -1 };
+	CHECK(mkdtemp(f->top) != NULL);
+	snprintf(f->v2, sizeof(f->v2), "%s/v2/g", f->top);
+	snprintf(f->v1, sizeof(f->v1), "%s/v1/g", f->top);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", f->v2, f->v1);
+	CHECK_INT(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/v2", f->top);
+	f->h2.fd = open(cmd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(cmd, sizeof(cmd), "%s/v1", f->top);
+	f->h1.fd = open(cmd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(f->h2.fd >= 0 && f->h1.fd >= 0);
+	return f->h2.fd >= 0 && f->h1.fd >= 0;
+}
+
+static void tree_free(struct tree *f)
+{
+	char cmd[200];
+
+	close(f->h1.fd);
+	close(f->h2.fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->top);
+	CHECK_INT(system(cmd), 0);
+}
+
 /* Fixture trees: a v2 cgroup with cpu.stat and memory.peak, a v1 one with cpuacct and pids. */
 static void test_read_sources(void)
 {
-	char tmpl[] = "/tmp/exec_usage.XXXXXX", v2[64], v1[64];
-	char *top = mkdtemp(tmpl);
-	struct cg_hier h2 = { .version = 2, .label = "unified", .fd = -1 };
-	struct cg_hier h1 = { .version = 1, .label = "cpuacct,pids", .fd = -1 };
-	struct cg_target tv[2] = { { .hier = &h1, .path = "g" }, { .hier = &h2, .path = "g" } };
+	struct tree f;
+	struct cg_target tv[2] = { { .hier = &f.h1, .path = "g" }, { .hier = &f.h2, .path = "g" } };
 	struct cg_targets t = { .t = tv, .n = 2 };
 	struct cg_usage u;
-	char cmd[200];
 
-	CHECK(top != NULL);
-	if (!top)
+	if (!tree_make(&f, "cpuacct,pids"))
 		return;
-	snprintf(v2, sizeof(v2), "%s/v2/g", top);
-	snprintf(v1, sizeof(v1), "%s/v1/g", top);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", v2, v1);
-	CHECK_INT(system(cmd), 0);
-	put(v2, "cpu.stat", "usage_usec 30\nuser_usec 20\nsystem_usec 10\n");
-	put(v2, "memory.peak", "8192\n");
-	put(v1, "cpuacct.usage_user", "999000\n");
-	put(v1, "cpuacct.usage_sys", "1000\n");
-	put(v1, "pids.peak", "4\n");
-	put(v1, "blkio.throttle.io_service_bytes", "8:0 Read 10\n8:0 Write 20\nTotal 30\n");
-	snprintf(cmd, sizeof(cmd), "%s/v2", top);
-	h2.fd = open(cmd, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	snprintf(cmd, sizeof(cmd), "%s/v1", top);
-	h1.fd = open(cmd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	put(f.v2, "cpu.stat", "usage_usec 30\nuser_usec 20\nsystem_usec 10\n");
+	put(f.v2, "memory.peak", "8192\n");
+	put(f.v1, "cpuacct.usage_user", "999000\n");
+	put(f.v1, "cpuacct.usage_sys", "1000\n");
+	put(f.v1, "pids.peak", "4\n");
+	put(f.v1, "blkio.throttle.io_service_bytes", "8:0 Read 10\n8:0 Write 20\nTotal 30\n");
 
 	/* the unified cpu.stat wins over v1 cpuacct; the rest comes from where it is */
 	CHECK_INT(cg_usage_read(&t, &u), 0);
@@ -174,11 +197,68 @@ static void test_read_sources(void)
 	/* a cgroup that vanished is an error, not an empty summary */
 	tv[0].path = "gone";
 	CHECK(cg_usage_read(&t, &u) < 0);
+	tree_free(&f);
+}
 
-	close(h1.fd);
-	close(h2.fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
-	CHECK_INT(system(cmd), 0);
+/* OOM kills: v2 memory.events, v1 memory.oom_control's oom_kill, else v1 memory.failcnt */
+static void test_read_oom(void)
+{
+	struct tree f;
+	struct cg_target tv[2] = { { .hier = &f.h2, .path = "g" }, { .hier = &f.h1, .path = "g" } };
+	struct cg_targets t = { .t = tv, .n = 1 };
+	struct cg_usage u, before = { .have = CG_USAGE_OOM_KILL, .oom_kill = 2 };
+	char buf[256];
+
+	if (!tree_make(&f, "memory"))
+		return;
+	put(f.v2, "memory.events", "low 0\nhigh 0\nmax 17\noom 3\noom_kill 3\noom_group_kill 0\n");
+	put(f.v2, "memory.max", "67108864\n");
+	put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n");
+	put(f.v1, "memory.failcnt", "5\n");
+	put(f.v1, "memory.limit_in_bytes", "9223372036854771712\n");
+
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.have, CG_USAGE_OOM_KILL | CG_USAGE_MEM_MAX);
+	CHECK_INT(u.oom_kill, 3);
+	CHECK_INT(u.mem_max, 67108864);
+	CHECK_INT(u.oom_at, 0);
+	CHECK_STR(cg_usage_format(&u, 0, buf, sizeof(buf)), "wall=0.000s oom_kill=3");
+	/* a counter: what the run added */
+	cg_usage_delta(&before, &u);
+	CHECK_INT(u.oom_kill, 1);
+
+	/* v1 without oom_kill in memory.oom_control (before 4.13): failcnt, as a hint */
+	t.t = &tv[1];
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.have, CG_USAGE_MEM_FAILCNT | CG_USAGE_MEM_MAX);
+	CHECK_INT(u.mem_failcnt, 5);
+	CHECK_STR(cg_usage_format(&u, 0, buf, sizeof(buf)), "wall=0.000s memory_failcnt=5");
+	CHECK_STR(cg_usage_format_limit(u.mem_max, buf, sizeof(buf)), "max");
+	/* 4.13+: oom_kill there wins over failcnt */
+	put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.have, CG_USAGE_OOM_KILL | CG_USAGE_MEM_MAX);
+	CHECK_INT(u.oom_kill, 1);
+	/* the unified target without memory files, then v1 memory: the index says which */
+	t.t = tv;
+	t.n = 2;
+	CHECK_INT(unlinkat(f.h2.fd, "g/memory.events", 0), 0);
+	CHECK_INT(unlinkat(f.h2.fd, "g/memory.max", 0), 0);
+	CHECK_INT(cg_usage_read(&t, &u), 0);
+	CHECK_INT(u.oom_at, 1);
+	tree_free(&f);
+}
+
+static void test_format_limit(void)
+{
+	char buf[32];
+
+	CHECK_STR(cg_usage_format_limit(67108864, buf, sizeof(buf)), "64M");
+	CHECK_STR(cg_usage_format_limit(1536 * 1024, buf, sizeof(buf)), "1536K");
+	CHECK_STR(cg_usage_format_limit(1000, buf, sizeof(buf)), "1000B");
+	CHECK_STR(cg_usage_format_limit(0, buf, sizeof(buf)), "0B");
+	CHECK_STR(cg_usage_format_limit(UINT64_C(3) << 30, buf, sizeof(buf)), "3G");
+	CHECK_STR(cg_usage_format_limit(UINT64_MAX, buf, sizeof(buf)), "max");
 }
 
 static void test_placeable(void)
@@ -215,6 +295,8 @@ int main(void)
 	test_format();
 	test_delta();
 	test_read_sources();
+	test_read_oom();
+	test_format_limit();
 	test_placeable();
 	test_exec_status();
 	return CHECK_DONE();
