@@ -4,13 +4,13 @@
 # subjects), no C file grows past what a person reads in one sitting.
 . "$(dirname "$0")/lib.sh"
 
-# "a b" lines: subject a includes subject b (stats_tree.c and stats_impl.h are stats,
+# "a b" lines: subject a includes subject b (stats_tree.c and stats_impl.h are stats, walk.c is cgroup,
 # record_read.c and record_impl.h are record, watch_files.c and watch_impl.h are watch)
 include_edges() {
 	local f m inc
 	for f in "$CGKIT_TOP"/common/*.[ch]; do
 		m=$(basename "${f%.*}")
-		case $m in stats_tree | stats_impl) m=stats ;; record_read | record_impl) m=record ;;
+		case $m in stats_tree | stats_impl) m=stats ;; walk) m=cgroup ;; record_read | record_impl) m=record ;;
 		watch_files | watch_impl) m=watch ;; esac
 		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r inc; do
 			[ "$inc" = stats_impl ] && inc=stats
