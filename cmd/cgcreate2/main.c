@@ -101,6 +101,7 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', 0, 0,
 	  "With -x: a cgroup that does not exist is not an error; with -M: no note when already mounted",
 	  5 },
+	TOOL_OPTION_HELP,
 	{},
 };
 
@@ -142,6 +143,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int r;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'g':
 	case ARGP_KEY_ARG:
 		if (cg_spec_check(arg) < 0)
@@ -680,6 +684,7 @@ int main(int argc, char **argv)
 	};
 	int ret;
 
+	tool_check_stdout(TOOL_EXIT_FAILED);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	ret = run(&a);
 	free(a.specs);

@@ -88,6 +88,7 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', 0, 0, "Say where COMMAND was placed, and how", 2 },
 	{ "no-clone3", OPT_NO_CLONE3, 0, 0,
 	  "Place a waited-for COMMAND by moving it, never by clone3(CLONE_INTO_CGROUP)", 2 },
+	TOOL_OPTION_HELP,
 	{},
 };
 
@@ -98,6 +99,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int r;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'g':
 		if (cg_strv_push(&a->specs, arg) < 0)
 			return ENOMEM;
@@ -753,6 +757,7 @@ int main(int argc, char **argv)
 	struct cgexec2_args a = { 0 };
 	int ret;
 
+	tool_check_stdout(EXIT_CGEXEC);
 	check_option_names(argc, argv);
 	argp_err_exit_status = EXIT_CGEXEC;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);

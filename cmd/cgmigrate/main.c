@@ -93,6 +93,7 @@ static const struct argp_option options[] = {
 	{ "force", OPT_FORCE, 0, 0,
 	  "Move into or out of a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
+	TOOL_OPTION_HELP,
 	{ 0 }
 };
 
@@ -124,6 +125,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	pid_t pid;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'g':
 		if (cg_strv_push(&a->specs, arg) < 0)
 			argp_failure(state, EXIT_USAGE, ENOMEM, "-g");
@@ -573,6 +577,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	argp_err_exit_status = EXIT_USAGE;
+	tool_check_stdout(TOOL_EXIT_FAILED);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	rc = run(&a);
 	cg_strv_free(a.specs);

@@ -465,8 +465,7 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 			exec_reap(&c);
 		r = out_flush(&c.o, STDOUT_FILENO);
 		if (r < 0) {
-			if (r != -EPIPE)
-				ret = report_errno(a, "write output", r);
+			ret = out_stdout_failed(r) ? 1 : ret;
 			done = interrupted = true;
 		}
 	}

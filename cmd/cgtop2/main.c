@@ -117,6 +117,7 @@ static const struct argp_option options[] = {
 	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
 	  4 },
 	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
+	TOOL_OPTION_HELP,
 	{},
 };
 
@@ -150,6 +151,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int i;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'b':
 		a->batch = true;
 		break;
@@ -487,8 +491,7 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 		}
 		r = out_flush(&o, STDOUT_FILENO);
 		if (r < 0) {
-			if (r != -EPIPE)
-				ret = report_errno(a, "write output", r);
+			ret = out_stdout_failed(r) ? 1 : ret;
 			break;
 		}
 	}
@@ -658,6 +661,7 @@ int main(int argc, char **argv)
 	};
 	int ret;
 
+	tool_check_stdout(TOOL_EXIT_FAILED);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	/* a closed pipe ends batch output quietly, as for head(1) */
 	signal(SIGPIPE, SIG_IGN);
