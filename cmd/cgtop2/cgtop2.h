@@ -19,6 +19,7 @@ struct cgtop2_args {
 	bool batch, raw, threads, verbose, cpu_time;
 	bool tree; /* --tree: the screen starts in its tree view */
 	unsigned long iterations; /* 0: until interrupted */
+	bool iterations_set; /* -n or -1 given: else 1 when stdout is no terminal */
 	uint64_t delay_ns;
 	int depth;
 	enum order order;
