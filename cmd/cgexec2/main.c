@@ -35,7 +35,7 @@
 
 TOOL_ARGP_VERSION("cgexec2");
 
-/* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure */
+/* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure (usage: 64) */
 #define EXIT_CGEXEC 125
 
 /* After the kill: how long COMMAND itself may take to be reaped before cgexec2 gives up. */
@@ -185,7 +185,7 @@ static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[--] COMMAND [ARG...]",
-	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N; 125 when cgexec2 failed (usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
+	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N; 64 usage error (a bad option, an unknown or unmounted controller in -g); 125 when cgexec2 failed (a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
 	       "Examples:\n"
 	       "  cgexec2 -g cpu,pids:batch make -j8\n"
 	       "  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
@@ -595,6 +595,9 @@ static int run(struct cgexec2_args *a)
 	}
 	for (char **s = a->specs; s && *s; s++) {
 		r = cg_spec_parse(l, *s, &t, &d);
+		/* a spec this system cannot serve (an unmounted controller) is the request's */
+		if (r < 0 && r != -ENOMEM)
+			ret = TOOL_EXIT_USAGE;
 		if (r < 0)
 			goto fail_report;
 	}
@@ -748,7 +751,7 @@ static void check_option_names(int argc, char **argv)
 			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more information.\n",
 			program_invocation_short_name, cg_quote(o, buf, sizeof(buf)),
 			program_invocation_short_name, program_invocation_short_name);
-		exit(EXIT_CGEXEC);
+		exit(TOOL_EXIT_USAGE);
 	}
 }
 
@@ -759,7 +762,7 @@ int main(int argc, char **argv)
 
 	tool_check_stdout(EXIT_CGEXEC);
 	check_option_names(argc, argv);
-	argp_err_exit_status = EXIT_CGEXEC;
+	argp_err_exit_status = TOOL_EXIT_USAGE;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
 	ret = run(&a);
 	cg_strv_free(a.specs);
