@@ -374,6 +374,23 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	return r;
 }
 
+/*
+ * "-g cpu:" or "-g cpu:/" asks to create a root, which always exists: without -p (where an
+ * existing cgroup is no error, the root too) a request that can never succeed, so a usage
+ * error that says so rather than mkdir's "File exists".
+ */
+static int root_named(const struct cg_targets *ts)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (!ts->t[i].path[0]) {
+			tool_say(
+				"cgroup / (%s): create: the root cgroup always exists; name a cgroup below it (with -p an existing cgroup, the root too, is no error)",
+				ts->t[i].hier->label);
+			return TOOL_EXIT_USAGE;
+		}
+	return 0;
+}
+
 static void say_step(const struct cg_remove_event *e, void *ctx)
 {
 	const char *sig = sigabbrev_np(e->sig);
@@ -658,6 +675,8 @@ static int run(struct cgcreate2_args *a)
 			goto out;
 		}
 	}
+	if (!a->remove && !a->parents && (r = root_named(&ts)) != 0)
+		goto out;
 	r = tool_owner_check(&ts, a->force, a->verbose, owner_hint, NULL);
 	if (r)
 		goto out;
