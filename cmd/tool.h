@@ -64,6 +64,12 @@ static inline void tool_report(const struct cg_diag *d, int r)
 		tool_say("%s", strerror(r < 0 ? -r : r));
 }
 
+/* "process" or "processes" after a count: "1 process", "0 processes" */
+static inline const char *tool_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* The exit status tool_close_stdout gives a write error (cgexec2: its own 125). */
 static inline int *tool_stdout_status(void)
 {

@@ -262,4 +262,17 @@ removed cgroup /$S/stubborn ($LABEL)" "$out"
 	KIDS=()
 }
 
+# Old code: "moved 1 processes (1 threads)".
+test_cgmigrate_plurals() {
+	pick || return 0
+	local pid
+	mkdir -p "$MNT/$S/m" || { fail "mkdir"; return; }
+	sleep 300 &
+	pid=$!
+	KIDS+=("$pid")
+	cgk_capture "$M" -v -g "$PFX/$S/m" "$pid"
+	assertEquals "exit" 0 "$rc"
+	assertEquals "one process" "moved 1 process (1 thread), 0 gone, 0 failed" "$out"
+}
+
 . "$SHUNIT2"

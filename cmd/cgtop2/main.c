@@ -456,8 +456,9 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 		    : a->at ? source_seek(src, a->at_ns, &smp)
 			    : source_current(src, &smp);
 		if (r == 0 && it == 0 && source_is_replay(src)) {
-			tool_say("replay %s: no sample at or after that time (%zu samples)",
-				 a->replay_file, source_count(src));
+			tool_say("replay %s: no sample at or after that time (%zu %s)",
+				 a->replay_file, source_count(src),
+				 tool_plural(source_count(src), "sample", "samples"));
 			ret = 1;
 		}
 		if (r == 0)
