@@ -3,9 +3,15 @@
 #ifndef CGKIT_TOOL_H
 #define CGKIT_TOOL_H
 
+#include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 
@@ -16,6 +22,15 @@
 #define TOOL_EXIT_OK	 0
 #define TOOL_EXIT_FAILED 1
 #define TOOL_EXIT_USAGE	 64 /* argp's, sysexits' EX_USAGE */
+
+/*
+ * -h for help, as libcgroup's tools and systemd-cgtop take it, beside argp's -? and --help.
+ * Each tool's parser answers it with argp_state_help(state, stdout, ARGP_HELP_STD_HELP).
+ */
+#define TOOL_OPTION_HELP                                                                           \
+	{                                                                                          \
+		0, 'h', 0, 0, "Give this help list (as -? and --help)", -1                         \
+	}
 
 /*
  * Room for an argument or a line of a file in a message: cg_quote cuts what does not fit with
@@ -47,6 +62,58 @@ static inline void tool_report(const struct cg_diag *d, int r)
 			cg_diag_format(d, buf, sizeof(buf)));
 	else
 		tool_say("%s", strerror(r < 0 ? -r : r));
+}
+
+/* "process" or "processes" after a count: "1 process", "0 processes" */
+static inline const char *tool_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* The exit status tool_close_stdout gives a write error (cgexec2: its own 125). */
+static inline int *tool_stdout_status(void)
+{
+	static int status = TOOL_EXIT_FAILED;
+
+	return &status;
+}
+
+/*
+ * What coreutils' close_stdout does, run at exit: what stdio still holds for stdout is written
+ * and stdout closed, and a failure (a full disk, an I/O error) is said and turns the exit
+ * status into a failure. argp's --help and --version end with exit(), so this is the one place
+ * that sees their write. Quiet when the caller closed stdout and nothing was written, and on
+ * EPIPE: a reader that went away (head -1) ends the tool as quietly as SIGPIPE would.
+ */
+static inline void tool_close_stdout(void)
+{
+	bool pending = __fpending(stdout) != 0, failed = ferror(stdout) != 0;
+	int err;
+
+	errno = 0;
+	if (fclose(stdout) == 0) {
+		if (!failed)
+			return;
+		err = 0; /* the error was earlier, its errno is gone */
+	} else {
+		err = errno;
+		if (!failed && !pending && err == EBADF)
+			return;
+	}
+	if (err == EPIPE)
+		return;
+	if (err)
+		tool_say("write error on standard output: %s", strerror(err));
+	else
+		tool_say("write error on standard output");
+	_exit(*tool_stdout_status());
+}
+
+/* Each main calls this first: tool_close_stdout at exit, a write error exiting with status. */
+static inline void tool_check_stdout(int status)
+{
+	*tool_stdout_status() = status;
+	atexit(tool_close_stdout);
 }
 
 #endif

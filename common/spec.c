@@ -78,6 +78,41 @@ static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *
 			   ctrl, *where ? where : "nothing");
 }
 
+/*
+ * "/sys/fs/cgroup/pids/x": the path in the file system where the path inside the hierarchy
+ * ("/x") was meant. Taken as it is, it would name a cgroup "sys" at the root: refused, saying
+ * what was meant. The longest mount point that prefixes path, else the usual parent of the
+ * mounts (/sys/fs/cgroup is a tmpfs in the hybrid and legacy layouts, no hierarchy).
+ */
+static int fs_path(const struct cg_layout *l, const char *path, const char *spec, struct cg_diag *d)
+{
+	static const char parent[] = "sys/fs/cgroup";
+	const char *m = NULL, *inside;
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const char *mp = l->hier[i].mountpoint + strspn(l->hier[i].mountpoint, "/");
+		size_t k = strlen(mp);
+
+		if (k > n && !strncmp(path, mp, k) && (path[k] == '/' || !path[k])) {
+			m = mp;
+			n = k;
+		}
+	}
+	if (!m && !strncmp(path, parent, sizeof(parent) - 1) &&
+	    (path[sizeof(parent) - 1] == '/' || !path[sizeof(parent) - 1])) {
+		m = parent;
+		n = sizeof(parent) - 1;
+	}
+	if (!m)
+		return 0;
+	inside = path[n] ? path + n + 1 : "";
+	return cg_diag_say(
+		d, EINVAL, spec, "", "",
+		"/%.*s is where cgroups are mounted, not a cgroup: give the path inside the hierarchy: /%s",
+		(int)n, m, inside);
+}
+
 static size_t target_hash(const struct cg_hier *h, const char *path)
 {
 	uint64_t x = 1469598103934665603ull ^ (uint64_t)(uintptr_t)h; /* FNV-1a */
@@ -214,6 +249,9 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 	if (l->n == 0)
 		return cg_diag_say(d, ENOENT, spec, "", "spec",
 				   "no cgroup filesystem is mounted (see cgcreate2 --mount)");
+	r = fs_path(l, path, spec, d);
+	if (r < 0)
+		return r;
 
 	if (!ctrls) {
 		if (l->unified) {

@@ -24,8 +24,9 @@ struct cg_targets {
 /*
  * Add the targets of one spec to acc (merging a repeated hierarchy+path).
  * Specs: "cpu,memory:/a/b", "name=systemd:a", "*:a", "a/b" (the unified hierarchy when one is
- * mounted, else every v1 hierarchy). Rejects "..", control characters and unmounted
- * controllers, with the reason in d. Returns 0 or -errno; acc is unchanged on failure.
+ * mounted, else every v1 hierarchy). Rejects "..", control characters, unmounted
+ * controllers and a path under a mount point ("/sys/fs/cgroup/pids/x": -EINVAL, the path inside
+ * the hierarchy meant), with the reason in d. Returns 0 or -errno; acc is unchanged on failure.
  */
 int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets *acc,
 		  struct cg_diag *d);

@@ -300,7 +300,7 @@ test_no_such_pid() {
 	cgk_capture "$M" -v -g "$PFX/$S/n" "$PIDS" "$nopid"
 	assertEquals "exit" 1 "$rc"
 	assertEquals "error" "cgmigrate: cgroup /$S/n ($LABEL): move: no such process $nopid" "$err"
-	assertEquals "summary" "moved 1 processes (1 threads), 0 gone, 1 failed" "$out"
+	assertEquals "summary" "moved 1 process (1 thread), 0 gone, 1 failed" "$out"
 	assertEquals "the real one moved" "/$S/n" "$(cgk_cgroup_of "$PIDS" "$H")"
 }
 
@@ -339,7 +339,7 @@ test_thread_into_threaded_child_unified() {
 	echo threaded >"$SB/dom/t/cgroup.type" || { fail "cannot make a threaded cgroup"; return; }
 	cgk_capture "$M" -v -T -g "/$S/dom/t" "$TID_worker_1"
 	assertEquals "exit" 0 "$rc"
-	assertEquals "summary" "moved 1 threads (of 1 processes), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 1 thread (of 1 process), 0 gone, 0 failed" "$out"
 	assertEquals "the thread moved" "/$S/dom/t" "$(task_cgroup "$TPID" "$TID_worker_1" unified)"
 	assertEquals "its sibling did not" "/$S/dom" "$(task_cgroup "$TPID" "$TID_worker_2" unified)"
 	assertEquals "nor the main thread" "/$S/dom" "$(task_cgroup "$TPID" "$TPID" unified)"
@@ -394,7 +394,7 @@ test_threads_of_match() {
 	fi
 	cgk_capture "$M" -v --threads-of="$TPID" --match='worker-*' -g "$spec"
 	assertEquals "exit" 0 "$rc"
-	assertEquals "summary" "moved 2 threads (of 1 processes), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 2 threads (of 1 process), 0 gone, 0 failed" "$out"
 	assertEquals "worker-1" "$dst" "$(task_cgroup "$TPID" "$TID_worker_1" $h)"
 	assertEquals "worker-2" "$dst" "$(task_cgroup "$TPID" "$TID_worker_2" $h)"
 	assertNotEquals "io-1 stays" "$dst" "$(task_cgroup "$TPID" "$TID_io_1" $h)"
@@ -662,7 +662,7 @@ test_drain_into_ancestor() {
 	assertEquals "flat: the grandchild's stays" "/$S/up/kid/grand" "$(cgk_cgroup_of "$3" "$H")"
 	cgk_capture "$M" -v -R -F "$PFX/$S/up/kid" -g "$PFX/$S"
 	assertEquals "recursive, into the grandparent: exit ($err)" 0 "$rc"
-	assertEquals "recursive: summary" "moved 1 processes, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$out"
+	assertEquals "recursive: summary" "moved 1 process, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$out"
 	assertEquals "recursive: moved" "/$S" "$(cgk_cgroup_of "$3" "$H")"
 	# a target inside the source: its subtree stays out, the rest of the source drains into it
 	"$M" -g "$PFX/$S/up/kid/grand" "$1" || { fail "setup 2"; return; }
@@ -825,7 +825,7 @@ test_rules_classify() {
 	start_sleepers 1 1 || return
 	cgk_capture with_rules "$_cgk_tmp/rules" "$M" -v "$PIDS"
 	assertEquals "exit ($err)" 0 "$rc"
-	assertEquals "summary" "moved 1 processes (1 threads), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 1 process (1 thread), 0 gone, 0 failed" "$out"
 	assertEquals "cpu by the rule" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" $h1)"
 	assertEquals "pids by its % line" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" $h2)"
 	# mig_threads matches no rule

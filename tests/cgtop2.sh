@@ -70,9 +70,10 @@ test_usage_errors() {
 	assertEquals "--order exit" 64 "$rc"
 	assertEquals "--order stderr" "cgtop2: --order takes path, tasks, cpu, memory, io or pressure, not 'bogus'
 $USAGE_TAIL" "$err"
-	cgk_capture "$T" -n 0
-	assertEquals "-n 0 exit" 64 "$rc"
-	assertEquals "-n 0 stderr" "cgtop2: --iterations takes a positive number, not '0'
+	# -n 0 is "until interrupted" (tests/habits.sh), -n -1 no number
+	cgk_capture "$T" -n -1
+	assertEquals "-n -1 exit" 64 "$rc"
+	assertEquals "-n -1 stderr" "cgtop2: --iterations takes a number (0: until interrupted), not '-1'
 $USAGE_TAIL" "$err"
 	cgk_capture "$T" -d 0
 	assertEquals "-d 0 exit" 64 "$rc"

@@ -54,15 +54,15 @@ test_name_option() {
 
 test_name_usage() {
 	cgk_capture "$X" --name=a/b true
-	assertEquals "a/b: exit" 125 "$rc"
+	assertEquals "a/b: exit" 64 "$rc"
 	assertContains "a/b: says why" "$err" "--name takes a plain cgroup name (no '/', not '.' or '..', no control characters), not 'a/b'"
 	cgk_capture "$X" --name=.. true
-	assertEquals "..: exit" 125 "$rc"
+	assertEquals "..: exit" 64 "$rc"
 	cgk_capture "$X" -tone --name=two true
-	assertEquals "two names: exit" 125 "$rc"
+	assertEquals "two names: exit" 64 "$rc"
 	assertContains "two names: says so" "$err" "two names for the transient cgroup: 'one' and 'two'"
 	cgk_capture "$X" --name
-	assertEquals "--name without NAME: exit" 125 "$rc"
+	assertEquals "--name without NAME: exit" 64 "$rc"
 }
 
 # A word after a bare -t is COMMAND, never a name: documented, in --help and the man page.

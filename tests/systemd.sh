@@ -213,7 +213,7 @@ test_fixture_cgexec2_unmapped_setting() {
 	assertEquals 125 "$rc"
 	assertEquals "cgexec2: -r: cpu.max=0: systemd takes QUOTA [PERIOD] in microseconds, or max; --no-systemd writes it directly" "$err"
 	cgk_capture "$X" --slice=a --no-systemd -- true
-	assertEquals "usage" 125 "$rc"
+	assertEquals "usage" 64 "$rc"
 	unset CGKIT_SYSTEMD_RUNTIME
 }
 

@@ -106,6 +106,7 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', 0, 0,
 	  "With -x: a cgroup that does not exist is not an error; with -M: no note when already mounted",
 	  5 },
+	TOOL_OPTION_HELP,
 	{},
 };
 
@@ -147,6 +148,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int r;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'g':
 	case ARGP_KEY_ARG:
 		if (cg_spec_check(arg) < 0)
@@ -380,6 +384,23 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		tool_report(&d, r);
 	cg_journal_clear(&j);
 	return r;
+}
+
+/*
+ * "-g cpu:" or "-g cpu:/" asks to create a root, which always exists: without -p (where an
+ * existing cgroup is no error, the root too) a request that can never succeed, so a usage
+ * error that says so rather than mkdir's "File exists".
+ */
+static int root_named(const struct cg_targets *ts)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (!ts->t[i].path[0]) {
+			tool_say(
+				"cgroup / (%s): create: the root cgroup always exists; name a cgroup below it (with -p an existing cgroup, the root too, is no error)",
+				ts->t[i].hier->label);
+			return TOOL_EXIT_USAGE;
+		}
+	return 0;
 }
 
 static void say_step(const struct cg_remove_event *e, void *ctx)
@@ -736,6 +757,8 @@ static int run(struct cgcreate2_args *a)
 			goto out;
 		}
 	}
+	if (!a->remove && !a->parents && (r = root_named(&ts)) != 0)
+		goto out;
 	r = tool_owner_check(&ts, a->force, a->verbose, owner_hint, NULL);
 	if (r)
 		goto out;
@@ -762,6 +785,7 @@ int main(int argc, char **argv)
 	};
 	int ret;
 
+	tool_check_stdout(TOOL_EXIT_FAILED);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	ret = run(&a);
 	free(a.specs);

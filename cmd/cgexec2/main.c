@@ -36,7 +36,7 @@
 
 TOOL_ARGP_VERSION("cgexec2");
 
-/* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure */
+/* env(1)'s convention, which DESIGN.md adopts: 125 is cgexec2's own failure (usage: 64) */
 #define EXIT_CGEXEC 125
 
 /* After the kill: how long COMMAND itself may take to be reaped before cgexec2 gives up. */
@@ -94,6 +94,7 @@ static const struct argp_option options[] = {
 	  2 },
 	{ "no-clone3", OPT_NO_CLONE3, 0, 0,
 	  "Place a waited-for COMMAND by moving it, never by clone3(CLONE_INTO_CGROUP)", 2 },
+	TOOL_OPTION_HELP,
 	{},
 };
 
@@ -104,6 +105,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int r;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'g':
 		if (cg_strv_push(&a->specs, arg) < 0)
 			return ENOMEM;
@@ -194,7 +198,7 @@ static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[--] COMMAND [ARG...]",
-	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N (a line says so when the OOM killer killed it, or killed processes of its cgroup, in a run cgexec2 waits for); 125 when cgexec2 failed (usage, a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
+	.doc = "Run COMMAND in cgroups. It is placed before its first instruction: spawned straight into the unified cgroup with clone3(CLONE_INTO_CGROUP), or cgexec2 moves itself into every cgroup, checks /proc/self/cgroup and execs it (keeping its PID) when nothing has to be waited for. Without -g and -t the cgroups come from the rules in /etc/cgrules.conf, as for libcgroup's cgexec. Options end at COMMAND.\vExit status: COMMAND's; 128+N when it died of signal N (a line says so when the OOM killer killed it, or killed processes of its cgroup, in a run cgexec2 waits for); 64 usage error (a bad option, an unknown or unmounted controller in -g); 125 when cgexec2 failed (a cgroup it could not use); 126 COMMAND not executable; 127 COMMAND not found.\n\n"
 	       "Examples:\n"
 	       "  cgexec2 -g cpu,pids:batch make -j8\n"
 	       "  cgexec2 -r pids.max=64 -r memory.max=1G -s ./build.sh\n"
@@ -653,6 +657,9 @@ static int run(struct cgexec2_args *a)
 	}
 	for (char **s = a->specs; s && *s; s++) {
 		r = cg_spec_parse(l, *s, &t, &d);
+		/* a spec this system cannot serve (an unmounted controller) is the request's */
+		if (r < 0 && r != -ENOMEM)
+			ret = TOOL_EXIT_USAGE;
 		if (r < 0)
 			goto fail_report;
 	}
@@ -815,7 +822,7 @@ static void check_option_names(int argc, char **argv)
 			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more information.\n",
 			program_invocation_short_name, cg_quote(o, buf, sizeof(buf)),
 			program_invocation_short_name, program_invocation_short_name);
-		exit(EXIT_CGEXEC);
+		exit(TOOL_EXIT_USAGE);
 	}
 }
 
@@ -824,8 +831,9 @@ int main(int argc, char **argv)
 	struct cgexec2_args a = { 0 };
 	int ret;
 
+	tool_check_stdout(EXIT_CGEXEC);
 	check_option_names(argc, argv);
-	argp_err_exit_status = EXIT_CGEXEC;
+	argp_err_exit_status = TOOL_EXIT_USAGE;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
 	ret = run(&a);
 	cg_strv_free(a.specs);

@@ -93,6 +93,7 @@ static const struct argp_option options[] = {
 	{ "force", OPT_FORCE, 0, 0,
 	  "Move into or out of a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
+	TOOL_OPTION_HELP,
 	{ 0 }
 };
 
@@ -124,6 +125,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	pid_t pid;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'g':
 		if (cg_strv_push(&a->specs, arg) < 0)
 			argp_failure(state, EXIT_USAGE, ENOMEM, "-g");
@@ -405,10 +409,10 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		}
 		/* every drain that listed its source says what it did, nothing done included */
 		if (a->verbose && res.started)
-			printf("moved %zu processes, %zu gone, %zu failed; %s (%s) %s after %u round%s\n",
-			       res.moved, res.gone, res.failed,
-			       cg_target_name(&src.t[i], name, sizeof(name)), src.t[i].hier->label,
-			       r < 0 ? "not empty" : "empty", res.rounds,
+			printf("moved %zu %s, %zu gone, %zu failed; %s (%s) %s after %u round%s\n",
+			       res.moved, tool_plural(res.moved, "process", "processes"), res.gone,
+			       res.failed, cg_target_name(&src.t[i], name, sizeof(name)),
+			       src.t[i].hier->label, r < 0 ? "not empty" : "empty", res.rounds,
 			       res.rounds == 1 ? "" : "s");
 	}
 	cg_targets_clear(&src);
@@ -554,11 +558,14 @@ static int run(struct cgmigrate_args *a)
 	}
 	if (a->verbose) {
 		if (a->thread)
-			printf("moved %zu threads (of %zu processes), %zu gone, %zu failed\n",
-			       sum.threads, sum.processes, sum.gone, sum.failed);
+			printf("moved %zu %s (of %zu %s), %zu gone, %zu failed\n", sum.threads,
+			       tool_plural(sum.threads, "thread", "threads"), sum.processes,
+			       tool_plural(sum.processes, "process", "processes"), sum.gone,
+			       sum.failed);
 		else
-			printf("moved %zu processes (%zu threads), %zu gone, %zu failed\n",
-			       sum.processes, sum.threads, sum.gone, sum.failed);
+			printf("moved %zu %s (%zu %s), %zu gone, %zu failed\n", sum.processes,
+			       tool_plural(sum.processes, "process", "processes"), sum.threads,
+			       tool_plural(sum.threads, "thread", "threads"), sum.gone, sum.failed);
 	}
 out:
 	cg_moves_free(m, m ? a->n_ids : 0);
@@ -573,6 +580,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	argp_err_exit_status = EXIT_USAGE;
+	tool_check_stdout(TOOL_EXIT_FAILED);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	rc = run(&a);
 	cg_strv_free(a.specs);

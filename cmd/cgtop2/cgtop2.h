@@ -19,6 +19,7 @@ struct cgtop2_args {
 	bool batch, raw, threads, verbose, cpu_time;
 	bool tree; /* --tree: the screen starts in its tree view */
 	unsigned long iterations; /* 0: until interrupted */
+	bool iterations_set; /* -n or -1 given: else 1 when stdout is no terminal */
 	uint64_t delay_ns;
 	int depth;
 	enum order order;
@@ -65,6 +66,11 @@ void out_pad(struct out *o, size_t n);
 int out_flush(struct out *o, int fd);
 /* Batch: flush once OUT_CHUNK is buffered; a failed write is kept for out_flush to return. */
 void out_maybe_flush(struct out *o);
+/*
+ * Say why out_flush(o, STDOUT_FILENO) failed, as the output's failure (ENOSPC is no cgroup's
+ * here): 1, or 0 for EPIPE, a reader that went away (head -1), which ends output quietly.
+ */
+int out_stdout_failed(int r);
 
 /* ---- render.c: the rows to show and every format ------------------------------------------- */
 

@@ -413,8 +413,9 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		return 1;
 	}
 	if (a->verbose)
-		tool_say("watching %zu cgroups with %zu inotify watches", cg_watch_cgroups(w),
-			 cg_watch_watches(w));
+		tool_say("watching %zu %s with %zu inotify %s", cg_watch_cgroups(w),
+			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
+			 tool_plural(cg_watch_watches(w), "watch", "watches"));
 	while (!done || (c.jobs && !interrupted)) {
 		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN },
 				       { .fd = done ? -1 : cg_watch_fd(w), .events = POLLIN } };
@@ -465,8 +466,7 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 			exec_reap(&c);
 		r = out_flush(&c.o, STDOUT_FILENO);
 		if (r < 0) {
-			if (r != -EPIPE)
-				ret = report_errno(a, "write output", r);
+			ret = out_stdout_failed(r) ? 1 : ret;
 			done = interrupted = true;
 		}
 	}

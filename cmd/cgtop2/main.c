@@ -55,7 +55,9 @@ static const char *const format_names[] = { "table", "json", "csv", "openmetrics
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Mode:", 1 },
 	{ "batch", 'b', 0, 0, "Batch mode: plain text snapshots, no escape codes, no input", 1 },
-	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until interrupted)", 1 },
+	{ "iterations", 'n', "N", 0,
+	  "Stop after N refreshes (0: until interrupted, the default on a terminal; into a pipe or a file: 1)",
+	  1 },
 	{ 0, '1', 0, 0, "Shortcut for --iterations=1", 1 },
 	{ "delay", 'd', "TIME", 0,
 	  "Time between refreshes in seconds (default 1; fractions allowed) or with a unit: 200us, 500ms, 1.5s, 2min",
@@ -117,6 +119,7 @@ static const struct argp_option options[] = {
 	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
 	  4 },
 	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
+	TOOL_OPTION_HELP,
 	{},
 };
 
@@ -150,17 +153,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int i;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'b':
 		a->batch = true;
 		break;
 	case 'n':
-		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0 || v == 0)
-			argp_error(state, "--iterations takes a positive number, not '%s'",
+		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0)
+			argp_error(state,
+				   "--iterations takes a number (0: until interrupted), not '%s'",
 				   TOOL_SHOWN(arg));
 		a->iterations = (unsigned long)v;
+		a->iterations_set = true;
 		break;
 	case '1':
 		a->iterations = 1;
+		a->iterations_set = true;
 		break;
 	case 'd':
 		if (cg_parse_seconds(arg, &a->delay_ns) < 0)
@@ -371,7 +380,7 @@ static const struct argp argp = {
 	options,
 	parse_opt,
 	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots.\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error.",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots: into a pipe or a file only one, as systemd-cgtop, unless -n (-n 0: until interrupted).\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error.",
 	NULL,
 	NULL,
 	NULL,
@@ -447,8 +456,9 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 		    : a->at ? source_seek(src, a->at_ns, &smp)
 			    : source_current(src, &smp);
 		if (r == 0 && it == 0 && source_is_replay(src)) {
-			tool_say("replay %s: no sample at or after that time (%zu samples)",
-				 a->replay_file, source_count(src));
+			tool_say("replay %s: no sample at or after that time (%zu %s)",
+				 a->replay_file, source_count(src),
+				 tool_plural(source_count(src), "sample", "samples"));
 			ret = 1;
 		}
 		if (r == 0)
@@ -487,8 +497,7 @@ static int run_batch(const struct cgtop2_args *a, struct source *src)
 		}
 		r = out_flush(&o, STDOUT_FILENO);
 		if (r < 0) {
-			if (r != -EPIPE)
-				ret = report_errno(a, "write output", r);
+			ret = out_stdout_failed(r) ? 1 : ret;
 			break;
 		}
 	}
@@ -658,7 +667,15 @@ int main(int argc, char **argv)
 	};
 	int ret;
 
+	tool_check_stdout(TOOL_EXIT_FAILED);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	/*
+	 * Into a pipe or a file, one snapshot, as systemd-cgtop does (a script wants the numbers
+	 * and an end, not a stream); -n asks for more. What streams by design keeps streaming.
+	 */
+	if (!a.iterations_set && !isatty(STDOUT_FILENO) && !a.record_file && !a.replay_file &&
+	    !a.serve && !a.events)
+		a.iterations = 1;
 	/* a closed pipe ends batch output quietly, as for head(1) */
 	signal(SIGPIPE, SIG_IGN);
 	ret = run(&a);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cgtop2.h"
+#include "tool.h"
 
 #define OUT_CHUNK 65536
 
@@ -97,4 +98,15 @@ void out_maybe_flush(struct out *o)
 	r = out_flush(o, o->fd);
 	if (r < 0)
 		o->err = r;
+}
+
+int out_stdout_failed(int r)
+{
+	if (r == -EPIPE)
+		return 0;
+	if (r == -ENOMEM)
+		tool_say("output: %s", strerror(ENOMEM));
+	else
+		tool_say("write error on standard output: %s", strerror(-r));
+	return 1;
 }

@@ -68,6 +68,27 @@ static void test_hybrid(void)
 	CHECK_INT(t.n, 3);
 	CHECK(strstr(d.why, "'nosuch' is not mounted") != NULL);
 	CHECK(strstr(d.why, "unified at /sys/fs/cgroup/unified offers: hugetlb") != NULL);
+	/* a file system path where the path inside the hierarchy was meant: refused, saying it */
+	CHECK_INT(cg_spec_parse(l, "cpu:/sys/fs/cgroup/cpu/a", &t, &d), -EINVAL);
+	CHECK(strstr(d.why,
+		     "/sys/fs/cgroup/cpu is where cgroups are mounted, not a cgroup: give the path inside the hierarchy: /a") !=
+	      NULL);
+	CHECK_INT(cg_spec_parse(l, "/sys/fs/cgroup/unified", &t, &d), -EINVAL);
+	CHECK(strstr(d.why, "give the path inside the hierarchy: /") != NULL);
+	/* the tmpfs above the hierarchies, no mount of its own */
+	CHECK_INT(cg_spec_parse(l, "sys/fs/cgroup/b/c", &t, &d), -EINVAL);
+	CHECK(strstr(d.why,
+		     "/sys/fs/cgroup is where cgroups are mounted, not a cgroup: give the path inside the hierarchy: /b/c") !=
+	      NULL);
+	CHECK_INT(t.n, 3);
+	/* a cgroup merely called sys is not one */
+	{
+		struct cg_targets sys = { 0 };
+
+		CHECK_INT(cg_spec_parse(l, "cpu:/sys/x", &sys, &d), 0);
+		CHECK_STR(sys.t[0].path, "sys/x");
+		cg_targets_clear(&sys);
+	}
 	cg_targets_clear(&t);
 
 	/* a v2-only controller offered by the unified hierarchy */
