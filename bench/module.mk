@@ -6,11 +6,9 @@ $(OBJ)/bench/%: bench/%.c $(LIBCGKIT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) -lpthread $(LIBCGKIT_LIBS) $(LDLIBS)
 
-# make bench            every bench/*.sh in turn
-# make bench B=cgtop2   only bench/cgtop2.sh
+# make bench            every bench/*.sh in turn, then bench/RESULTS.md (bench/run)
+# make bench B=cgtop2   only bench/cgtop2.sh (RESULTS.md is left as it is)
 bench: all $(BENCH_BINS) $(TEST_BINS)
-	@for b in $(if $(B),bench/$(B).sh,$(sort $(wildcard bench/*.sh))); do \
-		echo "=== $$b"; CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) bash $$b || exit 1; \
-	done
+	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) bench/run $(B)
 
 .PHONY: bench
