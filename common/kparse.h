@@ -74,7 +74,8 @@ int cg_kparse_limit(const char *text, uint64_t *ret);
 
 /* One PSI file: both lines (cpu has "full" since 5.13; absent, has_full is false). */
 struct cg_psi {
-	double some_avg10, full_avg10; /* percent */
+	double some_avg10, some_avg60, some_avg300; /* percent */
+	double full_avg10, full_avg60, full_avg300;
 	uint64_t some_total_us, full_total_us; /* stall time, microseconds */
 	bool has_full;
 };

@@ -38,7 +38,8 @@ enum cg_collector {
 	CG_COLL_IO, /* IO operations and discards: io.stat; v1 blkio throttle (or bfq) io_serviced */
 	CG_COLL_IODEVICE, /* the IO figures per device (row.iodevs), named from /sys/dev/block */
 	CG_COLL_PIDS, /* pids.max, pids.events (v1 the pids hierarchy) */
-	CG_COLL_PSI, /* PSI full avg10 and the some/full stall totals (the files are base) */
+	CG_COLL_PSI, /* PSI full avg10, avg60 and avg300 of some and full, and the stall totals
+		      * (the files are base) */
 	CG_COLL_N
 };
 /* The default set: every collector but iodevice (a series per device and cgroup). */
@@ -99,12 +100,17 @@ enum cg_stat_x {
 	CG_X_PIDS_MAX,
 	CG_X_PIDS_EV_MAX,
 	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
-	 * the full avg10 figures are in psi_full[], their bits here */
+	 * the full avg10 figures are in psi_full[], the other averages in psi_avg[], their bits
+	 * here (CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource) */
 	CG_X_PSI_SOME_US,
 	CG_X_PSI_FULL_US = CG_X_PSI_SOME_US + CG_PSI_N,
 	CG_X_PSI_FULL_AVG10 = CG_X_PSI_FULL_US + CG_PSI_N,
-	CG_X_N = CG_X_PSI_FULL_AVG10 + CG_PSI_N
+	CG_X_PSI_AVG = CG_X_PSI_FULL_AVG10 + CG_PSI_N,
+	CG_X_N = CG_X_PSI_AVG + 4 * CG_PSI_N
 };
+
+/* The PSI averages of CG_COLL_PSI besides the avg10s (some: the base row's psi[]). */
+enum cg_psi_avg { CG_PSI_SOME60, CG_PSI_SOME300, CG_PSI_FULL60, CG_PSI_FULL300, CG_PSI_AVG_N };
 
 /* With CG_COLL_IODEVICE: a block device's figures (v[CG_IO_*], have) and its name. */
 struct cg_stat_iodev {
@@ -134,6 +140,8 @@ struct cg_stat_row {
 	uint64_t x_have;
 	uint64_t x[CG_X_N];
 	double psi_full[CG_PSI_N]; /* percent, known with CG_X_PSI_FULL_AVG10 + resource */
+	/* percent, [avg][resource] known with CG_X_PSI_AVG + avg * CG_PSI_N + resource */
+	double psi_avg[CG_PSI_AVG_N][CG_PSI_N];
 	/* with CG_COLL_IODEVICE: one per device the cgroup did IO on, in the kernel's order */
 	struct cg_stat_iodev *iodevs;
 	size_t n_iodevs;

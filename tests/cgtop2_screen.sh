@@ -325,7 +325,6 @@ test_detail() {
 	pane_wait "│ /$S/d +│" || fail "Enter: detail of the selection: $(pane)"
 	pane_wait "│ CPU % " || fail "a CPU graph: $(pane)"
 	assertContains "tasks" "$(pane)" "│ tasks          0 (threads)"
-	assertContains "pressure" "$(pane)" "│ pressure 10s   cpu    some "
 	# the graphs fill with refreshes: blocks, the newest at the right
 	pane_wait "▁+ +│$" || fail "graph: $(pane)"
 	key Escape
@@ -336,6 +335,25 @@ test_detail() {
 	key Enter
 	pane_gone "│ CPU % " || fail "Enter closes: $(pane)"
 	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# PSI some and full over 10, 60 and 300 seconds, of each resource, and the stall totals.
+test_detail_pressure() {
+	setup_sandbox || return 0
+	[ -e "$U/cpu.pressure" ] || { cgk_skip "no PSI in this kernel (no cpu.pressure)"; return 0; }
+	ENV=NO_COLOR=1 start -d 0.2 -p "/$S" || return 0
+	pane_wait "^/$S " || fail "start: $(pane)"
+	key Enter
+	pane_wait "│ +io  " || fail "Enter: the pressure lines: $(pane)"
+	assertContains "the averages' header" "$(pane)" \
+		"│ pressure %            some    10s    60s   300s  full    10s    60s   300s  stalled s"
+	local res
+	for res in cpu memory io; do
+		assertTrue "six averages and the totals of $res: $(pane)" \
+			"pane | grep -Eq '^│ +$res +( +[0-9]+\.[0-9]{2}){6}  [0-9.]+ some, [0-9.]+ full'"
+	done
+	key Escape q
 	assertEquals "EXIT=0" "$(ended)"
 }
 

@@ -300,6 +300,8 @@ static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_ro
 	     "memory events", line_);
 }
 
+static void pressure(struct pane *p, const struct cg_stat_row *r);
+
 static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	char a[32], b[64], cpu[64];
@@ -368,26 +370,54 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 			(double)d->io.v[CG_IO_WBYTES]);
 		line(p, 0, "%-14s %s: read %s, written %s", i ? "" : "IO per device", dev, a, b);
 	}
-	{
-		static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
+	pressure(p, r);
+}
 
-		for (int i = 0; i < CG_PSI_N; i++) {
-			char full[64] = "", total[96] = "";
+/* a PSI average of the row, "%6.2f" or "-" */
+static void avg_of(char *buf, size_t size, const struct cg_stat_row *r, int x, double v)
+{
+	if (known(r, x))
+		snprintf(buf, size, "%6.2f", v);
+	else
+		snprintf(buf, size, "%6s", "-");
+}
 
-			if (!(r->have & (CG_STAT_PSI_CPU << i)))
-				continue;
-			if (known(r, CG_X_PSI_FULL_AVG10 + i))
-				snprintf(full, sizeof(full), ", full %.2f", r->psi_full[i]);
-			if (known(r, CG_X_PSI_SOME_US + i))
-				snprintf(total, sizeof(total), "; stalled %.3f s some",
-					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
-			if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
-				snprintf(total, sizeof(total), "; stalled %.3f s some, %.3f s full",
-					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
-					 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
-			line(p, 0, "%-14s %-6s some %.2f%s%s", i ? "" : "pressure 10s", res[i],
-			     r->psi[i], full, total);
+/* PSI of each resource: some and full over 10 s, 60 s and 300 s, and the stall totals */
+static void pressure(struct pane *p, const struct cg_stat_row *r)
+{
+	static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
+	bool head = false;
+
+	for (int i = 0; i < CG_PSI_N; i++) {
+		char v[6][16], total[64] = "";
+
+		if (!(r->have & (CG_STAT_PSI_CPU << i)))
+			continue;
+		if (!head) {
+			line(p, 0, "%-14s %-6s some %6s %6s %6s  full %6s %6s %6s  %s",
+			     "pressure %", "", "10s", "60s", "300s", "10s", "60s", "300s",
+			     "stalled s");
+			head = true;
 		}
+		snprintf(v[0], sizeof(v[0]), "%6.2f", r->psi[i]);
+		avg_of(v[1], sizeof(v[1]), r, CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_SOME60][i]);
+		avg_of(v[2], sizeof(v[2]), r, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_SOME300][i]);
+		avg_of(v[3], sizeof(v[3]), r, CG_X_PSI_FULL_AVG10 + i, r->psi_full[i]);
+		avg_of(v[4], sizeof(v[4]), r, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_FULL60][i]);
+		avg_of(v[5], sizeof(v[5]), r, CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_FULL300][i]);
+		if (known(r, CG_X_PSI_SOME_US + i))
+			snprintf(total, sizeof(total), "%.3f some",
+				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
+		if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
+			snprintf(total, sizeof(total), "%.3f some, %.3f full",
+				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
+				 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
+		line(p, 0, "%-14s %-6s      %s %s %s       %s %s %s  %s", "", res[i], v[0], v[1],
+		     v[2], v[3], v[4], v[5], total);
 	}
 }
 
