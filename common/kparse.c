@@ -253,6 +253,17 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 	return 0;
 }
 
+int cg_stats_parse_proc_state(const char *text, char *ret_state)
+{
+	const char *p = strrchr(text, ')');
+
+	/* comm may hold anything: the last ')' ends it, and the state is the field after it */
+	if (!p || p[1] != ' ' || !p[2] || p[2] == ' ' || p[2] == '\n' || (p[3] && p[3] != ' '))
+		return -EINVAL;
+	*ret_state = p[2];
+	return 0;
+}
+
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
 {
 	const char *p = strrchr(text, ')'), *e;

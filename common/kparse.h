@@ -38,6 +38,8 @@ int cg_stats_parse_populated(const char *text);
 uint64_t cg_stats_count_lines(const char *text);
 /* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
 int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
+/* /proc/PID/stat: the state field (R, S, D, Z, ...). */
+int cg_stats_parse_proc_state(const char *text, char *ret_state);
 /* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
 

@@ -206,6 +206,32 @@ void cg_stats_errors(const struct cg_stats *s, uint64_t ret[CG_COLL_N]);
  */
 int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n);
 
+/* A task of the cgroup cg_stats_set_members names: a process, or a thread. */
+struct cg_stat_member {
+	pid_t id; /* the process id, or the thread id when thread is set */
+	bool thread;
+	char state; /* as /proc/PID/stat says: 'R'unning, 'S'leeping, 'D', 'Z'ombie, ... */
+	char comm[64]; /* as the kernel has it: escape it to show it */
+	uint64_t ticks; /* utime + stime, clock ticks (a process: all its threads, gone ones too) */
+	double cpu_percent; /* of one CPU since the previous sample; < 0: no previous sample */
+};
+
+/*
+ * From the next sample on, also list the tasks of one cgroup (path as rows name it, "/" or
+ * "/a/b"; NULL: none), for a view of that cgroup alone: each sample reads /proc for each of
+ * them. Its own tasks only (not its descendants'), from the first hierarchy that lists any
+ * (cgroup2, then v1): processes, or threads with threads on (cg_stats_set_threads) and where
+ * no process can be listed (a threaded cgroup's cgroup.procs cannot be read). 0 or -ENOMEM.
+ */
+int cg_stats_set_members(struct cg_stats *s, const char *path);
+/*
+ * The tasks of the last sample, the most CPU first (those without a figure last): none when
+ * path is not the cgroup cg_stats_set_members named (or it is gone). Valid until the next
+ * sample or cg_stats_set_members.
+ */
+void cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
+		      size_t *ret_n);
+
 /* Which hierarchy serves each column, e.g. "cpu: unified cpu.stat; memory: memory v1 ...". */
 const char *cg_stats_sources(const struct cg_stats *s);
 

@@ -428,6 +428,56 @@ static const struct cg_stat_row *selected_row(const struct ui *u)
 	return u->items[u->cur].row;
 }
 
+/* A replay: the threads of a threaded cgroup, as recorded with -H. */
+static void recorded_threads(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	line(p, 0, "%s", "");
+	line(p, A_BOLD, "%8s  %-16s %6s", "TID", "COMM", "%CPU");
+	for (size_t t = 0; t < r->n_threads; t++) {
+		_cleanup_free_ char *comm = screen_text(u, r->threads[t].comm);
+		char c[16] = "-";
+
+		if (r->threads[t].cpu_percent >= 0)
+			snprintf(c, sizeof(c), "%.1f", r->threads[t].cpu_percent);
+		line(p, 0, "%8d  %-16s %6s", (int)r->threads[t].tid, comm ? comm : "?", c);
+	}
+}
+
+/* A task's state is a letter (R, S, D, t, ...): anything else is not drawn raw. */
+static char state_of(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
+}
+
+/* Live: the cgroup's own processes (threads with -H), the most CPU first, as many as fit. */
+static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	const struct cg_stat_member *m;
+	size_t n, room;
+	bool thread;
+
+	cg_stats_members(source_stats(u->src), r->path, &m, &n);
+	thread = n ? m[0].thread : u->a.threads;
+	line(p, 0, "%s", "");
+	line(p, A_BOLD, "%8s %s %6s  %-16s  (%zu %s of its own)", thread ? "TID" : "PID", "S",
+	     "%CPU", "COMM", n,
+	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));
+	room = p->y < getmaxy(p->w) - 1 ? (size_t)(getmaxy(p->w) - 1 - p->y) : 0;
+	for (size_t i = 0; i < n && room; i++, room--) {
+		_cleanup_free_ char *comm = screen_text(u, m[i].comm);
+		char c[16] = "-";
+
+		if (room == 1 && i + 1 < n) {
+			line(p, 0, "%8s (%zu more)", "", n - i);
+			break;
+		}
+		if (m[i].cpu_percent >= 0)
+			snprintf(c, sizeof(c), "%.1f", m[i].cpu_percent);
+		line(p, 0, "%8d %c %6s  %s", (int)m[i].id, state_of(m[i].state), c,
+		     comm ? comm : "?");
+	}
+}
+
 void screen_detail_draw(struct ui *u)
 {
 	const struct cg_stat_row *r = selected_row(u);
@@ -453,16 +503,8 @@ void screen_detail_draw(struct ui *u)
 	graph(&p, u, r->path, HIST_MEM, "memory", 3);
 	graph(&p, u, r->path, HIST_IO, "IO", 2);
 	graph(&p, u, r->path, HIST_PSI, "pressure", 2);
-	if (r->n_threads) {
-		line(&p, 0, "%s", "");
-		line(&p, A_BOLD, "%8s  %-16s %6s", "TID", "COMM", "%CPU");
-		for (size_t t = 0; t < r->n_threads; t++) {
-			_cleanup_free_ char *comm = screen_text(u, r->threads[t].comm);
-			char c[16] = "-";
-
-			if (r->threads[t].cpu_percent >= 0)
-				snprintf(c, sizeof(c), "%.1f", r->threads[t].cpu_percent);
-			line(&p, 0, "%8d  %-16s %6s", (int)r->threads[t].tid, comm ? comm : "?", c);
-		}
-	}
+	if (source_stats(u->src))
+		members(&p, u, r);
+	else if (r->n_threads)
+		recorded_threads(&p, u, r);
 }

@@ -144,6 +144,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strlen(comm) >= sizeof(comm))
 			abort();
 		cg_stats_parse_proc_flags(text, &a);
+		{
+			char st;
+
+			if (cg_stats_parse_proc_state(text, &st) == 0 && (st == ' ' || !st))
+				abort();
+		}
 		break;
 	}
 	free(text);
