@@ -225,12 +225,12 @@ struct cg_stat_member {
  */
 int cg_stats_set_members(struct cg_stats *s, const char *path);
 /*
- * The tasks of the last sample, the most CPU first (those without a figure last): none when
- * path is not the cgroup cg_stats_set_members named (or it is gone). Valid until the next
- * sample or cg_stats_set_members.
+ * The tasks of the last sample, the most CPU first (those without a figure last), none when
+ * the cgroup is gone; valid until the next sample or cg_stats_set_members. -ENOENT (and none)
+ * when path is not the cgroup cg_stats_set_members named, or no sample has listed it yet.
  */
-void cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
-		      size_t *ret_n);
+int cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
+		     size_t *ret_n);
 
 /* Which hierarchy serves each column, e.g. "cpu: unified cpu.stat; memory: memory v1 ...". */
 const char *cg_stats_sources(const struct cg_stats *s);

@@ -4,6 +4,7 @@
  * from the first hierarchy that lists any, each task's /proc stat, and its CPU against the
  * previous sample's list (kept for that cgroup only, and forgotten when another is named).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,15 @@ int cg_stats_set_members(struct cg_stats *s, const char *path)
 	return 0;
 }
 
-void cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
-		      size_t *ret_n)
+int cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
+		     size_t *ret_n)
 {
-	bool ours = path && s->members_path && !strcmp(path + (*path == '/'), s->members_path);
+	bool ours = path && s->members_path && s->members_t &&
+		    !strcmp(path + (*path == '/'), s->members_path);
 
 	*ret = ours ? s->members : NULL;
 	*ret_n = ours ? s->n_members : 0;
+	return ours ? 0 : -ENOENT;
 }
 
 void st_members_free(struct cg_stats *s)

@@ -456,7 +456,13 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 	size_t n, room;
 	bool thread;
 
-	cg_stats_members(source_stats(u->src), r->path, &m, &n);
+	if (cg_stats_members(source_stats(u->src), r->path, &m, &n) < 0) {
+		/* selected since the last refresh: listed by the next */
+		line(p, 0, "%s", "");
+		line(p, A_BOLD, "%8s %s %6s  %-16s  (at the next refresh)",
+		     u->a.threads ? "TID" : "PID", "S", "%CPU", "COMM");
+		return;
+	}
 	thread = n ? m[0].thread : u->a.threads;
 	line(p, 0, "%s", "");
 	line(p, A_BOLD, "%8s %s %6s  %-16s  (%zu %s of its own)", thread ? "TID" : "PID", "S",
