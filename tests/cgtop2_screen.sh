@@ -401,6 +401,30 @@ time.sleep(600)' &
 	return 0
 }
 
+# A cgroup whose tasks are in a v1 hierarchy only (cpuacct; its unified namesake is empty):
+# the pane lists them from there.
+test_detail_members_v1() {
+	setup_sandbox || return 0
+	cgk_need_v1 cpuacct || return 0
+	local acct pid
+	acct=$(cgk_sandbox cpuacct)/t$_t
+	mkdir -p "$acct/v1" "$U/v1"
+	sh -c 'echo $$ >"$1"; exec sleep 600' _ "$acct/v1/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -qx "$pid" "$acct/v1/cgroup.procs" || fail "sleep did not join"
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/v1 " || fail "start: $(pane)"
+		key Down Enter
+		pane_wait "^│ +$pid S +[0-9]+\.[0-9]  sleep +│" || fail "sleep from cpuacct: $(pane)"
+		assertContains "one process" "$(pane)" "(1 process of its own)"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
 # The collectors' figures: limits on the v1 memory and pids hierarchies of a hybrid host (no
 # process is put there), joined with the unified cgroup by path.
 test_detail_limits() {
