@@ -147,34 +147,44 @@ int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_wri
 	return 0;
 }
 
+/* " key=" in the line [l, eol): a percentage (0 to 100) as PSI prints it; -EINVAL otherwise */
+static int line_field_pct(const char *l, const char *eol, const char *key, double *ret)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = l; p < eol; p++) {
+		char buf[32], *end;
+		size_t n = 0;
+		double v;
+
+		if (*p != ' ' || (size_t)(eol - p) <= kl + 1 || strncmp(p + 1, key, kl) ||
+		    p[kl + 1] != '=')
+			continue;
+		p += kl + 2;
+		while (p + n < eol && p[n] != ' ' && n < sizeof(buf) - 1) {
+			buf[n] = p[n];
+			n++;
+		}
+		buf[n] = '\0';
+		if (!n || !(buf[0] >= '0' && buf[0] <= '9'))
+			return -EINVAL;
+		errno = 0;
+		v = strtod(buf, &end);
+		if (errno || *end || !isfinite(v) || v < 0 || v > 100)
+			return -EINVAL;
+		*ret = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int cg_stats_parse_psi(const char *text, double *ret_some_avg10)
 {
 	for (const char *l = text; *l;) {
 		const char *eol = strchrnul(l, '\n');
 
-		if (!strncmp(l, "some ", 5)) {
-			const char *p = strstr(l, " avg10=");
-			char buf[32], *end;
-			size_t n = 0;
-			double v;
-
-			if (!p || p > eol)
-				return -EINVAL;
-			p += 7;
-			while (p + n < eol && p[n] != ' ' && n < sizeof(buf) - 1) {
-				buf[n] = p[n];
-				n++;
-			}
-			buf[n] = '\0';
-			if (!n || !(buf[0] >= '0' && buf[0] <= '9'))
-				return -EINVAL;
-			errno = 0;
-			v = strtod(buf, &end);
-			if (errno || *end || !isfinite(v) || v < 0 || v > 100)
-				return -EINVAL;
-			*ret_some_avg10 = v;
-			return 0;
-		}
+		if (!strncmp(l, "some ", 5))
+			return line_field_pct(l, eol, "avg10", ret_some_avg10);
 		l = *eol ? eol + 1 : eol;
 	}
 	return -EINVAL;
@@ -240,6 +250,17 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 			return -EINVAL;
 	}
 	*ret_ticks = ut + st;
+	return 0;
+}
+
+int cg_stats_parse_proc_state(const char *text, char *ret_state)
+{
+	const char *p = strrchr(text, ')');
+
+	/* comm may hold anything: the last ')' ends it, and the state is the field after it */
+	if (!p || p[1] != ' ' || !p[2] || p[2] == ' ' || p[2] == '\n' || (p[3] && p[3] != ' '))
+		return -EINVAL;
+	*ret_state = p[2];
 	return 0;
 }
 
@@ -388,24 +409,26 @@ int cg_kparse_psi(const char *text, struct cg_psi *ret)
 	for (const char *l = text; *l;) {
 		const char *eol = strchrnul(l, '\n');
 		bool full = !strncmp(l, "full ", 5);
-		double avg;
+		double a10, a60, a300;
 		uint64_t total;
-		_cleanup_free_ char *line = NULL;
 
 		if (full || !strncmp(l, "some ", 5)) {
-			line = strndup(l, (size_t)(eol - l));
-			if (!line)
-				return -ENOMEM;
-			if (cg_stats_parse_psi(full ? (memcpy(line, "some", 4), line) : line,
-					       &avg) < 0 ||
+			/* every kernel with PSI (4.20) prints the three averages and the total */
+			if (line_field_pct(l, eol, "avg10", &a10) < 0 ||
+			    line_field_pct(l, eol, "avg60", &a60) < 0 ||
+			    line_field_pct(l, eol, "avg300", &a300) < 0 ||
 			    line_field_u64(l, eol, "total", &total) < 0)
 				return -EINVAL;
 			if (full) {
-				r.full_avg10 = avg;
+				r.full_avg10 = a10;
+				r.full_avg60 = a60;
+				r.full_avg300 = a300;
 				r.full_total_us = total;
 				r.has_full = true;
 			} else {
-				r.some_avg10 = avg;
+				r.some_avg10 = a10;
+				r.some_avg60 = a60;
+				r.some_avg300 = a300;
 				r.some_total_us = total;
 				some = true;
 			}

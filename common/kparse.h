@@ -38,6 +38,8 @@ int cg_stats_parse_populated(const char *text);
 uint64_t cg_stats_count_lines(const char *text);
 /* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
 int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
+/* /proc/PID/stat: the state field (R, S, D, Z, ...). */
+int cg_stats_parse_proc_state(const char *text, char *ret_state);
 /* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
 
@@ -74,7 +76,8 @@ int cg_kparse_limit(const char *text, uint64_t *ret);
 
 /* One PSI file: both lines (cpu has "full" since 5.13; absent, has_full is false). */
 struct cg_psi {
-	double some_avg10, full_avg10; /* percent */
+	double some_avg10, some_avg60, some_avg300; /* percent */
+	double full_avg10, full_avg60, full_avg300;
 	uint64_t some_total_us, full_total_us; /* stall time, microseconds */
 	bool has_full;
 };

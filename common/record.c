@@ -27,6 +27,11 @@
 		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0,                                    \
 			offsetof(struct cg_stat_row, psi_full[p]), 0                               \
 	}
+#define AF(n, a, p)                                                                                \
+	{                                                                                          \
+		n, W_F64, T_DOUBLE, CG_X_PSI_AVG + (a)*CG_PSI_N + (p), 0,                          \
+			offsetof(struct cg_stat_row, psi_avg[a][p]), 0                             \
+	}
 #define TF(n, w, t, m)                                                                             \
 	{                                                                                          \
 		n, w, t, -1, 0, offsetof(struct cg_stat_thread, m), 0                              \
@@ -99,6 +104,18 @@ static const struct field row_fields[] = {
 	PF("psi_full_cpu", CG_PSI_CPU),
 	PF("psi_full_memory", CG_PSI_MEMORY),
 	PF("psi_full_io", CG_PSI_IO),
+	AF("psi_some_avg60_cpu", CG_PSI_SOME60, CG_PSI_CPU),
+	AF("psi_some_avg60_memory", CG_PSI_SOME60, CG_PSI_MEMORY),
+	AF("psi_some_avg60_io", CG_PSI_SOME60, CG_PSI_IO),
+	AF("psi_some_avg300_cpu", CG_PSI_SOME300, CG_PSI_CPU),
+	AF("psi_some_avg300_memory", CG_PSI_SOME300, CG_PSI_MEMORY),
+	AF("psi_some_avg300_io", CG_PSI_SOME300, CG_PSI_IO),
+	AF("psi_full_avg60_cpu", CG_PSI_FULL60, CG_PSI_CPU),
+	AF("psi_full_avg60_memory", CG_PSI_FULL60, CG_PSI_MEMORY),
+	AF("psi_full_avg60_io", CG_PSI_FULL60, CG_PSI_IO),
+	AF("psi_full_avg300_cpu", CG_PSI_FULL300, CG_PSI_CPU),
+	AF("psi_full_avg300_memory", CG_PSI_FULL300, CG_PSI_MEMORY),
+	AF("psi_full_avg300_io", CG_PSI_FULL300, CG_PSI_IO),
 };
 
 static const struct field thread_fields[] = {

@@ -152,8 +152,16 @@ void st_read_failed(struct cg_stats *s, struct node *n, int k, int r)
 		n->gone_seen = true;
 }
 
-/* A small /proc file read whole into buf, NUL-terminated: length or -errno. */
-static ssize_t read_small(struct cg_stats *s, const char *path, char *buf, size_t size)
+void st_sample_dirs_close(struct cg_stats *s)
+{
+	for (int r = 0; r < R_N; r++) {
+		if (s->sample_dfd[r] >= 0)
+			close(s->sample_dfd[r]);
+		s->sample_dfd[r] = -1;
+	}
+}
+
+ssize_t st_read_small(struct cg_stats *s, const char *path, char *buf, size_t size)
 {
 	_cleanup_close_ int fd = st_open_relieved(s, path);
 
@@ -178,7 +186,7 @@ static void sample_threads(struct cg_stats *s, struct node *n, uint64_t now, uin
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tid, (int)tid);
 		/* a failed read: exited since the listing */
-		if (read_small(s, path, sbuf, sizeof(sbuf)) < 0 ||
+		if (st_read_small(s, path, sbuf, sizeof(sbuf)) < 0 ||
 		    cg_stats_parse_proc_stat(sbuf, t.comm, sizeof(t.comm), &t.ticks) < 0)
 			continue;
 		t.tid = tid;
@@ -229,7 +237,7 @@ static bool is_kernel_thread(struct cg_stats *s, pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	/* gone since the listing: not counted as a kernel thread, it was a process */
-	if (read_small(s, path, buf, sizeof(buf)) < 0)
+	if (st_read_small(s, path, buf, sizeof(buf)) < 0)
 		return false;
 	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & CG_PF_KTHREAD);
 }
@@ -446,11 +454,7 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 			n->dfd[r] = -1;
 		}
 	}
-	for (int r = 0; r < R_N; r++) {
-		if (s->sample_dfd[r] >= 0)
-			close(s->sample_dfd[r]);
-		s->sample_dfd[r] = -1;
-	}
+	st_sample_dirs_close(s);
 	n->has_prev = true;
 	n->prev_t = now;
 	n->prev_have = row->have;
@@ -515,6 +519,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	if (s->out_of_fds)
 		return s->out_of_fds;
 	sum_counted_tasks(s);
+	st_members_sample(s, now);
 	for (size_t i = 0; i < s->n_nodes; i++)
 		s->rows[i] = &s->nodes[i]->row;
 	*ret_rows = s->rows;
@@ -710,6 +715,7 @@ void cg_stats_free(struct cg_stats *s)
 		st_node_free(s, n);
 	}
 	st_collect_free(s);
+	st_members_free(s);
 	free(s->wds);
 	free(s->nodes);
 	free(s->rows);

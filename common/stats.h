@@ -38,7 +38,8 @@ enum cg_collector {
 	CG_COLL_IO, /* IO operations and discards: io.stat; v1 blkio throttle (or bfq) io_serviced */
 	CG_COLL_IODEVICE, /* the IO figures per device (row.iodevs), named from /sys/dev/block */
 	CG_COLL_PIDS, /* pids.max, pids.events (v1 the pids hierarchy) */
-	CG_COLL_PSI, /* PSI full avg10 and the some/full stall totals (the files are base) */
+	CG_COLL_PSI, /* PSI full avg10, avg60 and avg300 of some and full, and the stall totals
+		      * (the files are base) */
 	CG_COLL_N
 };
 /* The default set: every collector but iodevice (a series per device and cgroup). */
@@ -99,12 +100,17 @@ enum cg_stat_x {
 	CG_X_PIDS_MAX,
 	CG_X_PIDS_EV_MAX,
 	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
-	 * the full avg10 figures are in psi_full[], their bits here */
+	 * the full avg10 figures are in psi_full[], the other averages in psi_avg[], their bits
+	 * here (CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource) */
 	CG_X_PSI_SOME_US,
 	CG_X_PSI_FULL_US = CG_X_PSI_SOME_US + CG_PSI_N,
 	CG_X_PSI_FULL_AVG10 = CG_X_PSI_FULL_US + CG_PSI_N,
-	CG_X_N = CG_X_PSI_FULL_AVG10 + CG_PSI_N
+	CG_X_PSI_AVG = CG_X_PSI_FULL_AVG10 + CG_PSI_N,
+	CG_X_N = CG_X_PSI_AVG + 4 * CG_PSI_N
 };
+
+/* The PSI averages of CG_COLL_PSI besides the avg10s (some: the base row's psi[]). */
+enum cg_psi_avg { CG_PSI_SOME60, CG_PSI_SOME300, CG_PSI_FULL60, CG_PSI_FULL300, CG_PSI_AVG_N };
 
 /* With CG_COLL_IODEVICE: a block device's figures (v[CG_IO_*], have) and its name. */
 struct cg_stat_iodev {
@@ -134,6 +140,8 @@ struct cg_stat_row {
 	uint64_t x_have;
 	uint64_t x[CG_X_N];
 	double psi_full[CG_PSI_N]; /* percent, known with CG_X_PSI_FULL_AVG10 + resource */
+	/* percent, [avg][resource] known with CG_X_PSI_AVG + avg * CG_PSI_N + resource */
+	double psi_avg[CG_PSI_AVG_N][CG_PSI_N];
 	/* with CG_COLL_IODEVICE: one per device the cgroup did IO on, in the kernel's order */
 	struct cg_stat_iodev *iodevs;
 	size_t n_iodevs;
@@ -197,6 +205,32 @@ void cg_stats_errors(const struct cg_stats *s, uint64_t ret[CG_COLL_N]);
  * valid until the next call; they are in no particular order.
  */
 int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n);
+
+/* A task of the cgroup cg_stats_set_members names: a process, or a thread. */
+struct cg_stat_member {
+	pid_t id; /* the process id, or the thread id when thread is set */
+	bool thread;
+	char state; /* as /proc/PID/stat says: 'R'unning, 'S'leeping, 'D', 'Z'ombie, ... */
+	char comm[64]; /* as the kernel has it: escape it to show it */
+	uint64_t ticks; /* utime + stime, clock ticks (a process: all its threads, gone ones too) */
+	double cpu_percent; /* of one CPU since the previous sample; < 0: no previous sample */
+};
+
+/*
+ * From the next sample on, also list the tasks of one cgroup (path as rows name it, "/" or
+ * "/a/b"; NULL: none), for a view of that cgroup alone: each sample reads /proc for each of
+ * them. Its own tasks only (not its descendants'), from the first hierarchy that lists any
+ * (cgroup2, then v1): processes, or threads with threads on (cg_stats_set_threads) and where
+ * no process can be listed (a threaded cgroup's cgroup.procs cannot be read). 0 or -ENOMEM.
+ */
+int cg_stats_set_members(struct cg_stats *s, const char *path);
+/*
+ * The tasks of the last sample, the most CPU first (those without a figure last), none when
+ * the cgroup is gone; valid until the next sample or cg_stats_set_members. -ENOENT (and none)
+ * when path is not the cgroup cg_stats_set_members named, or no sample has listed it yet.
+ */
+int cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
+		     size_t *ret_n);
 
 /* Which hierarchy serves each column, e.g. "cpu: unified cpu.stat; memory: memory v1 ...". */
 const char *cg_stats_sources(const struct cg_stats *s);

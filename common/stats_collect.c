@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The sampler's collectors (cg_stats_opts.collectors): CPU user/system and throttling, memory
- * detail, limits and events, IO operations and devices, pids limit and events, PSI totals.
+ * detail, limits and events, IO operations and devices, pids limit and events, PSI totals and
+ * averages.
  * Each value comes from the first source that has it, cgroup2 before v1; the files a collector
  * alone reads are opened only while it is on, on the node's kept fds like the base files.
  */
@@ -101,6 +102,13 @@ static void cpu_stat_v2(struct cg_stats *s, struct cg_stat_row *r, const char *t
 	take_keys(s, r, CG_COLL_CPU, text, keys, idx, mult, ARRAY_SIZE(keys));
 }
 
+/* A PSI average of resource p: its bit in x_have (x[] stays 0), the figure in psi_avg[]. */
+static void set_avg(struct cg_stat_row *r, enum cg_psi_avg a, int p, double v)
+{
+	set_x(r, CG_X_PSI_AVG + (int)a * CG_PSI_N + p, 0);
+	r->psi_avg[a][p] = v;
+}
+
 static void psi_totals(struct cg_stats *s, struct cg_stat_row *r, int p, const char *text)
 {
 	struct cg_psi psi;
@@ -110,10 +118,14 @@ static void psi_totals(struct cg_stats *s, struct cg_stat_row *r, int p, const c
 		return;
 	}
 	set_x(r, CG_X_PSI_SOME_US + p, psi.some_total_us);
+	set_avg(r, CG_PSI_SOME60, p, psi.some_avg60);
+	set_avg(r, CG_PSI_SOME300, p, psi.some_avg300);
 	if (psi.has_full) {
 		set_x(r, CG_X_PSI_FULL_US + p, psi.full_total_us);
 		set_x(r, CG_X_PSI_FULL_AVG10 + p, 0);
 		r->psi_full[p] = psi.full_avg10;
+		set_avg(r, CG_PSI_FULL60, p, psi.full_avg60);
+		set_avg(r, CG_PSI_FULL300, p, psi.full_avg300);
 	}
 }
 

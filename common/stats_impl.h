@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mount.h"
 #include "stats.h"
@@ -175,6 +176,11 @@ struct cg_stats {
 	struct cg_io_dev *devs;
 	size_t n_devs;
 	bool devs_seen;
+	/* cg_stats_set_members: the cgroup whose tasks each sample lists ("" or "a/b"), or NULL */
+	char *members_path;
+	struct cg_stat_member *members;
+	size_t n_members;
+	uint64_t members_t; /* when they were read, 0: not yet */
 };
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
@@ -200,6 +206,10 @@ static inline bool out_of_fds(int r)
 int st_read_kind(struct cg_stats *s, struct node *n, int k, char **heap);
 /* A read of kind k failed with r: forget the fd of a file that is gone. */
 void st_read_failed(struct cg_stats *s, struct node *n, int k, int r);
+/* The directories st_read_kind opened for the node it read (sample_dfd), closed. */
+void st_sample_dirs_close(struct cg_stats *s);
+/* A small /proc file read whole into buf, NUL-terminated: length or -errno. */
+ssize_t st_read_small(struct cg_stats *s, const char *path, char *buf, size_t size);
 
 /* ---- common/stats_collect.c: the collectors ------------------------------------------------- */
 
@@ -211,6 +221,12 @@ void st_collect(struct cg_stats *s, struct node *n);
 void st_collect_reset(struct cg_stat_row *row);
 /* The sampler's device name cache. */
 void st_collect_free(struct cg_stats *s);
+
+/* ---- common/stats_members.c: the tasks of one cgroup --------------------------------------- */
+
+/* List the tasks of s->members_path anew (after the rows: a failure only empties the list). */
+void st_members_sample(struct cg_stats *s, uint64_t now);
+void st_members_free(struct cg_stats *s);
 
 /* ---- common/stats_tree.c: the cgroup tree, inotify, the fd budget -------------------------- */
 

@@ -325,7 +325,6 @@ test_detail() {
 	pane_wait "│ /$S/d +│" || fail "Enter: detail of the selection: $(pane)"
 	pane_wait "│ CPU % " || fail "a CPU graph: $(pane)"
 	assertContains "tasks" "$(pane)" "│ tasks          0 (threads)"
-	assertContains "pressure" "$(pane)" "│ pressure 10s   cpu    some "
 	# the graphs fill with refreshes: blocks, the newest at the right
 	pane_wait "▁+ +│$" || fail "graph: $(pane)"
 	key Escape
@@ -337,6 +336,93 @@ test_detail() {
 	pane_gone "│ CPU % " || fail "Enter closes: $(pane)"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
+}
+
+# PSI some and full over 10, 60 and 300 seconds, of each resource, and the stall totals.
+test_detail_pressure() {
+	setup_sandbox || return 0
+	[ -e "$U/cpu.pressure" ] || { cgk_skip "no PSI in this kernel (no cpu.pressure)"; return 0; }
+	ENV=NO_COLOR=1 start -d 0.2 -p "/$S" || return 0
+	pane_wait "^/$S " || fail "start: $(pane)"
+	key Enter
+	pane_wait "│ +io  " || fail "Enter: the pressure lines: $(pane)"
+	assertContains "the averages' header" "$(pane)" \
+		"│ pressure %            some    10s    60s   300s  full    10s    60s   300s  stalled s"
+	local res
+	for res in cpu memory io; do
+		assertTrue "six averages and the totals of $res: $(pane)" \
+			"pane | grep -Eq '^│ +$res +( +[0-9]+\.[0-9]{2}){6}  [0-9.]+ some, [0-9.]+ full'"
+	done
+	key Escape q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# The selected cgroup's own processes in the detail pane: pid, state, CPU and comm, the busiest
+# first; a comm with ESC and a tab (written to /proc/PID/comm) shown escaped; with H, threads.
+test_detail_members() {
+	setup_sandbox || return 0
+	local busy sleeper ready=$_cgk_tmp/members.ready
+	mkdir "$U/m"
+	# one thread spins (busy-1), the main one waits
+	"$HELPERS/top_busy" -n 1 -r "$ready" "$U/m/cgroup.procs" &
+	busy=$!
+	# only a task itself may write its /proc/PID/comm (the kernel: EINVAL for others)
+	sh -c 'echo $$ >"$1"; exec python3 -c "$2"' _ "$U/m/cgroup.procs" '
+import time
+open("/proc/self/comm", "w").write("x\x1b[7mREV\t")
+time.sleep(600)' &
+	sleeper=$!
+	cgk_wait_for test -e "$ready" || fail "top_busy did not start"
+	cgk_wait_for grep -q REV "/proc/$sleeper/comm" || fail "the comm not set"
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/m " || fail "start: $(pane)"
+		key Down Enter
+		pane_wait "│ +PID S +%CPU  COMM +\(2 processes of its own\)" ||
+			fail "the processes' header: $(pane)"
+		# a CPU figure from the second sample on; the state is the main thread's (S)
+		pane_wait "^│ +$busy [RS] +[0-9]+\.[0-9]  top_busy +│" || fail "top_busy: $(pane)"
+		assertEquals "the busiest first" "$busy" \
+			"$(pane | grep -A1 "PID S" | tail -n 1 | awk '{ print $2 }')"
+		assertEquals "the comm escaped" 1 \
+			"$(pane | grep -E "^│ +$sleeper S +[0-9.]+  " | grep -cF 'x\x1b[7mREV\t')"
+		assertFalse "no reverse video from the comm" \
+			"attrs | sed '1,2d;\$d' | grep -qE $'\e\\[([0-9]*;)*7m'"
+		# top_busy's two threads and python's one
+		key H
+		pane_wait "│ +TID S +%CPU  COMM +\(3 threads of its own\)" ||
+			fail "H: the threads: $(pane)"
+		pane_wait "^│ +[0-9]+ R +[0-9]+\.[0-9]  busy-1 +│" || fail "busy-1: $(pane)"
+		assertEquals "the thread's name escaped" 1 "$(pane | grep -cF 'x\x1b[7mREV\t')"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	kill -9 "$busy" "$sleeper" 2>/dev/null
+	wait "$busy" "$sleeper" 2>/dev/null
+	return 0
+}
+
+# A cgroup whose tasks are in a v1 hierarchy only (cpuacct; its unified namesake is empty):
+# the pane lists them from there.
+test_detail_members_v1() {
+	setup_sandbox || return 0
+	cgk_need_v1 cpuacct || return 0
+	local acct pid
+	acct=$(cgk_sandbox cpuacct)/t$_t
+	mkdir -p "$acct/v1" "$U/v1"
+	sh -c 'echo $$ >"$1"; exec sleep 600' _ "$acct/v1/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -qx "$pid" "$acct/v1/cgroup.procs" || fail "sleep did not join"
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/v1 " || fail "start: $(pane)"
+		key Down Enter
+		pane_wait "^│ +$pid S +[0-9]+\.[0-9]  sleep +│" || fail "sleep from cpuacct: $(pane)"
+		assertContains "one process" "$(pane)" "(1 process of its own)"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
 }
 
 # The collectors' figures: limits on the v1 memory and pids hierarchies of a hybrid host (no

@@ -406,7 +406,12 @@ static void resized(struct ui *u, bool from_signal)
 /* Take a sample for action act; 1 when there is a new one, 0 when none, or -errno. */
 static int step(struct ui *u, enum action act)
 {
+	struct cg_stats *s = source_stats(u->src);
 	int r;
+
+	/* the detail pane lists the selected cgroup's tasks: read only while it is open */
+	if (s && cg_stats_set_members(s, u->detail ? u->sel : NULL) < 0)
+		return -ENOMEM;
 
 	switch (act) {
 	case A_RESAMPLE:

@@ -300,6 +300,8 @@ static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_ro
 	     "memory events", line_);
 }
 
+static void pressure(struct pane *p, const struct cg_stat_row *r);
+
 static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	char a[32], b[64], cpu[64];
@@ -368,26 +370,54 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 			(double)d->io.v[CG_IO_WBYTES]);
 		line(p, 0, "%-14s %s: read %s, written %s", i ? "" : "IO per device", dev, a, b);
 	}
-	{
-		static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
+	pressure(p, r);
+}
 
-		for (int i = 0; i < CG_PSI_N; i++) {
-			char full[64] = "", total[96] = "";
+/* a PSI average of the row, "%6.2f" or "-" */
+static void avg_of(char *buf, size_t size, const struct cg_stat_row *r, int x, double v)
+{
+	if (known(r, x))
+		snprintf(buf, size, "%6.2f", v);
+	else
+		snprintf(buf, size, "%6s", "-");
+}
 
-			if (!(r->have & (CG_STAT_PSI_CPU << i)))
-				continue;
-			if (known(r, CG_X_PSI_FULL_AVG10 + i))
-				snprintf(full, sizeof(full), ", full %.2f", r->psi_full[i]);
-			if (known(r, CG_X_PSI_SOME_US + i))
-				snprintf(total, sizeof(total), "; stalled %.3f s some",
-					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
-			if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
-				snprintf(total, sizeof(total), "; stalled %.3f s some, %.3f s full",
-					 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
-					 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
-			line(p, 0, "%-14s %-6s some %.2f%s%s", i ? "" : "pressure 10s", res[i],
-			     r->psi[i], full, total);
+/* PSI of each resource: some and full over 10 s, 60 s and 300 s, and the stall totals */
+static void pressure(struct pane *p, const struct cg_stat_row *r)
+{
+	static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
+	bool head = false;
+
+	for (int i = 0; i < CG_PSI_N; i++) {
+		char v[6][16], total[64] = "";
+
+		if (!(r->have & (CG_STAT_PSI_CPU << i)))
+			continue;
+		if (!head) {
+			line(p, 0, "%-14s %-6s some %6s %6s %6s  full %6s %6s %6s  %s",
+			     "pressure %", "", "10s", "60s", "300s", "10s", "60s", "300s",
+			     "stalled s");
+			head = true;
 		}
+		snprintf(v[0], sizeof(v[0]), "%6.2f", r->psi[i]);
+		avg_of(v[1], sizeof(v[1]), r, CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_SOME60][i]);
+		avg_of(v[2], sizeof(v[2]), r, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_SOME300][i]);
+		avg_of(v[3], sizeof(v[3]), r, CG_X_PSI_FULL_AVG10 + i, r->psi_full[i]);
+		avg_of(v[4], sizeof(v[4]), r, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_FULL60][i]);
+		avg_of(v[5], sizeof(v[5]), r, CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + i,
+		       r->psi_avg[CG_PSI_FULL300][i]);
+		if (known(r, CG_X_PSI_SOME_US + i))
+			snprintf(total, sizeof(total), "%.3f some",
+				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
+		if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
+			snprintf(total, sizeof(total), "%.3f some, %.3f full",
+				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
+				 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
+		line(p, 0, "%-14s %-6s      %s %s %s       %s %s %s  %s", "", res[i], v[0], v[1],
+		     v[2], v[3], v[4], v[5], total);
 	}
 }
 
@@ -396,6 +426,62 @@ static const struct cg_stat_row *selected_row(const struct ui *u)
 	if (!u->n_items || u->cur >= u->n_items)
 		return NULL;
 	return u->items[u->cur].row;
+}
+
+/* A replay: the threads of a threaded cgroup, as recorded with -H. */
+static void recorded_threads(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	line(p, 0, "%s", "");
+	line(p, A_BOLD, "%8s  %-16s %6s", "TID", "COMM", "%CPU");
+	for (size_t t = 0; t < r->n_threads; t++) {
+		_cleanup_free_ char *comm = screen_text(u, r->threads[t].comm);
+		char c[16] = "-";
+
+		if (r->threads[t].cpu_percent >= 0)
+			snprintf(c, sizeof(c), "%.1f", r->threads[t].cpu_percent);
+		line(p, 0, "%8d  %-16s %6s", (int)r->threads[t].tid, comm ? comm : "?", c);
+	}
+}
+
+/* A task's state is a letter (R, S, D, t, ...): anything else is not drawn raw. */
+static char state_of(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
+}
+
+/* Live: the cgroup's own processes (threads with -H), the most CPU first, as many as fit. */
+static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	const struct cg_stat_member *m;
+	size_t n, room;
+	bool thread;
+
+	if (cg_stats_members(source_stats(u->src), r->path, &m, &n) < 0) {
+		/* selected since the last refresh: listed by the next */
+		line(p, 0, "%s", "");
+		line(p, A_BOLD, "%8s %s %6s  %-16s  (at the next refresh)",
+		     u->a.threads ? "TID" : "PID", "S", "%CPU", "COMM");
+		return;
+	}
+	thread = n ? m[0].thread : u->a.threads;
+	line(p, 0, "%s", "");
+	line(p, A_BOLD, "%8s %s %6s  %-16s  (%zu %s of its own)", thread ? "TID" : "PID", "S",
+	     "%CPU", "COMM", n,
+	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));
+	room = p->y < getmaxy(p->w) - 1 ? (size_t)(getmaxy(p->w) - 1 - p->y) : 0;
+	for (size_t i = 0; i < n && room; i++, room--) {
+		_cleanup_free_ char *comm = screen_text(u, m[i].comm);
+		char c[16] = "-";
+
+		if (room == 1 && i + 1 < n) {
+			line(p, 0, "%8s (%zu more)", "", n - i);
+			break;
+		}
+		if (m[i].cpu_percent >= 0)
+			snprintf(c, sizeof(c), "%.1f", m[i].cpu_percent);
+		line(p, 0, "%8d %c %6s  %s", (int)m[i].id, state_of(m[i].state), c,
+		     comm ? comm : "?");
+	}
 }
 
 void screen_detail_draw(struct ui *u)
@@ -423,16 +509,8 @@ void screen_detail_draw(struct ui *u)
 	graph(&p, u, r->path, HIST_MEM, "memory", 3);
 	graph(&p, u, r->path, HIST_IO, "IO", 2);
 	graph(&p, u, r->path, HIST_PSI, "pressure", 2);
-	if (r->n_threads) {
-		line(&p, 0, "%s", "");
-		line(&p, A_BOLD, "%8s  %-16s %6s", "TID", "COMM", "%CPU");
-		for (size_t t = 0; t < r->n_threads; t++) {
-			_cleanup_free_ char *comm = screen_text(u, r->threads[t].comm);
-			char c[16] = "-";
-
-			if (r->threads[t].cpu_percent >= 0)
-				snprintf(c, sizeof(c), "%.1f", r->threads[t].cpu_percent);
-			line(&p, 0, "%8d  %-16s %6s", (int)r->threads[t].tid, comm ? comm : "?", c);
-		}
-	}
+	if (source_stats(u->src))
+		members(&p, u, r);
+	else if (r->n_threads)
+		recorded_threads(&p, u, r);
 }

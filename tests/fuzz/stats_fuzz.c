@@ -103,9 +103,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 14: {
 		struct cg_psi p;
 
-		if (cg_kparse_psi(text, &p) == 0 && !(p.some_avg10 >= 0 && p.some_avg10 <= 100 &&
-						      p.full_avg10 >= 0 && p.full_avg10 <= 100))
-			abort();
+		if (cg_kparse_psi(text, &p) == 0) {
+			double v[] = { p.some_avg10, p.some_avg60, p.some_avg300,
+				       p.full_avg10, p.full_avg60, p.full_avg300 };
+
+			for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+				if (!(v[i] >= 0 && v[i] <= 100))
+					abort();
+		}
 		break;
 	}
 	case 15:
@@ -139,6 +144,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strlen(comm) >= sizeof(comm))
 			abort();
 		cg_stats_parse_proc_flags(text, &a);
+		{
+			char st;
+
+			if (cg_stats_parse_proc_state(text, &st) == 0 && (st == ' ' || !st))
+				abort();
+		}
 		break;
 	}
 	free(text);

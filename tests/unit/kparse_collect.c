@@ -69,6 +69,19 @@ static void test_psi(void)
 			    &p) == 0);
 	CHECK(p.some_avg10 == 12.34 && p.full_avg10 == 2.5 && p.some_total_us == 2500000 &&
 	      p.full_total_us == 1250000 && p.has_full);
+	CHECK(p.some_avg60 == 1.0 && p.some_avg300 == 0 && p.full_avg60 == 0 && p.full_avg300 == 0);
+	CHECK(cg_kparse_psi("some avg10=0.00 avg60=4.50 avg300=100.00 total=1\n"
+			    "full avg10=0.00 avg60=0.25 avg300=7.00 total=1\n",
+			    &p) == 0);
+	CHECK(p.some_avg60 == 4.5 && p.some_avg300 == 100 && p.full_avg60 == 0.25 &&
+	      p.full_avg300 == 7);
+	/* every average is there, each a percentage */
+	CHECK(cg_kparse_psi("some avg10=0.00 avg300=0.00 total=1\n", &p) == -EINVAL);
+	CHECK(cg_kparse_psi("some avg10=0.00 avg60=0.00 avg300=101.00 total=1\n", &p) == -EINVAL);
+	CHECK(cg_kparse_psi("some avg10=0.00 avg60=-1 avg300=0.00 total=1\n", &p) == -EINVAL);
+	CHECK(cg_kparse_psi("some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+			    "full avg10=0.00 avg60=0.00 avg300=nan total=1\n",
+			    &p) == -EINVAL);
 	/* the cpu file before 5.13 has no full line */
 	CHECK(cg_kparse_psi("some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n", &p) == 0);
 	CHECK(!p.has_full && p.some_total_us == 7);

@@ -119,6 +119,8 @@ static void round_trip(void)
 	r0.x[CG_X_MEM_MAX] = UINT64_MAX;
 	r0.x_have = CG_X_N == 64 ? UINT64_MAX : (1ull << CG_X_N) - 1;
 	r0.psi_full[CG_PSI_IO] = 0.5;
+	r0.psi_avg[CG_PSI_SOME300][CG_PSI_MEMORY] = 3.25;
+	r0.psi_avg[CG_PSI_FULL60][CG_PSI_IO] = 0.01;
 	r0.iodevs = dev;
 	r0.n_iodevs = 2;
 	r1.have = CG_STAT_TASKS;
@@ -163,6 +165,9 @@ static void round_trip(void)
 		for (int i = 0; i < CG_X_PSI_FULL_AVG10; i++)
 			CHECK_INT(a->x[i], r0.x[i]);
 		CHECK(a->psi_full[CG_PSI_IO] == 0.5 && a->psi_full[CG_PSI_CPU] == 0);
+		CHECK(a->psi_avg[CG_PSI_SOME300][CG_PSI_MEMORY] == 3.25 &&
+		      a->psi_avg[CG_PSI_FULL60][CG_PSI_IO] == 0.01 &&
+		      a->psi_avg[CG_PSI_FULL300][CG_PSI_CPU] == 0);
 		CHECK_INT(a->n_iodevs, 2);
 		if (a->n_iodevs == 2) {
 			CHECK_INT(a->iodevs[0].io.major, 8);

@@ -206,6 +206,21 @@ static void test_proc_flags(void)
 	CHECK(cg_stats_parse_proc_flags("a()", &flags) == -EINVAL);
 }
 
+static void test_proc_state(void)
+{
+	char st = 0;
+
+	CHECK(cg_stats_parse_proc_state("9 (x) R 1 1 1 0 -1 64\n", &st) == 0 && st == 'R');
+	/* tracing stop is lower case; a comm with ") S" and a blank in it */
+	CHECK(cg_stats_parse_proc_state("5 (a) S b) t 1 1\n", &st) == 0 && st == 't');
+	CHECK(cg_stats_parse_proc_state("9 (x) Z", &st) == 0 && st == 'Z');
+	CHECK(cg_stats_parse_proc_state("9 (x) ", &st) == -EINVAL);
+	CHECK(cg_stats_parse_proc_state("9 (x)  R 1", &st) == -EINVAL);
+	CHECK(cg_stats_parse_proc_state("9 (x) RS 1", &st) == -EINVAL);
+	CHECK(cg_stats_parse_proc_state("9 (x)R 1", &st) == -EINVAL);
+	CHECK(cg_stats_parse_proc_state("no parens R", &st) == -EINVAL);
+}
+
 int main(void)
 {
 	test_keyed();
@@ -216,6 +231,7 @@ int main(void)
 	test_meminfo_events();
 	test_proc_stat();
 	test_proc_flags();
+	test_proc_state();
 	test_env_value();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);

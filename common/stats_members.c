@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tasks of one cgroup (cg_stats_set_members), for a view of that cgroup alone: its listing
+ * from the first hierarchy that lists any, each task's /proc stat, and its CPU against the
+ * previous sample's list (kept for that cgroup only, and forgotten when another is named).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "clock.h"
+#include "kparse.h"
+#include "migrate.h"
+#include "stats_impl.h"
+
+/* The listings in preference order, cgroup2 first: processes; threads where those fail. */
+static const int procs_kinds[] = { F_PROCS_V2,	   F_PROCS_PIDS,  F_PROCS_CPUACCT,
+				   F_PROCS_MEMORY, F_PROCS_BLKIO, F_PROCS_SYSTEMD };
+static const int threads_kinds[] = { F_THREADS_V2,   F_TASKS_PIDS,  F_TASKS_CPUACCT,
+				     F_TASKS_MEMORY, F_TASKS_BLKIO, F_TASKS_SYSTEMD };
+
+int cg_stats_set_members(struct cg_stats *s, const char *path)
+{
+	char *p = NULL;
+
+	if (path && s->members_path && !strcmp(path + (*path == '/'), s->members_path))
+		return 0;
+	if (path && !(p = strdup(path + (*path == '/'))))
+		return -ENOMEM;
+	st_members_free(s);
+	s->members_path = p;
+	return 0;
+}
+
+int cg_stats_members(const struct cg_stats *s, const char *path, const struct cg_stat_member **ret,
+		     size_t *ret_n)
+{
+	bool ours = path && s->members_path && s->members_t &&
+		    !strcmp(path + (*path == '/'), s->members_path);
+
+	*ret = ours ? s->members : NULL;
+	*ret_n = ours ? s->n_members : 0;
+	return ours ? 0 : -ENOENT;
+}
+
+void st_members_free(struct cg_stats *s)
+{
+	free(s->members_path);
+	free(s->members);
+	s->members_path = NULL;
+	s->members = NULL;
+	s->n_members = 0;
+	s->members_t = 0;
+}
+
+/* The first of kinds[0, n) the node has whose listing is not empty: its ids, or none. */
+static void list(struct cg_stats *s, struct node *nd, const int *kinds, size_t n, pid_t **ret,
+		 size_t *ret_n)
+{
+	for (size_t i = 0; i < n && !*ret_n; i++) {
+		_cleanup_free_ char *heap = NULL;
+		int k = kinds[i], r;
+
+		if (!(nd->srcs & (1u << s->canon[st_defs[k].role])))
+			continue;
+		r = st_read_kind(s, nd, k, &heap);
+		if (r < 0) {
+			st_read_failed(s, nd, k, r);
+			continue;
+		}
+		free(*ret);
+		*ret = NULL;
+		if (cg_members_parse(heap ? heap : s->buf, ret, ret_n) < 0)
+			*ret_n = 0;
+	}
+}
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct cg_stat_member *x = a, *y = b;
+
+	if (x->cpu_percent != y->cpu_percent)
+		return x->cpu_percent < y->cpu_percent ? 1 : -1;
+	if (x->ticks != y->ticks)
+		return x->ticks < y->ticks ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* A task's figures from /proc, its CPU against its previous ones: false when it has gone. */
+static bool member(struct cg_stats *s, pid_t id, bool thread, uint64_t now,
+		   struct cg_stat_member *m)
+{
+	char path[64], buf[1024];
+
+	if (thread)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)id, (int)id);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	*m = (struct cg_stat_member){ .id = id, .thread = thread, .cpu_percent = -1 };
+	/* a failed read: exited since the listing */
+	if (st_read_small(s, path, buf, sizeof(buf)) < 0 ||
+	    cg_stats_parse_proc_stat(buf, m->comm, sizeof(m->comm), &m->ticks) < 0 ||
+	    cg_stats_parse_proc_state(buf, &m->state) < 0)
+		return false;
+	for (size_t j = 0; j < s->n_members && s->members_t && now > s->members_t; j++) {
+		const struct cg_stat_member *o = &s->members[j];
+
+		/* the same id and kind; a pid reused since would not have used less CPU */
+		if (o->id == id && o->thread == thread && m->ticks >= o->ticks) {
+			m->cpu_percent = (double)(m->ticks - o->ticks) / (double)s->clk_tck /
+					 ((double)(now - s->members_t) / (double)NSEC_PER_SEC) *
+					 100.0;
+			break;
+		}
+	}
+	return true;
+}
+
+void st_members_sample(struct cg_stats *s, uint64_t now)
+{
+	_cleanup_free_ pid_t *ids = NULL;
+	struct cg_stat_member *m = NULL;
+	struct node *nd;
+	size_t n_ids = 0, n = 0;
+	bool thread = false;
+
+	if (!s->members_path)
+		return;
+	nd = st_node_find(s, s->members_path);
+	if (nd) {
+		if (!s->threads)
+			list(s, nd, procs_kinds, ARRAY_SIZE(procs_kinds), &ids, &n_ids);
+		if (!n_ids) {
+			list(s, nd, threads_kinds, ARRAY_SIZE(threads_kinds), &ids, &n_ids);
+			thread = true;
+		}
+		st_sample_dirs_close(s);
+	}
+	if (n_ids && !(m = calloc(n_ids, sizeof(*m))))
+		n_ids = 0;
+	for (size_t i = 0; i < n_ids; i++)
+		n += member(s, ids[i], thread, now, &m[n]);
+	if (n)
+		qsort(m, n, sizeof(*m), by_cpu);
+	free(s->members);
+	s->members = m;
+	s->n_members = n;
+	s->members_t = now;
+}
