@@ -786,7 +786,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
 	ret = run(&a);
 	free(a.specs);
 	cg_strv_free(a.enable);

@@ -668,7 +668,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
 	/*
 	 * Into a pipe or a file, one snapshot, as systemd-cgtop does (a script wants the numbers
 	 * and an end, not a stream); -n asks for more. What streams by design keeps streaming.
