@@ -497,4 +497,75 @@ test_pids_max_reached_v1() {
 	assertEquals "moved" "/$S/p" "$(cgk_cgroup_of "$s2" pids)"
 }
 
+# --- Cgroups removed while a tool works on them -----------------------------------------------
+
+# A loop of ours making and removing cgroups $2.. under directory $1, until killed: $CHURN.
+churn() {
+	local dir=$1
+	shift
+	(
+		while :; do
+			for n in "$@"; do mkdir "$dir/$n" 2>/dev/null; done
+			for n in "$@"; do rmdir "$dir/$n" 2>/dev/null; done
+		done
+	) &
+	CHURN=$!
+	KIDS+=("$CHURN")
+}
+
+# An exit a tool documents, and when it failed, its one safe line.
+assert_documented() {
+	local what=$1 ok=$2
+	assertTrue "$what: exit $rc is one of $ok ($err)" "[[ \" $ok \" == *\" $rc \"* ]]"
+	if [ "$rc" != 0 ]; then
+		assert_one_safe_line "$what"
+		assertContains "$what: the tool's line: $err" "$err" "${what%% *}: "
+	fi
+}
+
+# cgmigrate -F SRC --recursive while children of SRC come and go: no crash, exit 0 or 1 with
+# one line, and the sleepers in SRC's lasting child end up in the target.
+test_drain_recursive_while_children_removed() {
+	local sb i p moved=0
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	mkdir -p "$sb/src/stay" "$sb/dst" || { fail "mkdir"; return; }
+	churn "$sb/src" c1 c2 c3 c4 c5 c6 c7 c8
+	for i in $(seq 1 20); do
+		sleeper
+		echo "$SLEEPER" >"$sb/src/stay/cgroup.procs" || { fail "move"; break; }
+		cgk_capture "$M" -F "/$S/src" -g "/$S/dst" --recursive
+		assert_documented "cgmigrate -F --recursive, run $i" "0 1"
+		[ "$(cgk_cgroup_of "$SLEEPER" unified)" = "/$S/dst" ] && moved=$((moved + 1))
+	done
+	kill -9 "$CHURN"
+	wait "$CHURN" 2>/dev/null
+	echo "# drain under churn: $moved of 20 moved"
+	assertEquals "every sleeper moved" 20 "$moved"
+}
+
+# cgexec2 -g X while X is removed and made again: the check and the move race. Exit 0 (it
+# ran) or 125 with one line, never a crash, never the command run elsewhere.
+test_exec_while_cgroup_removed() {
+	local sb i ran=0 refused=0
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	churn "$sb" x
+	for i in $(seq 1 60); do
+		cgk_capture "$E" -g "/$S/x" cat /proc/self/cgroup
+		assert_documented "cgexec2 -g, run $i" "0 125"
+		if [ "$rc" = 0 ]; then
+			ran=$((ran + 1))
+			assertEquals "run $i: it ran in X" "/$S/x" "$(printf '%s\n' "$out" | sed -n 's/^0:://p')"
+		else
+			refused=$((refused + 1))
+		fi
+	done
+	kill -9 "$CHURN"
+	wait "$CHURN" 2>/dev/null
+	echo "# cgexec2 under churn: $ran ran, $refused refused"
+}
+
 . "$SHUNIT2"
