@@ -390,15 +390,16 @@ test_mkdir_beyond_max_descendants() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
 	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
-	echo 1 >"$sb/cgroup.max.descendants" || { fail "set max.descendants"; return; }
+	# a cgroup of its own: what earlier tests left in the sandbox counts as descendants
+	mkdir "$sb/lim" && echo 1 >"$sb/lim/cgroup.max.descendants" ||
+		{ fail "set max.descendants"; return; }
 	before=$(find "$sb" -type d)
-	cgk_capture "$C" -p "/$S/a/b/c"
+	cgk_capture "$C" -p "/$S/lim/a/b/c"
 	assertEquals "exit ($err)" 1 "$rc"
 	assert_one_safe_line "max.descendants"
-	assertContains "names the cgroup: $err" "$err" "cgcreate2: cgroup /$S/a/b (unified): mkdir: "
+	assertContains "names the cgroup: $err" "$err" "cgcreate2: cgroup /$S/lim/a/b (unified): mkdir: "
 	assertContains "names the rule: $err" "$err" "cgroup.max.descendants"
 	assertEquals "the parents it made are removed" "$before" "$(find "$sb" -type d)"
-	echo max >"$sb/cgroup.max.descendants"
 }
 
 test_transient_beyond_max_depth() {
