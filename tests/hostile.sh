@@ -210,6 +210,7 @@ test_quote_bound() {
 
 E=$CGKIT_BIN/cgexec2
 MARK=cgkmark.$$
+REASON=
 
 # 254 'b's: a component of 255 bytes with its "/" (or with one more 'b')
 B254=$(printf '%0254d' 0 | tr 0 b)
@@ -262,6 +263,8 @@ refused() {
 	err=$(printf '%s\n' "$err" | grep -v '^Try `[a-z0-9]* --help'"'"' or `[a-z0-9]* --usage'"'"' for more information\.$')
 	assert_one_safe_line "$what $named"
 	assertContains "$what: names the cgroup: $err" "$err" "$named"
+	[ -z "$REASON" ] || assertTrue "$what: says why ($REASON): $err" \
+		"printf '%s' \"\$err\" | grep -qE '$REASON'"
 }
 
 # A refused path $2 in hierarchy $1, named $3 in the line, through every tool.
@@ -295,12 +298,15 @@ corpus_paths() {
 	corpus_refused "$h" "/$S/./.." "/$S/./.."
 	corpus_refused "$h" "/$S/../../../../../../tmp/$MARK" "/$S/../../../../../../tmp/$MARK"
 	corpus_refused "$h" "../../../../tmp/$MARK" "../../../../tmp/$MARK"
+	# the line gives the length as the reason (a 4096-byte path has no name over 255 bytes)
+	REASON='4095|too long'
 	corpus_refused "$h" "/$S/${B254}bb" "/$S/bbbb"
 	corpus_refused "$h" "$(path_of_len 4096)" "/$S/bbbb"
 	corpus_refused "$h" "$(path_of_len 4097)" "/$S/bbbb"
 	corpus_refused "$h" "$(path_of_len 8192)" "/$S/bbbb"
 	long=$(path_of_len 20000)
 	corpus_refused "$h" "$long" "/$S/bbbb"
+	REASON=
 	corpus_refused "$h" "/$S/$(printf 'n\nl')" "/$S/n\\nl"
 	corpus_refused "$h" "/$S/$(printf 'e\e[2J')" "/$S/e\\x1b[2J"
 	corpus_refused "$h" "/$S/$(printf 't\tab')" "/$S/t\\tab"
