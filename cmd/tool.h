@@ -65,6 +65,23 @@ static inline void tool_report(const struct cg_diag *d, int r)
 }
 
 /* "process" or "processes" after a count: "1 process", "0 processes" */
+/*
+ * argp_parse exits by itself on a usage error; what it returns is a failure of its own or a
+ * parser's (ENOMEM under a low ulimit -v), with the arguments half read. Going on would act
+ * on defaults nobody asked for (cgtop2 then watched the whole tree, or crashed): exit instead.
+ */
+static inline void tool_parse(const struct argp *argp, int argc, char **argv, unsigned flags,
+			      void *input, int status)
+{
+	int r = argp_parse(argp, argc, argv, flags, NULL, input);
+
+	if (r) {
+		fprintf(stderr, "%s: read the arguments: %s\n", program_invocation_short_name,
+			strerror(r));
+		exit(status);
+	}
+}
+
 static inline const char *tool_plural(size_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;

@@ -78,6 +78,9 @@ const char *cg_explain(int err, enum cg_op op, int version)
 	case EAGAIN:
 		if (op == CG_OP_ATTACH || op == CG_OP_ATTACH_THREAD)
 			return "pids.max of the target is reached";
+		/* what cgroup_mkdir() returns for these limits, not ENOSPC */
+		if (op == CG_OP_MKDIR)
+			return "cgroup.max.descendants or cgroup.max.depth of the parent or an ancestor is reached";
 		return NULL;
 	case ENXIO:
 		return "not a cgroup filesystem: the file is not on cgroupfs (is something mounted over the cgroup?), refusing to use it";

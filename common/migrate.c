@@ -842,6 +842,12 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		}
 	}
 	t = cg_open_dir(src->hier, src->path);
+	if (t == -ENOENT) {
+		/* CG_OP_OPEN's ENOENT is a missing interface file: here it is the cgroup */
+		r = cg_diag_say(d, ENOENT, where, src->hier->label, "drain",
+				"%s (the cgroup does not exist)", strerror(ENOENT));
+		goto out;
+	}
 	if (t < 0) {
 		/* not only "no such cgroup": EACCES, ESTALE are reasons of their own */
 		r = cg_diag_fail(d, -t, CG_OP_OPEN, src->hier->version, where, src->hier->label,

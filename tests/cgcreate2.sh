@@ -30,7 +30,7 @@ Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information." "$err"
 test_usage_dotdot() {
 	cgk_capture "$CG" -g "cpu:/$S/../etc"
 	assertEquals 64 "$rc"
-	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters or names over 255 bytes)" \
+	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters, names over 255 bytes or paths over 4095)" \
 		"$(head -n 1 <<<"$err")"
 	cgk_capture "$CG" "$(printf 'a\nb')"
 	assertEquals "control character" 64 "$rc"

@@ -118,7 +118,7 @@ $USAGE_TAIL" "$err"
 $USAGE_TAIL" "$err"
 	cgk_capture "$T" /a/../b
 	assertEquals ".. exit" 64 "$rc"
-	assertEquals ".. stderr" "cgtop2: cgroup '/a/../b': '..', control characters and names over 255 bytes are not allowed in a cgroup path
+	assertEquals ".. stderr" "cgtop2: cgroup '/a/../b': '..', control characters, names over 255 bytes and paths over 4095 are not allowed in a cgroup path
 $USAGE_TAIL" "$err"
 	assertEquals "usage errors print nothing on stdout" "" "$out"
 }

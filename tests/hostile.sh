@@ -199,4 +199,380 @@ test_quote_bound() {
 	assertContains "cut with ..." "$err" '...'
 }
 
+# --- The path corpus: every tool, every hostile path ---------------------------------------
+#
+# Each path goes to cgcreate2 (create, -x), cgexec2 -g, cgmigrate -g and -F and cgtop2, in
+# the unified hierarchy and in v1 pids, from a scratch working directory. A refused path: the
+# documented exit (64), one safe line naming the cgroup, and the trees unchanged: the sandbox
+# in full, the tops of every hierarchy, the scratch directory and /tmp. A path that only needs
+# normalising (a/./b, //, trailing /) names the same cgroup as its clean form, which the run
+# creates, uses and removes; nothing else appears.
+
+E=$CGKIT_BIN/cgexec2
+MARK=cgkmark.$$
+REASON=
+
+# 254 'b's: a component of 255 bytes with its "/" (or with one more 'b')
+B254=$(printf '%0254d' 0 | tr 0 b)
+
+# A path "/$S/..." of exactly $1 bytes made of 255-byte components (and a shorter last one).
+path_of_len() {
+	local want=$1 p="/$S"
+	while [ $((${#p} + 256)) -le "$want" ]; do p="$p/$B254"; done
+	[ $((want - ${#p} - 1)) -gt 0 ] && p="$p/$(printf '%0*d' $((want - ${#p} - 1)) 0 | tr 0 c)"
+	printf '%s' "$p"
+}
+
+# What may differ between two snapshots is nothing: the sandbox of every hierarchy in full and
+# the scratch directory (after each call), plus (after each path, "snapshot all") the top of
+# every hierarchy (other suites' sandboxes come and go: left out) and anything named like our
+# marker in /tmp, /var/tmp and /.
+snapshot() {
+	local m
+	while read -r m; do
+		[ "$1" = all ] && find "$m" -maxdepth 1 -type d | grep -v '/cgkit-test\.[0-9]*$'
+		[ -d "$m/$S" ] && find "$m/$S"
+	done < <(cgk_all_mnts)
+	find "$SCRATCH"
+	[ "$1" = all ] && find /tmp /var/tmp / -maxdepth 2 -name "*$MARK*" 2>/dev/null
+}
+
+assert_same_trees() {
+	[ "$2" = "$3" ] && return 0
+	fail "$1: the trees changed: $(diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") |
+		head -c 600 | od -c | head -n 8)"
+}
+
+# Run one tool on a path in the scratch directory: $rc $out $err; the trees must not change.
+corpus_run() {
+	local what=$1 before
+	shift
+	before=$(snapshot)
+	(cd "$SCRATCH" && cgk_capture "$@" && printf '%s\n' "$rc" >"$_cgk_tmp/rc")
+	rc=$(cat "$_cgk_tmp/rc") out=$(cat "$_cgk_tmp/out") err=$(cat "$_cgk_tmp/err")
+	assert_same_trees "$what" "$before" "$(snapshot)"
+}
+
+# One refused call: 64, one safe line that names the cgroup ($2), the trees unchanged.
+refused() {
+	local what=$1 named=$2
+	shift 2
+	corpus_run "$what $named" "$@"
+	assertEquals "$what $named: exit ($err)" 64 "$rc"
+	# a usage error: the line, then argp's pointer to --help
+	err=$(printf '%s\n' "$err" | grep -v '^Try `[a-z0-9]* --help'"'"' or `[a-z0-9]* --usage'"'"' for more information\.$')
+	assert_one_safe_line "$what $named"
+	assertContains "$what: names the cgroup: $err" "$err" "$named"
+	[ -z "$REASON" ] || assertTrue "$what: says why ($REASON): $err" \
+		"printf '%s' \"\$err\" | grep -qE '$REASON'"
+}
+
+# A refused path $2 in hierarchy $1, named $3 in the line, through every tool.
+corpus_refused() {
+	local h=$1 p=$2 named=$3 spec to before
+	spec=$p to=/$S
+	[ "$h" != unified ] && spec=$h:$p to=$h:/$S
+	before=$(snapshot all)
+	sleeper
+	refused "$h cgcreate2" "$named" "$C" "$spec"
+	refused "$h cgcreate2 -p" "$named" "$C" -p "$spec"
+	refused "$h cgcreate2 -x" "$named" "$C" -x "$spec"
+	refused "$h cgcreate2 -x -R -k" "$named" "$C" -x -R -k --grace=0 "$spec"
+	refused "$h cgexec2 -g" "$named" "$E" -g "$spec" touch "$SCRATCH/ran"
+	refused "$h cgexec2 -t -g" "$named" "$E" -t -g "$spec" touch "$SCRATCH/ran"
+	refused "$h cgmigrate -g" "$named" "$M" -g "$spec" "$SLEEPER"
+	refused "$h cgmigrate -F" "$named" "$M" -F "$spec" -g "$to"
+	refused "$h cgtop2" "$named" "$T" -b -n 1 "$p"
+	assertEquals "$h $named: the sleeper did not move" "$SLEEPER_AT" \
+		"$(cgk_cgroup_of "$SLEEPER" "$h")"
+	assert_same_trees "$h $named" "$before" "$(snapshot all)"
+}
+
+corpus_paths() {
+	local h=$1 sb=$2 long
+	SLEEPER_AT=$(cgk_cgroup_of $$ "$h")
+	corpus_refused "$h" "/$S/.." "/$S/.."
+	corpus_refused "$h" "/$S/a/../.." "/$S/a/../.."
+	corpus_refused "$h" "/$S/a/.." "/$S/a/.."
+	corpus_refused "$h" "/../x" "/../x"
+	corpus_refused "$h" "/$S/./.." "/$S/./.."
+	corpus_refused "$h" "/$S/../../../../../../tmp/$MARK" "/$S/../../../../../../tmp/$MARK"
+	corpus_refused "$h" "../../../../tmp/$MARK" "../../../../tmp/$MARK"
+	# the line gives the length as the reason (a 4096-byte path has no name over 255 bytes)
+	REASON='4095|too long'
+	corpus_refused "$h" "/$S/${B254}bb" "/$S/bbbb"
+	corpus_refused "$h" "$(path_of_len 4096)" "/$S/bbbb"
+	corpus_refused "$h" "$(path_of_len 4097)" "/$S/bbbb"
+	corpus_refused "$h" "$(path_of_len 8192)" "/$S/bbbb"
+	long=$(path_of_len 20000)
+	corpus_refused "$h" "$long" "/$S/bbbb"
+	REASON=
+	corpus_refused "$h" "/$S/$(printf 'n\nl')" "/$S/n\\nl"
+	corpus_refused "$h" "/$S/$(printf 'e\e[2J')" "/$S/e\\x1b[2J"
+	corpus_refused "$h" "/$S/$(printf 't\tab')" "/$S/t\\tab"
+	corpus_refused "$h" "/$S/$(printf 'd\x7fel')" "/$S/d\\x7fel"
+}
+
+# A path that names /$S/$2 once normalised: created by cgcreate2 -p, used by cgexec2, cgmigrate
+# and cgtop2, removed by cgcreate2 -x; nothing else appears.
+corpus_normalised() {
+	local h=$1 p=$2 clean=$3 sb=$4 spec before cg
+	spec=$p
+	[ "$h" != unified ] && spec=$h:$p
+	before=$(snapshot all)
+	cgk_capture "$C" -p "$spec"
+	assertEquals "$h create $clean: exit ($err)" 0 "$rc"
+	assertTrue "$h create: $sb/$clean exists" "(cd \"\$sb\" && [ -d \"\$clean\" ])"
+	cgk_capture "$E" -g "$spec" cat /proc/self/cgroup
+	assertEquals "$h cgexec2 $clean: exit ($err)" 0 "$rc"
+	cg=$(printf '%s\n' "$out" | if [ "$h" = unified ]; then sed -n 's/^0:://p'; else
+		awk -F: -v c="$h" '$2 == c { print $3 }'; fi)
+	assertEquals "$h cgexec2 ran in the clean path" "/$S/$clean" "$cg"
+	sleeper
+	cgk_capture "$M" -g "$spec" "$SLEEPER"
+	assertEquals "$h cgmigrate -g $clean: exit ($err)" 0 "$rc"
+	assertEquals "$h cgmigrate moved it" "/$S/$clean" "$(cgk_cgroup_of "$SLEEPER" "$h")"
+	cgk_capture "$T" -b -n 1 "$p"
+	assertEquals "$h cgtop2 $clean: exit ($err)" 0 "$rc"
+	if [ "$h" = unified ]; then
+		cgk_capture "$M" -F "$spec" -g "/$S"
+	else
+		cgk_capture "$M" -F "$spec" -g "$h:/$S"
+	fi
+	assertEquals "$h cgmigrate -F $clean: exit ($err)" 0 "$rc"
+	assertEquals "$h cgmigrate -F drained it" "/$S" "$(cgk_cgroup_of "$SLEEPER" "$h")"
+	cgk_capture "$C" -x "$spec"
+	assertEquals "$h remove $clean: exit ($err)" 0 "$rc"
+	assertFalse "$h remove: $sb/$clean is gone" "(cd \"\$sb\" && [ -d \"\$clean\" ])"
+	# what -p made above the leaf stays (-x removes the leaf): undo it by hand, then compare;
+	# relative to the sandbox, as the path with the mount point is over PATH_MAX
+	while [ "$clean" != . ] && [ "$clean" != "${clean%/*}" ]; do
+		clean=${clean%/*}
+		(cd "$sb" && rmdir "$clean" 2>/dev/null)
+	done
+	assert_same_trees "$h $clean: nothing else made" "$before" "$(snapshot all)"
+}
+
+corpus() {
+	local h=$1 sb
+	sb=$(cgk_sandbox "$h") || { fail "no $h sandbox"; return; }
+	SCRATCH=$_cgk_tmp/scratch
+	mkdir -p "$SCRATCH"
+	corpus_paths "$h" "$sb"
+	corpus_normalised "$h" "/$S/a/./b" a/b "$sb"
+	corpus_normalised "$h" "/$S/a//b" a/b "$sb"
+	corpus_normalised "$h" "/$S///a" a "$sb"
+	corpus_normalised "$h" "/$S/a/b/" a/b "$sb"
+	corpus_normalised "$h" "/$S/a/b//" a/b "$sb"
+	corpus_normalised "$h" "/$S/./a" a "$sb"
+	corpus_normalised "$h" "//$S/a" a "$sb"
+	corpus_normalised "$h" "$S/a" a "$sb"
+	corpus_normalised "$h" "/$S/${B254}b" "${B254}b" "$sb"
+	corpus_normalised "$h" "/$S/$(printf 'u\xff\xc2\x9b\xe2\x80\xae')" \
+		"$(printf 'u\xff\xc2\x9b\xe2\x80\xae')" "$sb"
+	# the longest path the kernel takes below the sandbox: 4095 bytes, 16 levels deep
+	corpus_normalised "$h" "$(path_of_len 4095)" "$(path_of_len 4095 | cut -d/ -f3-)" "$sb"
+	rmdir "$SCRATCH"
+}
+
+test_corpus_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	corpus unified
+}
+
+test_corpus_v1_pids() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	corpus pids
+}
+
+# --- Faults: the kernel's limits, hit on purpose ----------------------------------------------
+
+# The kernel refuses a mkdir beyond cgroup.max.descendants or .max.depth with EAGAIN (not
+# ENOSPC): the line names the rule, and what the call made on the way down is removed.
+test_mkdir_beyond_max_descendants() {
+	local sb before
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	# a cgroup of its own: what earlier tests left in the sandbox counts as descendants
+	mkdir "$sb/lim" && echo 1 >"$sb/lim/cgroup.max.descendants" ||
+		{ fail "set max.descendants"; return; }
+	before=$(find "$sb" -type d)
+	cgk_capture "$C" -p "/$S/lim/a/b/c"
+	assertEquals "exit ($err)" 1 "$rc"
+	assert_one_safe_line "max.descendants"
+	assertContains "names the cgroup: $err" "$err" "cgcreate2: cgroup /$S/lim/a/b (unified): mkdir: "
+	assertContains "names the rule: $err" "$err" "cgroup.max.descendants"
+	assertEquals "the parents it made are removed" "$before" "$(find "$sb" -type d)"
+}
+
+test_transient_beyond_max_depth() {
+	local sb before
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	mkdir "$sb/d" && echo 0 >"$sb/d/cgroup.max.depth" || { fail "set max.depth"; return; }
+	before=$(find "$sb" -type d)
+	cgk_capture "$E" -t -g "/$S/d" touch "$_cgk_tmp/ran"
+	assertEquals "exit ($err)" 125 "$rc"
+	assert_one_safe_line "max.depth"
+	assertContains "names the cgroup: $err" "$err" "cgexec2: cgroup /$S/d/cgexec2-"
+	assertContains "names the rule: $err" "$err" "cgroup.max.depth"
+	assertFalse "the command did not run" "[ -e \"\$_cgk_tmp/ran\" ]"
+	assertEquals "no cgroup left" "$before" "$(find "$sb" -type d)"
+}
+
+# A source that does not exist is said so, not "no such interface file" (what the ENOENT of
+# an interface file means), in both kinds of hierarchy.
+test_drain_missing_source() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_v1 pids || return 0
+	cgk_sandbox unified >/dev/null && cgk_sandbox pids >/dev/null || { fail "sandbox"; return; }
+	cgk_capture "$M" -F "/$S/nope" -g "/$S"
+	assertEquals "unified: exit ($err)" 1 "$rc"
+	assertEquals "unified: the line" \
+		"cgmigrate: cgroup /$S/nope (unified): drain: No such file or directory (the cgroup does not exist)" \
+		"$err"
+	cgk_capture "$M" -F "pids:/$S/nope" -g "pids:/$S"
+	assertEquals "pids: exit ($err)" 1 "$rc"
+	assertEquals "pids: the line" \
+		"cgmigrate: cgroup /$S/nope (pids): drain: No such file or directory (the cgroup does not exist)" \
+		"$err"
+}
+
+# Address space too small for malloc (ulimit -v; no ASan, which cannot run so): from the
+# least that loads the binary up, every run of cgtop2 over 200 cgroups ends 0 or 1 with at
+# most one safe line, never a signal. argp_parse's ENOMEM was ignored: cgtop2 went on with
+# default arguments and crashed (SIGSEGV) reporting the mount table's ENOMEM.
+test_cgtop2_low_address_space() {
+	local sb lo v crashes=0 failed=0 tried=0
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	case $(ldd "$T" 2>/dev/null) in *libasan*) cgk_skip "ASan cannot run under ulimit -v"; return 0 ;; esac
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	mkdir "$sb/m" && (cd "$sb/m" && mkdir $(seq -f c%g 1 200)) || { fail "mkdir"; return; }
+	# the least (in steps of 256 KB) under which the dynamic loader maps every library
+	for lo in $(seq 4096 256 65536); do
+		(ulimit -v "$lo" && exec "$T" --version) >/dev/null 2>&1 && break
+	done
+	for v in $(seq $((lo - 512)) 64 $((lo + 4096))); do
+		cgk_capture bash -c 'ulimit -v "$1" && exec "$2" -b -n 2 -d 0.05 "$3"' _ "$v" "$T" "/$S/m"
+		tried=$((tried + 1))
+		[ "$rc" = 127 ] && continue # the loader's own failure, before any of our code
+		if [ "$rc" -gt 1 ]; then
+			crashes=$((crashes + 1))
+			fail "ulimit -v $v: exit $rc ($err)"
+			continue
+		fi
+		# a library's constructor (GnuTLS, for the exporter) says its own failure first
+		err=$(printf '%s\n' "$err" | grep -v '^Error in GnuTLS initialization: ')
+		[ "$rc" = 1 ] && failed=$((failed + 1)) && assert_one_safe_line "ulimit -v $v" &&
+			assertContains "ulimit -v $v: $err" "$err" "cgtop2: "
+	done
+	echo "# ulimit -v: $tried runs from $((lo - 512)) KB, $failed clean failures, $crashes crashes"
+	assertTrue "some runs failed cleanly ($failed)" "[ $failed -gt 0 ]"
+}
+
+# pids.max=1 in the v1 pids hierarchy, used by a sleeper of ours. The kernel limits forks, not
+# moves (a move is never refused for pids.max in v1): cgexec2's placement is a move, so
+# COMMAND runs, its own fork fails and its status is cgexec2's (not 125); -t leaves no cgroup;
+# cgmigrate's move goes through.
+test_pids_max_reached_v1() {
+	local sb before s2
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	sb=$(cgk_sandbox pids) || { fail "no pids sandbox"; return; }
+	mkdir "$sb/p" && echo 1 >"$sb/p/pids.max" || { fail "pids.max"; return; }
+	sleeper
+	echo "$SLEEPER" >"$sb/p/cgroup.procs" || { fail "move the sleeper"; return; }
+	before=$(find "$sb" -type d)
+	cgk_capture "$E" -g "pids:/$S/p" sh -c '/bin/true'
+	assertTrue "the command's fork failed: its status, not 125 ($rc: $err)" \
+		"[ $rc -ne 0 ] && [ $rc -ne 125 ]"
+	assertContains "the shell says so" "$err" "fork"
+	cgk_capture "$E" -t -g "pids:/$S/p" sh -c '/bin/true'
+	assertTrue "-t: the command's status, not 125 ($rc: $err)" "[ $rc -ne 0 ] && [ $rc -ne 125 ]"
+	assertEquals "-t: no cgroup left" "$before" "$(find "$sb" -type d)"
+	sleep 300 &
+	s2=$!
+	KIDS+=("$s2")
+	cgk_capture "$M" -g "pids:/$S/p" "$s2"
+	assertEquals "cgmigrate: v1 moves past pids.max ($err)" 0 "$rc"
+	assertEquals "moved" "/$S/p" "$(cgk_cgroup_of "$s2" pids)"
+}
+
+# --- Cgroups removed while a tool works on them -----------------------------------------------
+
+# A loop of ours making and removing cgroups $2.. under directory $1, until killed: $CHURN.
+churn() {
+	local dir=$1
+	shift
+	(
+		while :; do
+			for n in "$@"; do mkdir "$dir/$n" 2>/dev/null; done
+			for n in "$@"; do rmdir "$dir/$n" 2>/dev/null; done
+		done
+	) &
+	CHURN=$!
+	KIDS+=("$CHURN")
+}
+
+# An exit a tool documents, and when it failed, its one safe line.
+assert_documented() {
+	local what=$1 ok=$2
+	assertTrue "$what: exit $rc is one of $ok ($err)" "[[ \" $ok \" == *\" $rc \"* ]]"
+	if [ "$rc" != 0 ]; then
+		assert_one_safe_line "$what"
+		assertContains "$what: the tool's line: $err" "$err" "${what%% *}: "
+	fi
+}
+
+# cgmigrate -F SRC --recursive while children of SRC come and go: no crash, exit 0 or 1 with
+# one line, and the sleepers in SRC's lasting child end up in the target.
+test_drain_recursive_while_children_removed() {
+	local sb i p moved=0
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	mkdir -p "$sb/src/stay" "$sb/dst" || { fail "mkdir"; return; }
+	churn "$sb/src" c1 c2 c3 c4 c5 c6 c7 c8
+	for i in $(seq 1 20); do
+		sleeper
+		echo "$SLEEPER" >"$sb/src/stay/cgroup.procs" || { fail "move"; break; }
+		cgk_capture "$M" -F "/$S/src" -g "/$S/dst" --recursive
+		assert_documented "cgmigrate -F --recursive, run $i" "0 1"
+		[ "$(cgk_cgroup_of "$SLEEPER" unified)" = "/$S/dst" ] && moved=$((moved + 1))
+	done
+	kill -9 "$CHURN"
+	wait "$CHURN" 2>/dev/null
+	echo "# drain under churn: $moved of 20 moved"
+	assertEquals "every sleeper moved" 20 "$moved"
+}
+
+# cgexec2 -g X while X is removed and made again: the check and the move race. Exit 0 (it
+# ran) or 125 with one line, never a crash, never the command run elsewhere.
+test_exec_while_cgroup_removed() {
+	local sb i ran=0 refused=0
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	sb=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	churn "$sb" x
+	for i in $(seq 1 60); do
+		cgk_capture "$E" -g "/$S/x" cat /proc/self/cgroup
+		assert_documented "cgexec2 -g, run $i" "0 125"
+		if [ "$rc" = 0 ]; then
+			ran=$((ran + 1))
+			assertEquals "run $i: it ran in X" "/$S/x" "$(printf '%s\n' "$out" | sed -n 's/^0:://p')"
+		else
+			refused=$((refused + 1))
+		fi
+	done
+	kill -9 "$CHURN"
+	wait "$CHURN" 2>/dev/null
+	echo "# cgexec2 under churn: $ran ran, $refused refused"
+}
+
 . "$SHUNIT2"

@@ -86,7 +86,8 @@ cgk_sandbox_remove() {
 		sleep 0.05
 	done
 	for i in $(seq 1 100); do
-		find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null
+		# -execdir: a tree deeper than PATH_MAX (tests/hostile) is removed name by name
+		find "$dir" -depth -type d -execdir rmdir {} \; 2>/dev/null
 		[ -d "$dir" ] || return 0
 		sleep 0.05
 	done

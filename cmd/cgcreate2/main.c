@@ -156,7 +156,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_spec_check(arg) < 0)
 			argp_error(
 				state,
-				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters or names over 255 bytes)",
+				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters, names over 255 bytes or paths over 4095)",
 				TOOL_SHOWN(arg));
 		/* no strv_push: a call with thousands of -g must not be quadratic in its arguments */
 		if (!a->specs && !(a->specs = calloc((size_t)state->argc + 1, sizeof(*a->specs))))
@@ -786,7 +786,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
 	ret = run(&a);
 	free(a.specs);
 	cg_strv_free(a.enable);

@@ -834,7 +834,7 @@ int main(int argc, char **argv)
 	tool_check_stdout(EXIT_CGEXEC);
 	check_option_names(argc, argv);
 	argp_err_exit_status = TOOL_EXIT_USAGE;
-	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	tool_parse(&argp, argc, argv, ARGP_IN_ORDER, &a, EXIT_CGEXEC);
 	ret = run(&a);
 	cg_strv_free(a.specs);
 	cg_assignments_clear(&a.set);

@@ -581,7 +581,7 @@ int main(int argc, char **argv)
 
 	argp_err_exit_status = EXIT_USAGE;
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
 	rc = run(&a);
 	cg_strv_free(a.specs);
 	cg_strv_free(a.pidfiles);

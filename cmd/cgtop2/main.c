@@ -347,7 +347,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_path_normalize(arg, &a->path) < 0)
 			argp_error(
 				state,
-				"cgroup '%s': '..', control characters and names over 255 bytes are not allowed in a cgroup path",
+				"cgroup '%s': '..', control characters, names over 255 bytes and paths over 4095 are not allowed in a cgroup path",
 				TOOL_SHOWN(arg));
 		break;
 	case ARGP_KEY_END:
@@ -668,7 +668,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
 	/*
 	 * Into a pipe or a file, one snapshot, as systemd-cgtop does (a script wants the numbers
 	 * and an end, not a stream); -n asks for more. What streams by design keeps streaming.

@@ -60,6 +60,8 @@ static const struct {
 	/* EAGAIN is pids.max only for a move */
 	{ EAGAIN, CG_OP_ATTACH, 2, "pids.max" },
 	{ EAGAIN, CG_OP_WRITE, 2, NULL },
+	/* and the kernel's answer to a mkdir beyond max.descendants or max.depth */
+	{ EAGAIN, CG_OP_MKDIR, 2, "cgroup.max.descendants or cgroup.max.depth" },
 	/* the same for every operation */
 	{ ESRCH, CG_OP_OTHER, 2, "no such process" },
 	{ ENODEV, CG_OP_READ, 2, "removed meanwhile" },
