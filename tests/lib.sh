@@ -86,8 +86,13 @@ cgk_sandbox_remove() {
 		sleep 0.05
 	done
 	for i in $(seq 1 100); do
-		# -execdir: a tree deeper than PATH_MAX (tests/hostile) is removed name by name
-		find "$dir" -depth -type d -execdir rmdir {} \; 2>/dev/null
+		# -execdir: a tree deeper than PATH_MAX (tests/hostile) is removed name by name; the
+		# guests' busybox find has only -exec
+		if [ -z "${_cgk_execdir:-}" ]; then
+			_cgk_execdir=-exec
+			find / -maxdepth 0 -execdir true \; 2>/dev/null && _cgk_execdir=-execdir
+		fi
+		find "$dir" -depth -type d "$_cgk_execdir" rmdir {} \; 2>/dev/null
 		[ -d "$dir" ] || return 0
 		sleep 0.05
 	done
