@@ -15,10 +15,7 @@ _pids=()
 
 # Our helpers only, by PID.
 test_teardown() {
-	local p
-	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
-	_pids=()
+	cgk_kill_pids
 	if [ -n "${_tmux:-}" ]; then
 		tmux -L "$_tmux" kill-server 2>/dev/null
 		_tmux=

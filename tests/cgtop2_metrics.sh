@@ -16,10 +16,7 @@ _pids=()
 
 # Our own processes only, by PID (lib.sh's tearDown calls it).
 test_teardown() {
-	local p
-	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
-	_pids=()
+	cgk_kill_pids
 	return 0
 }
 

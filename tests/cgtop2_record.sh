@@ -14,10 +14,7 @@ R=$_cgk_tmp/rec
 _pids=()
 
 test_teardown() {
-	local p
-	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
-	_pids=()
+	cgk_kill_pids
 	rm -f "$R" "$R.1"
 	return 0
 }

@@ -14,10 +14,7 @@ _pids=()
 
 # Our processes only, by PID.
 test_teardown() {
-	local p
-	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
-	_pids=()
+	cgk_kill_pids
 	return 0
 }
 

@@ -112,6 +112,14 @@ cgk_cleanup() {
 trap cgk_cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The processes a suite started and listed in _pids: killed by PID and reaped, the list emptied.
+cgk_kill_pids() {
+	local p
+	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
+	_pids=()
+}
+
 # Skip the rest of the current test, saying why. Counted as skipped, never as passed.
 # Use as `cgk_need_root || return 0`: shunit2 counts a test that returns non-zero as failed.
 cgk_skip() {
