@@ -28,7 +28,7 @@ stop_all() {
 	PIDS=()
 }
 
-tearDown() {
+test_teardown() {
 	stop_all
 }
 

@@ -191,10 +191,19 @@ oneTimeTearDown() {
 	fi
 }
 
-# shunit2 counts a test that skipped as passed; we count it as skipped instead.
+setUp() {
+	_cgk_test_start=$SECONDS
+}
+
+# shunit2 counts a test that skipped as passed; we count it as skipped instead. Suites hook
+# test_teardown, never tearDown itself: without endSkipping, one skip would silently skip
+# the asserts of every later test. A test of 10 s or more says so, to show where a tier's
+# minutes go (the VM guests run the suites several times slower).
 tearDown() {
 	type test_teardown >/dev/null 2>&1 && test_teardown
 	endSkipping
+	local took=$((SECONDS - ${_cgk_test_start:-$SECONDS}))
+	[ "$took" -lt 10 ] || echo "# slow: ${_shunit_test_:-?} took $took s"
 }
 
 SHUNIT2=${SHUNIT2:-$(command -v shunit2 || echo /usr/share/shunit2/shunit2)}

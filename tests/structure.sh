@@ -40,4 +40,12 @@ test_files_readable_in_one_sitting() {
 	assertEquals "C files over 900 lines:$big" "" "$big"
 }
 
+# lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would
+# turn one skip into silently skipped asserts for every later test
+test_suites_hook_test_teardown() {
+	local bad
+	bad=$(grep -l '^\(tearDown\|setUp\)()' "$CGKIT_TOP"/tests/*.sh | grep -v '/lib\.sh$')
+	assertEquals "suites defining tearDown/setUp (use test_teardown)" "" "$bad"
+}
+
 . "$SHUNIT2"
