@@ -93,7 +93,7 @@ is_empty() {
 
 # Kill what this test started (by pid), and what it left in the sandboxes. A fork bomb is
 # told first (SIGTERM stops all of it), then killed.
-test_teardown() {
+teardown_test() {
 	local p
 	if [ -n "$BOMB" ]; then
 		kill -TERM "$BOMB" 2>/dev/null

@@ -14,7 +14,7 @@ FX=$FIXTURES/cgtop2
 _pids=()
 
 # Our helpers only, by PID.
-test_teardown() {
+teardown_test() {
 	cgk_kill_pids
 	if [ -n "${_tmux:-}" ]; then
 		tmux -L "$_tmux" kill-server 2>/dev/null

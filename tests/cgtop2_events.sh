@@ -13,7 +13,7 @@ BUSY=$HELPERS/top_busy
 _pids=()
 _watch=
 
-test_teardown() {
+teardown_test() {
 	local p
 	for p in "${_pids[@]}" $_watch; do kill -9 "$p" 2>/dev/null; done
 	for p in "${_pids[@]}" $_watch; do wait "$p" 2>/dev/null; done

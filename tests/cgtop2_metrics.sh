@@ -15,7 +15,7 @@ FX=$FIXTURES/cgtop2_metrics
 _pids=()
 
 # Our own processes only, by PID (lib.sh's tearDown calls it).
-test_teardown() {
+teardown_test() {
 	cgk_kill_pids
 	return 0
 }

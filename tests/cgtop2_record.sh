@@ -13,7 +13,7 @@ FX=$FIXTURES/cgtop2
 R=$_cgk_tmp/rec
 _pids=()
 
-test_teardown() {
+teardown_test() {
 	cgk_kill_pids
 	rm -f "$R" "$R.1"
 	return 0

@@ -12,7 +12,7 @@ T=$CGKIT_BIN/cgtop2
 _srv=
 _n=0
 
-test_teardown() {
+teardown_test() {
 	if [ -n "$_srv" ]; then
 		tmux -L "$_srv" kill-server 2>/dev/null
 		_srv=
@@ -21,7 +21,7 @@ test_teardown() {
 }
 
 suite_teardown() {
-	test_teardown
+	teardown_test
 }
 
 # The unified sandbox, made once; skips without root, tmux or a unified hierarchy.
@@ -82,7 +82,7 @@ fmt() {
 # that what cgtop2 left can be inspected. ENV (a variable) goes before the command.
 start() {
 	_n=$((_n + 1))
-	test_teardown
+	teardown_test
 	_srv=cgkit-$$-$_n
 	F=$_cgk_tmp/run$_n
 	cat >"$F.sh" <<'EOF'

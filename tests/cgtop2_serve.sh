@@ -13,7 +13,7 @@ LORIS=$HELPERS/slowloris
 _pids=()
 
 # Our processes only, by PID.
-test_teardown() {
+teardown_test() {
 	cgk_kill_pids
 	return 0
 }

@@ -14,7 +14,7 @@ S=$SANDBOX_NAME
 TOOLS="cgcreate2 cgexec2 cgmigrate cgtop2"
 KIDS=()
 
-test_teardown() {
+teardown_test() {
 	local p
 	for p in "${KIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
 	for p in "${KIDS[@]}"; do wait "$p" 2>/dev/null; done

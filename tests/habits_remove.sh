@@ -28,7 +28,7 @@ stop_all() {
 	PIDS=()
 }
 
-test_teardown() {
+teardown_test() {
 	stop_all
 }
 

@@ -196,13 +196,16 @@ setUp() {
 }
 
 # shunit2 counts a test that skipped as passed; we count it as skipped instead. Suites hook
-# test_teardown, never tearDown itself: without endSkipping, one skip would silently skip
+# teardown_test, never tearDown itself: without endSkipping, one skip would silently skip
 # the asserts of every later test. A test of 10 s or more says so, to show where a tier's
 # minutes go (the VM guests run the suites several times slower).
 tearDown() {
-	type test_teardown >/dev/null 2>&1 && test_teardown
+	type teardown_test >/dev/null 2>&1 && teardown_test
 	endSkipping
-	local took=$((SECONDS - ${_cgk_test_start:-$SECONDS}))
+	# shunit2 calls tearDown once more at exit, outside any test: no start time then
+	[ -n "${_cgk_test_start:-}" ] || return 0
+	local took=$((SECONDS - _cgk_test_start))
+	_cgk_test_start=
 	[ "$took" -lt 10 ] || echo "# slow: ${_shunit_test_:-?} took $took s"
 }
 

@@ -18,7 +18,7 @@ tour_leftovers() {
 	done
 }
 
-test_teardown() {
+teardown_test() {
 	local d p
 	for d in $(tour_leftovers); do
 		for p in $(cat "$d/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
