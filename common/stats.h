@@ -228,6 +228,12 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
  */
 int cg_stats_set_members(struct cg_stats *s, const char *path);
 /*
+ * From the next sample on, also list the tasks of every cgroup sampled, as cg_stats_set_members
+ * does for one, into each row's members (valid until the next sample): a /proc read per task
+ * of the whole tree each sample, for a recording that shows any cgroup's tasks later.
+ */
+void cg_stats_set_members_all(struct cg_stats *s, bool on);
+/*
  * The tasks of the last sample, the most CPU first (those without a figure last), none when
  * the cgroup is gone; valid until the next sample or cg_stats_set_members. -ENOENT (and none)
  * when path is not the cgroup cg_stats_set_members named, or no sample has listed it yet.

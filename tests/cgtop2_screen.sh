@@ -590,11 +590,21 @@ test_detail_limits() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
-# --replay opens the same screen on the recording, paused, and steps through it.
+# --replay opens the same screen on the recording, paused, and steps through it; its detail
+# pane lists the tasks recorded (a comm with ESC and a tab escaped, as live).
 test_replay() {
 	setup_sandbox || return 0
+	local pid
 	mkdir -p "$U/r"
-	"$T" --record="$_cgk_tmp/rec" -n 4 -d 0.1 "/$S" || { fail "record"; return 0; }
+	sh -c 'echo $$ >"$1"; exec python3 -c "$2"' _ "$U/r/cgroup.procs" '
+import time
+open("/proc/self/comm", "w").write("rec\x1b[7mREV\t")
+time.sleep(600)' &
+	pid=$!
+	cgk_wait_for grep -q REV "/proc/$pid/comm" || fail "the comm not set"
+	"$T" --record="$_cgk_tmp/rec" -n 4 -d 0.1 "/$S" || fail "record"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
 	ENV=NO_COLOR=1 start --replay="$_cgk_tmp/rec" -p || return 0
 	pane_wait "^cgtop2 /$S .*PAUSED  replay [0-9-]+ [0-9:]+ \(1/4\)" || fail "replay: $(pane | head -1)"
 	pane_wait "^/$S/r " || fail "the recorded cgroups: $(pane)"
@@ -608,11 +618,23 @@ test_replay() {
 	pane_wait "\(1/4\)" || fail "{: $(pane | head -1)"
 	key T Down Enter
 	pane_wait "│ /$S/r +│" || fail "detail over a replay: $(pane)"
+	pane_wait "│ +PID S +%CPU  COMM +\(1 process of its own\)" || fail "the tasks recorded: $(pane)"
+	assertEquals "the recorded comm, escaped" 1 \
+		"$(pane | grep -E "^│ +$pid S +[0-9.-]+  " | grep -cF 'rec\x1b[7mREV\t')"
+	assertFalse "no reverse video from the comm" \
+		"attrs | sed '1,2d;\$d' | grep -qE $'\e\\[([0-9]*;)*7m'"
 	key Escape z
 	pane_wait "\(4/4\)" || fail "z plays it: $(pane | head -1)"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
 	assert_sane replay
+	# a recording of format 1.0 has no tasks, which the pane says (not "0 processes")
+	ENV=NO_COLOR=1 start --replay="$FIXTURES/cgtop2/record-1.0" -p || return 0
+	pane_wait "^/app " || fail "format 1.0: $(pane)"
+	key Enter
+	pane_wait "│ \(no tasks in this recording: format 1.0\) +│" || fail "format 1.0 detail: $(pane)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
 }
 
 # ---- resize, stop, every exit ---------------------------------------------------------------

@@ -574,11 +574,15 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 	size_t n;
 
 	if (!source_stats(u->src)) {
-		if (r->n_members || !r->n_threads)
+		if (source_info(u->src)->tasks)
 			tasks(p, u, r->members, r->n_members,
 			      r->n_members ? r->members[0].thread : u->a.threads);
-		else
+		else if (r->n_threads)
 			recorded_threads(p, u, r);
+		else {
+			line(p, 0, "%s", "");
+			line(p, 0, "(no tasks in this recording: format 1.0)");
+		}
 		return;
 	}
 	if (cg_stats_members(source_stats(u->src), r->path, &m, &n) < 0) {
