@@ -261,7 +261,9 @@ void st_members_all_sample(struct cg_stats *s, uint64_t now)
 				task_cpu(s, m, o->ticks, s->all_t, now);
 			n++;
 		}
-		qsort(all + first[i], n - first[i], sizeof(*all), by_cpu);
+		/* none yet: all may still be NULL, which qsort may not take */
+		if (n > first[i])
+			qsort(all + first[i], n - first[i], sizeof(*all), by_cpu);
 		nd->row.n_members = n - first[i];
 	}
 	/* the array has stopped moving */
