@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # cgtop2's ncurses screen, driven through tmux on a server of our own (-L): every key and view
 # (table, sort keys, %, tree with folding, detail pane, help overlay, scrolling over more cgroups
-# than rows), resize, the terminal left sane on every exit (q, SIGTERM, SIGINT, SIGHUP, SIGSEGV,
+# than rows), the detail pane at 80x24 and 60x24 (scrolled, nothing cut), the mouse wheel, a
+# replay's detail pane with the tasks recorded, resize, the terminal left sane on every exit (q, SIGTERM, SIGINT, SIGHUP, SIGSEGV,
 # SIGTSTP/SIGCONT), TERM=dumb and unknown terminals, colour and NO_COLOR, and hostile cgroup
 # names (ESC, CSI, OSC 52, BEL, tab, newline, invalid UTF-8, wide characters) that must reach
 # the pane as text. Cgroups only in the unified sandbox cgkit-test.<pid>.
