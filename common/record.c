@@ -126,6 +126,18 @@ static const struct field thread_fields[] = {
 	TF("cpu_percent", W_F64, T_OPT_DOUBLE, cpu_percent),
 };
 
+/* a task of the row's cgroup (cg_stats_set_members_all), as the detail pane lists it */
+#define KF(n, w, t, m)                                                                             \
+	{                                                                                          \
+		n, w, t, -1, 0, offsetof(struct cg_stat_member, m),                                \
+			sizeof(((struct cg_stat_member *)0)->m)                                    \
+	}
+static const struct field task_fields[] = {
+	KF("id", W_UINT, T_INT, id),	    KF("thread", W_UINT, T_BOOL, thread),
+	KF("state", W_UINT, T_CHAR, state), KF("comm", W_BYTES, T_CHARS, comm),
+	KF("ticks", W_UINT, T_U64, ticks),  KF("cpu_percent", W_F64, T_OPT_DOUBLE, cpu_percent),
+};
+
 /* a block device's figures (with CG_COLL_IODEVICE), present by their CG_IO_* bits */
 static const struct field iodev_fields[] = {
 	DF("major", W_UINT, T_UINT, 0, io.major),
@@ -141,7 +153,7 @@ static const struct field iodev_fields[] = {
 
 /* encode_elem' codes: 2 bits a field in 64 bytes; x_have's bits */
 _Static_assert(ARRAY_SIZE(row_fields) <= 256 && ARRAY_SIZE(thread_fields) <= 256 &&
-		       ARRAY_SIZE(iodev_fields) <= 256,
+		       ARRAY_SIZE(iodev_fields) <= 256 && ARRAY_SIZE(task_fields) <= 256,
 	       "too many fields for encode_elem");
 _Static_assert(CG_X_N <= 64, "x_have has 64 bits");
 
@@ -157,6 +169,10 @@ const struct table cg_rec_tables[TB_N] = {
 		       sizeof(struct cg_stat_iodev), offsetof(struct cg_stat_iodev, io.have),
 		       NO_OFF, offsetof(struct cg_stat_row, iodevs),
 		       offsetof(struct cg_stat_row, n_iodevs) },
+	/* minor version 1 */
+	[TB_TASK] = { "task", task_fields, ARRAY_SIZE(task_fields), sizeof(struct cg_stat_member),
+		      NO_OFF, NO_OFF, offsetof(struct cg_stat_row, members),
+		      offsetof(struct cg_stat_row, n_members) },
 };
 
 const char *const cg_rec_count_names[3] = { "tasks", "processes", "user_processes" };
@@ -275,10 +291,14 @@ static void encode_field(const struct field *f, const char *base, unsigned have,
 	switch (f->ctype) {
 	case T_U64:
 	case T_INT:
-	case T_UINT: {
-		uint64_t v = f->ctype == T_U64	 ? *(const uint64_t *)p
-			     : f->ctype == T_INT ? cg_rec_zigzag(*(const int *)p)
-						 : *(const unsigned *)p;
+	case T_UINT:
+	case T_BOOL:
+	case T_CHAR: {
+		uint64_t v = f->ctype == T_U64	  ? *(const uint64_t *)p
+			     : f->ctype == T_INT  ? cg_rec_zigzag(*(const int *)p)
+			     : f->ctype == T_BOOL ? *(const bool *)p
+			     : f->ctype == T_CHAR ? *(const unsigned char *)p
+						  : *(const unsigned *)p;
 
 		c = v ? C_VALUE : C_ZERO;
 		if (v)

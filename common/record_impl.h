@@ -19,7 +19,7 @@ enum code { C_ABSENT, C_ZERO, C_VALUE, C_CENTI };
 enum { R_HEADER = 'H', R_SAMPLE = 'S' };
 
 /* What a field is in memory. */
-enum ctype { T_U64, T_INT, T_UINT, T_DOUBLE, T_OPT_DOUBLE, T_CHARS, T_FLAG };
+enum ctype { T_U64, T_INT, T_UINT, T_DOUBLE, T_OPT_DOUBLE, T_CHARS, T_FLAG, T_BOOL, T_CHAR };
 
 /*
  * A field: its name and wire type in files, where it is in an element and when it is there: a
@@ -34,7 +34,7 @@ struct field {
 	size_t off, size; /* size: T_CHARS's array */
 };
 
-/* A table of fields: the row's, or a list each row holds (its threads, its IO devices). */
+/* A table of fields: the row's, or a list each row holds (threads, IO devices, tasks). */
 struct table {
 	const char *name;
 	const struct field *fields;
@@ -45,7 +45,8 @@ struct table {
 #define NO_OFF ((size_t)-1)
 
 /* In files and here, the row table comes first; the lists follow each row in table order. */
-enum { TB_ROW, TB_THREAD, TB_IODEV, TB_N };
+enum { TB_ROW, TB_THREAD, TB_IODEV, TB_TASK, TB_N };
+_Static_assert(TB_N == CG_REC_TABLES, "record.h's lists");
 extern const struct table cg_rec_tables[TB_N];
 /* enum cg_count's names in a header's "count" */
 extern const char *const cg_rec_count_names[3];

@@ -268,6 +268,9 @@ static int read_header(struct rbuf *r, struct session *s)
 	/* the rows' table first: the lists follow each row */
 	if (s->tabs[0].known != TB_ROW)
 		return -EBADMSG;
+	for (size_t i = 0; i < s->n_tabs; i++)
+		if (s->tabs[i].known == TB_TASK)
+			s->info.tasks = true;
 	if (!s->path)
 		s->path = strdup("");
 	if (!s->host)
@@ -307,6 +310,10 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 			*(uint64_t *)p = v;
 		else if (f && f->ctype == T_UINT)
 			*(unsigned *)p = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+		else if (f && f->ctype == T_BOOL)
+			*(bool *)p = v != 0;
+		else if (f && f->ctype == T_CHAR)
+			*(char *)p = v > 0xff ? '?' : (char)v;
 		else if (f)
 			*(int *)p = (int)cg_rec_unzigzag(v);
 		break;

@@ -520,6 +520,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 		return s->out_of_fds;
 	sum_counted_tasks(s);
 	st_members_sample(s, now);
+	st_members_all_sample(s, now);
 	for (size_t i = 0; i < s->n_nodes; i++)
 		s->rows[i] = &s->nodes[i]->row;
 	*ret_rows = s->rows;

@@ -125,6 +125,16 @@ struct cg_stat_thread {
 	double cpu_percent; /* < 0: no previous sample yet */
 };
 
+/* A task of the cgroup cg_stats_set_members names: a process, or a thread. */
+struct cg_stat_member {
+	pid_t id; /* the process id, or the thread id when thread is set */
+	bool thread;
+	char state; /* as /proc/PID/stat says: 'R'unning, 'S'leeping, 'D', 'Z'ombie, ... */
+	char comm[64]; /* as the kernel has it: escape it to show it */
+	uint64_t ticks; /* utime + stime, clock ticks (a process: all its threads, gone ones too) */
+	double cpu_percent; /* of one CPU since the previous sample; < 0: no previous sample */
+};
+
 struct cg_stat_row {
 	char *path; /* "/" or "/a/b", relative to the hierarchy roots */
 	int depth; /* 0 for the cgroup the sampler was started on */
@@ -148,6 +158,9 @@ struct cg_stat_row {
 	/* with threads enabled, in a threaded cgroup */
 	struct cg_stat_thread *threads;
 	size_t n_threads;
+	/* with cg_stats_set_members_all: the cgroup's own tasks, as cg_stats_members lists them */
+	struct cg_stat_member *members;
+	size_t n_members;
 };
 
 struct cg_stats;
@@ -206,16 +219,6 @@ void cg_stats_errors(const struct cg_stats *s, uint64_t ret[CG_COLL_N]);
  */
 int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n);
 
-/* A task of the cgroup cg_stats_set_members names: a process, or a thread. */
-struct cg_stat_member {
-	pid_t id; /* the process id, or the thread id when thread is set */
-	bool thread;
-	char state; /* as /proc/PID/stat says: 'R'unning, 'S'leeping, 'D', 'Z'ombie, ... */
-	char comm[64]; /* as the kernel has it: escape it to show it */
-	uint64_t ticks; /* utime + stime, clock ticks (a process: all its threads, gone ones too) */
-	double cpu_percent; /* of one CPU since the previous sample; < 0: no previous sample */
-};
-
 /*
  * From the next sample on, also list the tasks of one cgroup (path as rows name it, "/" or
  * "/a/b"; NULL: none), for a view of that cgroup alone: each sample reads /proc for each of
@@ -224,6 +227,12 @@ struct cg_stat_member {
  * no process can be listed (a threaded cgroup's cgroup.procs cannot be read). 0 or -ENOMEM.
  */
 int cg_stats_set_members(struct cg_stats *s, const char *path);
+/*
+ * From the next sample on, also list the tasks of every cgroup sampled, as cg_stats_set_members
+ * does for one, into each row's members (valid until the next sample): a /proc read per task
+ * of the whole tree each sample, for a recording that shows any cgroup's tasks later.
+ */
+void cg_stats_set_members_all(struct cg_stats *s, bool on);
 /*
  * The tasks of the last sample, the most CPU first (those without a figure last), none when
  * the cgroup is gone; valid until the next sample or cg_stats_set_members. -ENOENT (and none)

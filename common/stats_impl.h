@@ -181,6 +181,15 @@ struct cg_stats {
 	struct cg_stat_member *members;
 	size_t n_members;
 	uint64_t members_t; /* when they were read, 0: not yet */
+	/* cg_stats_set_members_all: every row's tasks, one array the rows point into */
+	bool members_all;
+	struct cg_stat_member *all_members;
+	/* the last sample's ticks of every task listed, by st_task_key, for the CPU figures */
+	struct st_ticks {
+		uint64_t key, ticks;
+	} * all_prev;
+	size_t n_all_prev;
+	uint64_t all_t; /* when they were read, 0: not yet */
 };
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
@@ -226,6 +235,8 @@ void st_collect_free(struct cg_stats *s);
 
 /* List the tasks of s->members_path anew (after the rows: a failure only empties the list). */
 void st_members_sample(struct cg_stats *s, uint64_t now);
+/* The nodes' tasks (every row's), with members_all. */
+void st_members_all_sample(struct cg_stats *s, uint64_t now);
 void st_members_free(struct cg_stats *s);
 
 /* ---- common/stats_tree.c: the cgroup tree, inotify, the fd budget -------------------------- */

@@ -45,6 +45,20 @@ int cg_stats_members(const struct cg_stats *s, const char *path, const struct cg
 	return ours ? 0 : -ENOENT;
 }
 
+static void all_free(struct cg_stats *s)
+{
+	for (size_t i = 0; i < s->n_nodes; i++) {
+		s->nodes[i]->row.members = NULL;
+		s->nodes[i]->row.n_members = 0;
+	}
+	free(s->all_members);
+	free(s->all_prev);
+	s->all_members = NULL;
+	s->all_prev = NULL;
+	s->n_all_prev = 0;
+	s->all_t = 0;
+}
+
 void st_members_free(struct cg_stats *s)
 {
 	free(s->members_path);
@@ -53,6 +67,14 @@ void st_members_free(struct cg_stats *s)
 	s->members = NULL;
 	s->n_members = 0;
 	s->members_t = 0;
+	all_free(s);
+}
+
+void cg_stats_set_members_all(struct cg_stats *s, bool on)
+{
+	if (!on)
+		all_free(s);
+	s->members_all = on;
 }
 
 /* The first of kinds[0, n) the node has whose listing is not empty: its ids, or none. */
@@ -88,9 +110,8 @@ static int by_cpu(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* A task's figures from /proc, its CPU against its previous ones: false when it has gone. */
-static bool member(struct cg_stats *s, pid_t id, bool thread, uint64_t now,
-		   struct cg_stat_member *m)
+/* A task's figures from /proc, no CPU figure yet: false when it has gone. */
+static bool task_read(struct cg_stats *s, pid_t id, bool thread, struct cg_stat_member *m)
 {
 	char path[64], buf[1024];
 
@@ -100,22 +121,49 @@ static bool member(struct cg_stats *s, pid_t id, bool thread, uint64_t now,
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
 	*m = (struct cg_stat_member){ .id = id, .thread = thread, .cpu_percent = -1 };
 	/* a failed read: exited since the listing */
-	if (st_read_small(s, path, buf, sizeof(buf)) < 0 ||
-	    cg_stats_parse_proc_stat(buf, m->comm, sizeof(m->comm), &m->ticks) < 0 ||
-	    cg_stats_parse_proc_state(buf, &m->state) < 0)
+	return st_read_small(s, path, buf, sizeof(buf)) >= 0 &&
+	       cg_stats_parse_proc_stat(buf, m->comm, sizeof(m->comm), &m->ticks) >= 0 &&
+	       cg_stats_parse_proc_state(buf, &m->state) >= 0;
+}
+
+/* m's CPU since it had used ticks at then; a pid reused since would not have used less. */
+static void task_cpu(const struct cg_stats *s, struct cg_stat_member *m, uint64_t ticks,
+		     uint64_t then, uint64_t now)
+{
+	if (then && now > then && m->ticks >= ticks)
+		m->cpu_percent = (double)(m->ticks - ticks) / (double)s->clk_tck /
+				 ((double)(now - then) / (double)NSEC_PER_SEC) * 100.0;
+}
+
+/* A task's figures from /proc, its CPU against its previous ones: false when it has gone. */
+static bool member(struct cg_stats *s, pid_t id, bool thread, uint64_t now,
+		   struct cg_stat_member *m)
+{
+	if (!task_read(s, id, thread, m))
 		return false;
-	for (size_t j = 0; j < s->n_members && s->members_t && now > s->members_t; j++) {
+	for (size_t j = 0; j < s->n_members; j++) {
 		const struct cg_stat_member *o = &s->members[j];
 
-		/* the same id and kind; a pid reused since would not have used less CPU */
-		if (o->id == id && o->thread == thread && m->ticks >= o->ticks) {
-			m->cpu_percent = (double)(m->ticks - o->ticks) / (double)s->clk_tck /
-					 ((double)(now - s->members_t) / (double)NSEC_PER_SEC) *
-					 100.0;
+		if (o->id == id && o->thread == thread) {
+			task_cpu(s, m, o->ticks, s->members_t, now);
 			break;
 		}
 	}
 	return true;
+}
+
+/* A node's own tasks: processes, or threads with threads on or where no process is listed. */
+static void node_tasks(struct cg_stats *s, struct node *nd, pid_t **ids, size_t *n_ids,
+		       bool *thread)
+{
+	*thread = false;
+	if (!s->threads)
+		list(s, nd, procs_kinds, ARRAY_SIZE(procs_kinds), ids, n_ids);
+	if (!*n_ids) {
+		list(s, nd, threads_kinds, ARRAY_SIZE(threads_kinds), ids, n_ids);
+		*thread = true;
+	}
+	st_sample_dirs_close(s);
 }
 
 void st_members_sample(struct cg_stats *s, uint64_t now)
@@ -129,15 +177,8 @@ void st_members_sample(struct cg_stats *s, uint64_t now)
 	if (!s->members_path)
 		return;
 	nd = st_node_find(s, s->members_path);
-	if (nd) {
-		if (!s->threads)
-			list(s, nd, procs_kinds, ARRAY_SIZE(procs_kinds), &ids, &n_ids);
-		if (!n_ids) {
-			list(s, nd, threads_kinds, ARRAY_SIZE(threads_kinds), &ids, &n_ids);
-			thread = true;
-		}
-		st_sample_dirs_close(s);
-	}
+	if (nd)
+		node_tasks(s, nd, &ids, &n_ids, &thread);
 	if (n_ids && !(m = calloc(n_ids, sizeof(*m))))
 		n_ids = 0;
 	for (size_t i = 0; i < n_ids; i++)
@@ -148,4 +189,97 @@ void st_members_sample(struct cg_stats *s, uint64_t now)
 	s->members = m;
 	s->n_members = n;
 	s->members_t = now;
+}
+
+static uint64_t task_key(const struct cg_stat_member *m)
+{
+	return (uint64_t)(uint32_t)m->id << 1 | m->thread;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct st_ticks *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The tasks of every node, each node's the most CPU first; a failure only empties the lists. */
+void st_members_all_sample(struct cg_stats *s, uint64_t now)
+{
+	_cleanup_free_ size_t *first = NULL;
+	struct cg_stat_member *all = NULL;
+	struct st_ticks *prev = NULL;
+	size_t n = 0, cap = 0;
+	unsigned v1 = 0;
+
+	if (!s->members_all)
+		return;
+	for (size_t k = 1; k < ARRAY_SIZE(procs_kinds); k++)
+		v1 |= 1u << s->canon[st_defs[procs_kinds[k]].role];
+	for (size_t i = 0; i < s->n_nodes; i++) {
+		s->nodes[i]->row.members = NULL;
+		s->nodes[i]->row.n_members = 0;
+	}
+	first = calloc(s->n_nodes + 1, sizeof(*first));
+	for (size_t i = 0; first && i < s->n_nodes; i++) {
+		struct node *nd = s->nodes[i];
+		_cleanup_free_ pid_t *ids = NULL;
+		size_t n_ids = 0;
+		bool thread;
+
+		first[i] = n;
+		/*
+		 * Nothing in its cgroup2 subtree and in no v1 hierarchy that could list a task
+		 * (empty cgroups are most of a large tree): no listing to read.
+		 */
+		if (nd->populated == 0 && !(nd->srcs & v1))
+			continue;
+		node_tasks(s, nd, &ids, &n_ids, &thread);
+		if (n + n_ids > cap) {
+			size_t ncap = cap ? cap : 256;
+			struct cg_stat_member *na;
+
+			while (ncap < n + n_ids)
+				ncap *= 2;
+			na = realloc(all, ncap * sizeof(*all));
+			if (!na)
+				break;
+			all = na;
+			cap = ncap;
+		}
+		for (size_t k = 0; k < n_ids; k++) {
+			struct cg_stat_member *m = &all[n];
+			struct st_ticks want, *o;
+
+			if (!task_read(s, ids[k], thread, m))
+				continue;
+			want.key = task_key(m);
+			o = s->n_all_prev ? bsearch(&want, s->all_prev, s->n_all_prev,
+						    sizeof(*s->all_prev), by_key)
+					  : NULL;
+			if (o)
+				task_cpu(s, m, o->ticks, s->all_t, now);
+			n++;
+		}
+		/* none yet: all may still be NULL, which qsort may not take */
+		if (n > first[i])
+			qsort(all + first[i], n - first[i], sizeof(*all), by_cpu);
+		nd->row.n_members = n - first[i];
+	}
+	/* the array has stopped moving */
+	for (size_t i = 0; first && i < s->n_nodes; i++)
+		if (s->nodes[i]->row.n_members)
+			s->nodes[i]->row.members = all + first[i];
+	/* for the next sample's CPU figures */
+	if (n && (prev = malloc(n * sizeof(*prev)))) {
+		for (size_t k = 0; k < n; k++)
+			prev[k] = (struct st_ticks){ task_key(&all[k]), all[k].ticks };
+		qsort(prev, n, sizeof(*prev), by_key);
+	}
+	free(s->all_members);
+	free(s->all_prev);
+	s->all_members = all;
+	s->all_prev = prev;
+	s->n_all_prev = prev ? n : 0;
+	s->all_t = now;
 }

@@ -359,10 +359,14 @@ test_fixture_json() {
 	assertEquals "one line per iteration" 2 "$(echo "$out" | wc -l | tr -d ' ')"
 	l1=$(echo "$out" | sed -n 1p)
 	l2=$(echo "$out" | sed -n 2p)
-	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000}}'
+	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}}}'
 	# the files do not change: the second sample has rates, all zero
-	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000}}'
-	case $l1 in '{"schema":1,"time":'[0-9]*'.'[0-9][0-9][0-9]',"cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}}}'
+	case $l1 in '{"schema":2,"time":'[0-9]*'.'[0-9][0-9][0-9]',"cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	# schema 2: every PSI average; those of the psi collector null without it
+	fx unified -F json -1 --depth=0 --collectors=none /app
+	assertContains "PSI averages without the collector" "$out" \
+		'"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":null,"avg300":null},"full":{"avg10":null,"avg60":null,"avg300":null}},'
 	fx unified -F json -1 --depth=0 '/we"ird,name'
 	assertContains "escaped path" "$out" '"path":"/we\"ird,name"'
 }
@@ -374,22 +378,30 @@ json_check_keys() {
 import json, sys
 want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
         "io_write_bytes_per_sec", "pressure", "cpu_usage_seconds", "io_read_bytes",
-        "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds"}
+        "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds",
+        "pressure_averages"}
 n = 0
 for line in sys.stdin:
     o = json.loads(line)
     assert set(o) == {"schema", "time", "cgroups"}, o.keys()
-    assert o["schema"] == 1
+    assert o["schema"] == 2
     assert isinstance(o["time"], float) and o["time"] > 1e9
     for c in o["cgroups"]:
         assert set(c) == want, sorted(c)
         assert set(c["pressure"]) == {"cpu", "memory", "io"}
+        pa = c["pressure_averages"]
+        assert set(pa) == {"cpu", "memory", "io"}, pa
+        for r in pa.values():
+            assert set(r) == {"some", "full"}, r
+            for k in r.values():
+                assert set(k) == {"avg10", "avg60", "avg300"}, k
+                assert all(v is None or 0 <= v <= 100 for v in k.values()), k
         n += 1
 assert n > 0
 print(n)'
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e '(keys == ["cgroups","schema","time"]) and (.schema == 1) and all(.cgroups[];
-			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","memory_bytes","path","pressure","pressure_some_seconds","tasks"])
+		jq -e '(keys == ["cgroups","schema","time"]) and (.schema == 2) and all(.cgroups[];
+			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","memory_bytes","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else
 		return 2

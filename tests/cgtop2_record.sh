@@ -131,11 +131,12 @@ test_fixture_append() {
 # reads FILE.1 first, and loses only what an older rotation dropped.
 test_fixture_rotation() {
 	local n1 n all
-	fx --record="$R" --record-size=2K -n 40 -d 0.01 --depth=3
+	# a header (1.4K) and a few samples a file
+	fx --record="$R" --record-size=3K -n 40 -d 0.01 --depth=3
 	assertEquals "exit" 0 "$rc"
 	assertTrue "FILE.1 made" "[ -f '$R.1' ]"
-	assertTrue "FILE at most 2K ($(stat -c %s "$R"))" "[ $(stat -c %s "$R") -le 2048 ]"
-	assertTrue "FILE.1 at most 2K ($(stat -c %s "$R.1"))" "[ $(stat -c %s "$R.1") -le 2048 ]"
+	assertTrue "FILE at most 3K ($(stat -c %s "$R"))" "[ $(stat -c %s "$R") -le 3072 ]"
+	assertTrue "FILE.1 at most 3K ($(stat -c %s "$R.1"))" "[ $(stat -c %s "$R.1") -le 3072 ]"
 	assertEquals "both files start with the magic" "CGTOPREC CGTOPREC" \
 		"$(head -c 8 "$R.1") $(head -c 8 "$R")"
 	cgk_capture "$T" --replay="$R" -F json
@@ -222,6 +223,22 @@ test_fixture_damage() {
 	cgk_capture "$T" --replay="$_cgk_tmp/nope" -F json
 	assertEquals "missing exit" 1 "$rc"
 	assertEquals "missing" "cgtop2: replay $_cgk_tmp/nope: No such file or directory" "$err"
+}
+
+# A recording of format 1.0 (cgtop2 0.2.0, before each cgroup's tasks were recorded: made from
+# the fixture with -p --depth=1 -n 2 -d 0.1 /app) replays as it was recorded.
+test_fixture_format_1_0() {
+	cgk_capture "$T" --replay="$FX/record-1.0" -F json
+	assertEquals "exit" 0 "$rc"
+	assertEquals "no warning" "" "$err"
+	assertEquals "the recorded times" "1796397040160
+1796397040283" "$(echo "$out" | json_times)"
+	assertContains "the first sample" "$(echo "$out" | sed -n 1p)" \
+		'{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,'
+	assertContains "the second, its rates" "$(echo "$out" | sed -n 2p)" \
+		'{"path":"/app/web","tasks":4,"cpu_percent":0.00,"memory_bytes":52428800,'
+	assertEquals "the major version 1, minor 0" "CGTOPREC 1 0" \
+		"$(head -c 8 "$FX/record-1.0") $(od -An -tu2 -j 8 -N 4 "$FX/record-1.0" | xargs)"
 }
 
 # ---- live tier ------------------------------------------------------------------------------

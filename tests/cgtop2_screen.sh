@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # cgtop2's ncurses screen, driven through tmux on a server of our own (-L): every key and view
 # (table, sort keys, %, tree with folding, detail pane, help overlay, scrolling over more cgroups
-# than rows), resize, the terminal left sane on every exit (q, SIGTERM, SIGINT, SIGHUP, SIGSEGV,
+# than rows), the detail pane at 80x24 and 60x24 (scrolled, nothing cut), the mouse wheel, a
+# replay's detail pane with the tasks recorded, resize, the terminal left sane on every exit (q, SIGTERM, SIGINT, SIGHUP, SIGSEGV,
 # SIGTSTP/SIGCONT), TERM=dumb and unknown terminals, colour and NO_COLOR, and hostile cgroup
 # names (ESC, CSI, OSC 52, BEL, tab, newline, invalid UTF-8, wide characters) that must reach
 # the pane as text. Cgroups only in the unified sandbox cgkit-test.<pid>.
@@ -77,9 +78,10 @@ fmt() {
 	tm display -p -t "$_srv" "#{$1}"
 }
 
-# Start cgtop2 with arguments in a 120x40 pane on a new server. The pane's script records
-# the terminal modes before and after, the pid and the exit status in $F.*, then stays, so
-# that what cgtop2 left can be inspected. ENV (a variable) goes before the command.
+# Start cgtop2 with arguments in a 120x40 pane (SIZE=COLSxROWS: another) on a new server. The
+# pane's script records the terminal modes before and after, the pid and the exit status in
+# $F.*, then stays, so that what cgtop2 left can be inspected. ENV (a variable) goes before the
+# command.
 start() {
 	_n=$((_n + 1))
 	teardown_test
@@ -97,7 +99,8 @@ stty -a >"$f.after"
 echo "SHELL-PROMPT"
 exec sleep 600
 EOF
-	LC_ALL=C.UTF-8 tmux -L "$_srv" new-session -d -s "$_srv" -x 120 -y 40 \
+	local size=${SIZE:-120x40}
+	LC_ALL=C.UTF-8 tmux -L "$_srv" new-session -d -s "$_srv" -x "${size%x*}" -y "${size#*x}" \
 		env ${ENV:-} sh "$F.sh" "$F" "$T" "$@" 2>"$_cgk_tmp/tmux.err" ||
 		{ fail "tmux: $(cat "$_cgk_tmp/tmux.err")"; return 1; }
 	cgk_wait_for test -s "$F.pid" || { fail "cgtop2 did not start"; return 1; }
@@ -347,7 +350,7 @@ test_detail_pressure() {
 	key Enter
 	pane_wait "│ +io  " || fail "Enter: the pressure lines: $(pane)"
 	assertContains "the averages' header" "$(pane)" \
-		"│ pressure %            some    10s    60s   300s  full    10s    60s   300s  stalled s"
+		"│ pressure %     some    10s    60s   300s  full    10s    60s   300s  stalled s"
 	local res
 	for res in cpu memory io; do
 		assertTrue "six averages and the totals of $res: $(pane)" \
@@ -355,6 +358,143 @@ test_detail_pressure() {
 	done
 	key Escape q
 	assertEquals "EXIT=0" "$(ended)"
+}
+
+# The pane as it is on the screen, rows 2 to $1 (the box): corners, sides and each row's
+# width in columns (wide characters two).
+assert_boxed() {
+	assertEquals "$2: the box whole" "ok" "$(pane | python3 -c '
+import sys, unicodedata
+def w(s): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+rows = sys.stdin.read().split("\n")[1:int(sys.argv[1])]
+cols = w(rows[0])
+bad = [r for r in rows[1:-1] if not (r.startswith("│") and r.endswith("│") and w(r) == cols)]
+if rows[0][0] + rows[0][-1] != "┌┐" or rows[-1][0] + rows[-1][-1] != "└┘":
+    bad.append("corners")
+print("ok" if not bad else bad)' "$1")"
+}
+
+# A turn of the mouse wheel ($1: up or down) over the pane, as its terminal reports one: SGR
+# (kmous \E[<) or X10 (\E[M, then the button, column and row as bytes of 32 + the number).
+wheel() {
+	local term b
+	term=$(tm show -gv default-terminal)
+	b=$([ "$1" = up ] && echo 64 || echo 65)
+	if [ "$(tput -T "$term" kmous 2>/dev/null)" = $'\e[<' ]; then
+		key -l $'\e'"[<$b;10;10M"
+	else
+		key -l $'\e[M'"$(printf "\\$(printf %o $((b + 32)))")**"
+	fi
+}
+
+# Start $2 sleeps (and a sleep that started them, $!) in cgroup directory $1.
+sleeps_in() {
+	sh -c 'echo $$ >"$1/cgroup.procs"; i=0; while [ $i -lt "$2" ]; do sleep 600 & i=$((i + 1)); done
+		exec sleep 600' _ "$1" "$2" &
+	# killed by sleeps_kill, whose job notice would be noise
+	disown $!
+	cgk_wait_for sh -c "[ \$(wc -l <'$1/cgroup.procs') -gt $2 ]" || fail "the sleeps did not start"
+}
+
+# Kill what sleeps_in started in $1 (by pid: all of them ours).
+sleeps_kill() {
+	local p
+	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+	cgk_wait_for sh -c "[ ! -s '$1/cgroup.procs' ]" || fail "the sleeps in $1 did not end"
+}
+
+# The detail pane in 80x24: every section on the screen or a PgDn away, whole (a long line goes
+# on below its values), inside the box; in 60 columns the pressure table and graphs narrow.
+test_detail_80x24() {
+	setup_sandbox || return 0
+	local pid all re psi=
+	[ -e "$U/cpu.pressure" ] && psi=1
+	mkdir "$U/s"
+	# a list of tasks longer than the screen
+	sleeps_in "$U/s" 25
+	pid=$!
+	SIZE=80x24 ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/s " || fail "start: $(pane)"
+		key Down Enter
+		pane_wait "│ /$S/s +│" || fail "Enter: $(pane)"
+		pane_wait "─ 1-20 of [0-9]+  PgDn ─┘$" || fail "the part shown: $(pane | tail -n 2)"
+		assert_boxed 23 "80x24"
+		all=$(pane)
+		key NPage
+		pane_wait "─ 20-39 of [0-9]+  PgUp" || fail "PgDn: $(pane | tail -n 2)"
+		assert_boxed 23 "PgDn"
+		all="$all
+$(pane)"
+		key End
+		pane_wait "PgUp ─┘$" || fail "End: $(pane | tail -n 2)"
+		pane_wait "│ +[0-9]+ S +[0-9.-]+  sleep +│$" || fail "the processes at the end: $(pane)"
+		all="$all
+$(pane)"
+		for re in "│ tasks +26 \(threads\)" "│ CPU +[0-9.-]+" "│ memory +[-0-9.BKMG]+ +│" \
+			"│ IO +read .*/s, write .*/s +│" "│ CPU % +[0-9.-]+ .* max [0-9.]+ +│" \
+			"│ memory +[-0-9.BKMG]+ .* max [0-9.]+[BKMG] +│" "│ IO +[-0-9.BKMG]+/s .* max .*/s +│" \
+			"│ pressure +[0-9.-]+ .* max [0-9.]+ +│" \
+			"│ +PID S +%CPU  COMM +\(26 processes of its own\) +│" "│ +$pid S +[0-9.-]+  sleep +│"; do
+			echo "$all" | grep -Eq -- "$re" || fail "80x24: no '$re' in: $all"
+		done
+		if [ -n "$psi" ]; then
+			for re in "│ pressure % +some +10s +60s +300s +full +10s +60s +300s +│" \
+				"│ cpu( +[0-9]+\.[0-9]{2}){6} +│" "│ io( +[0-9]+\.[0-9]{2}){6} +│" \
+				"│ +stalled s: [0-9.]+ some, [0-9.]+ full +│"; do
+				echo "$all" | grep -Eq -- "$re" || fail "80x24 PSI: no '$re' in: $all"
+			done
+		fi
+		key Home
+		pane_wait "─ 1-20 of [0-9]+  PgDn ─┘$" || fail "Home: $(pane | tail -n 2)"
+		tm resize-window -t "$_srv" -x 60 -y 24
+		pane_wait "│ /$S/s +│$" || fail "60x24: $(pane)"
+		assert_boxed 23 "60x24"
+		all=$(pane)
+		key NPage
+		pane_wait "PgUp" || fail "60x24 PgDn: $(pane | tail -n 2)"
+		all="$all
+$(pane)"
+		[ -z "$psi" ] || echo "$all" | grep -Eq "│ cpu some( +[0-9]+\.[0-9]{2}){3} +│" ||
+			fail "60x24: some and full on lines of their own: $all"
+		echo "$all" | grep -Eq "│ CPU % +[0-9.-]+ .* max [0-9.]+ +│" || fail "60x24: a narrower graph: $all"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/s"
+	return 0
+}
+
+# The mouse wheel scrolls the detail pane when it is open, else moves the selection, by 3.
+test_mouse_wheel() {
+	setup_sandbox || return 0
+	local i
+	for i in 1 2 3 4 5; do mkdir "$U/w$i"; done
+	# w1's detail pane longer than the screen
+	sleeps_in "$U/w1" 25
+	SIZE=80x24 ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^line 1 of 6 " || fail "start: $(pane | tail -n 1)"
+		assertEquals "mouse reporting on" 1 "$(fmt mouse_any_flag)"
+		wheel down
+		pane_wait "^line 4 of 6 " || fail "wheel down: the selection: $(pane | tail -n 1)"
+		assertEquals "wheel down" "/$S/w3" "$(selected)"
+		wheel up
+		pane_wait "^line 1 of 6 " || fail "wheel up: $(pane | tail -n 1)"
+		key Down Enter
+		pane_wait "─ 1-20 of [0-9]+  PgDn ─┘$" || fail "Enter: $(pane | tail -n 2)"
+		wheel down
+		pane_wait "─ 4-23 of [0-9]+  PgUp  PgDn ─┘$" || fail "wheel down: the pane: $(pane | tail -n 2)"
+		assertContains "the selection stays" "$(pane | tail -n 1)" "line 2 of 6"
+		wheel down
+		pane_wait "─ 7-26 of " || fail "wheel down again: $(pane | tail -n 2)"
+		wheel up
+		wheel up
+		pane_wait "─ 1-20 of [0-9]+  PgDn ─┘$" || fail "wheel up twice: $(pane | tail -n 2)"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+		assert_sane "after the wheel"
+	}
+	sleeps_kill "$U/w1"
+	return 0
 }
 
 # The selected cgroup's own processes in the detail pane: pid, state, CPU and comm, the busiest
@@ -451,11 +591,21 @@ test_detail_limits() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
-# --replay opens the same screen on the recording, paused, and steps through it.
+# --replay opens the same screen on the recording, paused, and steps through it; its detail
+# pane lists the tasks recorded (a comm with ESC and a tab escaped, as live).
 test_replay() {
 	setup_sandbox || return 0
+	local pid
 	mkdir -p "$U/r"
-	"$T" --record="$_cgk_tmp/rec" -n 4 -d 0.1 "/$S" || { fail "record"; return 0; }
+	sh -c 'echo $$ >"$1"; exec python3 -c "$2"' _ "$U/r/cgroup.procs" '
+import time
+open("/proc/self/comm", "w").write("rec\x1b[7mREV\t")
+time.sleep(600)' &
+	pid=$!
+	cgk_wait_for grep -q REV "/proc/$pid/comm" || fail "the comm not set"
+	"$T" --record="$_cgk_tmp/rec" -n 4 -d 0.1 "/$S" || fail "record"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
 	ENV=NO_COLOR=1 start --replay="$_cgk_tmp/rec" -p || return 0
 	pane_wait "^cgtop2 /$S .*PAUSED  replay [0-9-]+ [0-9:]+ \(1/4\)" || fail "replay: $(pane | head -1)"
 	pane_wait "^/$S/r " || fail "the recorded cgroups: $(pane)"
@@ -469,11 +619,23 @@ test_replay() {
 	pane_wait "\(1/4\)" || fail "{: $(pane | head -1)"
 	key T Down Enter
 	pane_wait "│ /$S/r +│" || fail "detail over a replay: $(pane)"
+	pane_wait "│ +PID S +%CPU  COMM +\(1 process of its own\)" || fail "the tasks recorded: $(pane)"
+	assertEquals "the recorded comm, escaped" 1 \
+		"$(pane | grep -E "^│ +$pid S +[0-9.-]+  " | grep -cF 'rec\x1b[7mREV\t')"
+	assertFalse "no reverse video from the comm" \
+		"attrs | sed '1,2d;\$d' | grep -qE $'\e\\[([0-9]*;)*7m'"
 	key Escape z
 	pane_wait "\(4/4\)" || fail "z plays it: $(pane | head -1)"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
 	assert_sane replay
+	# a recording of format 1.0 has no tasks, which the pane says (not "0 processes")
+	ENV=NO_COLOR=1 start --replay="$FIXTURES/cgtop2/record-1.0" -p || return 0
+	pane_wait "^/app " || fail "format 1.0: $(pane)"
+	key Enter
+	pane_wait "│ \(no tasks in this recording: format 1.0\) +│" || fail "format 1.0 detail: $(pane)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
 }
 
 # ---- resize, stop, every exit ---------------------------------------------------------------

@@ -644,6 +644,9 @@ static int run(const struct cgtop2_args *args)
 					  .delay_ns = a->delay_ns };
 		struct source *src = NULL;
 
+		/* a replay's detail pane lists any cgroup's tasks: record them all */
+		if (a->record_file)
+			cg_stats_set_members_all(s, true);
 		r = source_live_new(s, &si, &src);
 		ret = r < 0 ? report_errno(a, "sample", r) : drive(a, src);
 		source_free(src);

@@ -362,7 +362,8 @@ static void set_info(struct replay *rp, const struct cg_rec_file *f, size_t i)
 					 .own_only = ci->own_only,
 					 .threads = ci->threads,
 					 .depth = ci->depth,
-					 .delay_ns = ci->delay_ns };
+					 .delay_ns = ci->delay_ns,
+					 .tasks = ci->tasks };
 }
 
 /* Global sample k -> its file and number there. */

@@ -589,8 +589,11 @@ static double wall_time(const struct view *v)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / (double)NSEC_PER_SEC;
 }
 
-/* The JSON schema: a new key may come with a new number; a key never changes its meaning. */
-#define JSON_SCHEMA 1
+/*
+ * The JSON schema: a new key may come with a new number; a key never changes its meaning.
+ * 1: the cumulative keys; 2: pressure_averages.
+ */
+#define JSON_SCHEMA 2
 
 /* Nanoseconds as seconds, exactly; null when unknown */
 static void json_ns(struct out *o, bool have, uint64_t ns)
@@ -638,6 +641,45 @@ static void json_totals(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, "}");
 }
 
+/* A PSI percentage, null when unknown. */
+static void json_pct(struct out *o, const char *key, bool have, double v)
+{
+	out_printf(o, "\"%s\":", key);
+	if (have)
+		out_printf(o, "%.2f", v);
+	else
+		out_printf(o, "null");
+}
+
+/* Every PSI average (schema 2): some and full over 10, 60 and 300 s, of each resource. */
+static void json_pressure_averages(struct out *o, const struct cg_stat_row *r)
+{
+	static const char *const psi_keys[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	out_printf(o, ",\"pressure_averages\":{");
+	for (int p = 0; p < CG_PSI_N; p++) {
+		int some60 = CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + p,
+		    some300 = CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + p,
+		    full60 = CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + p,
+		    full300 = CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + p;
+
+		out_printf(o, "%s\"%s\":{\"some\":{", p ? "," : "", psi_keys[p]);
+		json_pct(o, "avg10", r->have & (CG_STAT_PSI_CPU << p), r->psi[p]);
+		out_printf(o, ",");
+		json_pct(o, "avg60", x_known(r, some60), r->psi_avg[CG_PSI_SOME60][p]);
+		out_printf(o, ",");
+		json_pct(o, "avg300", x_known(r, some300), r->psi_avg[CG_PSI_SOME300][p]);
+		out_printf(o, "},\"full\":{");
+		json_pct(o, "avg10", x_known(r, CG_X_PSI_FULL_AVG10 + p), r->psi_full[p]);
+		out_printf(o, ",");
+		json_pct(o, "avg60", x_known(r, full60), r->psi_avg[CG_PSI_FULL60][p]);
+		out_printf(o, ",");
+		json_pct(o, "avg300", x_known(r, full300), r->psi_avg[CG_PSI_FULL300][p]);
+		out_printf(o, "}}");
+	}
+	out_printf(o, "}");
+}
+
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
 	out_printf(o, "{\"schema\":%d,\"time\":%.3f,\"cgroups\":[", JSON_SCHEMA, wall_time(v));
@@ -667,6 +709,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		json_num(o, r->have & CG_STAT_PSI_IO, "%.2f", r->psi[CG_PSI_IO]);
 		out_printf(o, "}");
 		json_totals(o, r);
+		json_pressure_averages(o, r);
 		if (a->threads && (r->have & CG_STAT_THREADED)) {
 			out_printf(o, ",\"threads\":[");
 			for (size_t t = 0; t < r->n_threads; t++) {

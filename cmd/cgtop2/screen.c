@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -227,7 +228,10 @@ static void mouse(struct ui *u)
 
 	if (getmouse(&ev) != OK)
 		return;
-	if (ev.bstate & BUTTON4_PRESSED)
+	/* the wheel scrolls what is in front: the detail pane, or the table's selection */
+	if ((ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) && u->detail)
+		screen_detail_scroll(u, ev.bstate & BUTTON4_PRESSED ? -3 : 3);
+	else if (ev.bstate & BUTTON4_PRESSED)
 		select_line(u, (long)u->cur - 3);
 	else if (ev.bstate & BUTTON5_PRESSED)
 		select_line(u, (long)u->cur + 3);
@@ -260,6 +264,16 @@ static enum action key(struct ui *u, int c)
 	if (u->help) {
 		if (c != KEY_RESIZE && c != KEY_MOUSE)
 			screen_help(u, false);
+		return A_NONE;
+	}
+	/* the detail pane's own keys: its page keys scroll it (Up and Down still select) */
+	if (u->detail && (c == KEY_PPAGE || c == KEY_NPAGE || c == KEY_HOME || c == KEY_END)) {
+		int rows = LINES > 6 ? LINES - 5 : 1;
+
+		screen_detail_scroll(u, c == KEY_PPAGE	 ? -rows
+					: c == KEY_NPAGE ? rows
+					: c == KEY_HOME	 ? INT_MIN
+							 : INT_MAX);
 		return A_NONE;
 	}
 	switch (c) {

@@ -67,6 +67,9 @@ struct ui {
 	struct history *hist;
 	struct view v;
 	PANEL *help_panel, *detail_panel;
+	/* the detail pane's text, all of it, of which the panel shows detail_top on */
+	WINDOW *detail_pad;
+	int detail_top, detail_lines;
 };
 
 enum { PAIR_TITLE = 1, PAIR_HEADER, PAIR_SELECT, PAIR_RED, PAIR_BAR };
@@ -87,5 +90,7 @@ bool screen_is_collapsed(const struct ui *u, const char *path);
 void screen_help(struct ui *u, bool show);
 void screen_detail(struct ui *u, bool show);
 void screen_detail_draw(struct ui *u);
+/* Scroll the detail pane by lines (by; INT_MIN: to the top, INT_MAX: to the end). */
+void screen_detail_scroll(struct ui *u, int by);
 
 #endif

@@ -4,6 +4,7 @@
  * help, and the detail pane of the selected cgroup (its figures from the sampler's row, and
  * graphs of its history). A figure the row does not carry is left out, never made up.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ static const char *const help_lines[] = {
 	"Left Right         tree: fold / unfold the selected subtree",
 	"Up Down PgUp PgDn  move the selection (also Home End, the wheel)",
 	"Enter              details of the selected cgroup; Esc or Enter closes",
+	"  PgUp PgDn Home End, the wheel: scroll the details",
 	"/                  filter by path (Enter applies, Esc clears)",
 	"H                  threads of threaded cgroups on / off",
 	"[ ]  { }           replay: one sample back / on; first / last",
@@ -102,10 +104,17 @@ void screen_detail(struct ui *u, bool show)
 {
 	WINDOW *win;
 
+	/* opened anew at its top; made again in a new size (a resize) where it was */
+	if (!u->detail)
+		u->detail_top = 0;
 	panel_close(&u->detail_panel);
 	u->detail = false;
-	if (!show || !u->n_items)
+	if (!show || !u->n_items) {
+		if (u->detail_pad)
+			delwin(u->detail_pad);
+		u->detail_pad = NULL;
 		return;
+	}
 	/* below the title, above the status line */
 	win = window(LINES - 2, COLS, 1, 0);
 	if (!win)
@@ -124,11 +133,64 @@ void screen_detail(struct ui *u, bool show)
 
 /* ---- the detail pane ----------------------------------------------------------------------- */
 
+/*
+ * The pane's text is drawn whole into a pad as wide as the panel's inside, and the panel shows
+ * the part that fits: in a small terminal every section is there to scroll to, and a line that
+ * is too long goes on below its values instead of being cut.
+ */
+#define PAD_LINES 400
+/* where a continued line starts: under the values, past the labels */
+#define VALUES 15
+
 struct pane {
-	WINDOW *w;
-	int y, width;
+	WINDOW *w; /* the pad */
+	int y, width; /* the next line; the columns a line may take */
 	bool utf8;
 };
+
+static bool room(const struct pane *p)
+{
+	return p->y < getmaxy(p->w);
+}
+
+/* Escaped text as lines of at most p->width columns, broken at a space where there is one. */
+static void put_wrapped(struct pane *p, attr_t at, const char *s)
+{
+	int indent = p->width > VALUES + 20 ? VALUES : 0;
+	size_t len = strlen(s);
+	bool first = true;
+
+	if (!len && room(p)) {
+		p->y++;
+		return;
+	}
+	do {
+		size_t avail = (size_t)(p->width - (first ? 0 : indent)), cut, next;
+
+		if (!room(p) || p->width < 2)
+			return;
+		cut = next = text_cut(s, len, avail);
+		if (cut < len) {
+			/* the last space that leaves something on this line */
+			for (size_t i = cut; i > 0; i--)
+				if (s[i] == ' ' && (!first || i > VALUES)) {
+					cut = next = i;
+					break;
+				}
+			while (next < len && s[next] == ' ')
+				next++;
+		}
+		if (!cut)
+			return;
+		wmove(p->w, p->y++, first ? 0 : indent);
+		wattron(p->w, at);
+		waddnstr(p->w, s, (int)cut);
+		wattroff(p->w, at);
+		s += next;
+		len -= next;
+		first = false;
+	} while (len);
+}
 
 static void line(struct pane *p, attr_t at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -138,15 +200,10 @@ static void line(struct pane *p, attr_t at, const char *fmt, ...)
 	char buf[1024];
 	va_list ap;
 
-	if (p->y >= getmaxy(p->w) - 1)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	wmove(p->w, p->y++, 2);
-	wattron(p->w, at);
-	screen_put(p->w, buf, (size_t)(p->width > 4 ? p->width - 4 : 0));
-	wattroff(p->w, at);
+	put_wrapped(p, at, buf);
 }
 
 static void size_of(char *buf, size_t size, bool have, double v)
@@ -157,14 +214,18 @@ static void size_of(char *buf, size_t size, bool have, double v)
 		snprintf(buf, size, "-");
 }
 
-/* A graph of a metric's history, height rows, with its latest value and the top of its scale. */
+/*
+ * A graph of a metric's history, height rows, with its latest value and the top of its scale;
+ * as narrow as the pane needs (the newest values), and only the figures where no graph fits.
+ */
 static void graph(struct pane *p, struct ui *u, const char *path, enum hist_metric m,
 		  const char *title, int height)
 {
 	static const double floors[HIST_N] = { 1.0, 1.0, 1.0, 0.01 };
 	double vals[HIST_LEN], top = floors[m], last = NAN;
 	size_t n = hist_get(u->hist, path, m, vals, HIST_LEN), width;
-	char cur[32], max[32], row[HIST_LEN * 4 + 1];
+	char cur[32], max[40], head[32], row[HIST_LEN * 4 + 1];
+	int used;
 
 	for (size_t i = 0; i < n; i++)
 		if (vals[i] > top)
@@ -182,13 +243,27 @@ static void graph(struct pane *p, struct ui *u, const char *path, enum hist_metr
 		snprintf(cur, sizeof(cur), isnan(last) ? "-" : "%.2f", last);
 		snprintf(max, sizeof(max), "%.2f", top);
 	}
-	width = p->width > 40 ? (size_t)p->width - 40 : 1;
+	used = snprintf(head, sizeof(head), "%-10s %10s ", title, cur);
+	/* the head, the graph, " max " and the scale */
+	width = p->width > used + 5 + (int)strlen(max) + 4
+			? (size_t)(p->width - used - 5 - (int)strlen(max))
+			: 0;
 	if (width > HIST_LEN)
 		width = HIST_LEN;
-	for (int r = 0; r < height && p->y < getmaxy(p->w) - 1; r++) {
+	if (!width) {
+		line(p, 0, "%s max %s", head, max);
+		return;
+	}
+	/* the newest values where the pane is narrower than the history */
+	if (n > width) {
+		memmove(vals, vals + (n - width), width * sizeof(*vals));
+		n = width;
+	}
+	for (int r = 0; r < height && room(p); r++) {
 		graph_row(row, sizeof(row), vals, n, width, floors[m], height, r, p->utf8);
-		wmove(p->w, p->y++, 2);
-		wprintw(p->w, "%-10s %10s ", r ? "" : title, r ? "" : cur);
+		wmove(p->w, p->y++, 0);
+		waddstr(p->w, r ? "" : head);
+		wmove(p->w, p->y - 1, used);
 		if (u->color)
 			wattron(p->w, COLOR_PAIR(PAIR_BAR));
 		waddstr(p->w, row);
@@ -221,29 +296,36 @@ static const char *xbytes(char *buf, size_t size, const struct cg_stat_row *r, i
 	return buf;
 }
 
-/* used against limit as a bar of width cells, with the share in percent */
+/* used against limit as a bar (up to 30 cells, fewer in a narrow pane), with the share */
 static void bar(struct pane *p, struct ui *u, const char *title, double used, double limit)
 {
 	char cells[30 * 3 + 1];
-	size_t n = 0, width = 30, fill = (size_t)(used / limit * (double)width + 0.5);
+	int width = p->width - VALUES - 6;
+	size_t n = 0, fill;
+	attr_t at;
 
-	if (fill > width)
-		fill = width;
-	for (size_t i = 0; i < width; i++)
+	if (width > 30)
+		width = 30;
+	if (width < 5) {
+		line(p, 0, "%-14s %.0f%%", title, used / limit * 100);
+		return;
+	}
+	fill = (size_t)(used / limit * width + 0.5);
+	if (fill > (size_t)width)
+		fill = (size_t)width;
+	for (size_t i = 0; i < (size_t)width; i++)
 		n += (size_t)sprintf(cells + n, "%s",
 				     i < fill ? (u->utf8 ? "█" : "#") : (u->utf8 ? "░" : "."));
-	if (p->y >= getmaxy(p->w) - 1)
+	if (!room(p))
 		return;
-	wmove(p->w, p->y++, 2);
+	at = u->color ? COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR) : 0;
+	wmove(p->w, p->y++, 0);
 	wprintw(p->w, "%-14s ", title);
-	if (u->color)
-		wattron(p->w, COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR));
+	wattron(p->w, at);
 	waddstr(p->w, cells);
-	if (u->color)
-		wattroff(p->w, COLOR_PAIR(used >= limit * 0.9 ? PAIR_RED : PAIR_BAR));
+	wattroff(p->w, at);
 	wprintw(p->w, " %.0f%%", used / limit * 100);
 }
-
 static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	static const struct {
@@ -372,7 +454,6 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 	}
 	pressure(p, r);
 }
-
 /* a PSI average of the row, "%6.2f" or "-" */
 static void avg_of(char *buf, size_t size, const struct cg_stat_row *r, int x, double v)
 {
@@ -382,23 +463,27 @@ static void avg_of(char *buf, size_t size, const struct cg_stat_row *r, int x, d
 		snprintf(buf, size, "%6s", "-");
 }
 
-/* PSI of each resource: some and full over 10 s, 60 s and 300 s, and the stall totals */
+/*
+ * PSI of each resource: some and full over 10 s, 60 s and 300 s, and the stall totals: a line
+ * a resource where the pane is wide enough, else some and full on lines of their own.
+ */
 static void pressure(struct pane *p, const struct cg_stat_row *r)
 {
 	static const char *const res[CG_PSI_N] = { "cpu", "memory", "io" };
-	bool head = false;
+	bool wide = p->width >= 67, beside = p->width >= 67 + 2 + 40, head = false;
 
 	for (int i = 0; i < CG_PSI_N; i++) {
-		char v[6][16], total[64] = "";
+		char v[6][16], total[80] = "", label[32];
 
 		if (!(r->have & (CG_STAT_PSI_CPU << i)))
 			continue;
-		if (!head) {
-			line(p, 0, "%-14s %-6s some %6s %6s %6s  full %6s %6s %6s  %s",
-			     "pressure %", "", "10s", "60s", "300s", "10s", "60s", "300s",
-			     "stalled s");
-			head = true;
-		}
+		if (!head && wide)
+			line(p, 0, "%-14s some %6s %6s %6s  full %6s %6s %6s%s", "pressure %",
+			     "10s", "60s", "300s", "10s", "60s", "300s",
+			     beside ? "  stalled s" : "");
+		else if (!head)
+			line(p, 0, "%-14s%7s%7s%7s", "pressure %", "10s", "60s", "300s");
+		head = true;
 		snprintf(v[0], sizeof(v[0]), "%6.2f", r->psi[i]);
 		avg_of(v[1], sizeof(v[1]), r, CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + i,
 		       r->psi_avg[CG_PSI_SOME60][i]);
@@ -416,8 +501,18 @@ static void pressure(struct pane *p, const struct cg_stat_row *r)
 			snprintf(total, sizeof(total), "%.3f some, %.3f full",
 				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
 				 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
-		line(p, 0, "%-14s %-6s      %s %s %s       %s %s %s  %s", "", res[i], v[0], v[1],
-		     v[2], v[3], v[4], v[5], total);
+		if (wide) {
+			line(p, 0, "%-14s      %s %s %s       %s %s %s%s%s", res[i], v[0], v[1],
+			     v[2], v[3], v[4], v[5], beside && *total ? "  " : "",
+			     beside ? total : "");
+		} else {
+			snprintf(label, sizeof(label), "%s some", res[i]);
+			line(p, 0, "%-14s %s %s %s", label, v[0], v[1], v[2]);
+			snprintf(label, sizeof(label), "%s full", res[i]);
+			line(p, 0, "%-14s %s %s %s", label, v[3], v[4], v[5]);
+		}
+		if (!beside && *total)
+			line(p, 0, "%-14s stalled s: %s", "", total);
 	}
 }
 
@@ -428,7 +523,36 @@ static const struct cg_stat_row *selected_row(const struct ui *u)
 	return u->items[u->cur].row;
 }
 
-/* A replay: the threads of a threaded cgroup, as recorded with -H. */
+/* A task's state is a letter (R, S, D, t, ...): anything else is not drawn raw. */
+static char state_of(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
+}
+
+/* The cgroup's own tasks, the most CPU first, as many as the pad holds. */
+static void tasks(struct pane *p, struct ui *u, const struct cg_stat_member *m, size_t n,
+		  bool thread)
+{
+	line(p, 0, "%s", "");
+	line(p, A_BOLD, "%8s %s %6s  %-16s  (%zu %s of its own)", thread ? "TID" : "PID", "S",
+	     "%CPU", "COMM", n,
+	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));
+	for (size_t i = 0; i < n && room(p); i++) {
+		_cleanup_free_ char *comm = screen_text(u, m[i].comm);
+		char c[16] = "-";
+
+		if (p->y == getmaxy(p->w) - 1 && i + 1 < n) {
+			line(p, 0, "%8s (%zu more)", "", n - i);
+			break;
+		}
+		if (m[i].cpu_percent >= 0)
+			snprintf(c, sizeof(c), "%.1f", m[i].cpu_percent);
+		line(p, 0, "%8d %c %6s  %s", (int)m[i].id, state_of(m[i].state), c,
+		     comm ? comm : "?");
+	}
+}
+
+/* A replay of a recording without tasks: the threads of a threaded cgroup, as -H recorded. */
 static void recorded_threads(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	line(p, 0, "%s", "");
@@ -443,19 +567,24 @@ static void recorded_threads(struct pane *p, struct ui *u, const struct cg_stat_
 	}
 }
 
-/* A task's state is a letter (R, S, D, t, ...): anything else is not drawn raw. */
-static char state_of(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
-}
-
-/* Live: the cgroup's own processes (threads with -H), the most CPU first, as many as fit. */
+/* Live: the sampler's list of the selected cgroup; a replay: the row's, as recorded. */
 static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	const struct cg_stat_member *m;
-	size_t n, room;
-	bool thread;
+	size_t n;
 
+	if (!source_stats(u->src)) {
+		if (source_info(u->src)->tasks)
+			tasks(p, u, r->members, r->n_members,
+			      r->n_members ? r->members[0].thread : u->a.threads);
+		else if (r->n_threads)
+			recorded_threads(p, u, r);
+		else {
+			line(p, 0, "%s", "");
+			line(p, 0, "(no tasks in this recording: format 1.0)");
+		}
+		return;
+	}
 	if (cg_stats_members(source_stats(u->src), r->path, &m, &n) < 0) {
 		/* selected since the last refresh: listed by the next */
 		line(p, 0, "%s", "");
@@ -463,54 +592,83 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		     u->a.threads ? "TID" : "PID", "S", "%CPU", "COMM");
 		return;
 	}
-	thread = n ? m[0].thread : u->a.threads;
-	line(p, 0, "%s", "");
-	line(p, A_BOLD, "%8s %s %6s  %-16s  (%zu %s of its own)", thread ? "TID" : "PID", "S",
-	     "%CPU", "COMM", n,
-	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));
-	room = p->y < getmaxy(p->w) - 1 ? (size_t)(getmaxy(p->w) - 1 - p->y) : 0;
-	for (size_t i = 0; i < n && room; i++, room--) {
-		_cleanup_free_ char *comm = screen_text(u, m[i].comm);
-		char c[16] = "-";
+	tasks(p, u, m, n, n ? m[0].thread : u->a.threads);
+}
 
-		if (room == 1 && i + 1 < n) {
-			line(p, 0, "%8s (%zu more)", "", n - i);
-			break;
-		}
-		if (m[i].cpu_percent >= 0)
-			snprintf(c, sizeof(c), "%.1f", m[i].cpu_percent);
-		line(p, 0, "%8d %c %6s  %s", (int)m[i].id, state_of(m[i].state), c,
-		     comm ? comm : "?");
-	}
+void screen_detail_scroll(struct ui *u, int by)
+{
+	int most = u->detail_lines - (LINES - 4);
+
+	if (by == INT_MIN)
+		u->detail_top = 0;
+	else if (by == INT_MAX)
+		u->detail_top = most;
+	else
+		u->detail_top += by;
+	if (u->detail_top > most)
+		u->detail_top = most;
+	if (u->detail_top < 0)
+		u->detail_top = 0;
+}
+
+/* Where the panel shows part of the text: which lines, on its bottom border. */
+static void scroll_mark(WINDOW *win, int top, int shown, int total)
+{
+	char s[64];
+	int len;
+
+	if (total <= shown)
+		return;
+	len = snprintf(s, sizeof(s), " %d-%d of %d%s%s ", top + 1, top + shown, total,
+		       top ? "  PgUp" : "", top + shown < total ? "  PgDn" : "");
+	if (len + 4 <= getmaxx(win))
+		mvwaddstr(win, getmaxy(win) - 1, getmaxx(win) - len - 2, s);
 }
 
 void screen_detail_draw(struct ui *u)
 {
 	const struct cg_stat_row *r = selected_row(u);
-	struct pane p = { .w = u->detail_panel ? panel_window(u->detail_panel) : NULL, .y = 1 };
+	WINDOW *win = u->detail_panel ? panel_window(u->detail_panel) : NULL;
+	struct pane p = { .utf8 = u->utf8 };
 	_cleanup_free_ char *path = NULL;
+	/* small graphs where the screen is short: the tasks below stay near */
+	int tall = LINES >= 40 ? 3 : 1, low = LINES >= 40 ? 2 : 1, shown;
 
-	if (!p.w)
+	if (!win)
 		return;
-	p.width = getmaxx(p.w);
-	p.utf8 = u->utf8;
+	p.width = getmaxx(win) - 4;
+	if (p.width < 1)
+		p.width = 1;
+	if (u->detail_pad && getmaxx(u->detail_pad) != p.width) {
+		delwin(u->detail_pad);
+		u->detail_pad = NULL;
+	}
+	if (!u->detail_pad && !(u->detail_pad = newpad(PAD_LINES, p.width)))
+		return;
+	p.w = u->detail_pad;
 	werase(p.w);
-	box(p.w, 0, 0);
 	if (!r) {
 		line(&p, 0, "the cgroup is gone");
-		return;
-	}
-	path = screen_text(u, r->path);
-	line(&p, A_BOLD, "%s", path ? path : "?");
-	line(&p, 0, "%s", "");
-	figures(&p, u, r);
-	line(&p, 0, "%s", "");
-	graph(&p, u, r->path, HIST_CPU, "CPU %", 3);
-	graph(&p, u, r->path, HIST_MEM, "memory", 3);
-	graph(&p, u, r->path, HIST_IO, "IO", 2);
-	graph(&p, u, r->path, HIST_PSI, "pressure", 2);
-	if (source_stats(u->src))
+	} else {
+		path = screen_text(u, r->path);
+		line(&p, A_BOLD, "%s", path ? path : "?");
+		line(&p, 0, "%s", "");
+		figures(&p, u, r);
+		line(&p, 0, "%s", "");
+		graph(&p, u, r->path, HIST_CPU, "CPU %", tall);
+		graph(&p, u, r->path, HIST_MEM, "memory", tall);
+		graph(&p, u, r->path, HIST_IO, "IO", low);
+		graph(&p, u, r->path, HIST_PSI, "pressure", low);
 		members(&p, u, r);
-	else if (r->n_threads)
-		recorded_threads(&p, u, r);
+	}
+	u->detail_lines = p.y;
+	screen_detail_scroll(u, 0);
+	werase(win);
+	box(win, 0, 0);
+	shown = getmaxy(win) - 2;
+	if (shown > p.y - u->detail_top)
+		shown = p.y - u->detail_top;
+	if (shown > 0 && getmaxx(win) > 4)
+		copywin(p.w, win, u->detail_top, 0, 1, 2, shown, 2 + p.width - 1, FALSE);
+	scroll_mark(win, u->detail_top, getmaxy(win) - 2, p.y);
 }

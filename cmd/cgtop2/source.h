@@ -42,6 +42,7 @@ struct source_info {
 	bool threads; /* per-thread rows were collected */
 	int depth;
 	uint64_t delay_ns; /* the recorder's --delay; 0 when unknown */
+	bool tasks; /* a replay: its rows carry their cgroups' tasks (recordings since format 1.1) */
 };
 
 /*

@@ -89,6 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 				if (!row->path || (row->n_threads && !row->threads))
 					abort();
+				if (row->n_members && !row->members)
+					abort();
+				for (size_t t = 0; t < row->n_members; t++)
+					if (strnlen(row->members[t].comm,
+						    sizeof(row->members[t].comm)) ==
+						    sizeof(row->members[t].comm) ||
+					    (row->members[t].cpu_percent >= 0 &&
+					     !(row->members[t].cpu_percent <= 1e15)))
+						abort();
 				for (size_t t = 0; t < row->n_threads; t++)
 					if (strnlen(row->threads[t].comm,
 						    sizeof(row->threads[t].comm)) ==

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * common/record: rows round trip through the writer and the parser (every field, threads,
- * doubles exact); a file of a newer minor version with fields this reader does not know (of
+ * tasks, doubles exact); a file of a newer minor version with fields this reader does not know (of
  * every wire type), a known field of another wire type, a missing one and an unknown record
  * type; every truncation; versions and magic.
  */
@@ -95,6 +95,15 @@ static void round_trip(void)
 		  .name = "sda" },
 		{ .io = { .major = 259, .minor = 1, .have = 1u << 5, .v = { [5] = 7 } } }
 	};
+	/* tasks (minor version 1): a process with a hostile comm, a thread without a figure */
+	struct cg_stat_member tk[2] = {
+		{ .id = 4242,
+		  .state = 'R',
+		  .comm = "sh \x1b]2;x\a\t",
+		  .ticks = 77,
+		  .cpu_percent = 50 },
+		{ .id = 7, .thread = true, .state = 'S', .comm = "w", .cpu_percent = -1 }
+	};
 	struct cg_stat_row *rows[] = { &r0, &r1, &r2 }, *rows2[] = { &r2, &r0 };
 	struct cg_rec_info info = { .path = "a/b",
 				    .host = "h",
@@ -124,6 +133,8 @@ static void round_trip(void)
 	r0.iodevs = dev;
 	r0.n_iodevs = 2;
 	r1.have = CG_STAT_TASKS;
+	r1.members = tk;
+	r1.n_members = 2;
 	r2.have = CG_STAT_THREADED;
 	cg_rec_file_head(b.p);
 	CHECK_INT(cg_rec_writer_new(&w), 0);
@@ -184,6 +195,18 @@ static void round_trip(void)
 		CHECK_INT(c->depth, 1);
 		CHECK_INT(c->n_threads, 0);
 		CHECK(c->iodevs == NULL && c->x_have == 0);
+		CHECK_INT(c->n_members, 2);
+		if (c->n_members == 2) {
+			CHECK_INT(c->members[0].id, 4242);
+			CHECK(!c->members[0].thread && c->members[1].thread);
+			CHECK_INT(c->members[0].state, 'R');
+			CHECK_STR(c->members[0].comm, "sh \x1b]2;x\a\t");
+			CHECK_INT(c->members[0].ticks, 77);
+			CHECK(c->members[0].cpu_percent == 50 && c->members[1].cpu_percent < 0);
+			CHECK_INT(c->members[1].id, 7);
+			CHECK_INT(c->members[1].state, 'S');
+		}
+		CHECK(a->n_members == 0 && a->members == NULL);
 		CHECK_INT(t->have, CG_STAT_THREADED);
 		CHECK_INT(t->n_threads, 2);
 		if (t->n_threads == 2) {
