@@ -296,6 +296,7 @@ static void v1_swap(struct cg_stats *s, struct node *n)
 	}
 	ret = st_read_kind(s, n, F_MEM_V1, &heap2);
 	if (ret < 0) {
+		st_read_failed(s, n, F_MEM_V1, ret);
 		if (!gone(ret))
 			s->coll_errors[CG_COLL_MEMORY]++;
 		return;

@@ -480,20 +480,23 @@ v1_memory_snapshot() {
 # memory.oom_control, every one for every memory cgroup down to depth 2. A figure must lie
 # between the readings right before and right after (the sizes with 4 MiB or 5 % of slack:
 # the machine's builds run there); a wrong figure is wrong on every try, a swing is not: up
-# to three tries.
+# to three tries. The sizes of the memory cgroup cgtop2 runs in and of its ancestors are not
+# compared: cgtop2's own open files and buffers are charged there while it reads (30 MB of
+# kmem with a thousand cgroups), and gone when the kernel's files are read after it.
 test_live_v1_memory_files() {
-	local m u try line n bad res
+	local m u try line n bad res own
 	cgk_need_root || return 0
 	m=$(cgk_mnt memory)
 	u=$(cgk_mnt unified)
 	[ -n "$m" ] && [ "$m" != "$u" ] ||
 		{ cgk_skip "no v1 memory hierarchy ($(cgk_layout)): the v2 figures have tests of their own"; return 0; }
+	own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
 	for try in 1 2 3; do
 		v1_memory_snapshot "$m" >"$_cgk_tmp/before"
 		cgk_capture "$T" -F prometheus -1 --collectors=memory --depth=2
 		v1_memory_snapshot "$m" >"$_cgk_tmp/after"
 		assertEquals "exit" 0 "$rc"
-		line=$(echo "$out" | awk -v try="$try" -v B="$_cgk_tmp/before" -v A="$_cgk_tmp/after" '
+		line=$(echo "$out" | awk -v try="$try" -v B="$_cgk_tmp/before" -v A="$_cgk_tmp/after" -v own="$own" '
 		function load(file, into,   l, w) {
 			while ((getline l < file) > 0) { split(l, w, " "); into[w[1] SUBSEP w[2]] = w[3]; paths[w[1]] = 1 }
 		}
@@ -508,6 +511,10 @@ test_live_v1_memory_files() {
 				complain(p, fam, "cgtop2 " (got == "" ? "none" : got) ", kernel " x " .. " y)
 		}
 		function slack(v) { v = v / 20; return v < 4194304 ? 4194304 : v }
+		# p is where cgtop2 itself is charged: its memory cgroup or an ancestor
+		function ours(p) { return p == "/" || own == p || index(own, p "/") == 1 }
+		# there, a figure is all that is asked
+		function present(p, fam) { n++; if (!((fam SUBSEP p) in got)) complain(p, fam, "none") }
 		BEGIN { load(B, lo); load(A, hi) }
 		/^cgroup_memory_/ {
 			fam = $1; sub(/\{.*/, "", fam)
@@ -526,6 +533,7 @@ test_live_v1_memory_files() {
 				}
 				for (i in S) { split(S[i], kf, ":"); k = kf[1]; f = kf[2]
 					if (!((p SUBSEP k) in lo) || !((p SUBSEP k) in hi)) continue
+					if (ours(p)) { present(p, f); continue }
 					within(p, f, got[f SUBSEP p], lo[p SUBSEP k], hi[p SUBSEP k], slack(hi[p SUBSEP k]))
 				}
 				for (i in C) { split(C[i], kf, ":"); k = kf[1]; f = kf[2]
@@ -533,7 +541,9 @@ test_live_v1_memory_files() {
 					within(p, f, got[f SUBSEP p], lo[p SUBSEP k], hi[p SUBSEP k], 0)
 				}
 				# swap: memsw minus usage, where the kernel accounts swap
-				if ((p SUBSEP "memsw") in lo && (p SUBSEP "memsw") in hi) {
+				if (ours(p)) {
+					if ((p SUBSEP "memsw") in lo) present(p, "cgroup_memory_swap_bytes")
+				} else if ((p SUBSEP "memsw") in lo && (p SUBSEP "memsw") in hi) {
 					x = lo[p SUBSEP "memsw"] - lo[p SUBSEP "usage"]; y = hi[p SUBSEP "memsw"] - hi[p SUBSEP "usage"]
 					if (x < 0) x = 0
 					if (y < 0) y = 0
