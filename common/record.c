@@ -116,6 +116,8 @@ static const struct field row_fields[] = {
 	AF("psi_full_avg300_cpu", CG_PSI_FULL300, CG_PSI_CPU),
 	AF("psi_full_avg300_memory", CG_PSI_FULL300, CG_PSI_MEMORY),
 	AF("psi_full_avg300_io", CG_PSI_FULL300, CG_PSI_IO),
+	XF("memory_soft_limit", CG_X_MEM_SOFT_LIMIT),
+	XF("memory_memsw_max", CG_X_MEM_MEMSW_MAX),
 };
 
 static const struct field thread_fields[] = {

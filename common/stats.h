@@ -64,8 +64,11 @@ enum cg_stat_x {
 	CG_X_CPU_THROTTLED,
 	CG_X_CPU_THROTTLED_NS,
 	/* CG_COLL_MEMORY, bytes: memory.peak (v1 max_usage_in_bytes); memory.stat anon, file,
-	 * kernel, shmem, slab, sock, inactive_file (v1 total_rss, total_cache, total_shmem,
-	 * total_inactive_file); working set = memory - inactive_file (as cAdvisor); swap.current */
+	 * kernel, shmem, slab, sock, inactive_file (v1 memory.stat total_rss, total_cache,
+	 * total_shmem, total_inactive_file; kernel from memory.kmem.usage_in_bytes; no slab or
+	 * sock); working set = memory - inactive_file (as cAdvisor); swap.current (v1
+	 * memory.memsw.usage_in_bytes minus the memory figure, as cAdvisor, where swap is
+	 * accounted) */
 	CG_X_MEM_PEAK,
 	CG_X_MEM_ANON,
 	CG_X_MEM_FILE,
@@ -76,7 +79,8 @@ enum cg_stat_x {
 	CG_X_MEM_INACTIVE_FILE,
 	CG_X_MEM_WORKING_SET,
 	CG_X_MEM_SWAP,
-	/* limits, bytes or CG_UNLIMITED: memory.max (v1 limit_in_bytes), high, low, min, swap.max */
+	/* limits, bytes or CG_UNLIMITED: memory.max (v1 limit_in_bytes), high, low, min, swap.max
+	 * (v1 has no swap-only limit: CG_X_MEM_MEMSW_MAX) */
 	CG_X_MEM_MAX,
 	CG_X_MEM_HIGH,
 	CG_X_MEM_LOW,
@@ -91,6 +95,10 @@ enum cg_stat_x {
 	CG_X_MEM_EV_OOM_KILL,
 	CG_X_MEM_EV_OOM_GROUP_KILL,
 	CG_X_MEM_UNDER_OOM, /* v1 memory.oom_control under_oom: 0 or 1 */
+	/* v1 limits that cgroup2 has no file for, bytes or CG_UNLIMITED: memory.soft_limit_in_bytes,
+	 * memory.memsw.limit_in_bytes (memory plus swap) */
+	CG_X_MEM_SOFT_LIMIT,
+	CG_X_MEM_MEMSW_MAX,
 	/* CG_COLL_IO: summed over devices: read and write operations, discarded bytes and ops */
 	CG_X_IO_RIOS,
 	CG_X_IO_WIOS,

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,11 +246,66 @@ static void collect_cpu(struct cg_stats *s, struct node *n)
 	take_file_keys(s, n, F_X_CPU_V1_STAT, v1keys, v1idx, NULL, ARRAY_SIZE(v1keys));
 }
 
-/* v1 has no "max": an unlimited counter is PAGE_COUNTER_MAX pages, near INT64_MAX bytes. */
-static void v1_unlimited(struct cg_stat_row *r, int i)
+/*
+ * v1 has no "max": an unlimited page counter reads PAGE_COUNTER_MAX pages (LONG_MAX rounded
+ * down to a page), and a larger value written is cut to that. Anything from there up means no
+ * limit.
+ */
+static bool v1_unlimited(uint64_t v)
 {
-	if (known(r, i) && r->x[i] >= (uint64_t)INT64_MAX / 2)
-		r->x[i] = CG_UNLIMITED;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (page <= 0)
+		page = 4096;
+	return v >= (uint64_t)(LONG_MAX / page) * (uint64_t)page;
+}
+
+/* A v1 limit file into x[i] (CG_UNLIMITED for its no-limit value), unless it is known */
+static void take_limit_v1(struct cg_stats *s, struct node *n, int k, int i)
+{
+	if (known(&n->row, i))
+		return;
+	take_limit(s, n, k, i);
+	if (known(&n->row, i) && v1_unlimited(n->row.x[i]))
+		n->row.x[i] = CG_UNLIMITED;
+}
+
+/*
+ * v1 swap: memory.memsw.usage_in_bytes (memory plus swap, present where the kernel accounts
+ * swap) minus memory.usage_in_bytes, as cAdvisor has it. Both page counters are read here, one
+ * right after the other: the figure of the base read is older by the rest of the cgroup's
+ * files, and memory moving meanwhile made swap appear on a host without any. What still moves
+ * between the two reads is off by that much; never below 0.
+ */
+static void v1_swap(struct cg_stats *s, struct node *n)
+{
+	_cleanup_free_ char *heap = NULL, *heap2 = NULL;
+	struct cg_stat_row *r = &n->row;
+	const char *text;
+	uint64_t memsw, usage;
+	int ret;
+
+	if (known(r, CG_X_MEM_SWAP) || n->kind_used[M_MEMORY] != F_MEM_V1)
+		return;
+	text = read_x(s, n, F_X_MEM_V1_MEMSW, &heap);
+	if (!text)
+		return;
+	if (cg_kparse_limit(text, &memsw) < 0) {
+		s->coll_errors[CG_COLL_MEMORY]++;
+		return;
+	}
+	ret = st_read_kind(s, n, F_MEM_V1, &heap2);
+	if (ret < 0) {
+		st_read_failed(s, n, F_MEM_V1, ret);
+		if (!gone(ret))
+			s->coll_errors[CG_COLL_MEMORY]++;
+		return;
+	}
+	if (cg_kparse_limit(heap2 ? heap2 : s->buf, &usage) < 0) {
+		s->coll_errors[CG_COLL_MEMORY]++;
+		return;
+	}
+	set_x(r, CG_X_MEM_SWAP, memsw > usage ? memsw - usage : 0);
 }
 
 static void collect_memory(struct cg_stats *s, struct node *n)
@@ -264,7 +320,10 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 	static const int ev_idx[] = { CG_X_MEM_EV_LOW,	    CG_X_MEM_EV_HIGH,
 				      CG_X_MEM_EV_MAX,	    CG_X_MEM_EV_OOM,
 				      CG_X_MEM_EV_OOM_KILL, CG_X_MEM_EV_OOM_GROUP_KILL };
-	/* hierarchical, as memory.stat of cgroup2 is */
+	/*
+	 * hierarchical, as memory.stat of cgroup2 is, and the same kernel counters: rss is
+	 * NR_ANON_MAPPED (anon), cache NR_FILE_PAGES (file), shmem NR_SHMEM
+	 */
 	static const char *const v1_keys[] = { "total_rss", "total_cache", "total_shmem",
 					       "total_inactive_file" };
 	static const int v1_idx[] = { CG_X_MEM_ANON, CG_X_MEM_FILE, CG_X_MEM_SHMEM,
@@ -278,7 +337,14 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 		{ F_X_MEM_HIGH, CG_X_MEM_HIGH },	 { F_X_MEM_LOW, CG_X_MEM_LOW },
 		{ F_X_MEM_MIN, CG_X_MEM_MIN },		 { F_X_MEM_SWAP, CG_X_MEM_SWAP },
 		{ F_X_MEM_SWAP_MAX, CG_X_MEM_SWAP_MAX }, { F_X_MEM_V1_PEAK, CG_X_MEM_PEAK },
-		{ F_X_MEM_V1_LIMIT, CG_X_MEM_MAX },	 { F_X_MEM_V1_FAILCNT, CG_X_MEM_EV_MAX },
+		{ F_X_MEM_V1_FAILCNT, CG_X_MEM_EV_MAX }, { F_X_MEM_V1_KMEM, CG_X_MEM_KERNEL },
+	};
+	static const struct {
+		int kind, idx;
+	} v1_limits[] = {
+		{ F_X_MEM_V1_LIMIT, CG_X_MEM_MAX },
+		{ F_X_MEM_V1_SOFT, CG_X_MEM_SOFT_LIMIT },
+		{ F_X_MEM_V1_MEMSW_LIMIT, CG_X_MEM_MEMSW_MAX },
 	};
 	struct cg_stat_row *r = &n->row;
 
@@ -287,9 +353,10 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 	take_file_keys(s, n, F_X_MEM_V1_STAT, v1_keys, v1_idx, NULL, ARRAY_SIZE(v1_keys));
 	for (size_t i = 0; i < ARRAY_SIZE(limits); i++)
 		take_limit(s, n, limits[i].kind, limits[i].idx);
+	for (size_t i = 0; i < ARRAY_SIZE(v1_limits); i++)
+		take_limit_v1(s, n, v1_limits[i].kind, v1_limits[i].idx);
+	v1_swap(s, n);
 	take_file_keys(s, n, F_X_MEM_V1_OOM, oom_keys, oom_idx, NULL, ARRAY_SIZE(oom_keys));
-	if (n->kind_used[M_MEMORY] == F_MEM_V1)
-		v1_unlimited(r, CG_X_MEM_MAX);
 	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_INACTIVE_FILE))
 		set_x(r, CG_X_MEM_WORKING_SET,
 		      r->memory > r->x[CG_X_MEM_INACTIVE_FILE]

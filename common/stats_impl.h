@@ -74,7 +74,11 @@ enum kind {
 	F_X_MEM_V1_PEAK,
 	F_X_MEM_V1_LIMIT,
 	F_X_MEM_V1_FAILCNT,
-	F_X_MEM_V1_OOM,
+	F_X_MEM_V1_MEMSW,
+	F_X_MEM_V1_SOFT,
+	F_X_MEM_V1_MEMSW_LIMIT,
+	F_X_MEM_V1_KMEM,
+	F_X_MEM_V1_OOM, /* the last of the memory collector's kinds */
 	F_X_BLKIO_SERVICED,
 	F_X_BFQ_SERVICED,
 	F_X_PIDS_MAX,

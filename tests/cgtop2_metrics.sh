@@ -119,6 +119,9 @@ test_fixture_unified_collectors() {
 	assertContains "# TYPE cgroup_memory_oom_kill_events_total counter" "$out" \
 		"# TYPE cgroup_memory_oom_kill_events_total counter"
 	assertTrue "scrape duration" "echo '$out' | grep -Eq '^cgtop2_scrape_duration_seconds [0-9]+\.[0-9]{9}$'"
+	# v1's own limits have no cgroup2 file: none
+	assertNotContains "no soft limit on cgroup2" "$out" "cgroup_memory_soft_limit_bytes"
+	assertNotContains "no memsw limit on cgroup2" "$out" "cgroup_memory_memsw_max_bytes"
 	# the root has no memory.max: no sample, not a made-up one
 	assertNotContains "no root limit" "$out" 'cgroup_memory_max_bytes{cgroup="/"}'
 	# the device's figures, once per device: 8:0 and 259:0
@@ -142,6 +145,11 @@ test_fixture_legacy_collectors() {
 		'cgroup_memory_file_bytes{cgroup="/svc"} 8388608' \
 		'cgroup_memory_working_set_bytes{cgroup="/svc"} 16777216' \
 		'cgroup_memory_max_bytes{cgroup="/svc"} +Inf' \
+		'cgroup_memory_soft_limit_bytes{cgroup="/svc"} 268435456' \
+		'cgroup_memory_memsw_max_bytes{cgroup="/svc"} 1073741824' \
+		'cgroup_memory_swap_bytes{cgroup="/svc"} 4194304' \
+		'cgroup_memory_kernel_bytes{cgroup="/svc"} 3145728' \
+		'cgroup_memory_shmem_bytes{cgroup="/svc"} 4096' \
 		'cgroup_memory_max_events_total{cgroup="/svc"} 6' \
 		'cgroup_memory_oom_kill_events_total{cgroup="/svc"} 2' \
 		'cgroup_memory_under_oom{cgroup="/svc"} 0' \
@@ -156,6 +164,8 @@ test_fixture_legacy_collectors() {
 	# v1 has no memory.high, kernel, slab or sock figures: unknown, not 0
 	assertNotContains "no v1 memory.high" "$out" "cgroup_memory_high_bytes"
 	assertNotContains "no v1 slab" "$out" "cgroup_memory_slab_bytes"
+	# nor a swap figure where memory.memsw.* is absent (the kernel accounts no swap): the root
+	assertNotContains "no swap at the root" "$out" 'cgroup_memory_swap_bytes{cgroup="/"}'
 }
 
 # The collectors are opt-in: off, their files are not even opened (strace sees every open).
@@ -435,6 +445,123 @@ test_live_iodevice_named() {
 	assertTrue "write operations on vda (${v:-none})" "[ ${v:-0} -ge 1 ]"
 	v=$(sample_of "$out" "cgroup_io_read_ops_total{cgroup=\"/$S/io\"}")
 	assertTrue "read operations summed (${v:-none})" "[ ${v:-0} -ge 1 ]"
+}
+
+# The kernel's figures of every v1 memory cgroup down to depth 2 (the machine's own), one line
+# each: "PATH KEY VALUE". Read-only, and by awk alone: a fork per file is seconds on a machine
+# with hundreds of cgroups.
+v1_memory_snapshot() {
+	find "$1" -maxdepth 2 -type d | awk -v m="$1" '
+	function one(d, file, key,   l) {
+		if ((getline l < (d "/" file)) > 0) print p, key, l
+		close(d "/" file)
+	}
+	{
+		d = $0; p = substr(d, length(m) + 1); if (p == "") p = "/"
+		one(d, "memory.usage_in_bytes", "usage")
+		one(d, "memory.memsw.usage_in_bytes", "memsw")
+		one(d, "memory.limit_in_bytes", "limit")
+		one(d, "memory.soft_limit_in_bytes", "soft")
+		one(d, "memory.memsw.limit_in_bytes", "memsw_limit")
+		one(d, "memory.kmem.usage_in_bytes", "kmem")
+		one(d, "memory.failcnt", "failcnt")
+		f = d "/memory.oom_control"
+		while ((getline l < f) > 0) { split(l, w, " "); if (w[1] == "under_oom" || w[1] == "oom_kill") print p, w[1], w[2] }
+		close(f)
+		f = d "/memory.stat"
+		while ((getline l < f) > 0) { split(l, w, " "); if (w[1] ~ /^total_(rss|cache|shmem)$/) print p, w[1], w[2] }
+		close(f)
+	}'
+}
+
+# The v1-only memory figures against the kernel's files on this machine's v1 memory hierarchy,
+# read-only (no cgroup made there, no process moved): limits (+Inf for the no-limit value),
+# swap (memsw minus usage), kmem, the memory.stat fields of the v2 names, failcnt and
+# memory.oom_control, every one for every memory cgroup down to depth 2. A figure must lie
+# between the readings right before and right after (the sizes with 4 MiB or 5 % of slack:
+# the machine's builds run there); a wrong figure is wrong on every try, a swing is not: up
+# to three tries. The sizes of the memory cgroup cgtop2 runs in and of its ancestors are not
+# compared: cgtop2's own open files and buffers are charged there while it reads (30 MB of
+# kmem with a thousand cgroups), and gone when the kernel's files are read after it.
+test_live_v1_memory_files() {
+	local m u try line n bad res own
+	cgk_need_root || return 0
+	m=$(cgk_mnt memory)
+	u=$(cgk_mnt unified)
+	[ -n "$m" ] && [ "$m" != "$u" ] ||
+		{ cgk_skip "no v1 memory hierarchy ($(cgk_layout)): the v2 figures have tests of their own"; return 0; }
+	own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	for try in 1 2 3; do
+		v1_memory_snapshot "$m" >"$_cgk_tmp/before"
+		cgk_capture "$T" -F prometheus -1 --collectors=memory --depth=2
+		v1_memory_snapshot "$m" >"$_cgk_tmp/after"
+		assertEquals "exit" 0 "$rc"
+		line=$(echo "$out" | awk -v try="$try" -v B="$_cgk_tmp/before" -v A="$_cgk_tmp/after" -v own="$own" '
+		function load(file, into,   l, w) {
+			while ((getline l < file) > 0) { split(l, w, " "); into[w[1] SUBSEP w[2]] = w[3]; paths[w[1]] = 1 }
+		}
+		# the kernel value of k at path p as the exposition writes it (+Inf: no limit)
+		function lim(v) { return v + 0 >= 4611686018427387904 ? "+Inf" : v }
+		function complain(p, fam, why) { bad++; printf "try %s: %s of %s: %s\n", try, fam, p, why > "/dev/stderr" }
+		# value got within [lo, hi] of before/after (slack s)
+		function within(p, fam, got, x, y, s,   t) {
+			n++
+			if (x > y) { t = x; x = y; y = t }
+			if (got == "" || got + 0 < x - s || got + 0 > y + s)
+				complain(p, fam, "cgtop2 " (got == "" ? "none" : got) ", kernel " x " .. " y)
+		}
+		function slack(v) { v = v / 20; return v < 4194304 ? 4194304 : v }
+		# p is where cgtop2 itself is charged: its memory cgroup or an ancestor
+		function ours(p) { return p == "/" || own == p || index(own, p "/") == 1 }
+		# there, a figure is all that is asked
+		function present(p, fam) { n++; if (!((fam SUBSEP p) in got)) complain(p, fam, "none") }
+		BEGIN { load(B, lo); load(A, hi) }
+		/^cgroup_memory_/ {
+			fam = $1; sub(/\{.*/, "", fam)
+			p = $1; sub(/^[^"]*"/, "", p); sub(/"\}$/, "", p)
+			got[fam SUBSEP p] = $2
+		}
+		END {
+			split("limit:cgroup_memory_max_bytes soft:cgroup_memory_soft_limit_bytes memsw_limit:cgroup_memory_memsw_max_bytes", L, " ")
+			split("kmem:cgroup_memory_kernel_bytes total_rss:cgroup_memory_anon_bytes total_cache:cgroup_memory_file_bytes total_shmem:cgroup_memory_shmem_bytes", S, " ")
+			split("failcnt:cgroup_memory_max_events_total oom_kill:cgroup_memory_oom_kill_events_total under_oom:cgroup_memory_under_oom", C, " ")
+			for (p in paths) {
+				for (i in L) { split(L[i], kf, ":"); k = kf[1]; f = kf[2]
+					if (!((p SUBSEP k) in lo) || !((p SUBSEP k) in hi)) continue
+					n++; g = got[f SUBSEP p]; x = lim(lo[p SUBSEP k]); y = lim(hi[p SUBSEP k])
+					if (g != x && g != y) complain(p, f, "cgtop2 " (g == "" ? "none" : g) ", kernel " x " then " y)
+				}
+				for (i in S) { split(S[i], kf, ":"); k = kf[1]; f = kf[2]
+					if (!((p SUBSEP k) in lo) || !((p SUBSEP k) in hi)) continue
+					if (ours(p)) { present(p, f); continue }
+					within(p, f, got[f SUBSEP p], lo[p SUBSEP k], hi[p SUBSEP k], slack(hi[p SUBSEP k]))
+				}
+				for (i in C) { split(C[i], kf, ":"); k = kf[1]; f = kf[2]
+					if (!((p SUBSEP k) in lo) || !((p SUBSEP k) in hi)) continue
+					within(p, f, got[f SUBSEP p], lo[p SUBSEP k], hi[p SUBSEP k], 0)
+				}
+				# swap: memsw minus usage, where the kernel accounts swap
+				if (ours(p)) {
+					if ((p SUBSEP "memsw") in lo) present(p, "cgroup_memory_swap_bytes")
+				} else if ((p SUBSEP "memsw") in lo && (p SUBSEP "memsw") in hi) {
+					x = lo[p SUBSEP "memsw"] - lo[p SUBSEP "usage"]; y = hi[p SUBSEP "memsw"] - hi[p SUBSEP "usage"]
+					if (x < 0) x = 0
+					if (y < 0) y = 0
+					within(p, "cgroup_memory_swap_bytes", got["cgroup_memory_swap_bytes" SUBSEP p], x, y, slack(hi[p SUBSEP "usage"]))
+				} else if (("cgroup_memory_swap_bytes" SUBSEP p) in got) {
+					complain(p, "cgroup_memory_swap_bytes", "a figure where the kernel accounts no swap")
+				}
+			}
+			print n + 0, bad + 0
+		}')
+		read -r n bad <<<"$line"
+		[ "$bad" -eq 0 ] && break
+	done
+	assertTrue "compared some figures ($n)" "[ ${n:-0} -gt 0 ]"
+	assertEquals "v1 memory figures that differ on three tries" 0 "$bad"
+	# and the whole exposition with them is what promtool reads
+	command -v promtool >/dev/null || { cgk_skip "no promtool"; return 0; }
+	res=$(promtool_check "$out") || fail "promtool check metrics with the v1 memory figures: $res"
 }
 
 # A cgroup with a small memory limit and a process that exceeds it: OOM-killed, and counted.

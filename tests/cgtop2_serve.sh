@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# cgtop2 --listen: usage and --web-config errors; the endpoint over curl (index, /metrics in
-# both exposition formats, gzip, HEAD, 404, 405, header limits, a shared sample, slow-loris
-# clients); TLS with basic auth and client certificates, SIGHUP; a real Prometheus server
-# scraping a busy sandbox cgroup every second, in plain HTTP and through TLS with basic auth.
+# cgtop2 --listen: usage and --web-config errors; the endpoint over curl, or where there is
+# none (the VM guests' busybox) over bash's /dev/tcp (index, /metrics in both exposition
+# formats, gzip, HEAD, 404, 405, header limits, a shared sample, slow-loris clients); TLS with
+# basic auth and client certificates, SIGHUP (curl only); a real Prometheus server scraping a
+# busy sandbox cgroup every second, in plain HTTP and through TLS with basic auth.
+# CGKIT_TEST_NO_CURL=1 takes the /dev/tcp client where curl is installed too.
 . "$(dirname "$0")/lib.sh"
 
 T=$CGKIT_BIN/cgtop2
@@ -18,8 +20,15 @@ teardown_test() {
 	return 0
 }
 
+have_curl() {
+	[ -z "${CGKIT_TEST_NO_CURL:-}" ] && command -v curl >/dev/null
+}
+
+# What only curl does here: TLS ($1 says what for).
 need_curl() {
-	command -v curl >/dev/null || { cgk_skip "curl is not installed"; return 1; }
+	local why="not installed"
+	[ -n "${CGKIT_TEST_NO_CURL:-}" ] && why="CGKIT_TEST_NO_CURL is set"
+	have_curl || { cgk_skip "$1 needs curl ($why); the plain HTTP tests use bash's /dev/tcp"; return 1; }
 }
 
 # Start cgtop2 --listen on a free port of 127.0.0.1 with the arguments given; sets $PORT,
@@ -42,9 +51,66 @@ serve() {
 	[ -n "$PORT" ] || { fail "no port in: $(cat "$SERVE_ERR")"; return 1; }
 }
 
-# curl $@ with a time limit; sets $rc $out (body) $hdr (headers, CR removed) $code.
+# An HTTP/1.0 request over bash's /dev/tcp with the curl options the tests use (-H, -X, -d,
+# -I, -w with %{http_code} and %{size_download}, --max-time, --path-as-is; plain http:// only),
+# into the files curl writes: $_cgk_tmp/hdr (status line and headers), body, code.
+tcp_get() {
+	local method= data= url= fmt='%{http_code}' max=20 hdrs=() h line status size hostport path req
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-H) hdrs+=("$2"); shift ;;
+		-X) method=$2; shift ;;
+		-d) data=$2; shift ;;
+		-I) method=HEAD ;;
+		-w) fmt=$2; shift ;;
+		--max-time) max=$2; shift ;;
+		--path-as-is) ;;
+		http://*) url=$1 ;;
+		*) echo "tcp_get: $1 is curl's alone" >&2; return 2 ;;
+		esac
+		shift
+	done
+	[ -n "$method" ] || { [ -n "$data" ] && method=POST || method=GET; }
+	hostport=${url#http://}
+	path=/${hostport#*/}
+	[ "$path" = "/$hostport" ] && path=/
+	hostport=${hostport%%/*}
+	: >"$_cgk_tmp/hdr"
+	: >"$_cgk_tmp/body"
+	echo 000 >"$_cgk_tmp/code"
+	exec 3<>"/dev/tcp/${hostport%:*}/${hostport##*:}" || return 7
+	req=$(printf '%s %s HTTP/1.0\r\nHost: %s\r\nUser-Agent: cgkit-test\r\n' "$method" "$path" "$hostport"
+		for h in "${hdrs[@]}"; do printf '%s\r\n' "$h"; done
+		[ -n "$data" ] && printf 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %s\r\n' "${#data}"
+		printf '\r\n%sX' "$data")
+	# one write; SIGPIPE ignored for it: a server that answers and closes before the request
+	# is all read (431) must not end this shell
+	trap '' PIPE
+	printf '%s' "${req%X}" >&3 2>/dev/null
+	trap - PIPE
+	# bash reads a socket a byte at a time: what is left after the headers is the body. Few
+	# forks: the slow-loris test times a scrape, on a loaded machine.
+	status=
+	while IFS= read -r -t "$max" line <&3; do
+		printf '%s\n' "$line" >>"$_cgk_tmp/hdr"
+		[ -n "$status" ] || { status=${line#* }; status=${status%% *}; }
+		[ -z "${line%$'\r'}" ] && break
+	done
+	[ "$method" = HEAD ] || timeout "$max" cat <&3 >"$_cgk_tmp/body"
+	exec 3<&-
+	[ -n "$status" ] || return 52
+	fmt=${fmt//'%{http_code}'/$status}
+	case $fmt in *'%{size_download}'*) size=$(wc -c <"$_cgk_tmp/body"); fmt=${fmt//'%{size_download}'/$((size))} ;; esac
+	printf '%s' "$fmt" >"$_cgk_tmp/code"
+}
+
+# curl $@ (or tcp_get) with a time limit; sets $rc $out (body) $hdr (headers, CR removed) $code.
 get() {
-	curl -s --max-time 20 -D "$_cgk_tmp/hdr" -o "$_cgk_tmp/body" -w '%{http_code}' "$@" >"$_cgk_tmp/code"
+	if have_curl; then
+		curl -s --max-time 20 -D "$_cgk_tmp/hdr" -o "$_cgk_tmp/body" -w '%{http_code}' "$@" >"$_cgk_tmp/code"
+	else
+		tcp_get "$@"
+	fi
 	rc=$?
 	out=$(tr -d '\0' <"$_cgk_tmp/body" 2>/dev/null)
 	hdr=$(tr -d '\r' <"$_cgk_tmp/hdr" 2>/dev/null)
@@ -112,7 +178,6 @@ test_listen_busy_port() {
 # ---- the endpoint --------------------------------------------------------------------------
 
 test_index_404_405() {
-	need_curl || return 0
 	serve || return 0
 	get "$URL/"
 	assertEquals "index status" 200 "$code"
@@ -130,7 +195,6 @@ test_index_404_405() {
 }
 
 test_metrics_text_promtool() {
-	need_curl || return 0
 	serve || return 0
 	get "$URL/metrics"
 	assertEquals "status" 200 "$code"
@@ -151,7 +215,6 @@ test_metrics_text_promtool() {
 }
 
 test_metrics_openmetrics() {
-	need_curl || return 0
 	serve || return 0
 	# what Prometheus 2.x sends
 	get -H 'Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "$URL/metrics"
@@ -166,7 +229,6 @@ test_metrics_openmetrics() {
 }
 
 test_gzip_head() {
-	need_curl || return 0
 	serve || return 0
 	get -H 'Accept-Encoding: gzip' "$URL/metrics"
 	assertEquals "gzip" "gzip" "$(header Content-Encoding)"
@@ -184,7 +246,6 @@ test_gzip_head() {
 
 test_request_limits() {
 	local big
-	need_curl || return 0
 	serve || return 0
 	big=$(head -c 40000 /dev/zero | tr '\0' a)
 	get -H "X-Big: $big" "$URL/metrics"
@@ -198,17 +259,29 @@ test_request_limits() {
 # Concurrent scrapes read one sample; a scrape a second later samples afresh.
 test_shared_sample() {
 	local a b c
-	need_curl || return 0
 	serve || return 0
-	# two connections at once from one curl: separate processes start too far apart on a
+	# two connections at once from one client: separate processes start too far apart on a
 	# loaded machine
-	curl -s -Z --parallel-immediate -o "$_cgk_tmp/a" "$URL/metrics" -o "$_cgk_tmp/b" "$URL/metrics" >/dev/null
+	if have_curl; then
+		curl -s -Z --parallel-immediate -o "$_cgk_tmp/a" "$URL/metrics" -o "$_cgk_tmp/b" "$URL/metrics" >/dev/null
+	else
+		# both requests sent before either answer is read
+		exec 4<>"/dev/tcp/127.0.0.1/$PORT" 5<>"/dev/tcp/127.0.0.1/$PORT"
+		printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&4
+		printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&5
+		# read side by side, as curl does: the sample of a loaded machine's tree can be long
+		timeout 60 cat <&4 >"$_cgk_tmp/a" &
+		timeout 60 cat <&5 >"$_cgk_tmp/b"
+		wait $!
+		exec 4<&- 5<&-
+	fi
 	a=$(grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}' "$_cgk_tmp/a")
 	b=$(grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}' "$_cgk_tmp/b")
 	assertNotEquals "a value" "" "$a"
 	assertEquals "two concurrent scrapes, one sample" "$a" "$b"
 	sleep 1
-	c=$(curl -s "$URL/metrics" | grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}')
+	get "$URL/metrics"
+	c=$(echo "$out" | grep '^cgroup_cpu_usage_seconds_total{cgroup="/"}')
 	assertNotEquals "a second later, a new sample" "$a" "$c"
 }
 
@@ -216,7 +289,6 @@ test_shared_sample() {
 # from the scraper's address they stay under it; a scrape is served either way.
 test_slowloris() {
 	local t0 t1
-	need_curl || return 0
 	serve || return 0
 	"$LORIS" -b 127.0.0.2 -n 80 -r "$_cgk_tmp/loris1" 127.0.0.1 "$PORT" &
 	_pids+=($!)
@@ -225,18 +297,18 @@ test_slowloris() {
 	_pids+=($!)
 	cgk_wait_for test -s "$_cgk_tmp/loris2" || fail "slowloris did not start"
 	sleep 1.5
-	t0=$(date +%s%N)
+	# bash's clock in microseconds: busybox date has no %N (the VM guests)
+	t0=${EPOCHREALTIME/[.,]/}
 	get --max-time 5 "$URL/metrics"
-	t1=$(date +%s%N)
+	t1=${EPOCHREALTIME/[.,]/}
 	assertEquals "scrape beside 86 stalled connections" 200 "$code"
-	assertTrue "within 2 s ($(((t1 - t0) / 1000000)) ms)" "[ $(((t1 - t0) / 1000000)) -lt 2000 ]"
+	assertTrue "within 2 s ($(((t1 - t0) / 1000)) ms)" "[ $(((t1 - t0) / 1000)) -lt 2000 ]"
 	assertContains "the limit was hit and said" "$(cat "$SERVE_ERR")" "cgtop2: http: "
 }
 
 # Reading cgroupfs needs no privilege: served as nobody, the same families.
 test_unprivileged() {
 	local port
-	need_curl || return 0
 	cgk_need_root || return 0
 	"$HELPERS/runas" 65534 65534 "$T" --listen=127.0.0.1:0 2>"$_cgk_tmp/nobody.err" &
 	_pids+=($!)
@@ -304,10 +376,15 @@ tls_config() {
 	EOF
 }
 
-need_tls() {
-	need_curl || return 1
+# A certificate and a bcrypt hash to serve TLS with basic auth.
+need_certs() {
 	make_certs || { cgk_skip "openssl is not installed, no certificate to test with"; return 1; }
 	bcrypt_hash x >/dev/null || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 1; }
+}
+
+# The same, and curl to talk TLS to it.
+need_tls() {
+	need_curl "a TLS request" && need_certs
 }
 
 test_tls_basic_auth() {
@@ -420,16 +497,19 @@ free_port() {
 
 # The value of instant query $1 on the Prometheus at $PROM, or nothing.
 prom_query() {
-	curl -s --max-time 5 -G "http://$PROM/api/v1/query" --data-urlencode "query=$1" |
-		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
+	local q
+	# the query URL-encoded (what curl's --data-urlencode does)
+	q=$(printf '%s' "$1" | od -An -tx1 -v | tr -s ' \n' ' ' | sed 's/^ //; s/ $//; s/ /%/g; s/^./%&/')
+	get --max-time 5 "http://$PROM/api/v1/query?query=$q" >/dev/null 2>&1
+	echo "$out" | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
 }
 
 test_prometheus_scrapes() {
 	local plain tls cfg p i v v_plain v_tls up_wrong k0 k1 kernel
-	need_curl || return 0
 	cgk_need_root || return 0
 	command -v prometheus >/dev/null || { cgk_skip "prometheus is not installed"; return 0; }
-	need_tls || return 0
+	# Prometheus speaks TLS itself: certificates, no curl
+	need_certs || return 0
 	busy_sandbox || return 0
 	serve || return 0
 	plain=$PORT
@@ -489,7 +569,7 @@ test_prometheus_scrapes() {
 	assertEquals "a wrong password: the target is down" 0 "$up_wrong"
 	# OpenMetrics was negotiated: Prometheus files the type under the family's name
 	assertEquals "the series arrived as a counter" "counter" \
-		"$(curl -s "http://$PROM/api/v1/metadata?metric=cgroup_cpu_usage_seconds" | sed -n 's/.*"type":"\([a-z]*\)".*/\1/p')"
+		"$(get "http://$PROM/api/v1/metadata?metric=cgroup_cpu_usage_seconds"; echo "$out" | sed -n 's/.*"type":"\([a-z]*\)".*/\1/p')"
 }
 
 . "$SHUNIT2"

@@ -11,8 +11,9 @@
 
 /*
  * The default port of --listen. The Prometheus default-port registry's exporter range
- * (9100-9999) is full; 10306 keeps the 9306 of treydock's cgroup_exporter in mind without
- * colliding with it on the HPC hosts that run both (man page, SECURITY and PORT).
+ * (9100-9999) is full and it allocates from 10000 up (10019 in 2024); 10306 is in no
+ * allocation known to us, and keeps the 9306 of treydock's cgroup_exporter in mind without
+ * colliding with it on the HPC hosts that run both (man page, PORT). Not registered.
  */
 #define SERVE_DEFAULT_PORT 10306
 

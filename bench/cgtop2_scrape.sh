@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgtop2 --listen at 10,000 cgroups: a scrape of /metrics (default collectors, text 0.0.4)
+# against the floor, the least the kernel charges to produce the same files.
+#
+# The cgroups: empty children c00000... of a sandbox cgkit-test.PID in the unified hierarchy
+# (CGTOP2_SCRAPE_HIER=unified, the default), or in a v1 hierarchy (pids, cpuacct, cpu), removed
+# on every exit. The server is started once per mode with CGKIT_SERVE_REUSE_MS=0 (every scrape
+# samples afresh); curl fetches K scrapes in a row on one keep-alive connection after 5 to warm
+# up. Scrape wall time: the median of curl's time_total; scrape CPU: the server's time on a CPU
+# (/proc/PID/task/*/schedstat, every thread) over the K scrapes divided by K. Two modes: as it
+# runs (a cgroup2 cgroup that is empty and whose counters stopped is not re-read until
+# cgroup.events changes), and with CGKIT_STATS_ALWAYS_READ=1, every file read every scrape: the
+# figure to hold against the floor.
+# The floor: the files the scrape opens in a child cgroup (strace -y of the server's first
+# scrape; without strace, the files of the bench/cgtop2.sh list that exist), pread at offset 0
+# on cached fds in every child, 10 rounds (bench/cgtop2_floor.c): CPU per round.
+# The open-file limit decides whether the sampler keeps an fd per file (10,000 cgroups: about
+# 70,000) or opens each file for each read: the bench raises it to CGTOP2_SCRAPE_NOFILE
+# (1048576; "keep": as it is), and prints it.
+set -u
+BIN=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
+OBJ=${CGKIT_OBJ:-$BIN/.obj}
+T=$BIN/cgtop2
+FLOOR=$OBJ/bench/cgtop2_floor
+SIZES=${CGTOP2_SCRAPE_SIZES:-10000}
+K=${CGTOP2_SCRAPE_K:-20}
+HIER=${CGTOP2_SCRAPE_HIER:-unified}
+NOFILE=${CGTOP2_SCRAPE_NOFILE:-1048576}
+
+[ "$(id -u)" -eq 0 ] || { echo "cgtop2_scrape bench: needs root (it makes cgroups); skipped"; exit 0; }
+[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_scrape bench: build first (make bench builds it)"; exit 1; }
+command -v curl >/dev/null || { echo "cgtop2_scrape bench: curl is not installed; skipped"; exit 0; }
+
+if [ "$HIER" = unified ]; then
+	main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+else
+	main=$(awk -v c="$HIER" '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == c) { print $5; exit } }' /proc/self/mountinfo)
+fi
+[ -n "$main" ] || { echo "cgtop2_scrape bench: no $HIER hierarchy here; skipped"; exit 0; }
+case $HIER in memory) echo "cgtop2_scrape bench: not the v1 memory hierarchy"; exit 1 ;; esac
+name=cgkit-test.$$
+tmp=$(mktemp -d)
+server=
+
+cleanup() {
+	if [ -n "$server" ]; then
+		kill "$server" 2>/dev/null
+		wait "$server" 2>/dev/null
+	fi
+	if [ -d "$main/$name" ]; then
+		find "$main/$name" -mindepth 1 -maxdepth 1 -type d -exec rmdir {} + 2>/dev/null
+		rmdir "$main/$name"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+grow() {
+	local n=$1 have
+	[ -d "$main/$name" ] || mkdir "$main/$name" || exit 1
+	have=$(find "$main/$name" -mindepth 1 -maxdepth 1 -type d | wc -l)
+	[ "$have" -lt "$n" ] || return 0
+	seq "$have" $((n - 1)) | awk -v d="$main/$name" '{ printf "%s/c%05d\n", d, $1 }' | xargs mkdir || exit 1
+}
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# CPU microseconds of process $1 so far, every thread (the sampler runs in libmicrohttpd's):
+# schedstat's time on a CPU in ns, where /proc/PID/stat counts 10 ms ticks
+cpu_us() {
+	cat /proc/"$1"/task/*/schedstat | awk '{ ns += $1 } END { printf "%d\n", ns / 1000 }'
+}
+
+# $1 scrapes of URL $2 on one connection; prints curl's time_total (s) of each
+scrapes() {
+	local i
+	for i in $(seq 1 "$1"); do echo "url = \"$2\""; echo "output = \"/dev/null\""; done >"$tmp/curl.cfg"
+	curl -s -K "$tmp/curl.cfg" -w '%{time_total}\n'
+}
+
+# Start the server over the sandbox (environment: $@); sets $server $url.
+start() {
+	env "$@" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "/$name" 2>"$tmp/err" &
+	server=$!
+	for i in $(seq 1 600); do grep -q serving "$tmp/err" && break; sleep 0.05; done
+	url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
+	[ -n "$url" ] || { echo "cgtop2_scrape bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
+}
+
+stop() {
+	kill "$server"
+	wait "$server" 2>/dev/null
+	server=
+}
+
+# The files a scrape opens in child c00001 (strace -y names an openat's directory fd).
+scrape_files() {
+	local f
+	if command -v strace >/dev/null; then
+		CGKIT_STATS_ALWAYS_READ=1 strace -f -y -qq -e trace=openat -o "$tmp/trace" \
+			"$T" -b -n 2 -d 0.01 -F prometheus "/$name" >/dev/null 2>&1
+		# openat(FD</...>/c00001>, "NAME", ...) = FD: opened in that directory, successfully
+		awk -v d="/$name/c00001>, \"" 'index($0, d) && $0 !~ /= -1/ {
+			s = $0; sub(/^[^"]*"/, "", s); sub(/".*/, "", s); if (!(s in seen)) { seen[s] = 1; print s } }' "$tmp/trace"
+		return
+	fi
+	for f in cpu.stat cpuacct.usage memory.current io.stat pids.current cgroup.threads tasks \
+		cpu.pressure memory.pressure io.pressure; do
+		[ -f "$main/$name/c00001/$f" ] && echo "$f"
+	done
+}
+
+if [ "$NOFILE" != keep ]; then
+	ulimit -Hn "$NOFILE" 2>/dev/null && ulimit -n "$NOFILE" 2>/dev/null ||
+		echo "cgtop2_scrape bench: could not raise the open-file limit to $NOFILE"
+fi
+echo "hierarchy $main ($HIER), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $K scrapes a figure, open files $(ulimit -n)"
+for n in $SIZES; do
+	grow "$n"
+	files=$(scrape_files | tr '\n' ' ')
+	[ -n "$files" ] || { echo "cgtop2_scrape bench: no file read in /$name/c00001?"; exit 1; }
+	floor=0
+	for f in $files; do
+		r=$("$FLOOR" floor 10 "$main/$name" "$f") || exit 1
+		floor=$((floor + ${r%% *}))
+	done
+	echo "--- $n cgroups (/$name); files per cgroup: $files"
+	printf 'floor                %9s         %9d us CPU  (pread of those files on kept fds)\n' "" "$floor"
+	for mode in default always_read; do
+		if [ $mode = default ]; then start CGKIT_NOTHING=1; else start CGKIT_STATS_ALWAYS_READ=1; fi
+		scrapes 5 "$url" >/dev/null
+		c0=$(cpu_us "$server")
+		w=$(scrapes "$K" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+		c=$((($(cpu_us "$server") - c0) / K))
+		body=$(curl -s -o /dev/null -w '%{size_download}' "$url")
+		label="scrape, as it runs"
+		[ $mode = always_read ] && label="scrape, every file"
+		printf '%-20s %9d us wall %9d us CPU  (%d bytes)\n' "$label" "$w" "$c" "$body"
+		awk -v c="$c" -v f="$floor" -v m="$mode" 'BEGIN {
+			printf "ratio scrape/floor (%s): CPU %.2f\n", m, f ? c / f : 0 }'
+		stop
+	done
+done
