@@ -324,38 +324,6 @@ test_live_cgcreate2_scope() {
 	assertFalse "cgroup gone" "[ -d /sys/fs/cgroup$cg ]"
 }
 
-# --- containers: a cgroup namespace with its own cgroup2 mount -------------------------------
-
-test_container_namespace_paths_and_nsdelegate() {
-	cgk_need_root || return 0
-	local m sb p
-	m=$(cgk_mnt unified)
-	[ -n "$m" ] || { cgk_skip "no unified hierarchy ($(cgk_layout))"; return 0; }
-	awk -v m="$m" '$5 == m && / cgroup2 / && /nsdelegate/ { f = 1 } END { exit !f }' /proc/self/mountinfo ||
-		{ cgk_skip "cgroup2 at $m is not mounted with nsdelegate (the unified and systemd VMs have it)"; return 0; }
-	command -v unshare >/dev/null || { cgk_skip "no unshare"; return 0; }
-	sb=$(cgk_sandbox unified)
-	mkdir "$sb/outside" "$sb/ns"
-	sleep 300 &
-	p=$!
-	echo "$p" >"$sb/outside/cgroup.procs"
-	# a shell moved into $sb/ns, then a cgroup namespace rooted there and, in a private mount
-	# namespace, a cgroup2 mount of its own in place of the host's: the container's view,
-	# where $sb/ns is /
-	cgk_capture bash -c 'echo $$ >"$1/ns/cgroup.procs" || exit 9
-		exec unshare -Cm bash -c '\''umount -l "$1" && mount -t cgroup2 none "$1" || exit 9
-			sed -n "s/^0:://p" /proc/self/cgroup
-			"$2" -v /inner || exit 8
-			"$3" -g /inner "$4"'\'' _ "$2" "$3" "$4" "$5"' _ "$sb" "$m" "$CG" "$MIG" "$p"
-	assertEquals "$err" 1 "$rc"
-	assertEquals "the container's own view" "/
-created cgroup /inner (unified)" "$out"
-	assertTrue "made where the container's / is" "[ -d $sb/ns/inner ]"
-	assertEquals "cgmigrate: cgroup /inner (unified): move: process $p: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it)" "$err"
-	assertEquals "not moved" "$(cgk_cgroup_of "$p" unified)" "/$SANDBOX_NAME/outside"
-	kill "$p"
-}
-
 # Start-up cost, printed (not asserted): N runs of "true" in a fresh scope each.
 test_live_cgexec2_scope_cost() {
 	need_systemd || return 0
