@@ -72,7 +72,8 @@ const char *cg_explain(int err, enum cg_op op, int version)
 	case ESTALE:
 		return "the hierarchy's mount point is gone: unmounted since the mount table was read";
 	case EROFS:
-		return "the cgroup filesystem is mounted read-only";
+		/* the mount, not the file's mode: a container runtime's usual way to say "hands off" */
+		return "the cgroup filesystem is mounted read-only here, as a container runtime mounts it for a container that may not change its cgroups: it can be read, nothing can be made, set or moved through it";
 	case ENOSPC:
 		return "cgroup.max.descendants or cgroup.max.depth of an ancestor is reached";
 	case EAGAIN:

@@ -56,6 +56,19 @@ int cg_attach_fd(int fd, pid_t id)
 	return cg_write_fd(fd, buf, (size_t)n);
 }
 
+/* cgroup2's ENOENT writing into a target that opened: nsdelegate; a "/.." root predates the ns */
+static int nsdelegate_diag(struct cg_diag *d, const struct cg_hier *h, const char *where,
+			   const char *kind, pid_t id)
+{
+	return cg_diag_say(
+		d, ENOENT, where, h->label, "move",
+		"%s %d: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it%s)",
+		kind, (int)id,
+		h->root && !strncmp(h->root, "/..", 3)
+			? "; this mount's root is outside the namespace (mountinfo root /..): mount cgroup2 again inside it to see the namespace's own tree"
+			: "");
+}
+
 int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d)
 {
 	_cleanup_close_ int fd = cg_attach_open(h, path, thread);
@@ -68,9 +81,11 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
 		return cg_diag_fail(d, -fd, op, h->version, where, h->label, "open %s",
 				    cg_membership_file(h, thread));
 	r = cg_attach_fd(fd, id);
-	if (r < 0)
+	if (r < 0 && (r != -ENOENT || h->version != 2))
 		return cg_diag_fail(d, -r, op, h->version, where, h->label, "move %s %d",
 				    thread ? "thread" : "process", (int)id);
+	if (r < 0)
+		return nsdelegate_diag(d, h, where, thread ? "thread" : "process", id);
 	return 0;
 }
 
@@ -440,12 +455,8 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 		if (tgid > 0 && cg_thread_move_check(tg->hier, tg->path, tgid, m->id, d) < 0)
 			return m->err;
 	}
-	/* the target opened fine: cgroup2's ENOENT for the write is the nsdelegate boundary */
 	if (m->err == -ENOENT && tg->hier->version == 2)
-		return cg_diag_say(
-			d, ENOENT, where, tg->hier->label, "move",
-			"%s %d: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it)",
-			kind, (int)m->id);
+		return nsdelegate_diag(d, tg->hier, where, kind, m->id);
 	return cg_diag_fail(d, -m->err, op, tg->hier->version, where, tg->hier->label, "move %s %d",
 			    kind, (int)m->id);
 }

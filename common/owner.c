@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
+#include "parse.h"
+#include "scope.h"
+
 bool cg_systemd_running(void)
 {
 	const char *dir = getenv("CGKIT_SYSTEMD_RUNTIME");
@@ -54,6 +57,19 @@ static const char *delegate_mark(const char *dir)
 	return NULL;
 }
 
+/* "1000" of user@1000.service */
+static bool user_uid(const char *s, size_t len, uint64_t *ret)
+{
+	char buf[16];
+	const char *p = buf;
+
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return cg_parse_u64_prefix(&p, UINT32_MAX - 1, ret) == 0 && !*p;
+}
+
 int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 {
 	struct cg_owner o = { .kind = CG_OWNER_NONE };
@@ -62,6 +78,8 @@ int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 	size_t rootlen, mplen;
 	/* the last unit was delegated; it was a user@UID.service; one such is above */
 	bool delegated = false, user_delegated = false, under_user = false;
+	/* the user whose manager owns the units below user@UID.service */
+	uint64_t uid = 0;
 	int n;
 
 	if (!cg_systemd_running()) {
@@ -102,11 +120,19 @@ int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 					 (int)(end - rootlen), full + rootlen);
 				mark = delegate_mark(dir);
 			}
+			/*
+			 * systemd 252's user manager writes no mark on a unit it delegates: ask it.
+			 * Fixture trees ($CGKIT_SYSTEMD_RUNTIME) have no manager to ask.
+			 */
+			if (!mark && under_user && !getenv("CGKIT_SYSTEMD_RUNTIME") &&
+			    cg_scope_user_unit_delegated(o.unit, (uid_t)uid) > 0)
+				mark = "Delegate=yes";
 			o.kind = mark ? CG_OWNER_DELEGATED : CG_OWNER_SYSTEMD;
 			delegated = mark != NULL;
 			snprintf(o.mark, sizeof(o.mark), "%s", mark ? mark : "");
 			user_delegated = mark && !strncmp(c, "user@", 5) && len > 13 &&
-					 !memcmp(c + len - 8, ".service", 8);
+					 !memcmp(c + len - 8, ".service", 8) &&
+					 user_uid(c + 5, len - 13, &uid);
 			under_user = under_user || user_delegated;
 		}
 		c += len;

@@ -23,8 +23,10 @@
  */
 #define SD_FUNCS(X)                                                                                \
 	X(sd_bus_call)                                                                             \
+	X(sd_bus_call_method)                                                                      \
 	X(sd_bus_error_free)                                                                       \
 	X(sd_bus_flush_close_unref)                                                                \
+	X(sd_bus_get_property_trivial)                                                             \
 	X(sd_bus_match_signal)                                                                     \
 	X(sd_bus_message_append)                                                                   \
 	X(sd_bus_message_close_container)                                                          \
@@ -32,10 +34,14 @@
 	X(sd_bus_message_open_container)                                                           \
 	X(sd_bus_message_read)                                                                     \
 	X(sd_bus_message_unref)                                                                    \
+	X(sd_bus_new)                                                                              \
 	X(sd_bus_open_system)                                                                      \
 	X(sd_bus_open_user)                                                                        \
 	X(sd_bus_process)                                                                          \
+	X(sd_bus_set_address)                                                                      \
+	X(sd_bus_set_method_call_timeout)                                                          \
 	X(sd_bus_slot_unref)                                                                       \
+	X(sd_bus_start)                                                                            \
 	X(sd_bus_wait)
 static struct {
 #define SD_DECL(f) __typeof__(&f) f;
@@ -401,4 +407,54 @@ int cg_scope_start(const struct cg_scope_opts *o, struct cg_diag *d)
 int cg_scope_stop(const char *unit, bool user, uint64_t timeout_ns, struct cg_diag *d)
 {
 	return run_job(user, unit, "StopUnit", timeout_ns, NULL, d);
+}
+
+int cg_scope_user_unit_delegated(const char *unit, uid_t uid)
+{
+	sd_bus *bus = NULL;
+	sd_bus_message *reply = NULL;
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	struct cg_diag d = { 0 };
+	const char *iface, *path;
+	char addr[80], *copy = NULL;
+	size_t n = strlen(unit);
+	int yes = 0, r;
+
+	/* a slice holds no processes and delegates nothing */
+	if (n > 6 && !strcmp(unit + n - 6, ".scope"))
+		iface = "org.freedesktop.systemd1.Scope";
+	else if (n > 8 && !strcmp(unit + n - 8, ".service"))
+		iface = "org.freedesktop.systemd1.Service";
+	else
+		return 0;
+	r = sd_load("", "", &d);
+	if (r < 0)
+		return r;
+	/*
+	 * The manager's own socket, not the session bus: it is there whether or not the caller's
+	 * environment names a bus, and root may use it as the user may (logind's fixed path).
+	 */
+	snprintf(addr, sizeof(addr), "unix:path=/run/user/%u/systemd/private", (unsigned)uid);
+	r = sd.sd_bus_new(&bus);
+	if (r >= 0)
+		r = sd.sd_bus_set_address(bus, addr);
+	if (r >= 0)
+		r = sd.sd_bus_set_method_call_timeout(bus, 5 * 1000000ULL);
+	if (r >= 0)
+		r = sd.sd_bus_start(bus);
+	if (r >= 0)
+		r = sd.sd_bus_call_method(bus, MANAGER_DEST, MANAGER_PATH, MANAGER_IFACE, "GetUnit",
+					  &err, &reply, "s", unit);
+	if (r >= 0)
+		r = sd.sd_bus_message_read(reply, "o", &path);
+	if (r >= 0 && !(copy = strdup(path)))
+		r = -ENOMEM;
+	if (r >= 0)
+		r = sd.sd_bus_get_property_trivial(bus, MANAGER_DEST, copy, iface, "Delegate", &err,
+						   'b', &yes);
+	free(copy);
+	sd.sd_bus_error_free(&err);
+	sd.sd_bus_message_unref(reply);
+	sd.sd_bus_flush_close_unref(bus);
+	return r < 0 ? r : yes != 0;
 }

@@ -51,6 +51,13 @@ int cg_scope_start(const struct cg_scope_opts *o, struct cg_diag *d);
 /* A unit's whole name: "a" -> "a.scope" with suffix ".scope"; "b.scope" stays. Into buf. */
 void cg_scope_unit_name(char *buf, size_t size, const char *name, const char *suffix);
 
+/*
+ * Does user uid's systemd give its unit Delegate=yes: 1, 0, or -errno when that manager cannot
+ * be asked. systemd 252's user manager marks its delegated units with no xattr (only the
+ * system's marks, user@UID.service included), so the unit's property is the one word on them.
+ */
+int cg_scope_user_unit_delegated(const char *unit, uid_t uid);
+
 /* Stop a unit (StopUnit, mode "fail") and wait for the job. */
 int cg_scope_stop(const char *unit, bool user, uint64_t timeout_ns, struct cg_diag *d);
 
