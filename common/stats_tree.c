@@ -631,10 +631,13 @@ int st_collect_removed(struct cg_stats *s)
 			n->gone_seen = false;
 			for (int role = 0; role < R_PROC; role++) {
 				_cleanup_free_ char *procs = NULL;
-				int root = cg_hier_fd(s->hier[role]);
+				int root;
 
+				/* a role the node is not in may have no hierarchy at all (the unified
+				 * one on a legacy machine): only then is there a mount to ask */
 				if (!(n->srcs & (1u << role)))
 					continue;
+				root = cg_hier_fd(s->hier[role]);
 				/* by path, which takes no fd: the fds may be what ran out */
 				procs = cg_path_join(n->path, "cgroup.procs");
 				if (!procs)
