@@ -773,7 +773,9 @@ test_live_v1_listing_fresh() {
 	start_helper -s "$p/cgroup.procs" "$c/cgroup.procs"
 	n=1
 	for o in -P -k ""; do
-		"$T" -F csv -n 5 -d 0.4 $o "/$S" >"$f" &
+		# 2.7 s after the first sample for the join: a loaded TCG guest took over 1.6 s to
+		# start the helper
+		"$T" -F csv -n 10 -d 0.3 $o "/$S" >"$f" &
 		bg=$!
 		cgk_wait_for grep -q "/$S/v1procs" "$f"
 		# one more single-threaded process joins both after the first sample
