@@ -66,6 +66,42 @@ int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int cg_parse_size(const char *s, unsigned flags, uint64_t *ret)
+{
+	static const char units[] = "KMGT";
+	const char *p = s, *u;
+	unsigned shift = 0;
+	uint64_t v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	if ((flags & CG_SIZE_MAX) && !strncmp(s, "max", 3) && check_end(s + 3) == 0) {
+		*ret = UINT64_MAX;
+		return 0;
+	}
+	/* as cg_parse_u64: too many digits for 64 bits is out of range before it is junk */
+	r = cg_parse_u64_prefix(&p, UINT64_MAX, &v);
+	if (r < 0)
+		return r;
+	if (*p && *p != '\n') {
+		u = strchr(units, *p++);
+		if (!u)
+			return -EINVAL;
+		shift = 10 * (unsigned)(u - units + 1);
+		if ((flags & CG_SIZE_BYTES) && !strncmp(p, "iB", 2))
+			p += 2;
+		else if ((flags & CG_SIZE_BYTES) && *p == 'B')
+			p++;
+	}
+	if (check_end(p) < 0)
+		return -EINVAL;
+	if (v > UINT64_MAX >> shift)
+		return -ERANGE;
+	*ret = v << shift;
+	return 0;
+}
+
 int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret)
 {
 	bool neg = s && s[0] == '-';

@@ -28,6 +28,16 @@ int cg_parse_pid(const char *s, pid_t *ret);
  * positive, at most a day. -EINVAL for junk, -ERANGE for 0 or more than a day.
  */
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
+/*
+ * A size: bytes, or with one of K, M, G, T (powers of 1024: "64M" is 67108864), and like the
+ * rest of the family one trailing newline. With CG_SIZE_MAX the word "max" too, as UINT64_MAX
+ * (so is 18446744073709551615: the kernel's limits read it as max as well); with
+ * CG_SIZE_BYTES the unit may go on with "B" or "iB" ("64MB", "64MiB": a tool's own options;
+ * never the kernel's values, which it refuses). -EINVAL for junk, -ERANGE above 64 bits.
+ */
+#define CG_SIZE_MAX   (1u << 0)
+#define CG_SIZE_BYTES (1u << 1)
+int cg_parse_size(const char *s, unsigned flags, uint64_t *ret);
 /* "UID:GID", names or numbers, either side may be empty (unchanged: -1) */
 int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid);
 /* The -r FILE=VALUE options of a call, in order. */

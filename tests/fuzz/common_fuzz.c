@@ -112,6 +112,43 @@ static int old_parse_mode(const char *s, mode_t *ret)
 	return 0;
 }
 
+/*
+ * A size is the number it spells, scaled by the power of 1024 its one unit letter names,
+ * under every flag: "max" only with CG_SIZE_MAX, a "B" or "iB" only with CG_SIZE_BYTES.
+ */
+static void sizes(const char *s)
+{
+	for (unsigned flags = 0; flags <= (CG_SIZE_MAX | CG_SIZE_BYTES); flags++) {
+		const char *p = s, *unit = "KMGT";
+		uint64_t u, digits;
+		unsigned shift = 0;
+
+		if (cg_parse_size(s, flags, &u) < 0)
+			continue;
+		if (!strncmp(s, "max", 3)) {
+			if (!(flags & CG_SIZE_MAX) || u != UINT64_MAX)
+				abort();
+			continue;
+		}
+		if (cg_parse_u64_prefix(&p, UINT64_MAX, &digits) < 0)
+			abort();
+		if (*p && *p != '\n') {
+			const char *k = strchr(unit, *p);
+
+			if (!k || !*k)
+				abort();
+			shift = 10 * (unsigned)(k - unit + 1);
+			p++;
+			if ((*p == 'B' || *p == 'i') && !(flags & CG_SIZE_BYTES))
+				abort();
+		}
+		if (shift && digits > UINT64_MAX >> shift)
+			abort();
+		if (u != digits << shift)
+			abort();
+	}
+}
+
 /* The numbers: each parser against its old self, with bounds taken from the input. */
 static void numbers(const char *s, const uint8_t *data, size_t size)
 {
@@ -225,7 +262,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n;
 		char why[128];
 		char *eq = strchr(s, '=');
-		uint64_t u;
 
 		if (eq) {
 			*eq = '\0';
@@ -246,11 +282,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 			}
 		}
-		/* a size is the number it spells, scaled by whole powers of 1024 */
-		if (cg_parse_size(s, &u) == 0 && u != UINT64_MAX && !strchr(s, 'K') &&
-		    !strchr(s, 'M') && !strchr(s, 'G') && !strchr(s, 'T') &&
-		    strtoull(s, NULL, 10) != u)
-			abort();
+		sizes(s);
 		break;
 	}
 	case 6: {

@@ -22,6 +22,74 @@ static void seconds(const char *s, int want_r, uint64_t want_ns)
 	}
 }
 
+/* One cg_parse_size case, named in the failure */
+static void size(const char *s, unsigned flags, int want_r, uint64_t want)
+{
+	uint64_t v = 0;
+	int r = cg_parse_size(s, flags, &v);
+
+	if (r != want_r || (r == 0 && v != want)) {
+		fprintf(stderr,
+			"cg_parse_size(\"%s\", %u) == %d, %" PRIu64 "; expected %d, %" PRIu64 "\n",
+			s, flags, r, v, want_r, want);
+		check_failures++;
+	}
+}
+
+static void sizes(void)
+{
+	const unsigned both = CG_SIZE_MAX | CG_SIZE_BYTES;
+
+	/* powers of 1024, as the kernel's memparse and systemd read them */
+	size("512M", 0, 0, 512ull << 20);
+	size("1T", 0, 0, 1ull << 40);
+	size("2K", 0, 0, 2048);
+	size("3G", 0, 0, 3ull << 30);
+	size("4096", 0, 0, 4096);
+	size("0", 0, 0, 0);
+	size("64M\n", 0, 0, 64ull << 20); /* a kernel file's newline, as cg_parse_u64 */
+	size("64M\n\n", 0, -EINVAL, 0);
+	/* max: only where a limit is meant (the -r vocabulary, systemd's properties) */
+	size("max", CG_SIZE_MAX, 0, UINT64_MAX);
+	size("max\n", CG_SIZE_MAX, 0, UINT64_MAX);
+	size("max", CG_SIZE_BYTES, -EINVAL, 0);
+	size("maxK", CG_SIZE_MAX, -EINVAL, 0);
+	size("max1", CG_SIZE_MAX, -EINVAL, 0);
+	size("18446744073709551615", CG_SIZE_MAX, 0, UINT64_MAX); /* what the kernel calls max */
+	/* KiB and KB: a tool's own options (--record-size, --memory-threshold), never a -r value */
+	size("64MiB", CG_SIZE_BYTES, 0, 64ull << 20);
+	size("64MB", CG_SIZE_BYTES, 0, 64ull << 20);
+	size("64MiB", CG_SIZE_MAX, -EINVAL, 0);
+	size("64MB", 0, -EINVAL, 0);
+	size("64B", both, -EINVAL, 0);
+	size("64iB", both, -EINVAL, 0);
+	size("64MiBB", both, -EINVAL, 0);
+	size("64Mi", both, -EINVAL, 0);
+	size("64KiB\n", both, 0, 64ull << 10);
+	/* junk */
+	size("1.5G", both, -EINVAL, 0);
+	size("1Gi", 0, -EINVAL, 0);
+	size("1Q", both, -EINVAL, 0);
+	size("1k", both, -EINVAL, 0);
+	size("-1", both, -EINVAL, 0);
+	size("+1", both, -EINVAL, 0);
+	size(" 1", both, -EINVAL, 0);
+	size("1 ", both, -EINVAL, 0);
+	size("", both, -EINVAL, 0);
+	size("K", both, -EINVAL, 0);
+	size("1KM", both, -EINVAL, 0);
+	/* out of range: the scaled value, or the digits themselves */
+	size("16777215T", 0, 0, 16777215ull << 40);
+	size("16777216T", 0, -ERANGE, 0);
+	size("17179869184G", 0, -ERANGE, 0);
+	size("20000000T", CG_SIZE_MAX, -ERANGE, 0);
+	size("18446744073709551616", both, -ERANGE, 0);
+	size("18446744073709551616K", both, -ERANGE, 0);
+	size("18446744073709551616x", both, -ERANGE, 0);
+	size("1Kx", both, -EINVAL, 0);
+	CHECK_INT(cg_parse_size(NULL, 0, &(uint64_t){ 0 }), -EINVAL);
+}
+
 int main(void)
 {
 	uint64_t u = 0;
@@ -31,6 +99,7 @@ int main(void)
 	uid_t uid;
 	gid_t gid;
 
+	sizes();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
 	CHECK_INT(cg_parse_u64("42\n", 100, &u), 0); /* kernel files end in a newline */
