@@ -66,6 +66,61 @@ int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int cg_pids_push(pid_t **v, size_t *n, size_t *cap, pid_t id)
+{
+	/* ids come by the ten thousand from pid files: grow by doubling */
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		pid_t *nv = realloc(*v, c * sizeof(pid_t));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = id;
+	return 0;
+}
+
+int cg_parse_pid_file(FILE *f, pid_t **v, size_t *n, size_t *cap, struct cg_pid_file_bad *bad)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0, lineno = 0;
+	ssize_t len;
+
+	errno = 0;
+	while ((len = getline(&line, &size, f)) >= 0) {
+		char *s = line;
+		pid_t pid;
+		int r;
+
+		lineno++;
+		while (len && strchr(" \t\r\n", s[len - 1]) && s[len - 1])
+			s[--len] = '\0';
+		while (*s == ' ' || *s == '\t') {
+			s++;
+			len--;
+		}
+		if (!len)
+			continue;
+		if (strlen(s) != (size_t)len || cg_parse_pid(s, &pid) < 0) {
+			bad->text = malloc((size_t)len + 1);
+			if (!bad->text)
+				return -ENOMEM;
+			memcpy(bad->text, s, (size_t)len + 1);
+			bad->len = (size_t)len;
+			bad->line = lineno;
+			return -EINVAL;
+		}
+		r = cg_pids_push(v, n, cap, pid);
+		if (r < 0)
+			return r;
+	}
+	if (ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int cg_parse_size(const char *s, unsigned flags, uint64_t *ret)
 {
 	static const char units[] = "KMGT";

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "parse.h"
@@ -90,6 +93,75 @@ static void sizes(void)
 	CHECK_INT(cg_parse_size(NULL, 0, &(uint64_t){ 0 }), -EINVAL);
 }
 
+/* cg_parse_pid_file on text: what it returns, the ids, the bad line */
+static int pid_file(const char *text, size_t len, pid_t **v, size_t *n, struct cg_pid_file_bad *bad)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	size_t cap = 0;
+	int r;
+
+	if (!f) {
+		check_failures++;
+		return -errno;
+	}
+	*v = NULL;
+	*n = 0;
+	*bad = (struct cg_pid_file_bad){ 0 };
+	r = cg_parse_pid_file(f, v, n, &cap, bad);
+	fclose(f);
+	return r;
+}
+
+static void pid_files(void)
+{
+	static const char nul[] = "12\n123\0junk\n";
+	struct cg_pid_file_bad bad;
+	pid_t *v = NULL, *w = NULL;
+	size_t n = 0, m = 0, cap = 0;
+	char big[8 * 4096];
+	int k = 0;
+
+	CHECK_INT(pid_file(" 12\n\n\t34 \r\n \n56", 15, &v, &n, &bad), 0);
+	CHECK_INT(n, 3);
+	CHECK(n == 3 && v[0] == 12 && v[1] == 34 && v[2] == 56);
+	free(v);
+	CHECK_INT(pid_file(" \n\n", 3, &v, &n, &bad), 0);
+	CHECK_INT(n, 0);
+	free(v);
+	/* the first bad line, by number and trimmed text */
+	CHECK_INT(pid_file("1\n2\n x3 \n0\n", 11, &v, &n, &bad), -EINVAL);
+	CHECK_INT(bad.line, 3);
+	CHECK(bad.text && bad.len == 2 && !strcmp(bad.text, "x3"));
+	free(bad.text);
+	free(v);
+	CHECK_INT(pid_file("0\n", 2, &v, &n, &bad), -EINVAL);
+	CHECK_INT(bad.line, 1);
+	free(bad.text);
+	free(v);
+	CHECK_INT(pid_file("4194305\n", 8, &v, &n, &bad), -EINVAL);
+	free(bad.text);
+	free(v);
+	CHECK_INT(pid_file("-5\n", 3, &v, &n, &bad), -EINVAL);
+	free(bad.text);
+	free(v);
+	/* a NUL inside a line is garbage, not its end */
+	CHECK_INT(pid_file(nul, sizeof(nul) - 1, &v, &n, &bad), -EINVAL);
+	CHECK_INT(bad.line, 2);
+	CHECK(bad.len == 8 && !memcmp(bad.text, "123\0junk", 8));
+	free(bad.text);
+	free(v);
+	/* many ids: the vector grows; the appends go after what was there */
+	for (int i = 1; i <= 3000; i++)
+		k += snprintf(big + k, sizeof(big) - (size_t)k, "%d\n", i);
+	CHECK_INT(pid_file(big, (size_t)k, &v, &n, &bad), 0);
+	CHECK_INT(n, 3000);
+	CHECK(n == 3000 && v[0] == 1 && v[2999] == 3000);
+	free(v);
+	CHECK_INT(cg_pids_push(&w, &m, &cap, 7), 0);
+	CHECK(m == 1 && cap >= 1 && w[0] == 7);
+	free(w);
+}
+
 int main(void)
 {
 	uint64_t u = 0;
@@ -100,6 +172,7 @@ int main(void)
 	gid_t gid;
 
 	sizes();
+	pid_files();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
 	CHECK_INT(cg_parse_u64("42\n", 100, &u), 0); /* kernel files end in a newline */
