@@ -12,6 +12,7 @@
 #include "cleanup.h"
 #include "error.h"
 #include "freeze.h"
+#include "drain.h"
 #include "migrate.h"
 #include "mount.h"
 #include "parse.h"
