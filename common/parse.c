@@ -66,6 +66,42 @@ int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int cg_parse_decimal(const char *s, double max, double *ret)
+{
+	const char *p = s, *f;
+	uint64_t whole, frac = 0, scale = 1;
+	double v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = cg_parse_u64_prefix(&p, UINT64_MAX, &whole);
+	if (r < 0)
+		return r;
+	if (*p == '.') {
+		f = ++p;
+		r = cg_parse_u64_prefix(&p, UINT64_MAX, &frac);
+		if (r < 0)
+			return r;
+		for (; f < p; f++) {
+			if (scale > UINT64_MAX / 10)
+				return -ERANGE;
+			scale *= 10;
+		}
+	}
+	if (check_end(p) < 0)
+		return -EINVAL;
+	/* one division of two exact integers rounds once: "12.34" is the double strtod gives */
+	if (whole > (UINT64_MAX - frac) / scale || (whole * scale + frac) >> 53)
+		v = (double)whole + (double)frac / (double)scale;
+	else
+		v = (double)(whole * scale + frac) / (double)scale;
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
 int cg_pids_push(pid_t **v, size_t *n, size_t *cap, pid_t id)
 {
 	/* ids come by the ten thousand from pid files: grow by doubling */

@@ -45,6 +45,13 @@ int cg_parse_pid_file(FILE *f, pid_t **v, size_t *n, size_t *cap, struct cg_pid_
  */
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
 /*
+ * A decimal fraction as the kernel prints one (PSI's "12.34", "100.00"; "7" too): digits, then
+ * '.' and at least one digit; one trailing newline. -EINVAL for junk (signs, exponents, hex,
+ * blanks), -ERANGE above max. Up to 15 significant digits the value is the nearest double,
+ * as strtod's.
+ */
+int cg_parse_decimal(const char *s, double max, double *ret);
+/*
  * A size: bytes, or with one of K, M, G, T (powers of 1024: "64M" is 67108864), and like the
  * rest of the family one trailing newline. With CG_SIZE_MAX the word "max" too, as UINT64_MAX
  * (so is 18446744073709551615: the kernel's limits read it as max as well); with

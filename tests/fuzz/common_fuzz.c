@@ -149,6 +149,42 @@ static void sizes(const char *s)
 	}
 }
 
+/* PSI's percentages: what strtod made of them before, for the digits the kernel prints */
+static void decimal(const char *s)
+{
+	double d;
+	size_t digits = strspn(s, "0123456789");
+
+	if (cg_parse_decimal(s, 1e300, &d) < 0)
+		return;
+	if (s[digits] == '.')
+		digits += strspn(s + digits + 1, "0123456789");
+	if (digits <= 15 && d != strtod(s, NULL))
+		abort();
+}
+
+/* A pid file (NULs and all): ids in range, or the first bad line named */
+static void pid_file(const uint8_t *data, size_t size)
+{
+	FILE *f = size ? fmemopen((void *)data, size, "r") : NULL;
+	struct cg_pid_file_bad bad = { 0 };
+	pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	int r;
+
+	if (!f)
+		return;
+	r = cg_parse_pid_file(f, &v, &n, &cap, &bad);
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 1 || (uint64_t)v[i] > CG_PID_MAX)
+			abort();
+	if (r == -EINVAL && (!bad.text || !bad.line || bad.len > size))
+		abort();
+	free(bad.text);
+	free(v);
+}
+
 /* The numbers: each parser against its old self, with bounds taken from the input. */
 static void numbers(const char *s, const uint8_t *data, size_t size)
 {
@@ -254,6 +290,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		(void)cg_parse_mode(s, &m);
 		numbers(s, data, size);
+		decimal(s);
+		pid_file(data + 1, size - 1);
 		break;
 	}
 	case 5: {

@@ -93,6 +93,31 @@ static void sizes(void)
 	CHECK_INT(cg_parse_size(NULL, 0, &(uint64_t){ 0 }), -EINVAL);
 }
 
+/* PSI's percentages: the double strtod gives, and nothing strtod takes beyond digits */
+static void decimals(void)
+{
+	static const char *const ok[] = { "0.00", "12.34",   "100.00",		"7",
+					  "0.1",  "99.99\n", "3.14159265358979" };
+	static const char *const bad[] = {
+		"",	"-1.00", "+1",	" 1",	 "1.",	".5",	"1e2",
+		"0x10", "nan",	 "inf", "1.2.3", "1,5", "1.5 ", "1.5\n\n"
+	};
+	double d;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		d = -1;
+		CHECK_INT(cg_parse_decimal(ok[i], 1e6, &d), 0);
+		CHECK(d == strtod(ok[i], NULL));
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_INT(cg_parse_decimal(bad[i], 1e6, &d), -EINVAL);
+	CHECK_INT(cg_parse_decimal("100.01", 100, &d), -ERANGE);
+	CHECK_INT(cg_parse_decimal("100.00", 100, &d), 0);
+	CHECK(d == 100.0);
+	CHECK_INT(cg_parse_decimal("1.00000000000000000000", 100, &d), -ERANGE);
+	CHECK_INT(cg_parse_decimal(NULL, 100, &d), -EINVAL);
+}
+
 /* cg_parse_pid_file on text: what it returns, the ids, the bad line */
 static int pid_file(const char *text, size_t len, pid_t **v, size_t *n, struct cg_pid_file_bad *bad)
 {
@@ -172,6 +197,7 @@ int main(void)
 	gid_t gid;
 
 	sizes();
+	decimals();
 	pid_files();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
