@@ -54,14 +54,24 @@ int cg_stats_parse_number(const char *text, uint64_t *ret)
 	return cg_parse_u64(text, UINT64_MAX, ret);
 }
 
+/* "KEY:   N kB" at text -> N (kB) */
+static int meminfo_kb(const char *text, const char *key, uint64_t *ret)
+{
+	size_t kl = strlen(key);
+
+	if (!text || strncmp(text, key, kl))
+		return -EINVAL;
+	text += kl;
+	text += strspn(text, " \t");
+	return cg_parse_u64_prefix(&text, UINT64_MAX / 1024, ret);
+}
+
 int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used)
 {
 	uint64_t total, avail;
 
-	if (sscanf(text, "MemTotal: %" SCNu64, &total) != 1)
-		return -EINVAL;
-	text = strstr(text, "MemAvailable:");
-	if (!text || sscanf(text, "MemAvailable: %" SCNu64, &avail) != 1 || avail > total)
+	if (meminfo_kb(text, "MemTotal:", &total) < 0 ||
+	    meminfo_kb(strstr(text, "MemAvailable:"), "MemAvailable:", &avail) < 0 || avail > total)
 		return -EINVAL;
 	*ret_used = (total - avail) * 1024;
 	return 0;
@@ -153,7 +163,7 @@ static int line_field_pct(const char *l, const char *eol, const char *key, doubl
 	size_t kl = strlen(key);
 
 	for (const char *p = l; p < eol; p++) {
-		char buf[32], *end;
+		char buf[32];
 		size_t n = 0;
 		double v;
 
@@ -166,11 +176,7 @@ static int line_field_pct(const char *l, const char *eol, const char *key, doubl
 			n++;
 		}
 		buf[n] = '\0';
-		if (!n || !(buf[0] >= '0' && buf[0] <= '9'))
-			return -EINVAL;
-		errno = 0;
-		v = strtod(buf, &end);
-		if (errno || *end || !isfinite(v) || v < 0 || v > 100)
+		if (!n || cg_parse_decimal(buf, 100, &v) < 0)
 			return -EINVAL;
 		*ret = v;
 		return 0;

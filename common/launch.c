@@ -21,8 +21,10 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "file.h"
+#include "freeze.h"
 #include "migrate.h"
 #include "proc.h"
+#include "remove.h"
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -394,4 +396,112 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 		.exec_unconfirmed = r == 1,
 	};
 	return 0;
+}
+
+void cg_forward_set(sigset_t *ret)
+{
+	static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+	sigemptyset(ret);
+	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
+		sigaddset(ret, forwarded[i]);
+	sigaddset(ret, SIGCHLD);
+}
+
+int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o, struct rusage *ru)
+{
+	uint64_t deadline = 0;
+	int stops = 0;
+
+	for (;;) {
+		siginfo_t si;
+		int status, sig;
+		char why[256];
+		bool terminal, frozen;
+
+		if (deadline) {
+			uint64_t now = cg_now_ns(), left = deadline > now ? deadline - now : 0;
+			struct timespec ts = cg_timespec_ns(left);
+
+			sig = left ? sigtimedwait(o->set, &si, &ts) : -1;
+			if (sig < 0 && (!left || errno == EAGAIN)) {
+				if (wait4(c->pid, &status, WNOHANG, ru) == c->pid)
+					return status;
+				return -ETIMEDOUT;
+			}
+		} else {
+			sig = sigwaitinfo(o->set, &si);
+		}
+		if (sig < 0)
+			continue;
+		if (sig == SIGCHLD) {
+			pid_t p = wait4(c->pid, &status, WNOHANG, ru);
+
+			if (p == c->pid)
+				return status;
+			continue;
+		}
+		/*
+		 * Ctrl-C and Ctrl-\ signal the whole foreground group: the child has it already,
+		 * and what it does with it is its business (a second Ctrl-C in a REPL kills
+		 * nothing). A hangup goes to the session leader alone: that one is passed on.
+		 */
+		terminal = (sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
+			   getpgid(c->pid) == getpgrp();
+		frozen = (sig == SIGINT || sig == SIGTERM) &&
+			 cg_targets_frozen(o->t, why, sizeof(why));
+		if (terminal && !frozen)
+			continue;
+		if ((sig == SIGINT || sig == SIGTERM) && (frozen || ++stops > 1)) {
+			if (deadline)
+				continue; /* killed already */
+			/* quiet: what failed is said after the wait, by the kill there or the caller */
+			if (o->own_cgroups)
+				(void)cg_targets_kill(o->t, NULL, NULL);
+			else
+				cg_child_signal(c, SIGKILL);
+			/* own cgroups: the kill waited for them to empty already */
+			deadline = cg_now_ns() +
+				   (o->own_cgroups ? o->reap_timeout_ns : CG_KILL_TIMEOUT_NS);
+			continue;
+		}
+		cg_child_signal(c, sig);
+	}
+}
+
+int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		(void)cg_signal(t->t[i].hier, t->t[i].path, true, SIGKILL);
+	for (size_t i = 0; i < t->n; i++)
+		(void)cg_thaw_tree(t->t[i].hier, t->t[i].path);
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg_diag d = { 0 };
+		int r = cg_kill(t->t[i].hier, t->t[i].path, CG_KILL_TIMEOUT_NS, &d);
+
+		if (r < 0 && on_fail)
+			on_fail(&d, r, ctx);
+		if (r < 0)
+			ret = r;
+	}
+	return ret;
+}
+
+int cg_targets_remove(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx)
+{
+	const struct cg_remove_opts ro = { .recursive = true };
+	int ret = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg_diag d = { 0 };
+		int r = cg_remove(t->t[i].hier, t->t[i].path, &ro, &d);
+
+		if (r < 0 && on_fail)
+			on_fail(&d, r, ctx);
+		if (r < 0)
+			ret = r;
+	}
+	return ret;
 }

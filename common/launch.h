@@ -77,6 +77,50 @@ int cg_child_wait(const struct cg_child *c, int *ret_status, struct rusage *ru,
 int cg_child_signal(const struct cg_child *c, int sig);
 void cg_child_close(struct cg_child *c);
 
+/*
+ * The signals a launcher that waits passes on to its command (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, SIGUSR2), and SIGCHLD: the set a tool blocks (before the command's cgroups
+ * exist, so that a SIGTERM meanwhile is not lost) and gives to cg_child_wait_forwarding.
+ */
+void cg_forward_set(sigset_t *ret);
+
+struct cg_forward_opts {
+	const sigset_t *set; /* cg_forward_set's, blocked by the caller */
+	const struct cg_targets *t; /* the command's cgroups: is one of them frozen? */
+	/*
+	 * The cgroups are the command's own (a transient one): the kill is cg_targets_kill of
+	 * them all, and after it the child is given reap_timeout_ns; else SIGKILL to the child
+	 * alone, which is given CG_KILL_TIMEOUT_NS.
+	 */
+	bool own_cgroups;
+	uint64_t reap_timeout_ns;
+};
+
+/*
+ * Wait for the child, passing on the signals the caller receives; returns its wait status, or
+ * -ETIMEDOUT when it is still there the given time after it was killed (a frozen cgroup).
+ * Asked a second time to stop (SIGINT or SIGTERM sent to the caller, not the terminal's; SIGHUP
+ * often means "reload"), it kills: see own_cgroups. The command had its chance to exit. When
+ * one of its cgroups is frozen, the first request is enough, the terminal's Ctrl-C too: a frozen
+ * command can act on no signal, and would hold the caller forever. Reads the signals with
+ * sigwaitinfo: the mask is the caller's, and stays as it is.
+ */
+int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o,
+			     struct rusage *ru);
+
+/* Hears of a target's failure in cg_targets_kill and cg_targets_remove (a tool reports it). */
+typedef void cg_target_fail_fn(const struct cg_diag *d, int err, void *ctx);
+
+/*
+ * Kill everything in the targets, frozen or not: SIGKILL to every process first, so that
+ * nothing runs again once thawed, then the thaw (v1), then the kernel's kill and the wait for
+ * empty (bounded by CG_KILL_TIMEOUT_NS each). A freeze of an ancestor is not the caller's to
+ * lift: that kill times out (on_fail hears it, when given). Returns 0 when every one is empty.
+ */
+int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx);
+/* Remove each target with what is below it (cg_remove, recursive): 0, or the last -errno. */
+int cg_targets_remove(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx);
+
 /* The exit status env(1) uses for an exec failure: 127 not found, 126 found but not runnable. */
 int cg_exec_errno_status(int err);
 

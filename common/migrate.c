@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Moving processes and threads between cgroups: one write per id, verified, drains. */
+/* Moving processes and threads between cgroups: one write per id, verified (drains: drain.c). */
 #include "migrate.h"
 
 #include <dirent.h>
@@ -89,16 +89,16 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
 	return 0;
 }
 
-static int cmp_pid(const void *a, const void *b)
+int cg_pid_cmp(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
 
 	return (x > y) - (x < y);
 }
 
-static bool pid_in(const pid_t *v, size_t n, pid_t id)
+bool cg_pids_contain(const pid_t *v, size_t n, pid_t id)
 {
-	return v && bsearch(&id, v, n, sizeof(pid_t), cmp_pid);
+	return v && bsearch(&id, v, n, sizeof(pid_t), cg_pid_cmp);
 }
 
 int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
@@ -131,7 +131,7 @@ int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
 	/* v1 hands its listings out sorted already; v2 in css_set order */
 	for (size_t i = 1; i < n; i++)
 		if (v[i - 1] > v[i]) {
-			qsort(v, n, sizeof(pid_t), cmp_pid);
+			qsort(v, n, sizeof(pid_t), cg_pid_cmp);
 			break;
 		}
 	for (size_t i = 0; i < n; i++)
@@ -157,11 +157,6 @@ int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_
 		return fd;
 	r = cg_read_fd(fd, &buf, NULL);
 	return r < 0 ? r : cg_members_parse(buf, ret, ret_n);
-}
-
-static bool task_is_dead(int state)
-{
-	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
 }
 
 static void fail(struct cg_move *m, enum cg_move_step step, int err, size_t target)
@@ -193,7 +188,7 @@ static void check_missing(const struct cg_target *t, size_t ti, bool thread, str
 	r = cg_pid_cgroup(t->hier, pid, tid, &now);
 	if (r == 0 && !strcmp(now, t->path))
 		return; /* it arrived after all: the listing raced with a fork or exec */
-	if (task_is_dead(cg_task_state(pid, tid)) || r == -ESRCH) {
+	if (cg_task_dead(pid, tid) || r == -ESRCH) {
 		m->state = CG_MOVE_GONE;
 		return;
 	}
@@ -362,7 +357,8 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 		read_listing(&j, 0);
 	r = 0;
 	for (size_t k = 0; t->n && !o->no_verify && k < n; k++)
-		if (m[k].state == CG_MOVE_PENDING && !pid_in(j.lists[0], j.nlists[0], m[k].id))
+		if (m[k].state == CG_MOVE_PENDING &&
+		    !cg_pids_contain(j.lists[0], j.nlists[0], m[k].id))
 			check_missing(&t->t[0], 0, o->thread, &m[k]);
 	for (size_t k = 0; k < n; k++) {
 		switch (m[k].state) {
@@ -396,7 +392,7 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 				procs[nprocs++] = p;
 		}
 		if (nprocs)
-			qsort(procs, nprocs, sizeof(pid_t), cmp_pid);
+			qsort(procs, nprocs, sizeof(pid_t), cg_pid_cmp);
 		for (size_t k = 0; k < nprocs; k++)
 			if (!k || procs[k] != procs[k - 1])
 				s.processes++;
@@ -502,399 +498,8 @@ int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n)
 		v[n++] = tid;
 	}
 	if (n)
-		qsort(v, n, sizeof(pid_t), cmp_pid);
+		qsort(v, n, sizeof(pid_t), cg_pid_cmp);
 	*ret = TAKE_PTR(v);
 	*ret_n = n;
 	return 0;
-}
-
-/* ---- drain ---- */
-
-/* Is path top or below it? */
-static bool is_under(const char *path, const char *top)
-{
-	size_t n = strlen(top);
-
-	if (!n)
-		return true;
-	return !strncmp(path, top, n) && (path[n] == '\0' || path[n] == '/');
-}
-
-/*
- * Does a recursive drain leave path out? Only a target inside the source's subtree, and what
- * is below it: those processes are where they are to go. A target above the source (a child
- * emptied into its parent, or into the root) is no part of the source and leaves nothing out.
- */
-static bool left_out(const struct cg_target *src, const struct cg_targets *dst, const char *path)
-{
-	for (size_t i = 0; i < dst->n; i++)
-		if (dst->t[i].hier == src->hier && is_under(dst->t[i].path, src->path) &&
-		    is_under(path, dst->t[i].path))
-			return true;
-	return false;
-}
-
-static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
-{
-	pid_t *nv;
-
-	if (!na)
-		return 0;
-	nv = realloc(*v, (*n + na) * sizeof(pid_t));
-	if (!nv)
-		return -ENOMEM;
-	memcpy(nv + *n, add, na * sizeof(pid_t));
-	*v = nv;
-	*n += na;
-	return 0;
-}
-
-/* How long a drain reads one listing, and how much of it, before it moves what it has. */
-#define CG_LISTING_SLICE_NS 250000000ULL
-#define CG_LISTING_MAX	    (16u << 20)
-
-/*
- * The processes of one cgroup, for a drain: unlike cg_members_read, not always to the end. A
- * v2 listing is a walk over the cgroup's task list that each read() continues, and a fork
- * storm appends to that list faster than it is read: to the end, the read never ended. Cut
- * (*cut set) after CG_LISTING_SLICE_NS or CG_LISTING_MAX at a line's end, it is a listing that
- * is not empty, which is all a drain needs: it moves those and lists again.
- */
-static int members_read_slice(const struct cg_hier *h, const char *path, pid_t **ret, size_t *ret_n,
-			      bool *cut)
-{
-	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
-	uint64_t end = cg_now_ns() + CG_LISTING_SLICE_NS;
-	size_t len = 0, cap = 0;
-
-	if (dfd < 0)
-		return dfd;
-	fd = cg_open_beneath(dfd, cg_membership_file(h, false), O_RDONLY, 0);
-	if (fd < 0)
-		return fd;
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, (cap = cap ? cap * 2 : 16384) + 1);
-
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (buf[len - 1] == '\n' && (len >= CG_LISTING_MAX || cg_now_ns() >= end)) {
-			*cut = true;
-			break;
-		}
-	}
-	buf[len] = '\0';
-	return cg_members_parse(buf, ret, ret_n);
-}
-
-struct source_walk {
-	const struct cg_target *src;
-	const struct cg_targets *dst;
-	pid_t **v;
-	size_t *n;
-	bool *cut;
-};
-
-static int list_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
-{
-	struct source_walk *w = ctx;
-	_cleanup_free_ pid_t *own = NULL;
-	size_t no = 0;
-	int r;
-
-	if (left_out(w->src, w->dst, path))
-		return CG_WALK_PRUNE;
-	/* a child cgroup removed during the walk held nobody: the walk skips it */
-	r = members_read_slice(h, path, &own, &no, w->cut);
-	/*
-	 * A v2 threaded cgroup below the source lists no processes: its threaded domain, which
-	 * the walk met first, lists them, and a process moves with all its threads.
-	 */
-	if (r == -EOPNOTSUPP && depth && h->version == 2)
-		return 0;
-	return r < 0 ? r : pids_append(w->v, w->n, own, no);
-}
-
-/* Processes of the source (recursive: its subtree, without the targets inside it). */
-static int list_source(const struct cg_target *src, const struct cg_targets *dst, bool recursive,
-		       pid_t **v, size_t *n, bool *cut)
-{
-	struct source_walk w = { .src = src, .dst = dst, .v = v, .n = n, .cut = cut };
-
-	if (!recursive)
-		return list_one(src->hier, src->path, 0, &w);
-	return cg_walk(src->hier, src->path, 0, list_one, &w);
-}
-
-static int note_failure(struct cg_drain_result *res, const struct cg_move *m)
-{
-	struct cg_move *nv = realloc(res->failures, (res->nfailures + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	res->failures = nv;
-	nv[res->nfailures++] = *m;
-	res->failed++;
-	return 0;
-}
-
-/* A process listed again after a move that went through: a zombie, which stays until reaped. */
-static bool reappeared_dead(pid_t id, unsigned round)
-{
-	return round > 1 && task_is_dead(cg_task_state(id, 0));
-}
-
-/*
- * The drain found nothing to move: does the source itself say so too? One more read of its
- * own listing, so that no fault in what a drain leaves out can ever report work not done as
- * done. What it still lists (live, not failed before) becomes the next round's, as when
- * another mover put something back meanwhile.
- */
-static int recheck_own(const struct cg_target *src, const pid_t *skip, size_t nskip, pid_t **ids,
-		       size_t *live, bool *cut)
-{
-	size_t n = 0;
-	int r;
-
-	free(*ids);
-	*ids = NULL;
-	r = members_read_slice(src->hier, src->path, ids, &n, cut);
-	if (r < 0)
-		return r;
-	*live = 0;
-	for (size_t k = 0; k < n; k++)
-		if (!pid_in(skip, nskip, (*ids)[k]) && !task_is_dead(cg_task_state((*ids)[k], 0)))
-			(*ids)[(*live)++] = (*ids)[k];
-	return 0;
-}
-
-/*
- * Why the source does not empty. Not frozen: its processes fork faster than they move. Frozen
- * on v1: the freezer hierarchy's cgroup of that path may not hold them (then it stops none of
- * their forks); the time was up in the middle of a round (late); else something moves them back
- * in.
- */
-static const char *refill_reason(const struct cg_freezer *fz, bool late, const pid_t *ids, size_t n,
-				 char *buf, size_t size)
-{
-	if (!fz)
-		return "they fork faster than they can be moved (use --freeze)";
-	if (late)
-		return "the time was up before every frozen process had moved (a larger --timeout?)";
-	for (size_t k = 0; k < n && k < 8; k++) {
-		_cleanup_free_ char *now = NULL;
-
-		if (cg_pid_cgroup(fz->hier, ids[k], 0, &now) < 0)
-			continue; /* exited meanwhile */
-		if (is_under(now, fz->path))
-			break;
-		snprintf(
-			buf, size,
-			"the freezer hierarchy's cgroup /%s (%s) does not hold them (process %d is in /%s there), so the freeze stops none of their forks",
-			fz->path, fz->hier->label, (int)ids[k], now);
-		return buf;
-	}
-	return "something moves them back in as they leave (another program?)";
-}
-
-static int drain_rounds(const struct cg_target *src, const struct cg_targets *dst,
-			const struct cg_drain_opts *o, const int *fds, struct cg_freezer *fz,
-			struct cg_drain_result *res, struct cg_diag *d)
-{
-	unsigned max = o->max_rounds ? o->max_rounds : CG_DRAIN_ROUNDS;
-	uint64_t start = cg_now_ns();
-	uint64_t deadline = start + (o->timeout_ns ? o->timeout_ns : CG_DRAIN_TIMEOUT_NS);
-	_cleanup_free_ pid_t *skip = NULL;
-	size_t nskip = 0;
-	char where[PATH_MAX + 2];
-	bool late = false; /* the deadline cut the last round short */
-
-	snprintf(where, sizeof(where), "/%s", src->path);
-	for (unsigned round = 0;;) {
-		_cleanup_free_ pid_t *ids = NULL;
-		size_t n = 0, live = 0;
-		bool cut = false;
-		char why[PATH_MAX * 2 + 256];
-		int r;
-
-		r = list_source(src, dst, o->recursive, &ids, &n, &cut);
-		if (r < 0)
-			return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
-					    src->hier->label, "list processes");
-		res->started = true;
-		/* what failed already was reported once; it does not keep the drain going */
-		for (size_t k = 0; k < n; k++)
-			if (!pid_in(skip, nskip, ids[k]))
-				ids[live++] = ids[k];
-		if (!live) {
-			r = recheck_own(src, skip, nskip, &ids, &live, &cut);
-			if (r < 0)
-				return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
-						    src->hier->label, "list processes");
-		}
-		res->left = live;
-		if (!live)
-			return 0;
-		if (cg_signals_waiting(o->stop))
-			return -EINTR;
-		if (round >= max || cg_now_ns() >= deadline)
-			return cg_diag_say(
-				d, EAGAIN, where, src->hier->label, "drain",
-				"%s%zu process%s still there after %u round%s (%.1f s): %s",
-				cut ? "at least " : "", live, live == 1 ? " is" : "es are", round,
-				round == 1 ? "" : "s", (double)(cg_now_ns() - start) / 1e9,
-				refill_reason(fz, late, ids, live, why, sizeof(why)));
-		res->rounds = ++round;
-		for (size_t k = 0; k < live; k++) {
-			struct cg_move m = { .id = ids[k] };
-
-			/*
-			 * A round is as long as its listing: thousands of moves, each a wait for
-			 * the kernel's threadgroup lock. The deadline and a signal end it early;
-			 * the next listing says what is left.
-			 */
-			if (cg_now_ns() >= deadline) {
-				late = true;
-				break;
-			}
-			if ((k & 15) == 15 && cg_signals_waiting(o->stop))
-				return -EINTR;
-			for (size_t i = 0; i < dst->n && m.state == CG_MOVE_PENDING; i++) {
-				r = cg_attach_fd(fds[i], ids[k]);
-				if (r == -ESRCH)
-					m.state = CG_MOVE_GONE;
-				else if (r < 0)
-					fail(&m, CG_STEP_WRITE, r, i);
-			}
-			/* the kernel takes a zombie's pid and moves nothing */
-			if (m.state == CG_MOVE_PENDING && reappeared_dead(ids[k], round))
-				m.state = CG_MOVE_GONE;
-			if (m.state == CG_MOVE_PENDING) {
-				res->moved++;
-				continue;
-			}
-			if (m.state == CG_MOVE_GONE)
-				res->gone++;
-			else if ((r = note_failure(res, &m)) < 0)
-				return r;
-			r = pids_append(&skip, &nskip, &ids[k], 1);
-			if (r < 0)
-				return r;
-			qsort(skip, nskip, sizeof(pid_t), cmp_pid);
-		}
-		/*
-		 * Forks in flight are done when a move returns (the kernel's threadgroup lock), so
-		 * a source that refills at once is being fed, by a fork storm or by another mover
-		 * (which a freeze does not stop). Pausing 1, 2 .. 10 ms before looking again
-		 * spreads the bounded number of rounds over about a second instead of a blink.
-		 */
-		cg_sleep_ns((uint64_t)(round < 10 ? round : 10) * NSEC_PER_MSEC);
-	}
-}
-
-int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
-	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d)
-{
-	struct cg_freezer fz = { 0 };
-	int *fds = calloc(dst->n ? dst->n : 1, sizeof(int));
-	char where[PATH_MAX + 2];
-	int r = 0, t;
-
-	*res = (struct cg_drain_result){ 0 };
-	if (!fds)
-		return -ENOMEM;
-	for (size_t i = 0; i < dst->n; i++)
-		fds[i] = -1;
-	snprintf(where, sizeof(where), "/%s", src->path);
-	/* the root holds every process of the system, kernel threads too: never drain it */
-	if (!*src->path) {
-		r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
-				"refusing to drain the root of the hierarchy");
-		goto out;
-	}
-	t = 0;
-	for (size_t i = 0; i < dst->n; i++)
-		t += dst->t[i].hier == src->hier;
-	if (!t) {
-		r = cg_diag_say(
-			d, EINVAL, where, src->hier->label, "drain",
-			"no target in this hierarchy: a drain moves processes within one hierarchy (add -g %s:PATH)",
-			src->hier->label);
-		goto out;
-	}
-	for (size_t i = 0; i < dst->n; i++) {
-		if (dst->t[i].hier == src->hier && !strcmp(dst->t[i].path, src->path)) {
-			r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
-					"the source is also the target");
-			goto out;
-		}
-		fds[i] = cg_attach_open(dst->t[i].hier, dst->t[i].path, false);
-		if (fds[i] < 0) {
-			char w[PATH_MAX + 2];
-
-			snprintf(w, sizeof(w), "/%s", dst->t[i].path);
-			r = cg_diag_fail(d, -fds[i], CG_OP_ATTACH, dst->t[i].hier->version, w,
-					 dst->t[i].hier->label, "open cgroup.procs");
-			goto out;
-		}
-	}
-	t = cg_open_dir(src->hier, src->path);
-	if (t == -ENOENT) {
-		/* CG_OP_OPEN's ENOENT is a missing interface file: here it is the cgroup */
-		r = cg_diag_say(d, ENOENT, where, src->hier->label, "drain",
-				"%s (the cgroup does not exist)", strerror(ENOENT));
-		goto out;
-	}
-	if (t < 0) {
-		/* not only "no such cgroup": EACCES, ESTALE are reasons of their own */
-		r = cg_diag_fail(d, -t, CG_OP_OPEN, src->hier->version, where, src->hier->label,
-				 "drain");
-		goto out;
-	}
-	close(t);
-	if (o->freeze) {
-		r = cg_freezer_find(l, src, &fz, d);
-		if (r < 0)
-			goto out;
-		r = cg_freeze(&fz, o->freeze_timeout_ns, o->stop, d);
-		if (r < 0)
-			goto out;
-	}
-	r = drain_rounds(src, dst, o, fds, o->freeze ? &fz : NULL, res, d);
-	if (r == -EINTR)
-		cg_diag_say(d, EINTR, where, src->hier->label, "drain",
-			    "interrupted by a signal after %u round%s, %zu process%s left%s",
-			    res->rounds, res->rounds == 1 ? "" : "s", res->left,
-			    res->left == 1 ? "" : "es", o->freeze ? "; thawed the source" : "");
-	if (o->freeze) {
-		struct cg_diag td;
-
-		/* a cgroup left frozen is worse than any drain error: its report wins */
-		t = cg_thaw(&fz, &td);
-		if (t < 0) {
-			if (d)
-				*d = td;
-			r = t;
-		}
-	}
-out:
-	for (size_t i = 0; i < dst->n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	free(fds);
-	return r;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Moving processes and threads between cgroups: one write per id, verified, drains. */
+/* Moving processes and threads between cgroups: one write per id, verified. */
 #ifndef CGKIT_MIGRATE_H
 #define CGKIT_MIGRATE_H
 
@@ -34,6 +34,9 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
  */
 int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
 		    size_t *ret_n);
+/* qsort/bsearch order of pid_t; is id in the sorted vector v (NULL when n is 0)? */
+int cg_pid_cmp(const void *a, const void *b);
+bool cg_pids_contain(const pid_t *v, size_t n, pid_t id);
 /* Parse listing text ("12\n34\n") into a sorted, unique vector (pure: unit tests). */
 int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n);
 
@@ -97,42 +100,5 @@ void cg_moves_free(struct cg_move *m, size_t n);
  * -ESRCH when pid does not exist.
  */
 int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n);
-
-struct cg_drain_opts {
-	bool recursive; /* the source's whole subtree */
-	bool freeze; /* freeze the source for the drain */
-	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
-	uint64_t timeout_ns; /* give up after this long (0: CG_DRAIN_TIMEOUT_NS) */
-	uint64_t freeze_timeout_ns; /* 0: 5 s */
-	/*
-	 * Signals the caller keeps blocked for the drain (cgmigrate -z: cg_freezer_signals, so
-	 * that none ends it with the source frozen): one pending and not ignored ends the drain,
-	 * thawed, with -EINTR; the caller's unblocking then delivers it. NULL: none.
-	 */
-	const sigset_t *stop;
-};
-#define CG_DRAIN_ROUNDS	    100
-#define CG_DRAIN_TIMEOUT_NS (30 * NSEC_PER_SEC)
-
-struct cg_drain_result {
-	size_t moved, gone, failed;
-	unsigned rounds; /* rounds of moves; a listing after the last one came back empty */
-	size_t left; /* processes still in the source when it gave up */
-	bool started; /* the source was listed: the counts above mean something */
-	struct cg_move *failures; /* the failed ones, for cg_move_diag; freed by the caller */
-	size_t nfailures;
-};
-
-/*
- * Move every process of src into the targets, listing and moving again until the source is
- * empty, so that children forked meanwhile are caught too. With recursive, the source's whole
- * subtree, except a target inside it and what is below that target; a target above the source
- * (a child drained into its parent) leaves nothing out. With freeze, the source is frozen first
- * and thawed at the end whatever happens. Returns 0 when the source ended empty (failures, if
- * any, are in res), -EAGAIN with d when it gave up after max_rounds or timeout_ns, -EINTR with d
- * when a signal of o->stop stopped it (thawed; an ignored signal does not), other -errno with d.
- */
-int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
-	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);
 
 #endif

@@ -66,6 +66,133 @@ int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int cg_parse_decimal(const char *s, double max, double *ret)
+{
+	const char *p = s, *f;
+	uint64_t whole, frac = 0, scale = 1;
+	double v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = cg_parse_u64_prefix(&p, UINT64_MAX, &whole);
+	if (r < 0)
+		return r;
+	if (*p == '.') {
+		f = ++p;
+		r = cg_parse_u64_prefix(&p, UINT64_MAX, &frac);
+		if (r < 0)
+			return r;
+		for (; f < p; f++) {
+			if (scale > UINT64_MAX / 10)
+				return -ERANGE;
+			scale *= 10;
+		}
+	}
+	if (check_end(p) < 0)
+		return -EINVAL;
+	/* one division of two exact integers rounds once: "12.34" is the double strtod gives */
+	if (whole > (UINT64_MAX - frac) / scale || (whole * scale + frac) >> 53)
+		v = (double)whole + (double)frac / (double)scale;
+	else
+		v = (double)(whole * scale + frac) / (double)scale;
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int cg_pids_push(pid_t **v, size_t *n, size_t *cap, pid_t id)
+{
+	/* ids come by the ten thousand from pid files: grow by doubling */
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		pid_t *nv = realloc(*v, c * sizeof(pid_t));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = id;
+	return 0;
+}
+
+int cg_parse_pid_file(FILE *f, pid_t **v, size_t *n, size_t *cap, struct cg_pid_file_bad *bad)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0, lineno = 0;
+	ssize_t len;
+
+	errno = 0;
+	while ((len = getline(&line, &size, f)) >= 0) {
+		char *s = line;
+		pid_t pid;
+		int r;
+
+		lineno++;
+		while (len && strchr(" \t\r\n", s[len - 1]) && s[len - 1])
+			s[--len] = '\0';
+		while (*s == ' ' || *s == '\t') {
+			s++;
+			len--;
+		}
+		if (!len)
+			continue;
+		if (strlen(s) != (size_t)len || cg_parse_pid(s, &pid) < 0) {
+			bad->text = malloc((size_t)len + 1);
+			if (!bad->text)
+				return -ENOMEM;
+			memcpy(bad->text, s, (size_t)len + 1);
+			bad->len = (size_t)len;
+			bad->line = lineno;
+			return -EINVAL;
+		}
+		r = cg_pids_push(v, n, cap, pid);
+		if (r < 0)
+			return r;
+	}
+	if (ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int cg_parse_size(const char *s, unsigned flags, uint64_t *ret)
+{
+	static const char units[] = "KMGT";
+	const char *p = s, *u;
+	unsigned shift = 0;
+	uint64_t v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	if ((flags & CG_SIZE_MAX) && !strncmp(s, "max", 3) && check_end(s + 3) == 0) {
+		*ret = UINT64_MAX;
+		return 0;
+	}
+	/* as cg_parse_u64: too many digits for 64 bits is out of range before it is junk */
+	r = cg_parse_u64_prefix(&p, UINT64_MAX, &v);
+	if (r < 0)
+		return r;
+	if (*p && *p != '\n') {
+		u = strchr(units, *p++);
+		if (!u)
+			return -EINVAL;
+		shift = 10 * (unsigned)(u - units + 1);
+		if ((flags & CG_SIZE_BYTES) && !strncmp(p, "iB", 2))
+			p += 2;
+		else if ((flags & CG_SIZE_BYTES) && *p == 'B')
+			p++;
+	}
+	if (check_end(p) < 0)
+		return -EINVAL;
+	if (v > UINT64_MAX >> shift)
+		return -ERANGE;
+	*ret = v << shift;
+	return 0;
+}
+
 int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret)
 {
 	bool neg = s && s[0] == '-';

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* PID_MAX_LIMIT of include/linux/threads.h (2^22): no pid or tid is larger. */
@@ -23,11 +24,43 @@ int cg_parse_u64_prefix(const char **p, uint64_t max, uint64_t *ret);
 int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret);
 int cg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *ret);
 int cg_parse_pid(const char *s, pid_t *ret);
+/* Append id to the vector *v of *n ids with room for *cap (grown by doubling): 0 or -ENOMEM. */
+int cg_pids_push(pid_t **v, size_t *n, size_t *cap, pid_t id);
+/* Where a pid file is no list of ids: the line's number (from 1) and its text, blanks trimmed. */
+struct cg_pid_file_bad {
+	size_t line;
+	char *text; /* allocated (free it); may hold NUL bytes: len says how long it is */
+	size_t len;
+};
+/*
+ * The ids of a pid file (or stdin): one a line, blanks (space, tab, CR) around it ignored, empty
+ * lines skipped, each appended as cg_pids_push does. -EINVAL at the first line that is no id
+ * (cg_parse_pid; a NUL inside it too: "123\0junk" is no 123), described in *bad; -errno of the
+ * read (a directory opens, and its read fails: that is no empty pid file); -ENOMEM.
+ */
+int cg_parse_pid_file(FILE *f, pid_t **v, size_t *n, size_t *cap, struct cg_pid_file_bad *bad);
 /*
  * "1.5" seconds, or one unit attached: "200us", "500ms", "1.5s", "2min" -> nanoseconds;
  * positive, at most a day. -EINVAL for junk, -ERANGE for 0 or more than a day.
  */
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
+/*
+ * A decimal fraction as the kernel prints one (PSI's "12.34", "100.00"; "7" too): digits, then
+ * '.' and at least one digit; one trailing newline. -EINVAL for junk (signs, exponents, hex,
+ * blanks), -ERANGE above max. Up to 15 significant digits the value is the nearest double,
+ * as strtod's.
+ */
+int cg_parse_decimal(const char *s, double max, double *ret);
+/*
+ * A size: bytes, or with one of K, M, G, T (powers of 1024: "64M" is 67108864), and like the
+ * rest of the family one trailing newline. With CG_SIZE_MAX the word "max" too, as UINT64_MAX
+ * (so is 18446744073709551615: the kernel's limits read it as max as well); with
+ * CG_SIZE_BYTES the unit may go on with "B" or "iB" ("64MB", "64MiB": a tool's own options;
+ * never the kernel's values, which it refuses). -EINVAL for junk, -ERANGE above 64 bits.
+ */
+#define CG_SIZE_MAX   (1u << 0)
+#define CG_SIZE_BYTES (1u << 1)
+int cg_parse_size(const char *s, unsigned flags, uint64_t *ret);
 /* "UID:GID", names or numbers, either side may be empty (unchanged: -1) */
 int cg_parse_owner(const char *s, uid_t *ret_uid, gid_t *ret_gid);
 /* The -r FILE=VALUE options of a call, in order. */

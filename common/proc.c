@@ -77,6 +77,13 @@ int cg_task_state(pid_t pid, pid_t tid)
 	return r < 0 ? r : (unsigned char)p[2];
 }
 
+bool cg_task_dead(pid_t pid, pid_t tid)
+{
+	int state = cg_task_state(pid, tid);
+
+	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
+}
+
 bool cg_task_is_kthread(pid_t pid)
 {
 	char buf[STAT_SIZE], *p;

@@ -24,6 +24,8 @@ int cg_proc_read_all(const char *path, char **ret);
  */
 /* Where a task is: 'R'unning, 'S'leeping..., 'Z'ombie or 'X' dead (exited, not yet gone). */
 int cg_task_state(pid_t pid, pid_t tid);
+/* Has the task ended: no such task, a zombie, or dead (the kernel moves none of them)? */
+bool cg_task_dead(pid_t pid, pid_t tid);
 /* The process a thread id belongs to (Tgid: in /proc/TID/status), or -errno. */
 pid_t cg_tid_tgid(pid_t tid);
 /* How many threads a process has (st_nlink of /proc/PID/task), or -errno. */

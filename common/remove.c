@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "file.h"
 #include "freeze.h"
+#include "drain.h"
 #include "migrate.h"
 #include "proc.h"
 

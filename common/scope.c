@@ -72,32 +72,6 @@ static int sd_load(const char *where, const char *what, struct cg_diag *d)
 	return 0;
 }
 
-/* "max", or a number with the kernel's K, M, G, T suffixes (powers of 1024) */
-static int parse_limit(const char *s, uint64_t *ret)
-{
-	static const char units[] = "KMGT";
-	const char *p = s, *u;
-	uint64_t v;
-
-	if (!strcmp(s, "max")) {
-		*ret = UINT64_MAX;
-		return 0;
-	}
-	if (cg_parse_u64_prefix(&p, UINT64_MAX - 1, &v) < 0)
-		return -EINVAL;
-	if (*p) {
-		if (p[1] || !(u = strchr(units, *p)))
-			return -EINVAL;
-		for (int i = 0; i <= u - units; i++) {
-			if (v > (UINT64_MAX - 1) / 1024)
-				return -ERANGE;
-			v *= 1024;
-		}
-	}
-	*ret = v;
-	return 0;
-}
-
 static int bad_value(struct cg_diag *d, const char *file, const char *value, const char *want)
 {
 	return cg_diag_say(d, EINVAL, "", "", "-r", "%s=%s: systemd takes %s", file, value, want);
@@ -143,7 +117,7 @@ static int map_io_max(const char *value, struct cg_unit_prop *out, struct cg_dia
 				break;
 		}
 		if (k == sizeof(keys) / sizeof(keys[0]) ||
-		    parse_limit(word + strlen(keys[k].key) + 1, &out[n].value) < 0)
+		    cg_parse_size(word + strlen(keys[k].key) + 1, CG_SIZE_MAX, &out[n].value) < 0)
 			return bad_value(d, "io.max", value, want);
 		out[n].name = keys[k].prop;
 		out[n].device = true;
@@ -170,7 +144,7 @@ int cg_scope_map(const char *file, const char *value, struct cg_unit_prop out[CG
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
 		if (strcmp(file, limits[i].file))
 			continue;
-		if (parse_limit(value, &v) < 0)
+		if (cg_parse_size(value, CG_SIZE_MAX, &v) < 0)
 			return bad_value(d, file, value, "a number (K, M, G, T suffixes) or max");
 		out[0].name = limits[i].prop;
 		out[0].value = v;

@@ -18,32 +18,6 @@ static void put(struct cg_setting *s, const char *file, const char *value)
 	snprintf(s->value, sizeof(s->value), "%s", value);
 }
 
-int cg_parse_size(const char *s, uint64_t *ret)
-{
-	static const char units[] = "KMGT";
-	const char *p = s, *u;
-	uint64_t v;
-
-	if (!strcmp(s, "max") || !strcmp(s, "max\n")) {
-		*ret = UINT64_MAX;
-		return 0;
-	}
-	if (cg_parse_u64_prefix(&p, UINT64_MAX, &v) < 0)
-		return -EINVAL;
-	if (*p && *p != '\n') {
-		u = strchr(units, *p);
-		if (!u || !*u || (p[1] && p[1] != '\n'))
-			return -EINVAL;
-		for (const char *k = units; k <= u; k++) {
-			if (v > UINT64_MAX / 1024)
-				return -EINVAL;
-			v *= 1024;
-		}
-	}
-	*ret = v;
-	return 0;
-}
-
 const char *cg_vocab_v1_controller(const char *ctrl)
 {
 	return ctrl && !strcmp(ctrl, "io") ? "blkio" : ctrl;
@@ -106,7 +80,8 @@ static int io_max(int version, const char *value, struct cg_setting *out, size_t
 		if (!vlen || vlen >= sizeof(v))
 			goto bad;
 		snprintf(v, sizeof(v), "%.*s", (int)vlen, p);
-		if (cg_parse_size(v, &u) < 0 || (k >= 2 && u != UINT64_MAX && strpbrk(v, "KMGT")))
+		if (cg_parse_size(v, CG_SIZE_MAX, &u) < 0 ||
+		    (k >= 2 && u != UINT64_MAX && strpbrk(v, "KMGT")))
 			goto bad;
 		/* v1 lifts a throttle with 0 */
 		snprintf(buf, sizeof(buf), "%s %" PRIu64, dev, u == UINT64_MAX ? 0 : u);
@@ -203,7 +178,7 @@ static int memory(int version, const char *file, const char *value, const struct
 		put(out, file, value);
 		return 0;
 	}
-	if (cg_parse_size(value, &v) < 0) {
+	if (cg_parse_size(value, CG_SIZE_MAX, &v) < 0) {
 		snprintf(why, whylen,
 			 "%s takes a size in bytes (K, M, G, T: powers of 1024) or max, not '%s'",
 			 file, value);

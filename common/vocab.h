@@ -37,9 +37,6 @@ int cg_vocab_translate(int version, const char *file, const char *value,
 /* The v1 controller that holds a v2 controller's files ("io" -> "blkio"), else ctrl itself. */
 const char *cg_vocab_v1_controller(const char *ctrl);
 
-/* "512M", "1G", "123", "max" (UINT64_MAX): 0, or -EINVAL. */
-int cg_parse_size(const char *s, uint64_t *ret);
-
 /*
  * io.max/io.weight values name a device as MAJ:MIN or as a block device path: the value with
  * a leading /dev path replaced by its MAJ:MIN (not pure: stat). 0, -EINVAL (not a block

@@ -430,29 +430,17 @@ void sample(struct cg_watch *w)
 
 int cg_watch_threshold_parse(const char *arg, char **ret_path, uint64_t *ret_bytes)
 {
-	static const char units[] = "KMGT";
-	const char *colon = strrchr(arg, ':'), *p;
+	const char *colon = strrchr(arg, ':');
 	_cleanup_free_ char *raw = NULL;
 	char *path = NULL;
-	uint64_t v, mult = 1;
+	uint64_t v;
 	int r;
 
 	if (!colon)
 		return -EINVAL;
-	p = colon + 1;
-	r = cg_parse_u64_prefix(&p, UINT64_MAX, &v);
+	r = cg_parse_size(colon + 1, CG_SIZE_BYTES, &v);
 	if (r < 0)
 		return r;
-	if (*p) {
-		const char *u = strchr(units, *p);
-
-		if (!u || !*u || p[1])
-			return -EINVAL;
-		for (const char *q = units; q <= u; q++)
-			mult *= 1024;
-	}
-	if (v > UINT64_MAX / mult)
-		return -ERANGE;
 	raw = strndup(arg, (size_t)(colon - arg));
 	if (!raw)
 		return -ENOMEM;
@@ -460,6 +448,6 @@ int cg_watch_threshold_parse(const char *arg, char **ret_path, uint64_t *ret_byt
 	if (r < 0)
 		return r;
 	*ret_path = path;
-	*ret_bytes = v * mult;
+	*ret_bytes = v;
 	return 0;
 }

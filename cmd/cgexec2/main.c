@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "remove.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "error.h"
@@ -289,116 +288,10 @@ static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
 	return cg_rules_sticky(pid, true, d);
 }
 
-/*
- * Kill everything in the transient cgroups, frozen or not: SIGKILL to every process first,
- * so that nothing runs again once thawed, then the thaw (v1), then the kernel's kill and the
- * wait for empty (bounded by CG_KILL_TIMEOUT_NS each). A freeze of an ancestor is not ours to
- * lift: that kill times out (and says so when loud). Returns 0 when every cgroup is empty.
- */
-static int transient_kill(const struct cg_targets *t, bool loud)
+/* What failed while the transient cgroups were emptied and removed: a line each. */
+static void report_step(const struct cg_diag *d, int r, void *ctx)
 {
-	int ret = 0;
-
-	for (size_t i = 0; i < t->n; i++)
-		(void)cg_signal(t->t[i].hier, t->t[i].path, true, SIGKILL);
-	for (size_t i = 0; i < t->n; i++)
-		(void)cg_thaw_tree(t->t[i].hier, t->t[i].path);
-	for (size_t i = 0; i < t->n; i++) {
-		struct cg_diag d = { 0 };
-		int r = cg_kill(t->t[i].hier, t->t[i].path, CG_KILL_TIMEOUT_NS, &d);
-
-		if (r < 0 && loud)
-			tool_report(&d, r);
-		if (r < 0)
-			ret = r;
-	}
-	return ret;
-}
-
-/* The child is gone and its leftovers killed: remove the transient cgroup. */
-static void transient_remove(const struct cg_targets *t, bool loud)
-{
-	const struct cg_remove_opts ro = { .recursive = true };
-
-	for (size_t i = 0; i < t->n; i++) {
-		struct cg_diag d = { 0 };
-		int r = cg_remove(t->t[i].hier, t->t[i].path, &ro, &d);
-
-		if (r < 0 && loud)
-			tool_report(&d, r);
-	}
-}
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
-
-/*
- * Wait for the child, passing on the signals cgexec2 receives; returns its wait status, or
- * -ETIMEDOUT when it is still there REAP_TIMEOUT_NS after it was killed.
- * Asked a second time to stop (SIGINT or SIGTERM sent to cgexec2, not the terminal's; SIGHUP
- * often means "reload"), it kills: everything in the transient cgroup, or COMMAND when there
- * is none. COMMAND had its chance to exit. When COMMAND's cgroup is frozen, the first request
- * is enough, the terminal's Ctrl-C too: a frozen COMMAND can act on no signal, and would
- * hold cgexec2 forever.
- */
-static int wait_forwarding(struct cg_child *c, const sigset_t *set, struct rusage *ru,
-			   const struct cg_targets *t, bool transient)
-{
-	uint64_t deadline = 0;
-	int stops = 0;
-
-	for (;;) {
-		siginfo_t si;
-		int status, sig;
-		char why[256];
-		bool terminal, frozen;
-
-		if (deadline) {
-			uint64_t now = cg_now_ns(), left = deadline > now ? deadline - now : 0;
-			struct timespec ts = cg_timespec_ns(left);
-
-			sig = left ? sigtimedwait(set, &si, &ts) : -1;
-			if (sig < 0 && (!left || errno == EAGAIN)) {
-				if (wait4(c->pid, &status, WNOHANG, ru) == c->pid)
-					return status;
-				return -ETIMEDOUT;
-			}
-		} else {
-			sig = sigwaitinfo(set, &si);
-		}
-		if (sig < 0)
-			continue;
-		if (sig == SIGCHLD) {
-			pid_t p = wait4(c->pid, &status, WNOHANG, ru);
-
-			if (p == c->pid)
-				return status;
-			continue;
-		}
-		/*
-		 * Ctrl-C and Ctrl-\ signal the whole foreground group: the child has it already,
-		 * and what it does with it is its business (a second Ctrl-C in a REPL kills
-		 * nothing). A hangup goes to the session leader alone: that one is passed on.
-		 */
-		terminal = (sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
-			   getpgid(c->pid) == getpgrp();
-		frozen =
-			(sig == SIGINT || sig == SIGTERM) && cg_targets_frozen(t, why, sizeof(why));
-		if (terminal && !frozen)
-			continue;
-		if ((sig == SIGINT || sig == SIGTERM) && (frozen || ++stops > 1)) {
-			if (deadline)
-				continue; /* killed already */
-			/* quiet: what failed is said after the wait, by the kill there or by gave_up() */
-			if (transient)
-				(void)transient_kill(t, false);
-			else
-				cg_child_signal(c, SIGKILL);
-			/* transient: the kill waited for the cgroup to empty already */
-			deadline = cg_now_ns() + (transient ? REAP_TIMEOUT_NS : CG_KILL_TIMEOUT_NS);
-			continue;
-		}
-		cg_child_signal(c, sig);
-	}
+	tool_report(d, r);
 }
 
 /* COMMAND outlived its SIGKILL: one line, with the frozen cgroup that explains it. */
@@ -491,12 +384,15 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	struct cg_child c;
 	struct cg_diag d = { 0 };
 	struct rusage ru;
+	const struct cg_forward_opts fo = {
+		.set = set, .t = t, .own_cgroups = cleanup, .reap_timeout_ns = REAP_TIMEOUT_NS
+	};
 	sigset_t stop = *set;
 	char show[TOOL_SHOWN_SIZE];
 	uint64_t t0, wall;
 	int r, status;
 
-	/* any forwarded signal ends the wait for the exec: wait_forwarding() takes it */
+	/* any forwarded signal ends the wait for the exec: cg_child_wait_forwarding() takes it */
 	sigdelset(&stop, SIGCHLD);
 	so.stop_signals = &stop;
 
@@ -522,20 +418,20 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	}
 	if (a->verbose)
 		say_placed(t, c.pid, false, c.cloned_into);
-	status = wait_forwarding(&c, set, &ru, t, cleanup);
+	status = cg_child_wait_forwarding(&c, &fo, &ru);
 	wall = cg_now_ns() - t0;
 	cg_child_close(&c);
 	if (status == -ETIMEDOUT) {
 		gave_up(t, c.pid, cleanup);
 		/* it may be gone by now; if not, the line above says how to clean up */
 		if (cleanup)
-			transient_remove(t, false);
+			(void)cg_targets_remove(t, NULL, NULL);
 		cg_journal_clear(j);
 		return EXIT_CGEXEC;
 	}
 	/* leftovers first, so that the summary counts what they did too */
 	if (cleanup)
-		(void)transient_kill(t, true);
+		(void)cg_targets_kill(t, report_step, NULL);
 	r = cg_usage_read(t, &after);
 	if (r == 0)
 		cg_usage_delta(&before, &after);
@@ -560,7 +456,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	if (r == 0)
 		say_oom(a, t, &after, status);
 	if (cleanup) {
-		transient_remove(t, true);
+		(void)cg_targets_remove(t, report_step, NULL);
 		/* the controllers enabled on the way down stay: a sibling may rely on them now */
 		cg_journal_clear(j);
 	}
@@ -713,10 +609,7 @@ static int run(struct cgexec2_args *a)
 		 * Blocked from before the transient cgroup exists, so that a SIGTERM meanwhile is
 		 * not lost: it reaches the child, and the cleanup still runs.
 		 */
-		sigemptyset(&set);
-		for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
-			sigaddset(&set, forwarded[i]);
-		sigaddset(&set, SIGCHLD);
+		cg_forward_set(&set);
 		/* an inherited SIG_IGN for SIGCHLD would reap the child behind our back */
 		signal(SIGCHLD, SIG_DFL);
 		sigprocmask(SIG_BLOCK, &set, &oldmask);

@@ -12,6 +12,7 @@
 #include "cleanup.h"
 #include "error.h"
 #include "freeze.h"
+#include "drain.h"
 #include "migrate.h"
 #include "mount.h"
 #include "parse.h"
@@ -97,22 +98,6 @@ static const struct argp_option options[] = {
 	{ 0 }
 };
 
-static int push_id(struct cgmigrate_args *a, pid_t id)
-{
-	/* ids come by the ten thousand from pid files: grow by doubling */
-	if (a->n_ids == a->cap_ids) {
-		size_t cap = a->cap_ids ? a->cap_ids * 2 : 64;
-		pid_t *nv = realloc(a->ids, cap * sizeof(pid_t));
-
-		if (!nv)
-			return -ENOMEM;
-		a->ids = nv;
-		a->cap_ids = cap;
-	}
-	a->ids[a->n_ids++] = id;
-	return 0;
-}
-
 /* What an error line may echo of a user's text: at most this many bytes of it. */
 /* Text from a user or a file for an error line: escaped and cut (cmd/tool.h) */
 #define QUOTE_SIZE TOOL_SHOWN_SIZE
@@ -196,7 +181,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "'%s' is not a process id",
 				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
 		}
-		if (push_id(a, pid) < 0)
+		if (cg_pids_push(&a->ids, &a->n_ids, &a->cap_ids, pid) < 0)
 			argp_failure(state, EXIT_USAGE, ENOMEM, "%s", arg);
 		break;
 	case ARGP_KEY_END:
@@ -234,17 +219,16 @@ static const char doc[] =
 
 static struct argp argp = { options, parse_opt, "[PID...]", doc, 0, 0, 0 };
 
-/* Ids from a file or stdin: one a line, blanks around it ignored. */
+/* Ids from a file or stdin (cg_parse_pid_file): the file's failures are usage errors. */
 static int read_ids(struct cgmigrate_args *a, const char *name)
 {
 	_cleanup_fclose_ FILE *own = NULL;
-	_cleanup_free_ char *line = NULL;
+	struct cg_pid_file_bad bad = { 0 };
 	FILE *f = stdin;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
 	char qn[QUOTE_SIZE], ql[QUOTE_SIZE];
 	const char *shown =
 		strcmp(name, "-") ? cg_quote_n(name, strlen(name), qn, sizeof(qn)) : "stdin";
+	int r;
 
 	if (strcmp(name, "-")) {
 		f = own = fopen(name, "re");
@@ -253,31 +237,17 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 			return EXIT_USAGE;
 		}
 	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *s = line;
-		pid_t pid;
-
-		lineno++;
-		while (len && strchr(" \t\r\n", s[len - 1]) && s[len - 1])
-			s[--len] = '\0';
-		while (*s == ' ' || *s == '\t') {
-			s++;
-			len--;
-		}
-		if (!len)
-			continue;
-		/* a NUL inside the line is garbage, not its end: "123\0junk" is no 123 */
-		if (strlen(s) != (size_t)len || cg_parse_pid(s, &pid) < 0) {
-			fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n", shown,
-				lineno, cg_quote_n(s, (size_t)len, ql, sizeof(ql)));
-			return EXIT_USAGE;
-		}
-		if (push_id(a, pid) < 0)
-			return 1;
+	r = cg_parse_pid_file(f, &a->ids, &a->n_ids, &a->cap_ids, &bad);
+	if (r == -EINVAL && bad.text) {
+		fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n", shown, bad.line,
+			cg_quote_n(bad.text, bad.len, ql, sizeof(ql)));
+		free(bad.text);
+		return EXIT_USAGE;
 	}
-	/* fopen takes a directory, and its read fails: that is no empty pid file */
-	if (ferror(f)) {
-		fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(errno));
+	if (r == -ENOMEM)
+		return 1;
+	if (r < 0) {
+		fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(-r));
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -266,7 +266,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		*(key == OPT_RECORD ? &a->record_file : &a->replay_file) = arg;
 		break;
 	case OPT_RECORD_SIZE:
-		if (record_parse_size(arg, &a->record_size) < 0)
+		if (cg_parse_size(arg, CG_SIZE_BYTES, &a->record_size) < 0)
 			argp_error(
 				state,
 				"--record-size takes bytes with K, M, G or T (powers of 1024), not '%s'",

@@ -211,27 +211,6 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 	return ret;
 }
 
-int record_parse_size(const char *s, uint64_t *ret)
-{
-	static const char units[] = "KMGT";
-	const char *p = s, *u;
-	uint64_t v, mult = 1;
-
-	if (cg_parse_u64_prefix(&p, UINT64_MAX, &v) < 0)
-		return -EINVAL;
-	if (*p) {
-		u = strchr(units, *p);
-		if (!u || !*u || (p[1] && strcmp(p + 1, "iB") && strcmp(p + 1, "B")))
-			return -EINVAL;
-		for (int i = 0; i <= u - units; i++)
-			mult *= 1024;
-	}
-	if (v > UINT64_MAX / mult)
-		return -ERANGE;
-	*ret = v * mult;
-	return 0;
-}
-
 /* ---- replay ----------------------------------------------------------------------------------- */
 
 struct rfile {

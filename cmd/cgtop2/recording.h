@@ -27,8 +27,6 @@ size_t replay_count(const struct replay *rp);
 int replay_step(struct replay *rp, enum replay_step step, uint64_t time_ns,
 		struct source_sample *ret);
 
-/* --record-size: bytes, with K, M, G or T (powers of 1024, "KiB" and "KB" alike) */
-int record_parse_size(const char *s, uint64_t *ret);
 /* --record: sample src every a->delay_ns and append to a->record_file until done: exit status */
 int record_run(const struct cgtop2_args *a, struct source *src);
 

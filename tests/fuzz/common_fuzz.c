@@ -112,6 +112,79 @@ static int old_parse_mode(const char *s, mode_t *ret)
 	return 0;
 }
 
+/*
+ * A size is the number it spells, scaled by the power of 1024 its one unit letter names,
+ * under every flag: "max" only with CG_SIZE_MAX, a "B" or "iB" only with CG_SIZE_BYTES.
+ */
+static void sizes(const char *s)
+{
+	for (unsigned flags = 0; flags <= (CG_SIZE_MAX | CG_SIZE_BYTES); flags++) {
+		const char *p = s, *unit = "KMGT";
+		uint64_t u, digits;
+		unsigned shift = 0;
+
+		if (cg_parse_size(s, flags, &u) < 0)
+			continue;
+		if (!strncmp(s, "max", 3)) {
+			if (!(flags & CG_SIZE_MAX) || u != UINT64_MAX)
+				abort();
+			continue;
+		}
+		if (cg_parse_u64_prefix(&p, UINT64_MAX, &digits) < 0)
+			abort();
+		if (*p && *p != '\n') {
+			const char *k = strchr(unit, *p);
+
+			if (!k || !*k)
+				abort();
+			shift = 10 * (unsigned)(k - unit + 1);
+			p++;
+			if ((*p == 'B' || *p == 'i') && !(flags & CG_SIZE_BYTES))
+				abort();
+		}
+		if (shift && digits > UINT64_MAX >> shift)
+			abort();
+		if (u != digits << shift)
+			abort();
+	}
+}
+
+/* PSI's percentages: what strtod made of them before, for the digits the kernel prints */
+static void decimal(const char *s)
+{
+	double d;
+	size_t digits = strspn(s, "0123456789");
+
+	if (cg_parse_decimal(s, 1e300, &d) < 0)
+		return;
+	if (s[digits] == '.')
+		digits += strspn(s + digits + 1, "0123456789");
+	if (digits <= 15 && d != strtod(s, NULL))
+		abort();
+}
+
+/* A pid file (NULs and all): ids in range, or the first bad line named */
+static void pid_file(const uint8_t *data, size_t size)
+{
+	FILE *f = size ? fmemopen((void *)data, size, "r") : NULL;
+	struct cg_pid_file_bad bad = { 0 };
+	pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	int r;
+
+	if (!f)
+		return;
+	r = cg_parse_pid_file(f, &v, &n, &cap, &bad);
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 1 || (uint64_t)v[i] > CG_PID_MAX)
+			abort();
+	if (r == -EINVAL && (!bad.text || !bad.line || bad.len > size))
+		abort();
+	free(bad.text);
+	free(v);
+}
+
 /* The numbers: each parser against its old self, with bounds taken from the input. */
 static void numbers(const char *s, const uint8_t *data, size_t size)
 {
@@ -217,6 +290,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		(void)cg_parse_mode(s, &m);
 		numbers(s, data, size);
+		decimal(s);
+		pid_file(data + 1, size - 1);
 		break;
 	}
 	case 5: {
@@ -225,7 +300,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n;
 		char why[128];
 		char *eq = strchr(s, '=');
-		uint64_t u;
 
 		if (eq) {
 			*eq = '\0';
@@ -246,11 +320,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 			}
 		}
-		/* a size is the number it spells, scaled by whole powers of 1024 */
-		if (cg_parse_size(s, &u) == 0 && u != UINT64_MAX && !strchr(s, 'K') &&
-		    !strchr(s, 'M') && !strchr(s, 'G') && !strchr(s, 'T') &&
-		    strtoull(s, NULL, 10) != u)
-			abort();
+		sizes(s);
 		break;
 	}
 	case 6: {

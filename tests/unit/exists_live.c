@@ -18,6 +18,7 @@
 
 #include "cgroup.h"
 #include "check.h"
+#include "drain.h"
 #include "migrate.h"
 #include "live.h"
 #include "mount.h"

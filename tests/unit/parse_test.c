@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "parse.h"
@@ -22,6 +25,168 @@ static void seconds(const char *s, int want_r, uint64_t want_ns)
 	}
 }
 
+/* One cg_parse_size case, named in the failure */
+static void size(const char *s, unsigned flags, int want_r, uint64_t want)
+{
+	uint64_t v = 0;
+	int r = cg_parse_size(s, flags, &v);
+
+	if (r != want_r || (r == 0 && v != want)) {
+		fprintf(stderr,
+			"cg_parse_size(\"%s\", %u) == %d, %" PRIu64 "; expected %d, %" PRIu64 "\n",
+			s, flags, r, v, want_r, want);
+		check_failures++;
+	}
+}
+
+static void sizes(void)
+{
+	const unsigned both = CG_SIZE_MAX | CG_SIZE_BYTES;
+
+	/* powers of 1024, as the kernel's memparse and systemd read them */
+	size("512M", 0, 0, 512ull << 20);
+	size("1T", 0, 0, 1ull << 40);
+	size("2K", 0, 0, 2048);
+	size("3G", 0, 0, 3ull << 30);
+	size("4096", 0, 0, 4096);
+	size("0", 0, 0, 0);
+	size("64M\n", 0, 0, 64ull << 20); /* a kernel file's newline, as cg_parse_u64 */
+	size("64M\n\n", 0, -EINVAL, 0);
+	/* max: only where a limit is meant (the -r vocabulary, systemd's properties) */
+	size("max", CG_SIZE_MAX, 0, UINT64_MAX);
+	size("max\n", CG_SIZE_MAX, 0, UINT64_MAX);
+	size("max", CG_SIZE_BYTES, -EINVAL, 0);
+	size("maxK", CG_SIZE_MAX, -EINVAL, 0);
+	size("max1", CG_SIZE_MAX, -EINVAL, 0);
+	size("18446744073709551615", CG_SIZE_MAX, 0, UINT64_MAX); /* what the kernel calls max */
+	/* KiB and KB: a tool's own options (--record-size, --memory-threshold), never a -r value */
+	size("64MiB", CG_SIZE_BYTES, 0, 64ull << 20);
+	size("64MB", CG_SIZE_BYTES, 0, 64ull << 20);
+	size("64MiB", CG_SIZE_MAX, -EINVAL, 0);
+	size("64MB", 0, -EINVAL, 0);
+	size("64B", both, -EINVAL, 0);
+	size("64iB", both, -EINVAL, 0);
+	size("64MiBB", both, -EINVAL, 0);
+	size("64Mi", both, -EINVAL, 0);
+	size("64KiB\n", both, 0, 64ull << 10);
+	/* junk */
+	size("1.5G", both, -EINVAL, 0);
+	size("1Gi", 0, -EINVAL, 0);
+	size("1Q", both, -EINVAL, 0);
+	size("1k", both, -EINVAL, 0);
+	size("-1", both, -EINVAL, 0);
+	size("+1", both, -EINVAL, 0);
+	size(" 1", both, -EINVAL, 0);
+	size("1 ", both, -EINVAL, 0);
+	size("", both, -EINVAL, 0);
+	size("K", both, -EINVAL, 0);
+	size("1KM", both, -EINVAL, 0);
+	/* out of range: the scaled value, or the digits themselves */
+	size("16777215T", 0, 0, 16777215ull << 40);
+	size("16777216T", 0, -ERANGE, 0);
+	size("17179869184G", 0, -ERANGE, 0);
+	size("20000000T", CG_SIZE_MAX, -ERANGE, 0);
+	size("18446744073709551616", both, -ERANGE, 0);
+	size("18446744073709551616K", both, -ERANGE, 0);
+	size("18446744073709551616x", both, -ERANGE, 0);
+	size("1Kx", both, -EINVAL, 0);
+	CHECK_INT(cg_parse_size(NULL, 0, &(uint64_t){ 0 }), -EINVAL);
+}
+
+/* PSI's percentages: the double strtod gives, and nothing strtod takes beyond digits */
+static void decimals(void)
+{
+	static const char *const ok[] = { "0.00", "12.34",   "100.00",		"7",
+					  "0.1",  "99.99\n", "3.14159265358979" };
+	static const char *const bad[] = {
+		"",	"-1.00", "+1",	" 1",	 "1.",	".5",	"1e2",
+		"0x10", "nan",	 "inf", "1.2.3", "1,5", "1.5 ", "1.5\n\n"
+	};
+	double d;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		d = -1;
+		CHECK_INT(cg_parse_decimal(ok[i], 1e6, &d), 0);
+		CHECK(d == strtod(ok[i], NULL));
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_INT(cg_parse_decimal(bad[i], 1e6, &d), -EINVAL);
+	CHECK_INT(cg_parse_decimal("100.01", 100, &d), -ERANGE);
+	CHECK_INT(cg_parse_decimal("100.00", 100, &d), 0);
+	CHECK(d == 100.0);
+	CHECK_INT(cg_parse_decimal("1.00000000000000000000", 100, &d), -ERANGE);
+	CHECK_INT(cg_parse_decimal(NULL, 100, &d), -EINVAL);
+}
+
+/* cg_parse_pid_file on text: what it returns, the ids, the bad line */
+static int pid_file(const char *text, size_t len, pid_t **v, size_t *n, struct cg_pid_file_bad *bad)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	size_t cap = 0;
+	int r;
+
+	if (!f) {
+		check_failures++;
+		return -errno;
+	}
+	*v = NULL;
+	*n = 0;
+	*bad = (struct cg_pid_file_bad){ 0 };
+	r = cg_parse_pid_file(f, v, n, &cap, bad);
+	fclose(f);
+	return r;
+}
+
+static void pid_files(void)
+{
+	static const char nul[] = "12\n123\0junk\n";
+	struct cg_pid_file_bad bad;
+	pid_t *v = NULL, *w = NULL;
+	size_t n = 0, m = 0, cap = 0;
+	char big[8 * 4096];
+	int k = 0;
+
+	CHECK_INT(pid_file(" 12\n\n\t34 \r\n \n56", 15, &v, &n, &bad), 0);
+	CHECK_INT(n, 3);
+	CHECK(n == 3 && v[0] == 12 && v[1] == 34 && v[2] == 56);
+	free(v);
+	CHECK_INT(pid_file(" \n\n", 3, &v, &n, &bad), 0);
+	CHECK_INT(n, 0);
+	free(v);
+	/* the first bad line, by number and trimmed text */
+	CHECK_INT(pid_file("1\n2\n x3 \n0\n", 11, &v, &n, &bad), -EINVAL);
+	CHECK_INT(bad.line, 3);
+	CHECK(bad.text && bad.len == 2 && !strcmp(bad.text, "x3"));
+	free(bad.text);
+	free(v);
+	CHECK_INT(pid_file("0\n", 2, &v, &n, &bad), -EINVAL);
+	CHECK_INT(bad.line, 1);
+	free(bad.text);
+	free(v);
+	CHECK_INT(pid_file("4194305\n", 8, &v, &n, &bad), -EINVAL);
+	free(bad.text);
+	free(v);
+	CHECK_INT(pid_file("-5\n", 3, &v, &n, &bad), -EINVAL);
+	free(bad.text);
+	free(v);
+	/* a NUL inside a line is garbage, not its end */
+	CHECK_INT(pid_file(nul, sizeof(nul) - 1, &v, &n, &bad), -EINVAL);
+	CHECK_INT(bad.line, 2);
+	CHECK(bad.len == 8 && !memcmp(bad.text, "123\0junk", 8));
+	free(bad.text);
+	free(v);
+	/* many ids: the vector grows; the appends go after what was there */
+	for (int i = 1; i <= 3000; i++)
+		k += snprintf(big + k, sizeof(big) - (size_t)k, "%d\n", i);
+	CHECK_INT(pid_file(big, (size_t)k, &v, &n, &bad), 0);
+	CHECK_INT(n, 3000);
+	CHECK(n == 3000 && v[0] == 1 && v[2999] == 3000);
+	free(v);
+	CHECK_INT(cg_pids_push(&w, &m, &cap, 7), 0);
+	CHECK(m == 1 && cap >= 1 && w[0] == 7);
+	free(w);
+}
+
 int main(void)
 {
 	uint64_t u = 0;
@@ -31,6 +196,9 @@ int main(void)
 	uid_t uid;
 	gid_t gid;
 
+	sizes();
+	decimals();
+	pid_files();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
 	CHECK_INT(cg_parse_u64("42\n", 100, &u), 0); /* kernel files end in a newline */

@@ -107,7 +107,15 @@ static void test_threshold(void)
 	CHECK_INT(cg_watch_threshold_parse("/a", &path, &b), -EINVAL);
 	CHECK_INT(cg_watch_threshold_parse("/a:", &path, &b), -EINVAL);
 	CHECK_INT(cg_watch_threshold_parse("/a:1Q", &path, &b), -EINVAL);
-	CHECK_INT(cg_watch_threshold_parse("/a:1KB", &path, &b), -EINVAL);
+	/* the same sizes as --record-size (cg_parse_size): 1KB and 1KiB are 1K */
+	CHECK_INT(cg_watch_threshold_parse("/a:1KB", &path, &b), 0);
+	CHECK_INT(b, 1024);
+	free(path);
+	CHECK_INT(cg_watch_threshold_parse("/a:1KiB", &path, &b), 0);
+	CHECK_INT(b, 1024);
+	free(path);
+	CHECK_INT(cg_watch_threshold_parse("/a:max", &path, &b), -EINVAL);
+	CHECK_INT(cg_watch_threshold_parse("/a:1Kb", &path, &b), -EINVAL);
 	CHECK_INT(cg_watch_threshold_parse("/a:-1", &path, &b), -EINVAL);
 	CHECK_INT(cg_watch_threshold_parse("/a:17179869184T", &path, &b), -ERANGE);
 	CHECK_INT(cg_watch_threshold_parse("/../a:1", &path, &b), -EINVAL);

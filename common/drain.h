@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Draining a cgroup: its processes moved out in bounded rounds until it is empty. */
+#ifndef CGKIT_DRAIN_H
+#define CGKIT_DRAIN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "error.h"
+#include "freeze.h"
+#include "migrate.h"
+#include "mount.h"
+#include "spec.h"
+
+struct cg_drain_opts {
+	bool recursive; /* the source's whole subtree */
+	bool freeze; /* freeze the source for the drain */
+	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
+	uint64_t timeout_ns; /* give up after this long (0: CG_DRAIN_TIMEOUT_NS) */
+	uint64_t freeze_timeout_ns; /* 0: 5 s */
+	/*
+	 * Signals the caller keeps blocked for the drain (cgmigrate -z: cg_freezer_signals, so
+	 * that none ends it with the source frozen): one pending and not ignored ends the drain,
+	 * thawed, with -EINTR; the caller's unblocking then delivers it. NULL: none.
+	 */
+	const sigset_t *stop;
+};
+#define CG_DRAIN_ROUNDS	    100
+#define CG_DRAIN_TIMEOUT_NS (30 * NSEC_PER_SEC)
+
+struct cg_drain_result {
+	size_t moved, gone, failed;
+	unsigned rounds; /* rounds of moves; a listing after the last one came back empty */
+	size_t left; /* processes still in the source when it gave up */
+	bool started; /* the source was listed: the counts above mean something */
+	struct cg_move *failures; /* the failed ones, for cg_move_diag; freed by the caller */
+	size_t nfailures;
+};
+
+/*
+ * Move every process of src into the targets, listing and moving again until the source is
+ * empty, so that children forked meanwhile are caught too. With recursive, the source's whole
+ * subtree, except a target inside it and what is below that target; a target above the source
+ * (a child drained into its parent) leaves nothing out. With freeze, the source is frozen first
+ * and thawed at the end whatever happens. Returns 0 when the source ended empty (failures, if
+ * any, are in res), -EAGAIN with d when it gave up after max_rounds or timeout_ns, -EINTR with d
+ * when a signal of o->stop stopped it (thawed; an ignored signal does not), other -errno with d.
+ */
+int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
+	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);
+
+#endif
