@@ -94,7 +94,8 @@ for n in $SIZES; do
 		done | median)
 		env "$env" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "/$name" 2>"$tmp/err" &
 		server=$!
-		for i in $(seq 1 100); do grep -q serving "$tmp/err" && break; sleep 0.05; done
+		# the first scan of 10,000 cgroups took 6.5 s on a loaded machine: up to 60 s
+		for i in $(seq 1 1200); do grep -q serving "$tmp/err" && break; sleep 0.05; done
 		url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
 		[ -n "$url" ] || { echo "cgtop2_serve bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
 		scrapes 5 "$url" >/dev/null
