@@ -14,7 +14,7 @@ X=$CGKIT_BIN/cgexec2
 TOP=$CGKIT_BIN/cgtop2
 
 _pids=()
-tearDown() {
+teardown_test() {
 	cgk_kill_pids
 }
 

@@ -91,8 +91,11 @@ int make_view(struct cg_stat_row *const *rows, size_t n, enum order order, const
 	      struct view *v);
 void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
 		  size_t path_width, size_t max_rows, const char *eol);
+/* render_data.c: JSON lines and CSV */
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+/* The key of the tasks column in each counting mode (render.c), for every writer. */
+extern const char *const count_keys[];
 /* A name escaped for q as every writer puts it (render.c). */
 void put_name(struct out *o, const char *name, enum quoting q);
 

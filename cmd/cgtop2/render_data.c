@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cgtop2's machine formats, JSON lines and CSV: every value with its unit in the key, null or an
+ * empty field where a figure is unknown (render.c chooses the rows, put_name escapes the names).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cgtop2.h"
+#include "cleanup.h"
+
+/* ---- machine formats -------------------------------------------------------------------- */
+
+static void json_string(struct out *o, const char *s)
+{
+	out_put(o, "\"", 1);
+	put_name(o, s, Q_JSON);
+	out_put(o, "\"", 1);
+}
+
+static void json_num(struct out *o, bool have, const char *fmt, double v)
+{
+	if (have && isfinite(v))
+		out_printf(o, fmt, v);
+	else
+		out_printf(o, "null");
+}
+
+/* the sample's time (a replay's is the recorded one), else now */
+static double wall_time(const struct view *v)
+{
+	struct timespec ts;
+
+	if (v->time_ns)
+		return (double)v->time_ns / (double)NSEC_PER_SEC;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / (double)NSEC_PER_SEC;
+}
+
+/*
+ * The JSON schema: a new key may come with a new number; a key never changes its meaning.
+ * 1: the cumulative keys; 2: pressure_averages.
+ */
+#define JSON_SCHEMA 2
+
+/* Nanoseconds as seconds, exactly; null when unknown */
+static void json_ns(struct out *o, bool have, uint64_t ns)
+{
+	if (have)
+		out_printf(o, "%" PRIu64 ".%09" PRIu64, (uint64_t)(ns / NSEC_PER_SEC),
+			   (uint64_t)(ns % NSEC_PER_SEC));
+	else
+		out_printf(o, "null");
+}
+
+static void json_u64(struct out *o, bool have, uint64_t v)
+{
+	if (have)
+		out_printf(o, "%" PRIu64, v);
+	else
+		out_printf(o, "null");
+}
+
+static bool x_known(const struct cg_stat_row *r, int i)
+{
+	return r->x_have & (1ull << i);
+}
+
+/* The cumulative values beside the rates (schema 1): what a consumer takes its own rates of. */
+static void json_totals(struct out *o, const struct cg_stat_row *r)
+{
+	static const char *const psi_keys[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	out_printf(o, ",\"cpu_usage_seconds\":");
+	json_ns(o, r->have & CG_STAT_CPU, r->cpu_ns);
+	out_printf(o, ",\"io_read_bytes\":");
+	json_u64(o, r->have & CG_STAT_IO, r->io_read);
+	out_printf(o, ",\"io_write_bytes\":");
+	json_u64(o, r->have & CG_STAT_IO, r->io_write);
+	out_printf(o, ",\"io_read_ops\":");
+	json_u64(o, x_known(r, CG_X_IO_RIOS), r->x[CG_X_IO_RIOS]);
+	out_printf(o, ",\"io_write_ops\":");
+	json_u64(o, x_known(r, CG_X_IO_WIOS), r->x[CG_X_IO_WIOS]);
+	out_printf(o, ",\"pressure_some_seconds\":{");
+	for (int p = 0; p < CG_PSI_N; p++) {
+		out_printf(o, "%s\"%s\":", p ? "," : "", psi_keys[p]);
+		json_ns(o, x_known(r, CG_X_PSI_SOME_US + p), r->x[CG_X_PSI_SOME_US + p] * 1000);
+	}
+	out_printf(o, "}");
+}
+
+/* A PSI percentage, null when unknown. */
+static void json_pct(struct out *o, const char *key, bool have, double v)
+{
+	out_printf(o, "\"%s\":", key);
+	if (have)
+		out_printf(o, "%.2f", v);
+	else
+		out_printf(o, "null");
+}
+
+/* Every PSI average (schema 2): some and full over 10, 60 and 300 s, of each resource. */
+static void json_pressure_averages(struct out *o, const struct cg_stat_row *r)
+{
+	static const char *const psi_keys[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	out_printf(o, ",\"pressure_averages\":{");
+	for (int p = 0; p < CG_PSI_N; p++) {
+		int some60 = CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + p,
+		    some300 = CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + p,
+		    full60 = CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + p,
+		    full300 = CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + p;
+
+		out_printf(o, "%s\"%s\":{\"some\":{", p ? "," : "", psi_keys[p]);
+		json_pct(o, "avg10", r->have & (CG_STAT_PSI_CPU << p), r->psi[p]);
+		out_printf(o, ",");
+		json_pct(o, "avg60", x_known(r, some60), r->psi_avg[CG_PSI_SOME60][p]);
+		out_printf(o, ",");
+		json_pct(o, "avg300", x_known(r, some300), r->psi_avg[CG_PSI_SOME300][p]);
+		out_printf(o, "},\"full\":{");
+		json_pct(o, "avg10", x_known(r, CG_X_PSI_FULL_AVG10 + p), r->psi_full[p]);
+		out_printf(o, ",");
+		json_pct(o, "avg60", x_known(r, full60), r->psi_avg[CG_PSI_FULL60][p]);
+		out_printf(o, ",");
+		json_pct(o, "avg300", x_known(r, full300), r->psi_avg[CG_PSI_FULL300][p]);
+		out_printf(o, "}}");
+	}
+	out_printf(o, "}");
+}
+
+void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
+{
+	out_printf(o, "{\"schema\":%d,\"time\":%.3f,\"cgroups\":[", JSON_SCHEMA, wall_time(v));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		out_printf(o, "%s{\"path\":", i ? "," : "");
+		json_string(o, r->path);
+		out_printf(o, ",\"%s\":", count_keys[a->count]);
+		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
+		/* --cpu=time: the time only (cpu_usage_seconds below), no percentage */
+		if (!a->cpu_time) {
+			out_printf(o, ",\"cpu_percent\":");
+			json_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		}
+		out_printf(o, ",\"memory_bytes\":");
+		json_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
+		out_printf(o, ",\"io_read_bytes_per_sec\":");
+		json_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
+		out_printf(o, ",\"io_write_bytes_per_sec\":");
+		json_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
+		out_printf(o, ",\"pressure\":{\"cpu\":");
+		json_num(o, r->have & CG_STAT_PSI_CPU, "%.2f", r->psi[CG_PSI_CPU]);
+		out_printf(o, ",\"memory\":");
+		json_num(o, r->have & CG_STAT_PSI_MEMORY, "%.2f", r->psi[CG_PSI_MEMORY]);
+		out_printf(o, ",\"io\":");
+		json_num(o, r->have & CG_STAT_PSI_IO, "%.2f", r->psi[CG_PSI_IO]);
+		out_printf(o, "}");
+		json_totals(o, r);
+		json_pressure_averages(o, r);
+		if (a->threads && (r->have & CG_STAT_THREADED)) {
+			out_printf(o, ",\"threads\":[");
+			for (size_t t = 0; t < r->n_threads; t++) {
+				out_printf(o, "%s{\"tid\":%d,\"comm\":", t ? "," : "",
+					   (int)r->threads[t].tid);
+				json_string(o, r->threads[t].comm);
+				out_printf(o, ",\"cpu_percent\":");
+				json_num(o, r->threads[t].cpu_percent >= 0, "%.2f",
+					 r->threads[t].cpu_percent);
+				out_printf(o, "}");
+			}
+			out_printf(o, "]");
+		}
+		out_printf(o, "}");
+		out_maybe_flush(o);
+	}
+	out_printf(o, "]}\n");
+}
+
+/* RFC 4180: quoted when it holds a comma or a quote (control characters are never raw) */
+static void csv_field(struct out *o, const char *s)
+{
+	bool quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		out_put(o, "\"", 1);
+	put_name(o, s, Q_CSV);
+	if (quote)
+		out_put(o, "\"", 1);
+}
+
+static void csv_num(struct out *o, bool have, const char *fmt, double v)
+{
+	out_printf(o, ",");
+	if (have && isfinite(v))
+		out_printf(o, fmt, v);
+}
+
+/* CSV's cumulative columns after the rates; with --cpu=time the CPU time is in column 4. */
+static void csv_totals(struct out *o, const struct cgtop2_args *a, const struct cg_stat_row *r)
+{
+	if (!a->cpu_time)
+		csv_num(o, r->have & CG_STAT_CPU, "%.9f", (double)r->cpu_ns / (double)NSEC_PER_SEC);
+	csv_num(o, r->have & CG_STAT_IO, "%.0f", (double)r->io_read);
+	csv_num(o, r->have & CG_STAT_IO, "%.0f", (double)r->io_write);
+	csv_num(o, x_known(r, CG_X_IO_RIOS), "%.0f", (double)r->x[CG_X_IO_RIOS]);
+	csv_num(o, x_known(r, CG_X_IO_WIOS), "%.0f", (double)r->x[CG_X_IO_WIOS]);
+	for (int p = 0; p < CG_PSI_N; p++)
+		csv_num(o, x_known(r, CG_X_PSI_SOME_US + p), "%.6f",
+			(double)r->x[CG_X_PSI_SOME_US + p] / 1e6);
+}
+
+void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
+{
+	double now = wall_time(v);
+	/* the empty fields of a thread's row between its CPU and its tid */
+	const char *thread_gap = a->cpu_time ? ",,,,,,,,,,,,,," : ",,,,,,,,,,,,,,,";
+
+	if (header)
+		out_printf(
+			o,
+			"time,path,%s,%s,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,%sio_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds%s\n",
+			count_keys[a->count], a->cpu_time ? "cpu_usage_seconds" : "cpu_percent",
+			a->cpu_time ? "" : "cpu_usage_seconds,", a->threads ? ",tid,comm" : "");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+
+		out_printf(o, "%.3f,", now);
+		csv_field(o, r->path);
+		csv_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
+		if (a->cpu_time)
+			csv_num(o, r->have & CG_STAT_CPU, "%.9f",
+				(double)r->cpu_ns / (double)NSEC_PER_SEC);
+		else
+			csv_num(o, r->have & CG_STAT_CPU_RATE, "%.2f", r->cpu_percent);
+		csv_num(o, r->have & CG_STAT_MEMORY, "%.0f", (double)r->memory);
+		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_read_bps);
+		csv_num(o, r->have & CG_STAT_IO_RATE, "%.0f", r->io_write_bps);
+		for (int p = 0; p < CG_PSI_N; p++)
+			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
+		csv_totals(o, a, r);
+		out_printf(o, "%s\n", a->threads ? ",," : "");
+		/* a thread: its cgroup's path, its CPU, its tid and comm; the rest is the cgroup's */
+		for (size_t t = 0; a->threads && (r->have & CG_STAT_THREADED) && t < r->n_threads;
+		     t++) {
+			const struct cg_stat_thread *th = &r->threads[t];
+
+			out_printf(o, "%.3f,", now);
+			csv_field(o, r->path);
+			out_printf(o, ",");
+			csv_num(o, th->cpu_percent >= 0, "%.2f", th->cpu_percent);
+			/* memory, the IO rates, the three PSI figures and the totals are the cgroup's */
+			out_printf(o, "%s%d,", thread_gap, (int)th->tid);
+			csv_field(o, th->comm);
+			out_printf(o, "\n");
+		}
+		out_maybe_flush(o);
+	}
+}
