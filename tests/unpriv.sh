@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Unprivileged use: root delegates a sandbox cgroup to a test uid with cgcreate2 -D, then that
-# uid (no passwd entry, no groups, through setpriv) creates children, runs commands in them,
-# moves its processes between them, watches them with cgtop2 (batch and --events) and removes
-# them; outside the delegation each tool refuses with one line naming the delegation rule and
-# its documented exit code. Unified hierarchy only (v1 delegation is not the kernel's model).
-# On the hybrid host the unified tree has no controllers: the steps that need one (limits with
-# cgexec2 -t -r) skip there and run in the unified VM: tests/vm/run unified -- tests/run unpriv
+# uid (no passwd entry, no groups; through tests/helpers/runas, as the guests' setpriv is
+# busybox's) creates children, runs commands in them, moves its processes between them,
+# watches them with cgtop2 (batch and --events) and removes them; outside the delegation each
+# tool refuses with one line naming the delegation rule and its documented exit code. Unified
+# hierarchy only (v1 delegation is not the kernel's model). On the hybrid host the unified tree
+# has no controllers: the steps that need one (limits with cgexec2 -t -r) skip there and run in
+# the unified VM: tests/vm/run unified -- tests/run unpriv
 . "$(dirname "$0")/lib.sh"
 
 S=$SANDBOX_NAME
 D=/$S/d
+export RUNAS=$HELPERS/runas
 _pids=()
 
 test_teardown() {
@@ -33,7 +35,7 @@ U=$(free_uid)
 # inside its delegation, or it may move none of them (the common-ancestor rule).
 AS_USER='echo $$ >"$1/cgroup.procs" || exit 125
 	u=$2; shift 2
-	exec setpriv --reuid="$u" --regid="$u" --clear-groups -- "$@"'
+	exec "$RUNAS" "$u" "$u" "$@"'
 as_user_in() {
 	local cg=$1
 	shift
@@ -45,7 +47,7 @@ as_user() {
 	cgk_capture as_user_in "$@"
 }
 
-# A sleeper of the test uid in unified cgroup $1 (sh execs setpriv execs sleep: $! is the
+# A sleeper of the test uid in unified cgroup $1 (sh execs runas execs sleep: $! is the
 # sleeper); its PID in $sleeper and _pids.
 user_sleeper() {
 	sh -c "$AS_USER" _ "$UM$1" "$U" sleep 300 &
@@ -65,15 +67,14 @@ nlines() {
 setUp() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	command -v setpriv >/dev/null || { cgk_skip "no setpriv to run as another uid"; return 0; }
 	UM=$(cgk_mnt unified)
-	setpriv --reuid="$U" --regid="$U" --clear-groups -- test -x "$CGKIT_BIN/cgcreate2" ||
+	"$RUNAS" "$U" "$U" test -x "$CGKIT_BIN/cgcreate2" ||
 		{ cgk_skip "uid $U cannot run $CGKIT_BIN/cgcreate2 (a directory on the way is not searchable)"; return 0; }
 	"$CGKIT_BIN/cgcreate2" -x -R -k -q "$D" >/dev/null 2>&1
 	cgk_capture "$CGKIT_BIN/cgcreate2" -v -p -D "$U:$U" "$D"
 	[ "$rc" -eq 0 ] || { fail "root's cgcreate2 -D: rc $rc: $err"; startSkipping; return 0; }
 	deleg_out=$out
-	cgk_capture setpriv --reuid="$U" --regid="$U" --clear-groups -- "$CGKIT_BIN/cgcreate2" "$D/home"
+	cgk_capture "$RUNAS" "$U" "$U" "$CGKIT_BIN/cgcreate2" "$D/home"
 	[ "$rc" -eq 0 ] || { fail "the delegatee's first child: rc $rc: $err"; startSkipping; return 0; }
 }
 
