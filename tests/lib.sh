@@ -17,6 +17,30 @@ _cgk_skipped=0
 _cgk_tmp=$(mktemp -d)
 export SHUNIT_COLOR
 
+# CGKIT_WRAP: a command the suites run the four tools under (`make valgrind`: valgrind with
+# --error-exitcode=99). $CGKIT_BIN becomes a directory of scripts that exec it on the real
+# binaries, so a tool keeps its PID (kill, /proc) and every suite needs no change.
+if [ -n "${CGKIT_WRAP:-}" ]; then
+	mkdir "$_cgk_tmp/wrap"
+	for _cgk_t in cgcreate2 cgexec2 cgmigrate cgtop2; do
+		printf '#!/bin/sh\nexec %s %q "$@"\n' "$CGKIT_WRAP" "$CGKIT_BIN/$_cgk_t" >"$_cgk_tmp/wrap/$_cgk_t"
+		chmod 755 "$_cgk_tmp/wrap/$_cgk_t"
+	done
+	# tests/unpriv runs them as another uid
+	chmod 711 "$_cgk_tmp"
+	chmod 755 "$_cgk_tmp/wrap"
+	CGKIT_BIN=$_cgk_tmp/wrap
+fi
+
+cgk_wrapped() {
+	[ -n "${CGKIT_WRAP:-}" ]
+}
+
+# Skip a test that measures what a wrapper changes (speed, the process's name, its fd limit).
+cgk_need_unwrapped() {
+	[ -z "${CGKIT_WRAP:-}" ] || { cgk_skip "$* (run under CGKIT_WRAP)"; return 1; }
+}
+
 # Mountpoint of the hierarchy serving $1: a v1 controller ("cpu"), "name=systemd", or
 # "unified". Empty when not mounted. Reads /proc/self/mountinfo like common/mount.c does.
 cgk_mnt() {
