@@ -111,7 +111,7 @@ while :; do
 	kill -0 "$server" 2>/dev/null || { echo "soak: cgtop2 --listen ended: $(cat "$tmp/serve.err")"; break; }
 	line=$(printf '%6d %10s %6s %10s %6s %8d %9d %8d %6s' "$el" "$(rss_kb "$batch")" "$(fds "$batch")" \
 		"$(rss_kb "$server")" "$(fds "$server")" "$(find "$sb" -mindepth 1 -type d | wc -l)" \
-		"$(find "$sb" -name cgroup.procs -exec cat {} + | wc -l)" "$(wc -l <"$tmp/scrapes")" \
+		"$(find "$sb" -name cgroup.procs -exec cat {} + 2>/dev/null | wc -l)" "$(wc -l <"$tmp/scrapes")" \
 		"$(cat "$tmp/ops" 2>/dev/null || echo 0)")
 	echo "$line"
 	echo "$line" >>"$tmp/samples"
@@ -127,7 +127,14 @@ awk '{ if (NR == 1) { r1 = $2; f1 = $3; s1 = $4; g1 = $5 }
        if ($2 > rm) rm = $2; if ($3 > fm) fm = $3; if ($4 > sm) sm = $4; if ($5 > gm) gm = $5 }
      END { printf "| cgtop2 -b -d 1 | %d | %d | %d | %d | %d | %d |\n", r1, r, rm, f1, f, fm
            printf "| cgtop2 --listen | %d | %d | %d | %d | %d | %d |\n", s1, s, sm, g1, g, gm }' "$tmp/samples"
+# fds follow the tree (a directory and stat files a cgroup): what does not is a leak
 echo
+awk 'NR == 1 { b0 = $3; s0 = $5; next }
+     $6 > 0 { b = ($3 - b0) / $6; s = ($5 - s0) / $6; n++
+              if (n == 1) { b1 = b; s1 = s }
+              if (b > bm) bm = b; if (s > sm) sm = s; bl = b; sl = s }
+     END { printf "fds per cgroup of the sandbox, above the start: cgtop2 -b %.1f first, %.1f last, %.1f max; --listen %.1f, %.1f, %.1f\n",
+                  b1, bl, bm, s1, sl, sm }' "$tmp/samples"
 awk '{ n++; if ($1 != 200) bad++; b += $2 } END {
 	printf "scrapes: %d, not 200: %d, mean body %d bytes\n", n, bad + 0, n ? b / n : 0 }' "$tmp/scrapes"
 echo "churn: $(cat "$tmp/ops" 2>/dev/null || echo 0) changes"
