@@ -87,7 +87,7 @@ test_usage() {
 # web config text $1 -> cgtop2's stderr and exit in $err $rc
 webconfig_error() {
 	printf '%s' "$1" >"$_cgk_tmp/web.yml"
-	cgk_capture timeout 10 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml"
+	cgk_capture timeout 60 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml" "${SERVE_CG[@]}"
 }
 
 test_webconfig_errors() {

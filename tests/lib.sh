@@ -138,7 +138,19 @@ trap 'exit 130' INT TERM
 
 # The processes a suite started and listed in _pids: killed by PID and reaped, the list emptied.
 cgk_kill_pids() {
-	local p
+	local p i left
+	# under a wrapper, TERM first: valgrind checks for leaks only a tool that ends by itself
+	if cgk_wrapped && [ ${#_pids[@]} -gt 0 ]; then
+		for p in "${_pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+		for i in $(seq 1 100); do
+			left=0
+			for p in "${_pids[@]}"; do
+				grep -qs '^State:[[:space:]]*[^Z]' "/proc/$p/status" && left=1
+			done
+			[ $left -eq 0 ] && break
+			sleep 0.1
+		done
+	fi
 	for p in "${_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	for p in "${_pids[@]}"; do wait "$p" 2>/dev/null; done
 	_pids=()

@@ -30,7 +30,7 @@ VG_MEMERR = == (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Sourc
 valgrind: tests-build
 	rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS) && chmod 1777 $(VG_LOGS)
 	CGKIT_WRAP="valgrind --error-exitcode=99 --leak-check=full --suppressions=$(abspath tests/valgrind.supp) --log-file=$(VG_LOGS)/%p.log" \
-	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run $(VG_SUITES); rc=$$?; \
+	CGKIT_SUITE_TIMEOUT=3600 CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run $(VG_SUITES); rc=$$?; \
 	killed=$$(grep -l 'terminating with default action' $(VG_LOGS)/*.log); \
 	bad=$$(for f in $(VG_LOGS)/*.log; do \
 		if echo "$$killed" | grep -qxF "$$f"; then grep -qE '$(VG_MEMERR)' $$f && echo $$f; \
