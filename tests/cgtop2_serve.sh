@@ -155,6 +155,9 @@ test_metrics_text_promtool() {
 	assertNotContains "no EOF in 0.0.4" "$out" "# EOF"
 	assertContains "the default collectors, as in -F prometheus" "$out" "# TYPE cgroup_cpu_user_seconds_total counter"
 	assertContains "the exporter's own families" "$out" "# TYPE cgtop2_cgroups gauge"
+	printf '%s\n' "$out" | grep -Eq '^cgtop2_scrape_duration_seconds [0-9]+\.[0-9]{9}$'
+	assertTrue "how long the sample took" $?
+	assertContains "the collectors' errors" "$out" "# TYPE cgtop2_collector_errors_total counter"
 	get -H 'Accept: text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "$URL/metrics"
 	assertEquals "explicit text" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
 	if command -v promtool >/dev/null; then
