@@ -188,10 +188,12 @@ cgk_need_v2() {
 	done
 }
 
-# Wait up to ~5 s for a command to succeed (the kernel's updates are asynchronous at times).
+# Wait up to ~5 s for a command to succeed (the kernel's updates are asynchronous at times);
+# 30 s under a wrapper (valgrind starts a tool in seconds on a loaded machine).
 cgk_wait_for() {
-	local i
-	for i in $(seq 1 100); do
+	local i n=100
+	cgk_wrapped && n=600
+	for i in $(seq 1 $n); do
 		"$@" && return 0
 		sleep 0.05
 	done
