@@ -23,7 +23,7 @@ check: tests-build
 # a process in $(OBJ)/valgrind/ (1777: tests run tools as other uids), then each log with an
 # error named; fails on any. A process a test killed (the suites end servers with SIGTERM) is
 # reported on its memory errors only: what it held when killed is no leak. tests/valgrind.supp
-# holds the library's leaks, each with its reason. Slow: about 15 minutes here.
+# holds the library's leaks, each with its reason. Slow: 8 to 30 minutes here, with the load.
 VG_SUITES ?= cgtop2 cgtop2_serve cgtop2_events
 VG_LOGS = $(abspath $(OBJ))/valgrind
 VG_MEMERR = == (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Source and dest)
