@@ -58,7 +58,11 @@ const char *cg_explain(int err, enum cg_op op, int version)
 			return "delegation rule: cgroup.subtree_control must be owned by the caller";
 		if (op == CG_OP_KILL)
 			return "no permission to signal the process";
-		return "permission denied by the owner or mode of the cgroup file";
+		/*
+		 * The delegatee's usual surprise: -D hands over the membership and subtree files
+		 * only, so the limits of the delegated cgroup itself stay with whoever delegated it.
+		 */
+		return "permission denied by the owner or mode of the cgroup file (delegation rule: a delegated cgroup's own limits stay its delegator's; the delegatee sets those of the cgroups it creates below it)";
 	case EINVAL:
 		if (op == CG_OP_WRITE)
 			return "the kernel rejected the value for this file";

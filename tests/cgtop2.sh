@@ -50,6 +50,7 @@ fd_limit_raised() {
 
 test_fd_limit_raised() {
 	local hard mi pid
+	cgk_need_unwrapped "valgrind has a name and an fd limit of its own" || return 0
 	hard=$(ulimit -H -n)
 	[ "$hard" != unlimited ] && [ "$hard" -gt 100 ] ||
 		{ cgk_skip "the hard limit of open files ($hard) leaves no room below it"; return; }
@@ -498,13 +499,16 @@ test_fixture_hybrid() {
 }
 
 test_fixture_appear_vanish() {
-	local dir=$_cgk_tmp/tree mi snaps first last
+	local dir=$_cgk_tmp/tree mi snaps first last d
 	mkdir -p "$dir"
 	cp -R "$FX/unified" "$dir/"
 	mi=$(mountinfo unified "$dir")
-	CGKIT_MOUNTINFO=$mi "$T" -b -n 4 -d 0.5 -p >"$_cgk_tmp/o" 2>"$_cgk_tmp/e" &
+	# under valgrind a refresh may take longer than 0.5 s: the next ones then come at once
+	d=$(cgk_wrapped && echo 3 || echo 0.5)
+	CGKIT_MOUNTINFO=$mi "$T" -b -n 4 -d "$d" -p >"$_cgk_tmp/o" 2>"$_cgk_tmp/e" &
 	_pids+=($!)
-	sleep 0.7
+	# after the first snapshot (a slow start, under load or valgrind, is no failure)
+	cgk_wait_for grep -q '^CGROUP' "$_cgk_tmp/o"
 	rm -r "$dir/unified/app/web"
 	mkdir "$dir/unified/new"
 	echo "usage_usec 1" >"$dir/unified/new/cpu.stat"
@@ -762,7 +766,7 @@ test_live_io() {
 # v1 builds a cgroup's member list when the file is opened and reuses it while it is read again
 # within a second: counts from v1 tasks and cgroup.procs must still follow joins
 test_live_v1_listing_fresh() {
-	local p c f=$_cgk_tmp/fresh.csv bg n o g
+	local p c f=$_cgk_tmp/fresh.csv bg n o g d
 	cgk_need_v1 pids || return 0
 	cgk_need_v1 cpuacct || return 0
 	live_setup || return 0
@@ -772,10 +776,12 @@ test_live_v1_listing_fresh() {
 	mkdir "$p" "$c"
 	start_helper -s "$p/cgroup.procs" "$c/cgroup.procs"
 	n=1
+	# under valgrind a refresh may take longer than 0.4 s: the next ones then come at once
+	d=$(cgk_wrapped && echo 2 || echo 0.3)
 	for o in -P -k ""; do
-		# 2.7 s after the first sample for the join: a loaded TCG guest took over 1.6 s to
-		# start the helper
-		"$T" -F csv -n 10 -d 0.3 $o "/$S" >"$f" &
+		# 2.7 s after the first sample for the join (10 refreshes): a loaded TCG guest took
+		# over 1.6 s to start the helper
+		"$T" -F csv -n 10 -d "$d" $o "/$S" >"$f" &
 		bg=$!
 		cgk_wait_for grep -q "/$S/v1procs" "$f"
 		# one more single-threaded process joins both after the first sample
@@ -831,9 +837,9 @@ test_live_removed_between_iterations() {
 	live_setup || return 0
 	live_child gone >/dev/null
 	live_child stays >/dev/null
-	"$T" -b -n 3 -d 0.6 -p "/$S" >"$_cgk_tmp/o" 2>"$_cgk_tmp/e" &
+	"$T" -b -n 3 -d "$(cgk_wrapped && echo 3 || echo 0.6)" -p "/$S" >"$_cgk_tmp/o" 2>"$_cgk_tmp/e" &
 	_pids+=($!)
-	sleep 0.9
+	cgk_wait_for grep -q '^CGROUP' "$_cgk_tmp/o"
 	for s in $LIVE; do rmdir "$s/gone" || fail "rmdir $s/gone"; done
 	wait "${_pids[0]}"
 	rc=$?
@@ -851,6 +857,7 @@ test_live_removed_between_iterations() {
 # time, the tree is whole. A limit too low even for that is a clear error, never a crash.
 test_live_fd_limit() {
 	local u i rc10
+	cgk_need_unwrapped "valgrind needs fds of its own below ulimit -n" || return 0
 	cgk_need_unified || return 0
 	cgk_need_root || return 0
 	command -v python3 >/dev/null || { cgk_skip "no python3 to parse JSON"; return 0; }

@@ -19,11 +19,32 @@ tests-build: all $(TEST_BINS)
 check: tests-build
 	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run
 
+# The live suites with every tool under valgrind's memcheck (tests/lib.sh's CGKIT_WRAP): a log
+# a process in $(OBJ)/valgrind/ (1777: tests run tools as other uids), then each log with an
+# error named; fails on any. A process a test killed (the suites end servers with SIGTERM) is
+# reported on its memory errors only: what it held when killed is no leak. tests/valgrind.supp
+# holds the library's leaks, each with its reason. Slow: 8 to 30 minutes here, with the load.
+VG_SUITES ?= cgtop2 cgtop2_serve cgtop2_events
+VG_LOGS = $(abspath $(OBJ))/valgrind
+VG_MEMERR = == (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Source and dest)
+valgrind: tests-build
+	rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS) && chmod 1777 $(VG_LOGS)
+	CGKIT_WRAP="valgrind --error-exitcode=99 --leak-check=full --suppressions=$(abspath tests/valgrind.supp) --log-file=$(VG_LOGS)/%p.log" \
+	CGKIT_SUITE_TIMEOUT=3600 CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run $(VG_SUITES); rc=$$?; \
+	killed=$$(grep -l 'terminating with default action' $(VG_LOGS)/*.log); \
+	bad=$$(for f in $(VG_LOGS)/*.log; do \
+		if echo "$$killed" | grep -qxF "$$f"; then grep -qE '$(VG_MEMERR)' $$f && echo $$f; \
+		else grep -q 'ERROR SUMMARY: [1-9]' $$f && echo $$f; fi; done); \
+	echo "valgrind: $$(ls $(VG_LOGS) | wc -l) processes, $$(echo "$$bad" | grep -c .) with errors;" \
+		"$$(echo "$$killed" | grep -c .) killed by a signal, $$(grep -L 'ERROR SUMMARY' $(VG_LOGS)/*.log | wc -l) by SIGKILL (no summary)"; \
+	for f in $$bad; do echo "== $$f"; grep -m 3 -A 12 -E '$(VG_MEMERR)|.* are (definitely|possibly) lost' $$f | head -40; done; \
+	[ $$rc -eq 0 ] && [ -z "$$bad" ]
+
 # The Debian package, built from this tree and installed into a fresh chroot (tests/pkg/run).
 check-pkg:
 	tests/pkg/run
 
-.PHONY: check tests-build check-pkg
+.PHONY: check tests-build check-pkg valgrind
 
 # Fuzzing (clang's libFuzzer): make fuzz [FUZZ_RUNS=N]. Every target runs N inputs from a fixed
 # seed and its corpus; a crash, leak or UB report fails it.

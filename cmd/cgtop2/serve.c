@@ -117,6 +117,9 @@ static int fresh_sample(struct server *sv)
 	r = make_view(rows, n, ORDER_PATH, NULL, &sv->v);
 	if (r < 0)
 		return r;
+	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
+	sv->v.stats = sv->s;
+	sv->v.sample_ns = cg_now_ns() - now;
 	drop_bodies(sv);
 	sv->sampled = true;
 	sv->sampled_ns = now;

@@ -52,6 +52,7 @@ static const struct {
 	{ EACCES, CG_OP_SUBTREE, 2, "cgroup.subtree_control must be owned" },
 	{ EPERM, CG_OP_KILL, 2, "no permission to signal" },
 	{ EACCES, CG_OP_OPEN, 2, "owner or mode of the cgroup file" },
+	{ EACCES, CG_OP_WRITE, 2, "a delegated cgroup's own limits stay its delegator's" },
 	/* EINVAL: a value, the threaded domain, a thread move on v2 only */
 	{ EINVAL, CG_OP_WRITE, 1, "rejected the value" },
 	{ EINVAL, CG_OP_TYPE, 2, "cannot become a threaded domain" },
