@@ -15,7 +15,7 @@ D=/$S/d
 export RUNAS=$HELPERS/runas
 _pids=()
 
-test_teardown() {
+teardown_test() {
 	cgk_kill_pids
 	return 0
 }
