@@ -90,7 +90,8 @@ test_numbers_only_through_parse() {
 
 # lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would
 # turn one skip into silently skipped asserts for every later test. The suite's hook is
-# teardown_test: shunit2 runs every function named test* as a test, one that cannot fail.
+# setup_test and teardown_test: shunit2 runs every function named test* as a test, one that
+# cannot fail.
 test_suites_keep_lib_hooks() {
 	local bad
 	bad=$(grep -l '^\(tearDown\|setUp\|test_teardown\)()' "$CGKIT_TOP"/tests/*.sh | grep -v '/lib\.sh$')

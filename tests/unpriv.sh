@@ -64,7 +64,7 @@ nlines() {
 
 # Every test: root delegates $D to the test uid; the uid makes $D/home, where the commands of
 # as_user run (so $D itself holds no process and can enable controllers for its children).
-setUp() {
+setup_test() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
 	UM=$(cgk_mnt unified)
