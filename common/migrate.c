@@ -396,6 +396,19 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 		for (size_t k = 0; k < nprocs; k++)
 			if (!k || procs[k] != procs[k - 1])
 				s.processes++;
+		/*
+		 * No memory for the list: the moves are done and must not be reported as none, so
+		 * the distinct processes are counted in place (quadratic, only ever on ENOMEM).
+		 */
+		for (size_t k = 0; !procs && k < n; k++) {
+			pid_t p = m[k].state == CG_MOVE_ARRIVED ? cg_tid_tgid(m[k].id) : -1;
+			bool seen = false;
+
+			for (size_t i = 0; p > 0 && !seen && i < k; i++)
+				seen = m[i].state == CG_MOVE_ARRIVED && cg_tid_tgid(m[i].id) == p;
+			if (p > 0 && !seen)
+				s.processes++;
+		}
 		s.threads = s.arrived;
 	} else {
 		s.processes = s.arrived;
