@@ -184,10 +184,15 @@ test_webconfig_errors() {
 
 test_listen_busy_port() {
 	serve || return 0
-	# 60: the whole tree is sampled before the port is tried (minutes under valgrind)
 	cgk_capture timeout 60 "$T" --listen="127.0.0.1:$PORT" "${SERVE_CG[@]}"
 	assertEquals "port in use exit" 1 "$rc"
 	assertEquals "port in use" "cgtop2: --listen 127.0.0.1:$PORT: Address already in use" "$err"
+	# said before the tree is scanned (a first scan of a large tree takes seconds, minutes
+	# under valgrind): so before a cgroup that does not exist is found missing
+	cgk_capture timeout 60 "$T" --listen="127.0.0.1:$PORT" /cgkit-no-such-cgroup.$$
+	assertEquals "port in use before the scan" "cgtop2: --listen 127.0.0.1:$PORT: Address already in use" "$err"
+	cgk_capture "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/none.yml" /cgkit-no-such-cgroup.$$
+	assertEquals "web config before the scan" "cgtop2: --web-config $_cgk_tmp/none.yml: No such file or directory" "$err"
 }
 
 # ---- the endpoint --------------------------------------------------------------------------

@@ -566,6 +566,7 @@ static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
 	struct cg_stats *s = NULL;
+	struct serve_pre *pre = NULL;
 	struct cgtop2_args eff = *args, *a = &eff;
 	struct cg_stats_opts so = {
 		.depth = a->depth, .threads = a->threads, .count = a->count, .own_only = a->own_only
@@ -611,8 +612,13 @@ static int run(const struct cgtop2_args *args)
 		cg_layout_free(l);
 		return ret;
 	}
+	if (a->serve && serve_prepare(a, &pre) != 0) {
+		cg_layout_free(l);
+		return 1;
+	}
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
+		serve_pre_free(pre);
 		struct cg_diag d = { 0 };
 		char buf[4096], where[PATH_MAX * 4 + 2];
 
@@ -634,7 +640,7 @@ static int run(const struct cgtop2_args *args)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
 	if (a->serve) {
-		ret = serve_run(a, s);
+		ret = serve_run(a, s, pre);
 	} else {
 		struct source_info si = { .path = a->path,
 					  .count = a->count,

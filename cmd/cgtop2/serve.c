@@ -552,24 +552,62 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 	tool_say("--web-config %s: re-read", sv->a->web_config);
 }
 
-int serve_run(const struct cgtop2_args *a, struct cg_stats *s)
+struct serve_pre {
+	struct webconfig *wc;
+	int fd;
+	char shown[INET6_ADDRSTRLEN + 16];
+};
+
+void serve_pre_free(struct serve_pre *p)
+{
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	webconfig_free(p->wc);
+	free(p);
+}
+
+int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret)
+{
+	struct serve_pre *p = calloc(1, sizeof(*p));
+
+	*ret = NULL;
+	if (!p) {
+		say_errno("--listen", a->listen, ENOMEM);
+		return 1;
+	}
+	p->fd = -1;
+	strcpy(p->shown, "?");
+	if ((a->web_config && load_config(a->web_config, &p->wc) < 0) ||
+	    (p->fd = open_listener(a->listen, p->shown, sizeof(p->shown))) < 0) {
+		serve_pre_free(p);
+		return 1;
+	}
+	*ret = p;
+	return 0;
+}
+
+int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre *p)
 {
 	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
 	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
 	uint64_t ms;
 	struct MHD_Daemon *d = NULL;
-	char shown[INET6_ADDRSTRLEN + 16] = "?";
+	char shown[INET6_ADDRSTRLEN + 16];
 	sigset_t set;
 	int sig, ret = 1, r;
 
 	pthread_mutex_init(&sv.lock, NULL);
 	if (reuse && cg_parse_u64(reuse, 60000, &ms) == 0)
 		sv.reuse_ns = ms * NSEC_PER_MSEC;
-	if (a->web_config && load_config(a->web_config, &sv.wc) < 0)
-		goto out;
-	sv.fd = open_listener(a->listen, shown, sizeof(shown));
-	if (sv.fd < 0)
-		goto out;
+	/* the prepared config and socket are the server's from here */
+	sv.wc = p->wc;
+	sv.fd = p->fd;
+	memcpy(shown, p->shown, sizeof(shown));
+	p->wc = NULL;
+	p->fd = -1;
+	serve_pre_free(p);
 	/* the rates of the first scrape need a sample before it; none is taken between scrapes */
 	r = fresh_sample(&sv);
 	if (r < 0) {

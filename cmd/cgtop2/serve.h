@@ -80,7 +80,15 @@ const char *webconfig_priorities(const struct webconfig *wc, char *buf, size_t s
 
 /* ---- serve.c -------------------------------------------------------------------------------- */
 
-/* Serve /metrics on a->listen until SIGINT or SIGTERM (SIGHUP re-reads --web-config). */
-int serve_run(const struct cgtop2_args *a, struct cg_stats *s);
+/*
+ * What --listen needs before the sampler scans the tree: --web-config read and the port bound,
+ * so that a bad file or a busy port is said at once, not after a first scan that takes
+ * seconds on a large tree. 0, or the exit status after saying why.
+ */
+struct serve_pre;
+int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret);
+void serve_pre_free(struct serve_pre *p);
+/* Serve /metrics on a->listen until SIGINT or SIGTERM (SIGHUP re-reads --web-config); takes p. */
+int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre *p);
 
 #endif
