@@ -7,7 +7,8 @@
 # does on SIGTERM: the kill has to win against a storm that goes on). Each line: the exit
 # status, the rounds (drains), the seconds, moved and gone (drains), the storm's size before,
 # what was left in the storm cgroup right after (the drain's own count when it gave up; for
-# -x -k the processes still in the cgroup, or "-" when it is gone), and the tool's last line.
+# -x -k the processes still in the cgroup, or "-" when it is gone), and the tool's error line
+# (else its last line).
 # In the pids hierarchy: v2 where the unified root offers pids, else v1 (with the freezer
 # hierarchy for -z and for the v1 kill's freeze).
 # A storm of a thousand processes must spare a shared host: run it in the VM matrix (bench/ is
@@ -127,7 +128,7 @@ for max in $MAXES; do
 		printf '%-5s %-8s %4s %6s %8.2f %6s %6s %6s %5s %s\n' "$max" "$mode" "$rc" "${rounds:-?}" \
 			"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
 			"${moved:-?}" "${gone:-?}" "$before" "${left:-?}" \
-			"$(printf '%s\n' "$out" | tail -n 1 | cut -c1-200)"
+			"$(printf '%s\n' "$out" | { grep '^cg[a-z0-9]*: ' || printf '%s\n' "$out"; } | tail -n 1 | cut -c1-240)"
 		stop "$d" || exit 1
 		sandbox
 	done

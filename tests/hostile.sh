@@ -229,13 +229,16 @@ path_of_len() {
 # the scratch directory (after each call), plus (after each path, "snapshot all") the top of
 # every hierarchy (other suites' sandboxes come and go: left out) and anything named like our
 # marker in /tmp, /var/tmp and /.
+# One find for the tops and one for the sandboxes: the corpus takes hundreds of snapshots, and
+# a find per hierarchy (thirteen in the legacy guest) is thirteen slow process starts under TCG.
 snapshot() {
-	local m
+	local m tops=() sbs=()
 	while read -r m; do
-		[ "$1" = all ] && find "$m" -maxdepth 1 -type d | grep -v '/cgkit-test\.[0-9]*$'
-		[ -d "$m/$S" ] && find "$m/$S"
+		tops+=("$m")
+		[ -d "$m/$S" ] && sbs+=("$m/$S")
 	done < <(cgk_all_mnts)
-	find "$SCRATCH"
+	[ "$1" = all ] && find "${tops[@]}" -maxdepth 1 -type d | grep -v '/cgkit-test\.[0-9]*$'
+	find "${sbs[@]}" "$SCRATCH"
 	[ "$1" = all ] && find /tmp /var/tmp / -maxdepth 2 -name "*$MARK*" 2>/dev/null
 }
 
@@ -246,13 +249,16 @@ assert_same_trees() {
 }
 
 # Run one tool on a path in the scratch directory: $rc $out $err; the trees must not change.
+# In the TCG guests only the case's own snapshots (corpus_refused's, before and after all nine
+# tools) are taken: two more per tool made the suite outrun its 900 s there. The property is
+# the same; a change is then named by the case, not by the tool.
 corpus_run() {
 	local what=$1 before
 	shift
-	before=$(snapshot)
+	[ -n "${CGKIT_VM:-}" ] || before=$(snapshot)
 	(cd "$SCRATCH" && cgk_capture "$@" && printf '%s\n' "$rc" >"$_cgk_tmp/rc")
 	rc=$(cat "$_cgk_tmp/rc") out=$(cat "$_cgk_tmp/out") err=$(cat "$_cgk_tmp/err")
-	assert_same_trees "$what" "$before" "$(snapshot)"
+	[ -n "${CGKIT_VM:-}" ] || assert_same_trees "$what" "$before" "$(snapshot)"
 }
 
 # One refused call: 64, one safe line that names the cgroup ($2), the trees unchanged.
