@@ -7,7 +7,8 @@
 # does on SIGTERM: the kill has to win against a storm that goes on). Each line: the exit
 # status, the rounds (drains), the seconds, moved and gone (drains), the storm's size before,
 # what was left in the storm cgroup right after (the drain's own count when it gave up; for
-# -x -k the processes still in the cgroup, or "-" when it is gone), and the tool's error line
+# -x -k the processes still in the cgroup, or "-" when it is gone), "after" what the storm
+# cgroup lists right after the tool returned (a drain that emptied it may see it refilled), and the tool's error line
 # (else its last line).
 # In the pids hierarchy: v2 where the unified root offers pids, else v1 (with the freezer
 # hierarchy for -z and for the v1 kill's freeze).
@@ -82,11 +83,11 @@ trap 'exit 130' INT TERM
 
 sandbox() {
 	mkdir -p "$P/$S" "$F/$S"
-	[ $layout = v2 ] && echo +pids >"$P/$S/cgroup.subtree_control"
+	[ $layout = v1 ] || echo +pids >"$P/$S/cgroup.subtree_control"
 }
 sandbox
 say "$layout layout ($(uname -r)), $(nproc) CPUs, cgmigrate --timeout=$TIMEOUT, bomb life ${LIFE_MS} ms, warm-up up to ${WARMUP} s"
-printf '%-5s %-8s %4s %6s %8s %6s %6s %6s %5s %s\n' max mode exit rounds seconds moved gone before left last
+printf '%-5s %-8s %4s %6s %8s %6s %6s %6s %5s %5s %s\n' max mode exit rounds seconds moved gone before left after last
 for max in $MAXES; do
 	for mode in $MODES; do
 		d=$P/$S/p$max
@@ -115,6 +116,7 @@ for max in $MAXES; do
 		rc=$?
 		t1=$EPOCHREALTIME
 		if [ -d "$d/storm" ]; then left=$(wc -l <"$d/storm/cgroup.procs"); else left=-; fi
+		after=$left
 		rounds=- moved=- gone=-
 		if [ "$mode" != kill ]; then
 			rounds=$(printf '%s\n' "$out" | sed -n 's/.* after \([0-9]*\) round.*/\1/p' | tail -n 1)
@@ -125,9 +127,9 @@ for max in $MAXES; do
 			left=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9][0-9]*\) process[es]* [ai][rs]e* still there.*/\1/p' | tail -n 1)
 			[ -z "$left" ] && [ "$rc" = 0 ] && left=0
 		fi
-		printf '%-5s %-8s %4s %6s %8.2f %6s %6s %6s %5s %s\n' "$max" "$mode" "$rc" "${rounds:-?}" \
+		printf '%-5s %-8s %4s %6s %8.2f %6s %6s %6s %5s %5s %s\n' "$max" "$mode" "$rc" "${rounds:-?}" \
 			"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-			"${moved:-?}" "${gone:-?}" "$before" "${left:-?}" \
+			"${moved:-?}" "${gone:-?}" "$before" "${left:-?}" "$after" \
 			"$(printf '%s\n' "$out" | { grep '^cg[a-z0-9]*: ' || printf '%s\n' "$out"; } | tail -n 1 | cut -c1-240)"
 		stop "$d" || exit 1
 		sandbox
