@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Drains of a fork bomb (tests/helpers/mig_forker bomb: every process forks each millisecond
-# and lives LIFE_MS) held at pids.max = 100, 300, 1000, without and with --freeze: the exit
-# status, the rounds, the seconds and what was left, one line per drain. In the pids
-# hierarchy: v2 where the unified root offers pids, else v1 (with the freezer hierarchy for -z).
-# A storm of a thousand processes must spare a shared host: run it in the VM matrix,
-#   make tests-build && tests/vm/run unified -- bash -c "$(cat bench/cgmigrate_storm.sh)"
+# A fork bomb (tests/helpers/mig_forker bomb: every process forks each millisecond and lives
+# LIFE_MS) held at pids.max = 100, 300, 1000, ended three ways, one line each: drained by
+# cgmigrate -F without --freeze, drained with --freeze, and removed by cgcreate2 -x with
+# --kill=KILL --grace=0 (SIGKILL first, so the bomb's leader cannot stop the storm itself as it
+# does on SIGTERM: the kill has to win against a storm that goes on). Each line: the exit
+# status, the rounds (drains), the seconds, moved and gone (drains), the storm's size before,
+# what was left in the storm cgroup right after (the drain's own count when it gave up; for
+# -x -k the processes still in the cgroup, or "-" when it is gone), "after" what the storm
+# cgroup lists right after the tool returned (a drain that emptied it may see it refilled), and the tool's error line
+# (else its last line).
+# In the pids hierarchy: v2 where the unified root offers pids, else v1 (with the freezer
+# hierarchy for -z and for the v1 kill's freeze).
+# A storm of a thousand processes must spare a shared host: run it in the VM matrix (bench/ is
+# not copied into the guest, so the script goes as an argument; the guest runs in the tree's
+# copy, where ./cgmigrate and ./.obj are):
+#   make && make tests-build && tests/vm/run unified -- bash -c "$(cat bench/cgmigrate_storm.sh)"
 # (also legacy). Sandbox: cgkit-test.<pid> in pids (and freezer), removed at exit.
-# Environment: MAXES ("100 300 1000"), TIMEOUT (10s: cgmigrate --timeout), LIFE_MS (200).
+# Environment: MAXES ("100 300 1000"), MODES ("drain drain-z kill"), TIMEOUT (10s: cgmigrate
+# --timeout), LIFE_MS (200), WARMUP (2: at most this many seconds for the storm to reach 90%
+# of pids.max; "before" says how far it got). In a TCG guest a storm of 200 ms lives stays far
+# below 300: give it LIFE_MS=2000 WARMUP=20, e.g. bash -c "LIFE_MS=2000 WARMUP=20; $(cat ...)".
 set -u
 if [ -x ./cgmigrate ] && [ -d ./.obj ]; then top=$PWD; else top=$(cd "$(dirname "$0")/.." && pwd); fi
 M=${CGKIT_BIN:-$top}/cgmigrate
+C=${CGKIT_BIN:-$top}/cgcreate2
 FORKER=${CGKIT_OBJ:-$top/.obj}/tests/helpers/mig_forker
 MAXES=${MAXES:-100 300 1000}
+MODES=${MODES:-drain drain-z kill}
 TIMEOUT=${TIMEOUT:-10s}
 LIFE_MS=${LIFE_MS:-200}
+WARMUP=${WARMUP:-2}
 S=cgkit-test.$$
 bomb=
 say() { echo "cgmigrate storm: $*"; }
@@ -26,7 +42,7 @@ mnt() { # $1: unified, or a v1 controller
 }
 
 [ "$(id -u)" -eq 0 ] || { say "skipped: needs root"; exit 0; }
-[ -x "$M" ] && [ -x "$FORKER" ] || { say "skipped: build first (make && make tests-build)"; exit 0; }
+[ -x "$M" ] && [ -x "$C" ] && [ -x "$FORKER" ] || { say "skipped: build first (make && make tests-build)"; exit 0; }
 U=$(mnt unified)
 if [ -n "$U" ] && grep -qw pids "$U/cgroup.controllers" 2>/dev/null; then
 	layout=v2 P=$U F=$U PFX=
@@ -36,37 +52,44 @@ else
 	[ -n "$P" ] && [ -n "$F" ] || { say "skipped: no pids and freezer hierarchies"; exit 0; }
 fi
 
-# Stop the bomb, then freeze what is left and kill it by pid, and remove the sandbox.
+# Stop the bomb, then freeze what is left and kill it by pid, and remove the sandbox. $1 is a
+# cgroup directory under $P; its freezer cgroup is the one of the same path under $F (v2: the
+# same directory).
 stop() {
-	local d=$1 i p
-	[ -n "$bomb" ] && kill -TERM "$bomb" 2>/dev/null && wait "$bomb" 2>/dev/null
+	local d=$1 fz=$F${1#"$P"} i p
+	# the bomb is disowned (bash would report its SIGKILL by -x -k): wait for it by polling
+	if [ -n "$bomb" ] && kill -TERM "$bomb" 2>/dev/null; then
+		for i in $(seq 1 50); do kill -0 "$bomb" 2>/dev/null || break; sleep 0.1; done
+	fi
 	bomb=
-	[ -d "$d" ] || return 0
-	if [ $layout = v2 ]; then echo 1 >"$d/cgroup.freeze"; else echo FROZEN >"$F/$S/${d##*/}/freezer.state"; fi
-	for i in 1 2 3; do
-		for p in $(cat "$d"/cgroup.procs "$d"/*/cgroup.procs 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-		sleep 0.2
-	done
-	if [ $layout = v2 ]; then echo 0 >"$d/cgroup.freeze"; else echo THAWED >"$F/$S/${d##*/}/freezer.state"; fi
+	if [ -d "$d" ]; then
+		if [ $layout = v2 ]; then echo 1 >"$d/cgroup.freeze"; else echo FROZEN >"$fz/freezer.state"; fi
+		for i in 1 2 3; do
+			for p in $(find "$d" -name cgroup.procs -exec cat {} \; 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+			sleep 0.2
+		done
+		if [ $layout = v2 ]; then echo 0 >"$d/cgroup.freeze"; else echo THAWED >"$fz/freezer.state"; fi
+	fi
 	for i in $(seq 1 50); do
 		find "$P/$S" "$F/$S" -depth -type d -exec rmdir {} \; 2>/dev/null
 		[ -d "$P/$S" ] || [ -d "$F/$S" ] || return 0
 		sleep 0.1
 	done
 	say "could not remove $P/$S"
+	return 1
 }
 trap 'stop "$P/$S"' EXIT
 trap 'exit 130' INT TERM
 
 sandbox() {
 	mkdir -p "$P/$S" "$F/$S"
-	[ $layout = v2 ] && echo +pids >"$P/$S/cgroup.subtree_control"
+	[ $layout = v1 ] || echo +pids >"$P/$S/cgroup.subtree_control"
 }
 sandbox
-say "$layout layout ($(uname -r)), $(nproc) CPUs, --timeout=$TIMEOUT, bomb life ${LIFE_MS} ms"
-printf '%-6s %-8s %4s %6s %8s %6s %6s %6s %s\n' max freeze exit rounds seconds moved gone before last
+say "$layout layout ($(uname -r)), $(nproc) CPUs, cgmigrate --timeout=$TIMEOUT, bomb life ${LIFE_MS} ms, warm-up up to ${WARMUP} s"
+printf '%-5s %-8s %4s %6s %8s %6s %6s %6s %5s %5s %s\n' max mode exit rounds seconds moved gone before left after last
 for max in $MAXES; do
-	for z in no yes; do
+	for mode in $MODES; do
 		d=$P/$S/p$max
 		mkdir -p "$d/storm" "$d/sink" "$F/$S/p$max/storm"
 		echo "$max" >"$d/pids.max" || { say "cannot set pids.max"; exit 1; }
@@ -74,22 +97,41 @@ for max in $MAXES; do
 		sh -c 'echo $$ >"$1"; exec "$2" bomb "$3" 120 "$4"' sh "$F/$S/p$max/storm/cgroup.procs" \
 			"$FORKER" "$d/storm/cgroup.procs" "$LIFE_MS" &
 		bomb=$!
-		sleep 2
+		disown "$bomb"
+		# under TCG a storm grows slowly: up to WARMUP seconds for it to reach 90% of pids.max
+		for i in $(seq 1 $((WARMUP * 10))); do
+			sleep 0.1
+			[ $((i % 10)) = 0 ] && [ $(($(wc -l <"$d/storm/cgroup.procs") * 10)) -ge $((max * 9)) ] && break
+		done
 		before=$(wc -l <"$d/storm/cgroup.procs")
-		opt=
-		[ $z = yes ] && opt=-z
-		t0=$(date +%s.%N)
-		out=$(timeout 300 "$M" -v $opt --timeout="$TIMEOUT" -F "$PFX/$S/p$max/storm" \
-			-g "$PFX/$S/p$max/sink" 2>&1)
+		case $mode in
+		drain) cmd=("$M" -v --timeout="$TIMEOUT" -F "$PFX/$S/p$max/storm" -g "$PFX/$S/p$max/sink") ;;
+		drain-z) cmd=("$M" -v -z --timeout="$TIMEOUT" -F "$PFX/$S/p$max/storm" -g "$PFX/$S/p$max/sink") ;;
+		kill) cmd=("$C" -v -x --kill=KILL --grace=0 -g "$PFX/$S/p$max/storm") ;;
+		*) say "unknown mode $mode"; exit 64 ;;
+		esac
+		# bash's clock: busybox date has no %N
+		t0=$EPOCHREALTIME
+		out=$(timeout 300 "${cmd[@]}" 2>&1)
 		rc=$?
-		t1=$(date +%s.%N)
-		rounds=$(echo "$out" | sed -n 's/.* after \([0-9]*\) round.*/\1/p' | tail -n 1)
-		moved=$(echo "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\1/p')
-		gone=$(echo "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\2/p')
-		printf '%-6s %-8s %4s %6s %8.2f %6s %6s %6s %s\n' "$max" "$z" "$rc" "${rounds:-?}" \
+		t1=$EPOCHREALTIME
+		if [ -d "$d/storm" ]; then left=$(wc -l <"$d/storm/cgroup.procs"); else left=-; fi
+		after=$left
+		rounds=- moved=- gone=-
+		if [ "$mode" != kill ]; then
+			rounds=$(printf '%s\n' "$out" | sed -n 's/.* after \([0-9]*\) round.*/\1/p' | tail -n 1)
+			moved=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\1/p')
+			gone=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\2/p')
+			# a drain that gave up says how many it left; after one that emptied the
+			# source, what the storm refilled since is not the drain's
+			left=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9][0-9]*\) process[es]* [ai][rs]e* still there.*/\1/p' | tail -n 1)
+			[ -z "$left" ] && [ "$rc" = 0 ] && left=0
+		fi
+		printf '%-5s %-8s %4s %6s %8.2f %6s %6s %6s %5s %5s %s\n' "$max" "$mode" "$rc" "${rounds:-?}" \
 			"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-			"${moved:-?}" "${gone:-?}" "$before" "$(echo "$out" | grep -v '^moved' | tail -n 1 | cut -c1-150)"
-		stop "$d"
+			"${moved:-?}" "${gone:-?}" "$before" "${left:-?}" "$after" \
+			"$(printf '%s\n' "$out" | { grep '^cg[a-z0-9]*: ' || printf '%s\n' "$out"; } | tail -n 1 | cut -c1-240)"
+		stop "$d" || exit 1
 		sandbox
 	done
 done

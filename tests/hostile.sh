@@ -218,7 +218,9 @@ B254=$(printf '%0254d' 0 | tr 0 b)
 # A path "/$S/..." of exactly $1 bytes made of 255-byte components (and a shorter last one).
 path_of_len() {
 	local want=$1 p="/$S"
-	while [ $((${#p} + 256)) -le "$want" ]; do p="$p/$B254"; done
+	# strictly less: a last component of at least one byte must fit ("/$S" of 15 bytes, the
+	# guests' 3-digit pids, made 4096 come out as 4095 with <=)
+	while [ $((${#p} + 256)) -lt "$want" ]; do p="$p/$B254"; done
 	[ $((want - ${#p} - 1)) -gt 0 ] && p="$p/$(printf '%0*d' $((want - ${#p} - 1)) 0 | tr 0 c)"
 	printf '%s' "$p"
 }
@@ -227,13 +229,16 @@ path_of_len() {
 # the scratch directory (after each call), plus (after each path, "snapshot all") the top of
 # every hierarchy (other suites' sandboxes come and go: left out) and anything named like our
 # marker in /tmp, /var/tmp and /.
+# One find for the tops and one for the sandboxes: the corpus takes hundreds of snapshots, and
+# a find per hierarchy (thirteen in the legacy guest) is thirteen slow process starts under TCG.
 snapshot() {
-	local m
+	local m tops=() sbs=()
 	while read -r m; do
-		[ "$1" = all ] && find "$m" -maxdepth 1 -type d | grep -v '/cgkit-test\.[0-9]*$'
-		[ -d "$m/$S" ] && find "$m/$S"
+		tops+=("$m")
+		[ -d "$m/$S" ] && sbs+=("$m/$S")
 	done < <(cgk_all_mnts)
-	find "$SCRATCH"
+	[ "$1" = all ] && find "${tops[@]}" -maxdepth 1 -type d | grep -v '/cgkit-test\.[0-9]*$'
+	find "${sbs[@]}" "$SCRATCH"
 	[ "$1" = all ] && find /tmp /var/tmp / -maxdepth 2 -name "*$MARK*" 2>/dev/null
 }
 
@@ -244,13 +249,16 @@ assert_same_trees() {
 }
 
 # Run one tool on a path in the scratch directory: $rc $out $err; the trees must not change.
+# In the TCG guests only the case's own snapshots (corpus_refused's, before and after all nine
+# tools) are taken: two more per tool made the suite outrun its 900 s there. The property is
+# the same; a change is then named by the case, not by the tool.
 corpus_run() {
 	local what=$1 before
 	shift
-	before=$(snapshot)
+	[ -n "${CGKIT_VM:-}" ] || before=$(snapshot)
 	(cd "$SCRATCH" && cgk_capture "$@" && printf '%s\n' "$rc" >"$_cgk_tmp/rc")
 	rc=$(cat "$_cgk_tmp/rc") out=$(cat "$_cgk_tmp/out") err=$(cat "$_cgk_tmp/err")
-	assert_same_trees "$what" "$before" "$(snapshot)"
+	[ -n "${CGKIT_VM:-}" ] || assert_same_trees "$what" "$before" "$(snapshot)"
 }
 
 # One refused call: 64, one safe line that names the cgroup ($2), the trees unchanged.
@@ -378,18 +386,12 @@ corpus() {
 test_corpus_unified() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	# open: in the busybox guests the corpus's own steps (snapshots, the scratch directory,
-	# the length cases) misbehave; until they are fixed the corpus runs on the host only
-	[ -z "${CGKIT_VM:-}" ] || { cgk_skip "the path corpus runs on the host only (its steps fail under busybox)"; return 0; }
 	corpus unified
 }
 
 test_corpus_v1_pids() {
 	cgk_need_root || return 0
 	cgk_need_v1 pids || return 0
-	# open: in the busybox guests the corpus's own steps (snapshots, the scratch directory,
-	# the length cases) misbehave; until they are fixed the corpus runs on the host only
-	[ -z "${CGKIT_VM:-}" ] || { cgk_skip "the path corpus runs on the host only (its steps fail under busybox)"; return 0; }
 	corpus pids
 }
 
@@ -490,24 +492,23 @@ test_cgtop2_low_address_space() {
 # pids.max=1 in the v1 pids hierarchy, used by a sleeper of ours. The kernel limits forks, not
 # moves (a move is never refused for pids.max in v1): cgexec2's placement is a move, so
 # COMMAND runs, its own fork fails and its status is cgexec2's (not 125); -t leaves no cgroup;
-# cgmigrate's move goes through.
+# cgmigrate's move goes through. COMMAND's /bin/true is not its last command: busybox sh (the
+# guests') execs the last command of -c in place without a fork, which passed the limit.
 test_pids_max_reached_v1() {
 	local sb before s2
 	cgk_need_root || return 0
 	cgk_need_v1 pids || return 0
-	# open: in the legacy guest the command's fork at pids.max=1 succeeded (status 0); until
-	# that is understood this runs on the host only
-	[ -z "${CGKIT_VM:-}" ] || { cgk_skip "runs on the host only (the legacy guest's fork at pids.max=1 did not fail: open)"; return 0; }
 	sb=$(cgk_sandbox pids) || { fail "no pids sandbox"; return; }
 	mkdir "$sb/p" && echo 1 >"$sb/p/pids.max" || { fail "pids.max"; return; }
 	sleeper
 	echo "$SLEEPER" >"$sb/p/cgroup.procs" || { fail "move the sleeper"; return; }
 	before=$(find "$sb" -type d)
-	cgk_capture "$E" -g "pids:/$S/p" sh -c '/bin/true'
+	cgk_capture "$E" -g "pids:/$S/p" sh -c '/bin/true; echo forked'
 	assertTrue "the command's fork failed: its status, not 125 ($rc: $err)" \
 		"[ $rc -ne 0 ] && [ $rc -ne 125 ]"
 	assertContains "the shell says so" "$err" "fork"
-	cgk_capture "$E" -t -g "pids:/$S/p" sh -c '/bin/true'
+	assertNotContains "the shell stopped at the fork" "$out" "forked"
+	cgk_capture "$E" -t -g "pids:/$S/p" sh -c '/bin/true; echo forked'
 	assertTrue "-t: the command's status, not 125 ($rc: $err)" "[ $rc -ne 0 ] && [ $rc -ne 125 ]"
 	assertEquals "-t: no cgroup left" "$before" "$(find "$sb" -type d)"
 	sleep 300 &
