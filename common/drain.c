@@ -219,11 +219,10 @@ static const char *refill_reason(const struct cg_freezer *fz, bool late, const p
 
 static int drain_rounds(const struct cg_target *src, const struct cg_targets *dst,
 			const struct cg_drain_opts *o, const int *fds, struct cg_freezer *fz,
-			struct cg_drain_result *res, struct cg_diag *d)
+			uint64_t start, uint64_t deadline, struct cg_drain_result *res,
+			struct cg_diag *d)
 {
 	unsigned max = o->max_rounds ? o->max_rounds : CG_DRAIN_ROUNDS;
-	uint64_t start = cg_now_ns();
-	uint64_t deadline = start + (o->timeout_ns ? o->timeout_ns : CG_DRAIN_TIMEOUT_NS);
 	_cleanup_free_ pid_t *skip = NULL;
 	size_t nskip = 0;
 	char where[PATH_MAX + 2];
@@ -323,6 +322,9 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 	int *fds = calloc(dst->n ? dst->n : 1, sizeof(int));
 	char where[PATH_MAX + 2];
 	int r = 0, t;
+	/* one deadline for the freeze and the rounds: --timeout bounds the whole drain */
+	uint64_t start = cg_now_ns();
+	uint64_t deadline = start + (o->timeout_ns ? o->timeout_ns : CG_DRAIN_TIMEOUT_NS);
 
 	*res = (struct cg_drain_result){ 0 };
 	if (!fds)
@@ -380,11 +382,22 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		r = cg_freezer_find(l, src, &fz, d);
 		if (r < 0)
 			goto out;
-		r = cg_freeze(&fz, o->freeze_timeout_ns, o->stop, d);
+		/*
+		 * A storm of a thousand processes can take longer than the default 5 s to freeze:
+		 * with --timeout the freeze may take what the drain may (and leaves the rest to
+		 * the rounds), never more.
+		 */
+		uint64_t fwait = o->freeze_timeout_ns ? o->freeze_timeout_ns
+				 : o->timeout_ns      ? o->timeout_ns
+						      : CG_KILL_TIMEOUT_NS;
+
+		if (fwait > deadline - start)
+			fwait = deadline - start;
+		r = cg_freeze(&fz, fwait, o->stop, d);
 		if (r < 0)
 			goto out;
 	}
-	r = drain_rounds(src, dst, o, fds, o->freeze ? &fz : NULL, res, d);
+	r = drain_rounds(src, dst, o, fds, o->freeze ? &fz : NULL, start, deadline, res, d);
 	if (r == -EINTR)
 		cg_diag_say(d, EINTR, where, src->hier->label, "drain",
 			    "interrupted by a signal after %u round%s, %zu process%s left%s",

@@ -20,7 +20,7 @@ struct cg_drain_opts {
 	bool freeze; /* freeze the source for the drain */
 	unsigned max_rounds; /* give up after this many rounds (0: CG_DRAIN_ROUNDS) */
 	uint64_t timeout_ns; /* give up after this long (0: CG_DRAIN_TIMEOUT_NS) */
-	uint64_t freeze_timeout_ns; /* 0: 5 s */
+	uint64_t freeze_timeout_ns; /* 0: timeout_ns if set, else 5 s; never past the drain's end */
 	/*
 	 * Signals the caller keeps blocked for the drain (cgmigrate -z: cg_freezer_signals, so
 	 * that none ends it with the source frozen): one pending and not ignored ends the drain,
