@@ -265,6 +265,12 @@ test_live_cgexec2_scope() {
 	assertEquals "/system.slice/cgkit-test-$$-ref.scope 104857600 50 20 " "$want"
 	# the scope is gone with its process, as systemd-run's
 	assertFalse "scope gone" "systemctl is-active --quiet cgexec2-$pid.scope"
+	# --stats: COMMAND is a child in the scope, the summary counts the scope's cgroup
+	cgk_capture "$X" -t --stats -r memory.max=100M -- sh -c 'sed -n "s/^0:://p" /proc/self/cgroup; cat /sys/fs/cgroup$(sed -n "s/^0:://p" /proc/self/cgroup)/memory.max; exit 3'
+	assertEquals "--stats: the command's status ($err)" 3 "$rc"
+	assertContains "--stats: in a scope" "$out" ".scope"
+	assertContains "--stats: the property set" "$out" "104857600"
+	assertContains "--stats: the summary" "$err" "cgexec2: stats: wall="
 }
 
 test_live_cgexec2_scope_delegated_and_status() {

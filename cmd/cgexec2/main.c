@@ -464,6 +464,48 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 }
 
 /*
+ * --stats in a scope: COMMAND cannot take our place, as the summary is ours to print after it.
+ * It runs as a child in the scope's cgroup (where we are now); the scope is systemd's, so
+ * nothing is removed after it: the scope ends when the last of us does.
+ */
+static int run_scope_waiting(struct cgexec2_args *a, pid_t self, const char *unit,
+			     const sigset_t *oldmask, const sigset_t *set)
+{
+	struct cg_layout *l = NULL;
+	struct cg_targets t = { 0 };
+	struct cg_journal j = { 0 };
+	struct cg_diag d = { 0 };
+	_cleanup_free_ char *cg = NULL, *spec = NULL;
+	int r, ret = EXIT_CGEXEC;
+
+	r = cg_layout_load(&l);
+	if (r == 0 && !l->unified)
+		r = -ENOENT;
+	if (r == 0)
+		r = cg_pid_cgroup(l->unified, self, 0, &cg);
+	if (r < 0) {
+		tool_say("--stats: scope %s: cannot find its cgroup: %s", unit, strerror(-r));
+		goto out;
+	}
+	if (asprintf(&spec, "/%s", cg) < 0) {
+		spec = NULL;
+		tool_say("--stats: %s", strerror(ENOMEM));
+		goto out;
+	}
+	r = cg_spec_parse(l, spec, &t, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		goto out;
+	}
+	ret = run_waiting(a, &t, false, &j, oldmask, set);
+out:
+	cg_journal_clear(&j);
+	cg_targets_clear(&t);
+	cg_layout_free(l);
+	return ret;
+}
+
+/*
  * -t on a systemd host: a scope with Delegate=yes that holds cgexec2 itself, started and waited
  * for over D-Bus, then COMMAND in place (its PID is cgexec2's): nothing left to wait for, the
  * scope ends when its last process does, as for systemd-run --scope.
@@ -484,10 +526,8 @@ static int run_scope(struct cgexec2_args *a)
 	struct cg_diag d = { 0 };
 	int r;
 
-	if (a->stats) {
-		tool_say("--stats in a systemd scope is not supported yet: add --no-systemd");
-		return EXIT_CGEXEC;
-	}
+	sigset_t set, oldmask;
+
 	/* every -r is checked before systemd is asked for anything */
 	for (size_t k = 0; k < a->set.n; k++) {
 		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
@@ -506,11 +546,19 @@ static int run_scope(struct cgexec2_args *a)
 	if (a->slice)
 		cg_scope_unit_name(slice, sizeof(slice), a->slice, ".slice");
 	snprintf(desc, sizeof(desc), "cgexec2 %s", a->argv[0]);
+	if (a->stats) {
+		/* as run()'s wait: blocked before the scope holds us, so no SIGTERM is lost */
+		cg_forward_set(&set);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_BLOCK, &set, &oldmask);
+	}
 	r = cg_scope_start(&o, &d);
 	if (r < 0) {
 		tool_report(&d, r);
 		return EXIT_CGEXEC;
 	}
+	if (a->stats)
+		return run_scope_waiting(a, self, unit, &oldmask, &set);
 	if (a->verbose) {
 		struct cg_layout *l = NULL;
 		_cleanup_free_ char *cg = NULL;
