@@ -367,14 +367,19 @@ corpus() {
 	SCRATCH=$_cgk_tmp/scratch
 	mkdir -p "$SCRATCH"
 	corpus_paths "$h" "$sb"
+	# The spellings of one path are the parser's (the host's run and the fuzzer cover every
+	# one); each costs a guest under TCG about 12 s of tool starts and snapshots, so a guest
+	# takes one of them, beside the cases whose bytes and lengths meet its kernel.
 	corpus_normalised "$h" "/$S/a/./b" a/b "$sb"
-	corpus_normalised "$h" "/$S/a//b" a/b "$sb"
-	corpus_normalised "$h" "/$S///a" a "$sb"
-	corpus_normalised "$h" "/$S/a/b/" a/b "$sb"
-	corpus_normalised "$h" "/$S/a/b//" a/b "$sb"
-	corpus_normalised "$h" "/$S/./a" a "$sb"
-	corpus_normalised "$h" "//$S/a" a "$sb"
-	corpus_normalised "$h" "$S/a" a "$sb"
+	if [ -z "${CGKIT_VM:-}" ]; then
+		corpus_normalised "$h" "/$S/a//b" a/b "$sb"
+		corpus_normalised "$h" "/$S///a" a "$sb"
+		corpus_normalised "$h" "/$S/a/b/" a/b "$sb"
+		corpus_normalised "$h" "/$S/a/b//" a/b "$sb"
+		corpus_normalised "$h" "/$S/./a" a "$sb"
+		corpus_normalised "$h" "//$S/a" a "$sb"
+		corpus_normalised "$h" "$S/a" a "$sb"
+	fi
 	corpus_normalised "$h" "/$S/${B254}b" "${B254}b" "$sb"
 	corpus_normalised "$h" "/$S/$(printf 'u\xff\xc2\x9b\xe2\x80\xae')" \
 		"$(printf 'u\xff\xc2\x9b\xe2\x80\xae')" "$sb"
