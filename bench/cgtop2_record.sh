@@ -25,11 +25,10 @@ main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 name=cgkit-test.$$
 tmp=$(mktemp -d)
 
+. "$(dirname "$0")/lib.sh"
+
 cleanup() {
-	if [ -d "$main/$name" ]; then
-		find "$main/$name" -mindepth 1 -maxdepth 1 -type d -exec rmdir {} + 2>/dev/null
-		rmdir "$main/$name"
-	fi
+	bench_remove_sandbox
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -29,31 +29,18 @@ name=cgkit-test.$$
 tmp=$(mktemp -d)
 server=
 
+. "$(dirname "$0")/lib.sh"
+
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-	if [ -d "$main/$name" ]; then
-		find "$main/$name" -mindepth 1 -maxdepth 1 -type d -exec rmdir {} + 2>/dev/null
-		rmdir "$main/$name"
-	fi
+	bench_remove_sandbox
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-grow() {
-	local n=$1 have
-	[ -d "$main/$name" ] || mkdir "$main/$name" || exit 1
-	have=$(find "$main/$name" -mindepth 1 -maxdepth 1 -type d | wc -l)
-	[ "$have" -lt "$n" ] || return 0
-	seq "$have" $((n - 1)) | awk -v d="$main/$name" '{ printf "%s/c%05d\n", d, $1 }' | xargs mkdir || exit 1
-}
-
 now_us() {
 	echo $(($(date +%s%N) / 1000))
-}
-
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 # CPU microseconds (user+sys) of process $1 so far
