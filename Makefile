@@ -50,18 +50,14 @@ ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE $(FORTIFY) -DCGKIT_VERSION
 ALL_LDFLAGS := $(SANLD) $(LDFLAGS)
 LINK := $(CC) $(CFLAGS) $(ALL_LDFLAGS)
 
-# libcgroup (only common/rules.o uses it) is a shared library by default, as distributions
-# want it. LIBCGROUP_STATIC=1 links its archive into each tool instead: about 0.15 ms less
-# loading per run, which cgexec2 pays in front of every command it wraps.
-ifeq ($(LIBCGROUP_STATIC),1)
-LIBCGROUP := -Wl,-Bstatic -lcgroup -Wl,-Bdynamic
-else
-LIBCGROUP := -lcgroup
-endif
+# libcgroup (only common/rules.c uses it) is linked by no tool: rules.c opens the system's
+# shared libcgroup.so.2 (dlopen) when cgrules.conf or cgrulesengd is asked for, so that its
+# security fixes reach every tool and the runs that never ask do not load it
+# (bench/RESULTS-floors.md: what it cost cgexec2's start-up).
 
 # Objects and binaries are rebuilt when the flags change (make, then make WERROR=1 or
 # make CFLAGS=...): the flags of the last build are kept in $(OBJ)/flags.
-FLAGS := $(CC) $(ALL_CFLAGS) $(LINK) $(LIBCGROUP) $(LDLIBS) $(CGEXEC2_STATIC)
+FLAGS := $(CC) $(ALL_CFLAGS) $(LINK) $(LDLIBS) $(CGEXEC2_STATIC)
 ifneq ($(FLAGS),$(file <$(OBJ)/flags))
 $(shell mkdir -p $(OBJ))
 $(file >$(OBJ)/flags,$(FLAGS))

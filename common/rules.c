@@ -2,6 +2,7 @@
 /* The only user of libcgroup: cgrules.conf classification and cgrulesengd's sticky flag. */
 #include "rules.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <grp.h>
 #include <libcgroup.h>
@@ -23,10 +24,56 @@
 
 /*
  * Exported by libcgroup (CGROUP_0.34) and used by its cgclassify, but missing from its public
- * headers. Reading the ids and the name as libcgroup does keeps the matching libcgroup's.
+ * headers (declared for the types of lc's pointers). Reading the ids and the name as libcgroup
+ * does keeps the matching libcgroup's.
  */
 int cgroup_get_uid_gid_from_procfs(pid_t pid, uid_t *euid, gid_t *egid);
 int cgroup_get_procname_from_procfs(pid_t pid, char **procname);
+
+/*
+ * libcgroup is opened on the first classification or sticky request, not linked: linked, every
+ * run of cgexec2 and cgmigrate loaded it and libpthread, for what most runs never ask (cgexec2
+ * -g CPU:X /bin/true: 137k of the dynamic loader's 266k instructions, and 2 files mapped).
+ * dlvsym asks for the versions a link against libcgroup 2.0 would bind.
+ */
+#define LC_FUNCS(X)                                                                                \
+	X(cgroup_get_procname_from_procfs, "CGROUP_0.34")                                          \
+	X(cgroup_get_uid_gid_from_procfs, "CGROUP_0.34")                                           \
+	X(cgroup_init, "CGROUP_0.32")                                                              \
+	X(cgroup_init_rules_cache, "CGROUP_0.32")                                                  \
+	X(cgroup_print_rules_config, "CGROUP_0.32")                                                \
+	X(cgroup_register_unchanged_process, "CGROUP_0.34")                                        \
+	X(cgroup_set_logger, "CGROUP_0.39")                                                        \
+	X(cgroup_strerror, "CGROUP_0.32.1")
+static struct {
+#define LC_DECL(f, v) __typeof__(&f) f;
+	LC_FUNCS(LC_DECL)
+} lc;
+
+/* 0, or -ENOSYS with why in buf (no libcgroup.so.2, or one without a function we call) */
+static int lc_load(char *buf, size_t size)
+{
+	static void *lib;
+	void *h;
+
+	if (lib)
+		return 0;
+	h = dlopen("libcgroup.so.2", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(buf, size, "libcgroup.so.2 cannot be loaded (%s; Debian: libcgroup2)",
+			 dlerror());
+		return -ENOSYS;
+	}
+#define LC_SYM(f, v)                                                                               \
+	if (!(lc.f = (__typeof__(&f))dlvsym(h, #f, v))) {                                          \
+		dlclose(h);                                                                        \
+		snprintf(buf, size, "libcgroup.so.2 has no %s@%s: too old", #f, v);                \
+		return -ENOSYS;                                                                    \
+	}
+	LC_FUNCS(LC_SYM)
+	lib = h;
+	return 0;
+}
 
 /* libcgroup's printed uid/gid markers */
 #define ID_ANY (-2L)
@@ -48,6 +95,7 @@ struct rule {
  */
 static struct {
 	bool loaded;
+	bool nolib; /* libcgroup.so.2 could not be opened: msg says why */
 	int err; /* libcgroup's code from loading, 0 when the rules are in */
 	char msg[256]; /* its last warning or error, for the diagnostic */
 	struct rule *r;
@@ -152,15 +200,19 @@ static int load(void)
 	if (cache.loaded)
 		return cache.err ? -ENOENT : 0;
 	cache.loaded = true;
+	if (lc_load(cache.msg, sizeof(cache.msg)) < 0) {
+		cache.nolib = true;
+		return -ENOENT;
+	}
 	/* library code never prints: libcgroup's messages become our diagnostic */
-	cgroup_set_logger(logger, CGROUP_LOG_WARNING, NULL);
+	lc.cgroup_set_logger(logger, CGROUP_LOG_WARNING, NULL);
 	/*
 	 * The rules do not need libcgroup's mount table, which on a hybrid host misses
 	 * name=systemd and the unified hierarchy: a failed init is not fatal for classification.
 	 */
-	(void)cgroup_init();
+	(void)lc.cgroup_init();
 	cache.msg[0] = '\0';
-	r = cgroup_init_rules_cache();
+	r = lc.cgroup_init_rules_cache();
 	if (r) {
 		cache.err = r;
 		return -ENOENT;
@@ -168,7 +220,7 @@ static int load(void)
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
-	cgroup_print_rules_config(f);
+	lc.cgroup_print_rules_config(f);
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	r = parse_table(text);
@@ -366,20 +418,23 @@ int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *
 	e = load();
 	if (e == -ENOMEM)
 		return e;
+	if (e < 0 && cache.nolib)
+		return cg_diag_say(d, ENOSYS, where, "", "classify",
+				   "the rules of " RULES_FILE " need libcgroup: %s", cache.msg);
 	if (e < 0)
 		return cg_diag_say(d, ENOENT, where, "", "classify",
 				   "no rules from " RULES_FILE " (libcgroup: %s%s%s)",
-				   cgroup_strerror(cache.err), cache.msg[0] ? ": " : "", cache.msg);
-	e = cgroup_get_uid_gid_from_procfs(pid, &uid, &gid);
+				   lc.cgroup_strerror(cache.err), cache.msg[0] ? ": " : "", cache.msg);
+	e = lc.cgroup_get_uid_gid_from_procfs(pid, &uid, &gid);
 	if (e == ECGROUPNOTEXIST)
 		return cg_diag_fail(d, ESRCH, CG_OP_OTHER, 0, where, "", "classify");
 	if (e)
 		return cg_diag_say(d, EIO, where, "", "classify", "libcgroup: %s",
-				   cgroup_strerror(e));
+				   lc.cgroup_strerror(e));
 	if (command && !procname)
 		return -ENOMEM;
 	/* a process that has no name to read (a kernel thread, gone) matches by ids only */
-	if (!command && cgroup_get_procname_from_procfs(pid, &procname))
+	if (!command && lc.cgroup_get_procname_from_procfs(pid, &procname))
 		procname = NULL;
 	i = find_rule(uid, gid, pid, procname);
 	if (i < 0)
@@ -406,10 +461,16 @@ int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *
 int cg_rules_sticky(pid_t pid, bool sticky, struct cg_diag *d)
 {
 	int flag = sticky ? CGROUP_DAEMON_UNCHANGE_CHILDREN : CGROUP_DAEMON_CANCEL_UNCHANGE_PROCESS;
-	char where[32];
+	char where[32], why[256];
 
 	snprintf(where, sizeof(where), "pid %d", (int)pid);
-	if (cgroup_register_unchanged_process(pid, flag))
+	/* libcgroup tells no one either when nothing listens: no need to open it for that */
+	if (!cg_rules_daemon_running())
+		return 0;
+	if (lc_load(why, sizeof(why)) < 0)
+		return cg_diag_say(d, ENOSYS, where, "", sticky ? "sticky" : "cancel sticky", "%s",
+				   why);
+	if (lc.cgroup_register_unchanged_process(pid, flag))
 		return cg_diag_say(d, EIO, where, "", sticky ? "sticky" : "cancel sticky",
 				   "cgrulesengd did not confirm (" CGRED_SOCKET ")");
 	return 0;

@@ -1,14 +1,13 @@
 BINS += $(O)/cgexec2
 MANS += man/cgexec2.1
-# -lcgroup: common/rules.o (cgrules.conf classification, --sticky); shared unless
-# LIBCGROUP_STATIC=1 (the Makefile says why). CGEXEC2_STATIC=1 links cgexec2 wholly statically,
-# glibc too: about 0.45 ms less per run than the default, libcgroup's 0.15 ms included. Not with
-# SAN=1; the linker warns that NSS lookups, and the dlopen of libsystemd for -t's scope, then
-# need the same glibc at run time.
-CGEXEC2_LIBS := $(LIBCGROUP)
+# No -lcgroup: common/rules.o opens libcgroup when cgrules.conf or --sticky needs it (the Makefile
+# says why). CGEXEC2_STATIC=1 links cgexec2 wholly statically, glibc too (what that saves per
+# run: bench/RESULTS-floors.md). Not with SAN=1; the linker warns that NSS lookups, and the
+# dlopen of libcgroup and of libsystemd for -t's scope, then need the same glibc at run time.
+CGEXEC2_LIBS :=
 ifeq ($(CGEXEC2_STATIC),1)
 ifneq ($(SAN),1)
-CGEXEC2_LIBS := -static -lcgroup
+CGEXEC2_LIBS := -static
 endif
 endif
 $(O)/cgexec2: $(OBJ)/cmd/cgexec2/main.o $(LIBCGKIT)
