@@ -424,7 +424,8 @@ int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *
 	if (e < 0)
 		return cg_diag_say(d, ENOENT, where, "", "classify",
 				   "no rules from " RULES_FILE " (libcgroup: %s%s%s)",
-				   lc.cgroup_strerror(cache.err), cache.msg[0] ? ": " : "", cache.msg);
+				   lc.cgroup_strerror(cache.err), cache.msg[0] ? ": " : "",
+				   cache.msg);
 	e = lc.cgroup_get_uid_gid_from_procfs(pid, &uid, &gid);
 	if (e == ECGROUPNOTEXIST)
 		return cg_diag_fail(d, ESRCH, CG_OP_OTHER, 0, where, "", "classify");
