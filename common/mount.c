@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,28 +272,40 @@ int cg_layout_load(struct cg_layout **ret)
 	r = cg_layout_parse(text, &l);
 	if (r < 0)
 		return r;
-	if (l->unified) {
-		_cleanup_free_ char *ctrls = NULL;
-		int fd = cg_hier_fd(l->unified);
-
-		if (fd < 0) {
-			cg_layout_free(l);
-			return fd;
-		}
-		/* a missing file (fixture tree without it) just means no controllers */
-		if (cg_read_at(fd, "cgroup.controllers", &ctrls) == 0) {
-			char **v = cg_strv_split(ctrls, " \n");
-
-			if (!v) {
-				cg_layout_free(l);
-				return -ENOMEM;
-			}
-			cg_strv_free(l->unified->controllers);
-			l->unified->controllers = v;
-		}
-	}
+	/*
+	 * Read when asked: a v1 spec (cgexec2 -g cpu:X) never needs them, and the read cost
+	 * every run an open of the mount and of the file (~15 us).
+	 */
+	if (l->unified)
+		l->unified->controllers_pending = true;
 	*ret = l;
 	return 0;
+}
+
+char *const *cg_hier_controllers(const struct cg_hier *h)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	/* the write through a const hierarchy that cg_hier_fd explains */
+	struct cg_hier *w = (struct cg_hier *)h;
+
+	if (!atomic_load_explicit(&h->controllers_pending, memory_order_acquire))
+		return h->controllers;
+	pthread_mutex_lock(&lock);
+	if (atomic_load_explicit(&h->controllers_pending, memory_order_relaxed)) {
+		_cleanup_free_ char *ctrls = NULL;
+		int fd = cg_hier_fd(h);
+		char **v;
+
+		/* a missing file (fixture tree without it) just means no controllers */
+		if (fd >= 0 && cg_read_at(fd, "cgroup.controllers", &ctrls) == 0 &&
+		    (v = cg_strv_split(ctrls, " \n"))) {
+			cg_strv_free(w->controllers);
+			w->controllers = v;
+		}
+		atomic_store_explicit(&w->controllers_pending, false, memory_order_release);
+	}
+	pthread_mutex_unlock(&lock);
+	return h->controllers;
 }
 
 int cg_hier_fd(const struct cg_hier *h)
@@ -357,7 +370,7 @@ bool cg_hier_has(const struct cg_hier *h, const char *controller)
 {
 	if (!strncmp(controller, "name=", 5))
 		return h->version == 1 && h->name && !strcmp(h->name, controller + 5);
-	return cg_strv_contains(h->controllers, controller);
+	return cg_strv_contains(cg_hier_controllers(h), controller);
 }
 
 struct cg_hier *cg_layout_find(const struct cg_layout *l, const char *controller)
@@ -370,50 +383,64 @@ struct cg_hier *cg_layout_find(const struct cg_layout *l, const char *controller
 	return NULL;
 }
 
+/* Whether the comma-separated list [s, e) holds the word w, optionally after a prefix. */
+static bool list_has(const char *s, const char *e, const char *prefix, const char *w)
+{
+	size_t pl = strlen(prefix), wl = strlen(w);
+
+	while (s < e) {
+		const char *c = memchr(s, ',', (size_t)(e - s));
+		size_t n = (size_t)((c ? c : e) - s);
+
+		if (n == pl + wl && !memcmp(s, prefix, pl) && !memcmp(s + pl, w, wl))
+			return true;
+		s += n + 1;
+	}
+	return false;
+}
+
+/*
+ * Runs twice in every cgexec2 (before its move and to verify it): the text is walked in place,
+ * with no copy and no allocation but the path returned.
+ */
 int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 {
-	_cleanup_free_ char *copy = strdup(text ? text : "");
-	char *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *c1 = strchr(line, ':'), *c2, *path;
-		size_t rl;
-		int r;
+	for (const char *line = text ? text : ""; *line;) {
+		const char *eol = strchrnul(line, '\n'), *next = *eol ? eol + 1 : eol;
+		const char *c1 = memchr(line, ':', (size_t)(eol - line)), *c2, *path;
+		_cleanup_free_ char *own = NULL;
+		size_t rl, pl;
 		bool match = false;
+		int r;
 
-		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(eol - c1 - 1)) : NULL;
+		if (!c2) {
+			line = next;
 			continue;
-		*c1 = *c2 = '\0';
-		path = c2 + 1;
-		if (h->version == 2) {
-			match = !strcmp(line, "0") && c1[1] == '\0';
-		} else if (c1[1]) {
-			_cleanup_strv_free_ char **ctl = cg_strv_split(c1 + 1, ",");
-
-			if (!ctl)
-				return -ENOMEM;
-			if (h->controllers && h->controllers[0])
-				match = cg_strv_contains(ctl, h->controllers[0]);
-			else if (h->name) {
-				_cleanup_free_ char *n = NULL;
-				if (asprintf(&n, "name=%s", h->name) < 0)
-					return -ENOMEM;
-				match = cg_strv_contains(ctl, n);
-			}
 		}
-		if (!match)
+		if (h->version == 2)
+			match = c1 - line == 1 && line[0] == '0' && c2 == c1 + 1;
+		else if (c2 > c1 + 1 && h->controllers && h->controllers[0])
+			match = list_has(c1 + 1, c2, "", h->controllers[0]);
+		else if (c2 > c1 + 1 && h->name)
+			match = list_has(c1 + 1, c2, "name=", h->name);
+		if (!match) {
+			line = next;
 			continue;
+		}
+		path = c2 + 1;
+		pl = (size_t)(eol - path);
 		/* outside our cgroup namespace ("/../x"), or outside a bind-mounted subtree */
-		if (!strncmp(path, "/..", 3) && (path[3] == '/' || path[3] == '\0'))
+		if (pl >= 3 && !strncmp(path, "/..", 3) && (pl == 3 || path[3] == '/'))
 			return -ENOENT;
 		rl = strcmp(h->root, "/") ? strlen(h->root) : 0;
-		if (strncmp(path, h->root, rl) || (path[rl] != '/' && path[rl] != '\0'))
+		if (pl < rl || strncmp(path, h->root, rl) || (pl > rl && path[rl] != '/'))
 			return -ENOENT;
-		path += rl;
+		own = strndup(path + rl, pl - rl);
+		if (!own)
+			return -ENOMEM;
 		/* the kernel never prints ".." inside a path, but this text decides what we open */
-		r = cg_path_normalize(path, ret);
+		r = cg_path_normalize(own, ret);
 		return r == -ENOMEM ? r : r < 0 ? -ENOENT : 0;
 	}
 	return -ENOENT;

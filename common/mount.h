@@ -13,7 +13,12 @@ struct cg_hier {
 	char *mountpoint; /* unescaped, absolute */
 	char *root; /* the mount's root inside the hierarchy: "/" unless bind/namespace */
 	char *name; /* v1 "name=" hierarchy name, or NULL */
-	char **controllers; /* NULL-terminated. v1: from the mount options; v2: cgroup.controllers */
+	/*
+	 * NULL-terminated. v1: from the mount options; v2: cgroup.controllers, which
+	 * cg_layout_load leaves unread (controllers_pending) until cg_hier_controllers() or
+	 * cg_hier_has() asks: read it through them.
+	 */
+	char **controllers;
 	char *label; /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
 	dev_t dev; /* several mounts of one hierarchy share it */
 	/*
@@ -22,6 +27,7 @@ struct cg_hier {
 	 * cg_hier_fd). Atomic: threads may share a hierarchy.
 	 */
 	_Atomic int fd;
+	_Atomic bool controllers_pending;
 };
 
 enum cg_layout_kind {
@@ -40,8 +46,8 @@ struct cg_layout {
 /* Parse mountinfo text only (no filesystem access): for unit tests and for cg_layout_load. */
 int cg_layout_parse(const char *mountinfo, struct cg_layout **ret);
 /*
- * Parse /proc/self/mountinfo ($CGKIT_MOUNTINFO overrides it, for fixture trees) and read the
- * unified controllers from its cgroup.controllers.
+ * Parse /proc/self/mountinfo ($CGKIT_MOUNTINFO overrides it, for fixture trees). The unified
+ * controllers are read from its cgroup.controllers when first asked for (cg_hier_controllers).
  */
 int cg_layout_load(struct cg_layout **ret);
 void cg_layout_free(struct cg_layout *l);
@@ -59,6 +65,11 @@ int cg_hier_fd(const struct cg_hier *h);
 /* cg_open_beneath(PATH) below the hierarchy root */
 int cg_hier_open(const struct cg_hier *h, const char *path, int flags);
 
+/*
+ * The controllers of h; for the unified hierarchy of cg_layout_load, cgroup.controllers is read
+ * on the first call (a missing or unreadable file: none). Thread-safe, as cg_hier_fd.
+ */
+char *const *cg_hier_controllers(const struct cg_hier *h);
 bool cg_hier_has(const struct cg_hier *h, const char *controller);
 /*
  * The hierarchy serving a controller ("cpu", "name=systemd"): a v1 hierarchy that has it

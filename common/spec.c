@@ -63,7 +63,7 @@ static int not_mounted(const struct cg_layout *l, const char *ctrl, const char *
 						off ? "; " : "", h->label, h->mountpoint);
 	}
 	if (l->unified && off < sizeof(where) - 1) {
-		_cleanup_free_ char *offers = cg_strv_join(l->unified->controllers, " ");
+		_cleanup_free_ char *offers = cg_strv_join(cg_hier_controllers(l->unified), " ");
 
 		snprintf(where + off, sizeof(where) - off, "%sunified at %s offers: %s",
 			 off ? "; " : "", l->unified->mountpoint,

@@ -77,7 +77,7 @@ int main(void)
 	free(dm);
 	/* again: already threaded is fine */
 	CHECK_INT(cg_threaded_setup(u, t, NULL, &j, &d), 0);
-	if (cg_strv_contains(u->controllers, "cpu")) {
+	if (cg_hier_has(u, "cpu")) {
 		char path[256];
 
 		if (cg_threaded_setup(u, t, cpu, &j, &d) < 0) {
