@@ -750,4 +750,27 @@ test_sticky() {
 	assertContains "waiting: placed" "$out" ":/$g"
 }
 
+# No tool links libcgroup (common/rules.c opens it): with libcgroup.so.2 hidden in a private
+# mount namespace, -g and --sticky (no cgrulesengd) run as before, and only the rules of
+# cgrules.conf say that they need it.
+test_without_libcgroup() {
+	need_pids || return 0
+	command -v unshare >/dev/null || { cgk_skip "no unshare(1)"; return 0; }
+	[ -S /var/run/cgred.socket ] && { cgk_skip "a cgrulesengd is running"; return 0; }
+	local g lib
+	g=$(leaf nolib) || return 0
+	lib=$(ldconfig -p 2>/dev/null | awk '$1 == "libcgroup.so.2" { print $NF; exit }')
+	hidden() {
+		unshare -m sh -c '[ -z "$1" ] || mount --bind /dev/null "$1" || exit 99; shift; exec "$@"' \
+			sh "$lib" "$@"
+	}
+	cgk_capture hidden "$X" --sticky -g "pids:$g" cat /proc/self/cgroup
+	assertEquals "-g: exit ($err)" 0 "$rc"
+	assertContains "-g: placed" "$out" ":/$g"
+	cgk_capture hidden "$X" true
+	assertEquals "rules: exit" 125 "$rc"
+	assertContains "rules: says what is missing" "$err" \
+		": classify: the rules of /etc/cgrules.conf need libcgroup: libcgroup.so.2 cannot be loaded ("
+}
+
 . "$SHUNIT2"
