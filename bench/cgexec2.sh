@@ -6,7 +6,10 @@
 # the cgexec2 ones again in the unified hierarchy (_v2: clone3(CLONE_INTO_CGROUP) when waiting),
 # in a cgkit-test.<pid> cgroup of a v1 hierarchy libcgroup can see (cpu, else pids, freezer).
 # The floor (bench/cgexec2_floor) writes its pid into cgroup.procs and execs, nothing else:
-# the migration and the second exec that every move-and-exec wrapper pays.
+# the migration and the second exec that every move-and-exec wrapper pays. The verified floor
+# (vfloor, cgexec2_floor -v) adds the two reads cgexec2's contract needs: /proc/self/mountinfo
+# (where "cpu:X" is mounted) and /proc/self/cgroup after the move (the check); cgexec2 is
+# printed against both, in wall time (p10) and CPU time.
 # Runs are started one after the other by bench/cgexec2_run (posix_spawn + wait); rounds
 # interleave the variants so that a busy machine skews them alike. Printed per variant: the
 # median and the 10th percentile of the wall time (what a run costs when the machine leaves
@@ -14,6 +17,8 @@
 # against the targets: cgexec2 adds under 0.5 ms (a quarter of cgexec's ~2 ms), the transient
 # mode under 2 ms.
 #   CGKIT_BENCH_RUNS  runs per variant per round (200)   CGKIT_BENCH_ROUNDS  rounds (5)
+#   CGKIT_BENCH_BEFORE  another cgexec2 binary (an older build), run interleaved with the rest as
+#                       "before": a before/after comparison under the same load
 set -u
 bin=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
 obj=${CGKIT_OBJ:-$bin/.obj}
@@ -70,10 +75,16 @@ fi
 declare -A cmd quiet
 cmd[bare]="/bin/true"
 cmd[floor]="$FLOOR $procs /bin/true"
+cmd[vfloor]="$FLOOR -v $procs /bin/true"
 cmd[cgexec2]="$X -g $spec /bin/true"
 cmd[cgexec2_s]="$X -s -g $spec /bin/true"
 cmd[cgexec2_t]="$X -t -g $spec /bin/true"
-variants=(bare floor cgexec2 cgexec2_s cgexec2_t)
+variants=(bare floor vfloor cgexec2 cgexec2_s cgexec2_t)
+if [ -n "${CGKIT_BENCH_BEFORE:-}" ]; then
+	[ -x "$CGKIT_BENCH_BEFORE" ] || { echo "bench/cgexec2: $CGKIT_BENCH_BEFORE is not executable" >&2; exit 1; }
+	cmd[before]="$CGKIT_BENCH_BEFORE -g $spec /bin/true"
+	variants+=(before)
+fi
 quiet[cgexec2_s]=1
 cgexec=$(command -v cgexec)
 if [ -n "$cgexec" ] && [ -n "$ctrl" ] && "$cgexec" -g "$spec" /bin/true 2>/dev/null; then
@@ -132,6 +143,10 @@ fi
 echo "cgexec2 overhead (p10): $(ms "$over") ms (target < 0.5): $([ "$over" -lt 500 ] && echo met || echo MISSED)"
 over_f=$((P[floor] - P[bare]))
 echo "floor overhead (p10): $(ms "$over_f") ms; cgexec2 over the floor: $(ms $((P[cgexec2] - P[floor]))) ms, ratio cgexec2/floor wall $(ratio "${P[cgexec2]}" "${P[floor]}")"
+echo "ratio cgexec2/floor: wall p10 $(ratio "${P[cgexec2]}" "${P[floor]}"), wall median $(ratio "${M[cgexec2]}" "${M[floor]}"), cpu $(ratio "${C[cgexec2]}" "${C[floor]}") (target <= 1.1)"
+echo "ratio cgexec2/vfloor: wall p10 $(ratio "${P[cgexec2]}" "${P[vfloor]}"), wall median $(ratio "${M[cgexec2]}" "${M[vfloor]}"), cpu $(ratio "${C[cgexec2]}" "${C[vfloor]}")"
+[ -n "${cmd[before]:-}" ] &&
+	echo "ratio cgexec2/before: wall p10 $(ratio "${P[cgexec2]}" "${P[before]}"), wall median $(ratio "${M[cgexec2]}" "${M[before]}"), cpu $(ratio "${C[cgexec2]}" "${C[before]}")"
 [ "$over_f" -ge 500 ] &&
 	echo "note: the floor alone (one migration, one more exec) adds $(ms "$over_f") ms here: the 0.5 ms target is out of reach for any move-and-exec wrapper on this machine"
 echo "cgexec2 -t overhead (p10): $(ms "$over_t") ms (target < 2): $([ "$over_t" -lt 2000 ] && echo met || echo MISSED)"
