@@ -7,7 +7,9 @@
 # storm, with and without --freeze.
 # Prints ratios: against the floor, and (/vfl) against the floor plus the one listing read
 # that cgmigrate's verification needs (vfloor: the kernel builds and sorts a v1 listing per
-# read, so that read alone is 10-15% of the floor at 10,000 pids).
+# read, so that read alone is 10-15% of the floor at 10,000 pids). The ratios are of wall times;
+# the CPU times (user + system of the process and its threads: cgmigrate's helper thread probes
+# each id beside the writes) of the floor with its listing and of cgmigrate are printed too.
 # Sandboxes: cgkit-test.<pid> in cpu, cpuacct, pids and freezer, removed at exit.
 # Environment: SIZES ("2000 10000"), THREADS ("1 4"), REPEAT (3).
 set -u
@@ -92,52 +94,56 @@ start_sleepers() { # N THREADS -> $tmp/pids
 }
 
 # min of a list of numbers
-best() { printf '%s\n' "$@" | sort -n | head -n 1; }
+best() { printf '%s\n' "$@" | cut -d: -f1 | sort -n | head -n 1; }
+# min of the CPU times of a list of wall:cpu words
+bestc() { printf '%s\n' "$@" | cut -d: -f2 | sort -n | head -n 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 ms() { awk -v a="$1" 'BEGIN { printf "%.1f", a / 1000 }'; }
 
-# one there-and-back (a -> b -> a) of the pids with each tool; prints microseconds
+# the sums of two "wall_us cpu_us" lines, as one word "wall_us:cpu_us"
+add2() { echo "$1 $2 $3 $4" | awk '{ print $1 + $3 ":" $2 + $4 }'; }
+# one there-and-back (a -> b -> a) of the pids with each tool; prints "wall_us:cpu_us"
 round_floor() {
 	local x y
-	x=$("$T" "$FLOOR" "$tmp/pids" $(procs_files b "$1")) || return 1
-	y=$("$T" "$FLOOR" "$tmp/pids" $(procs_files a "$1")) || return 1
-	echo $((x + y))
+	x=$("$T" -c "$FLOOR" "$tmp/pids" $(procs_files b "$1")) || return 1
+	y=$("$T" -c "$FLOOR" "$tmp/pids" $(procs_files a "$1")) || return 1
+	add2 $x $y
 }
 # the floor plus one read of the first target's listing: the least a verified move costs
 round_vfloor() {
 	local x y
-	x=$("$T" "$FLOOR" -l "$tmp/pids" $(procs_files b "$1")) || return 1
-	y=$("$T" "$FLOOR" -l "$tmp/pids" $(procs_files a "$1")) || return 1
-	echo $((x + y))
+	x=$("$T" -c "$FLOOR" -l "$tmp/pids" $(procs_files b "$1")) || return 1
+	y=$("$T" -c "$FLOOR" -l "$tmp/pids" $(procs_files a "$1")) || return 1
+	add2 $x $y
 }
 round_cgmigrate() {
 	local spec x y
 	spec=cpu
 	[ "$1" = 3 ] && spec=$H3_SPEC
-	x=$("$T" "$M" -g "$spec:/$S/b" -p "$tmp/pids") || return 1
-	y=$("$T" "$M" -g "$spec:/$S/a" -p "$tmp/pids") || return 1
-	echo $((x + y))
+	x=$("$T" -c "$M" -g "$spec:/$S/b" -p "$tmp/pids") || return 1
+	y=$("$T" -c "$M" -g "$spec:/$S/a" -p "$tmp/pids") || return 1
+	add2 $x $y
 }
 round_noverify() {
 	local spec x y
 	spec=cpu
 	[ "$1" = 3 ] && spec=$H3_SPEC
-	x=$("$T" "$M" --no-verify -g "$spec:/$S/b" -p "$tmp/pids") || return 1
-	y=$("$T" "$M" --no-verify -g "$spec:/$S/a" -p "$tmp/pids") || return 1
-	echo $((x + y))
+	x=$("$T" -c "$M" --no-verify -g "$spec:/$S/b" -p "$tmp/pids") || return 1
+	y=$("$T" -c "$M" --no-verify -g "$spec:/$S/a" -p "$tmp/pids") || return 1
+	add2 $x $y
 }
 round_cgclassify() {
 	local spec x y
 	spec=cpu
 	[ "$1" = 3 ] && spec=$H3_SPEC
-	x=$("$T" cgclassify -g "$spec:/$S/b" $(cat "$tmp/pids")) || return 1
-	y=$("$T" cgclassify -g "$spec:/$S/a" $(cat "$tmp/pids")) || return 1
-	echo $((x + y))
+	x=$("$T" -c cgclassify -g "$spec:/$S/b" $(cat "$tmp/pids")) || return 1
+	y=$("$T" -c cgclassify -g "$spec:/$S/a" $(cat "$tmp/pids")) || return 1
+	add2 $x $y
 }
 
 say "kernel $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg); best of $REPEAT; times are a there-and-back (2N moves per hierarchy)"
-printf '%-7s %-7s %-5s %9s %10s %13s %6s %6s %10s %6s %14s %6s %8s\n' procs threads hier floor_ms vfloor_ms \
-	cgmigrate_ms ratio /vfl noverify_ms ratio cgclassify_ms ratio mig/cls
+printf '%-7s %-7s %-5s %9s %10s %13s %6s %6s %10s %6s %14s %6s %8s %8s %8s %7s\n' procs threads hier floor_ms vfloor_ms \
+	cgmigrate_ms ratio /vfl noverify_ms ratio cgclassify_ms ratio mig/cls vfl_cpu mig_cpu cpu/vfl
 # Never take more than half of the pids still free: the machine is shared.
 task_budget() {
 	local total
@@ -172,9 +178,11 @@ for n in $SIZES; do
 			fi
 			hn=1
 			[ "$h" = 3 ] && hn=$H3_N
-			printf '%-7s %-7s %-5s %9s %10s %13s %6s %6s %10s %6s %14s %6s %8s\n' "$n" "$th" \
+			vc=$(bestc "${v[@]}") gc=$(bestc "${g[@]}")
+			printf '%-7s %-7s %-5s %9s %10s %13s %6s %6s %10s %6s %14s %6s %8s %8s %8s %7s\n' "$n" "$th" \
 				"$hn" "$(ms "$fb")" "$(ms "$vb")" "$(ms "$gb")" "$(ratio "$gb" "$fb")" \
-				"$(ratio "$gb" "$vb")" "$(ms "$ub")" "$(ratio "$ub" "$fb")" "$cb" "$cr" "$mc"
+				"$(ratio "$gb" "$vb")" "$(ms "$ub")" "$(ratio "$ub" "$fb")" "$cb" "$cr" "$mc" \
+				"$(ms "$vc")" "$(ms "$gc")" "$(ratio "$gc" "$vc")"
 		done
 	done
 done
