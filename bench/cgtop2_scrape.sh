@@ -71,9 +71,11 @@ scrapes() {
 
 # Start the server over the sandbox (environment: $@); sets $server $url.
 start() {
+	# the previous server's "serving" line must not be taken for this one's
+	rm -f "$tmp/err"
 	env "$@" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "/$name" 2>"$tmp/err" &
 	server=$!
-	for i in $(seq 1 600); do grep -q serving "$tmp/err" && break; sleep 0.05; done
+	for i in $(seq 1 1200); do grep -qs serving "$tmp/err" && break; sleep 0.05; done
 	url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
 	[ -n "$url" ] || { echo "cgtop2_scrape bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
 }
