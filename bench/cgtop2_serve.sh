@@ -10,9 +10,11 @@
 # (every scrape samples), one curl fetching K URLs in a row on one keep-alive connection; wall
 # time per scrape is the median of curl's time_total, CPU time per scrape the server's
 # utime+stime (/proc/PID/stat) over the K scrapes divided by K; "gzip" the same with
-# Accept-Encoding: gzip, as Prometheus sends it by default. The machine is shared: batch steady,
-# scrape and gzip scrape are measured in turn in each of R rounds (CGTOP2_SERVE_BENCH_ROUNDS, 3),
-# so that load hits all three alike, and the ratio is the median of the rounds' ratios.
+# Accept-Encoding: gzip, as Prometheus sends it by default; "HEAD" the same with HEAD requests,
+# which sample and render the body but do not send it (GET minus HEAD: what sending costs the
+# server). The machine is shared: batch steady and the three kinds of scrape are measured in
+# turn in each of R rounds (CGTOP2_SERVE_BENCH_ROUNDS, 3), so that load hits them alike, and
+# the ratio is the median of the rounds' ratios.
 # Issue 13's target: a scrape within 1.2x of the batch refresh; memory flat over 10,000 scrapes.
 set -u
 BIN=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -106,7 +108,7 @@ for n in $SIZES; do
 		# of a refresh with 20) stays small beside them.
 		kb=$k
 		[ "$n" -ge 10000 ] && [ $mode = default ] && kb=100
-		# a round: one more refresh of a running -b, a scrape, a gzipped scrape (CPU us each)
+		# a round: one more refresh of a running -b, a scrape, a gzipped one, a HEAD (CPU us each)
 		for r in $(seq 1 "$ROUNDS"); do
 			a=$(env "$env" "$FLOOR" rusage "$T" -b -n 2 -d 0.01 -F prometheus "/$name" | cut -d' ' -f1)
 			b=$(env "$env" "$FLOOR" rusage "$T" -b -n $((kb + 2)) -d 0.01 -F prometheus "/$name" | cut -d' ' -f1)
@@ -114,18 +116,22 @@ for n in $SIZES; do
 			sw=$(cat "$tmp/wall")
 			gc=$(scrape_cpu "$k" "$url" -H 'Accept-Encoding: gzip')
 			gw=$(cat "$tmp/wall")
-			echo "$(((b - a) / kb)) $sc $sw $gc $gw"
+			hc=$(scrape_cpu "$k" "$url" -I)
+			echo "$(((b - a) / kb)) $sc $sw $gc $gw $hc"
 		done >"$tmp/rounds"
-		awk '{ printf "  round %d: batch steady %d us CPU; scrape %d us CPU (%d us wall); gzip %d us CPU (%d us wall)\n", NR, $1, $2, $3, $4, $5 }' "$tmp/rounds"
+		awk '{ printf "  round %d: batch steady %d us CPU; scrape %d us CPU (%d us wall); gzip %d us CPU (%d us wall); HEAD %d us CPU\n", NR, $1, $2, $3, $4, $5, $6 }' "$tmp/rounds"
 		bs=$(cut -d' ' -f1 "$tmp/rounds" | median)
 		sc=$(cut -d' ' -f2 "$tmp/rounds" | median)
 		sw=$(cut -d' ' -f3 "$tmp/rounds" | median)
 		gc=$(cut -d' ' -f4 "$tmp/rounds" | median)
+		hc=$(cut -d' ' -f6 "$tmp/rounds" | median)
+		send=$(awk '{ print $2 - $6 }' "$tmp/rounds" | median)
 		rs=$(awk '{ print ($1 ? $2 / $1 : 0) }' "$tmp/rounds" | median)
 		rg=$(awk '{ print ($1 ? $4 / $1 : 0) }' "$tmp/rounds" | median)
 		printf '  batch steady %8s    wall %8d us CPU  (one more refresh of a running -b, %d a round; median of %d rounds)\n' "" "$bs" "$kb" "$ROUNDS"
 		printf '  scrape       %8d us wall %8d us CPU  (%d scrapes a round; CPU: the server over them)\n' "$sw" "$sc" "$k"
 		printf '  scrape, gzip %8s    wall %8d us CPU  (Accept-Encoding: gzip, as Prometheus asks)\n' "" "$gc"
+		printf '  HEAD         %8s    wall %8d us CPU  (sampled and rendered, not sent; sending: %d us, the median of GET - HEAD)\n' "" "$hc" "$send"
 		awk -v a="$sw" -v b="$bw" -v c="$sc" -v d="$bc" -v rs="$rs" -v rg="$rg" 'BEGIN {
 			printf "  ratio scrape/batch refresh: wall %.3f, CPU %.3f; scrape/batch steady: CPU %.2f, gzipped %.2f (target <= 1.2)\n",
 				a / b, (d ? c / d : 0), rs, rg }'
