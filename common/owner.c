@@ -87,13 +87,20 @@ int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 		return 0;
 	}
 	o.kind = CG_OWNER_OUTSIDE;
-	/* the path in the hierarchy as "/a/b/c": the mount's root, then the target's path */
+	/*
+	 * The path in the hierarchy as "/a/b/c": the mount's root, then the target's path. A mount
+	 * that reaches above the cgroup namespace's root (mountinfo root "/..") is the hierarchy's
+	 * own root as far as anything inside can tell: its units are named from there, through the
+	 * namespace's root below it (nsbase), and nothing is stripped to find their directories.
+	 */
+	if (t->hier->nsbase)
+		root = t->hier->nsbase;
 	while (*root == '/')
 		root++;
 	n = snprintf(full, sizeof(full), "/%s%s%s", root, *root && *t->path ? "/" : "", t->path);
 	if (n < 0 || (size_t)n >= sizeof(full))
 		return -ENAMETOOLONG;
-	rootlen = strlen(root) ? strlen(root) + 1 : 0;
+	rootlen = strlen(root) && !t->hier->nsbase ? strlen(root) + 1 : 0;
 	mplen = strlen(t->hier->mountpoint);
 	if (mplen >= sizeof(dir))
 		return -ENAMETOOLONG;
