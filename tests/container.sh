@@ -124,19 +124,19 @@ from_outside() {
 # cgcreate2 -v /inner made /inner at the top of the host's tree).
 test_namespace_mount_from_outside() {
 	need_unshare || return 0
-	local p
 	sb=$(cgk_sandbox unified)
-	sleep 300 &
-	p=$!
-	_pids+=("$p")
-	# $1 cgcreate2, $2 cgmigrate, $3 cgexec2, $4 cgtop2, $5 the mount, $6 a sleep
+	# $1 cgcreate2, $2 cgmigrate, $3 cgexec2, $4 cgtop2, $5 the mount; the sleep starts
+	# inside, as nsdelegate (the unified VM) lets no process in from beyond the root
 	from_outside "" unified 'awk -v m="$5" "\$5 == m { print \$4 }" /proc/self/mountinfo
 		sed -n "s/^0:://p" /proc/self/cgroup
 		"$1" -v /inner || exit 81
 		"$3" -g /inner -- sed -n "s/^0:://p" /proc/self/cgroup || exit 82
 		"$3" -t --no-systemd -g /inner -- sed -n "s/^0:://p" /proc/self/cgroup || exit 83
-		"$2" -v -g /inner "$6" || exit 84
-		"$4" -b -n 1 -P -p /inner | awk "NR > 1 { print \$1, \$2 }"' "$m" "$p"
+		sleep 300 &
+		"$2" -v -g /inner $! || exit 84
+		sed -n "s/^0:://p" /proc/$!/cgroup
+		"$4" -b -n 1 -P -p /inner | awk "NR > 1 { print \$1, \$2 }"
+		kill $!' "$m"
 	assertEquals "$err" 0 "$rc"
 	assertEquals "mountinfo, /proc/self/cgroup, cgcreate2 -v, cgexec2 -g and -t, cgmigrate, cgtop2 -P" "/..
 /
@@ -144,14 +144,11 @@ created cgroup /inner (unified)
 /inner
 /inner/cgexec2-N
 moved 1 process (1 thread), 0 gone, 0 failed
+/inner
 /inner 1" "$(printf '%s\n' "$out" | sed 's/cgexec2-[0-9]*/cgexec2-N/')"
 	assertTrue "made in the namespace's root, the sandbox" "[ -d $sb/inner ]"
 	assertFalse "not at the top of the host's tree" "[ -e $m/inner ]"
-	assertEquals "moved where the namespace's /inner is" "/$SANDBOX_NAME/inner" \
-		"$(cgk_cgroup_of "$p" unified 2>/dev/null || echo gone)"
-	kill "$p"
-	wait "$p" 2>/dev/null
-	from_outside "" unified '"$1" -x /inner' 
+	from_outside "" unified '"$1" -x /inner'
 	assertEquals "$err" 0 "$rc"
 	assertFalse "removed from the sandbox" "[ -e $sb/inner ]"
 }
