@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -379,15 +380,20 @@ static int ns_search(int dfd, int up, const char *self, pid_t pid, int version, 
  * is where its own /proc/self/cgroup says. The search reads one cgroup.procs per candidate and
  * on cgroup2 skips unpopulated subtrees. Not found: h->ns_error, reported at use.
  */
-static int ns_locate(struct cg_hier *h, const char *self_cgroups)
+static int ns_locate(struct cg_hier *h)
 {
-	_cleanup_free_ char *self = NULL, *rel = NULL;
+	_cleanup_free_ char *self_cgroups = NULL, *self = NULL, *rel = NULL;
 	_cleanup_close_ int mfd = -1;
 	size_t budget = NS_SEARCH_MAX;
 	int up = cg_root_levels_up(h->root), r;
 
 	h->ns_error = -EREMOTE;
-	if (up < 0 || !self_cgroups)
+	if (up <= 0)
+		return 0;
+	r = cg_task_cgroups(getpid(), 0, &self_cgroups);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
 		return 0;
 	r = cg_proc_cgroup_parse(self_cgroups, h, &self);
 	if (r == -ENOMEM)
@@ -412,10 +418,45 @@ static int ns_locate(struct cg_hier *h, const char *self_cgroups)
 	return 0;
 }
 
+/*
+ * The search of ns_locate on a hierarchy's first use. Like cg_hier_fd's cache, a write through
+ * a const hierarchy (every cg_hier is a modifiable object); the mutex lets one thread search
+ * while the others wait, and the flag's release orders the fields before it for them.
+ */
+static void ns_resolve(const struct cg_hier *ch)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct cg_hier *h = (struct cg_hier *)ch;
+
+	if (!atomic_load(&h->ns_pending))
+		return;
+	pthread_mutex_lock(&lock);
+	if (atomic_load(&h->ns_pending)) {
+		int r = ns_locate(h);
+
+		if (r < 0)
+			h->ns_error = r;
+		atomic_store(&h->ns_pending, false);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+const char *cg_hier_dir(const struct cg_hier *h)
+{
+	ns_resolve(h);
+	return h->dir ? h->dir : h->mountpoint;
+}
+
+const char *cg_hier_nsbase(const struct cg_hier *h)
+{
+	ns_resolve(h);
+	return h->nsbase;
+}
+
 int cg_layout_load(struct cg_layout **ret)
 {
 	const char *src = getenv("CGKIT_MOUNTINFO");
-	_cleanup_free_ char *text = NULL, *self = NULL;
+	_cleanup_free_ char *text = NULL;
 	struct cg_layout *l;
 	int r;
 
@@ -425,22 +466,18 @@ int cg_layout_load(struct cg_layout **ret)
 	r = cg_layout_parse(text, &l);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < l->n; i++) {
-		if (cg_root_levels_up(l->hier[i].root) == 0)
-			continue;
-		if (!self && cg_task_cgroups(getpid(), 0, &self) == -ENOMEM)
-			r = -ENOMEM;
-		if (r == 0)
-			r = ns_locate(&l->hier[i], self);
-		if (r < 0) {
-			cg_layout_free(l);
-			return r;
-		}
-	}
-	if (l->unified && !l->unified->ns_error) {
+	for (size_t i = 0; i < l->n; i++)
+		if (cg_root_levels_up(l->hier[i].root) != 0)
+			atomic_store(&l->hier[i].ns_pending, true);
+	if (l->unified) {
 		_cleanup_free_ char *ctrls = NULL;
 		int fd = cg_hier_fd(l->unified);
 
+		/* a mount whose namespace root is not found: said when it is used, if it is */
+		if (fd == -EREMOTE) {
+			*ret = l;
+			return 0;
+		}
 		if (fd < 0) {
 			cg_layout_free(l);
 			return fd;
@@ -475,6 +512,7 @@ int cg_hier_fd(const struct cg_hier *h)
 
 	if (fd >= 0)
 		return fd;
+	ns_resolve(h);
 	if (h->ns_error)
 		return h->ns_error;
 	fd = open(cg_hier_dir(h), O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -16,7 +16,10 @@ struct cg_hier {
 	 * Where the cgroups the tools name start, as a directory: the mountpoint, or when the
 	 * mount reaches above this process's cgroup namespace (mountinfo root "/..", cgroup2 or a
 	 * v1 hierarchy mounted before unshare(CLONE_NEWCGROUP)) the namespace's root below it, so
-	 * that "/" is the namespace's root as /proc/self/cgroup says. Absolute, unescaped.
+	 * that "/" is the namespace's root as /proc/self/cgroup says. Absolute, unescaped. Found
+	 * on first use (cg_hier_fd, cg_hier_dir, cg_hier_nsbase), not at load: a tool uses one or
+	 * two of the hierarchies, and the search reads the tree. NULL until then and for the
+	 * mountpoint.
 	 */
 	char *dir;
 	/* that root below the mountpoint ("cgkit-test.1"), or NULL when dir is the mountpoint */
@@ -26,6 +29,8 @@ struct cg_hier {
 	 * below it (cg_hier_fd returns it: cg_explain says why), else 0.
 	 */
 	int ns_error;
+	/* the search is still to be made (cg_layout_load sets it; a mutex orders the first use) */
+	_Atomic bool ns_pending;
 	char *name; /* v1 "name=" hierarchy name, or NULL */
 	char **controllers; /* NULL-terminated. v1: from the mount options; v2: cgroup.controllers */
 	char *label; /* for messages: "cpu,cpuacct", "name=systemd", "unified" */
@@ -70,11 +75,14 @@ const char *cg_layout_kind_name(enum cg_layout_kind k);
  * Thread-safe: of two racing first opens one fd is kept.
  */
 int cg_hier_fd(const struct cg_hier *h);
-/* h->dir, or the mountpoint for a hierarchy built without one (fixtures, tests) */
-static inline const char *cg_hier_dir(const struct cg_hier *h)
-{
-	return h->dir ? h->dir : h->mountpoint;
-}
+/*
+ * The directory of the hierarchy's "/": h->dir once the namespace's root is found below a
+ * mount from before the namespace, else the mountpoint (also when it was not found: cg_hier_fd
+ * says so). Thread-safe, as cg_hier_fd.
+ */
+const char *cg_hier_dir(const struct cg_hier *h);
+/* h->nsbase once looked for: the namespace's root below the mountpoint, or NULL */
+const char *cg_hier_nsbase(const struct cg_hier *h);
 /* cg_open_beneath(PATH) below the hierarchy root */
 int cg_hier_open(const struct cg_hier *h, const char *path, int flags);
 

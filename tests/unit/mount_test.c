@@ -253,12 +253,20 @@ static void test_ns_locate(void)
 	snprintf(text, sizeof(text), "%s/mountinfo", dir);
 	line = text + strlen(text) + 1;
 	snprintf(line, sizeof(text) - strlen(text) - 1,
-		 "41 31 0:38 /../.. %s rw - cgroup2 cgroup2 rw\n", dir);
+		 "41 31 0:38 /../.. %s rw - cgroup2 cgroup2 rw\n"
+		 "42 31 0:39 /.. %s/a rw - cgroup cgroup rw,pids\n",
+		 dir, dir);
 	put(dir, "mountinfo", line);
 	setenv("CGKIT_MOUNTINFO", text, 1);
 
 	CHECK_INT(cg_layout_load(&l), 0);
+	/* the unified one is searched at load (its controllers are read), pids on first use */
+	CHECK(cg_layout_find(l, "pids") && cg_layout_find(l, "pids")->ns_pending);
+	CHECK(cg_layout_find(l, "pids")->nsbase == NULL);
+	(void)cg_hier_dir(cg_layout_find(l, "pids"));
+	CHECK(!cg_layout_find(l, "pids")->ns_pending);
 	CHECK_STR(l->unified->nsbase, "b/c");
+	CHECK_STR(cg_hier_nsbase(l->unified), "b/c");
 	snprintf(cmd, sizeof(cmd), "%s/b/c", dir);
 	CHECK_STR(l->unified->dir, cmd);
 	CHECK_STR(cg_hier_dir(l->unified), cmd);
