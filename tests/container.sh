@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The tools inside a container: a cgroup namespace with cgroup2 mounted again inside it (the
-# paths the container sees), the nsdelegate boundary a move from inside cannot cross, a cgroup2
-# mount from before the namespace (its root outside it), and a read-only cgroupfs. Live, as root,
-# in the unified hierarchy; the nsdelegate tests need a cgroup2 mounted with nsdelegate (the
+# paths the container sees), the nsdelegate boundary a move from inside cannot cross, the host's
+# mounts from before the namespace (mountinfo root /..: the tools work from the namespace's root
+# found below them, in unified and, on a hybrid host, in v1 cpu and pids), and a read-only
+# cgroupfs. Live, as root; the nsdelegate tests need a cgroup2 mounted with nsdelegate (the
 # unified and systemd VMs), this hybrid host's is not and cannot be (the flag is the whole
 # hierarchy's), so there they skip.
 . "$(dirname "$0")/lib.sh"
