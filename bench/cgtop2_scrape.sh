@@ -14,7 +14,9 @@
 # figure to hold against the floor.
 # The floor: the files the scrape opens in a child cgroup (strace -y of the server's first
 # scrape; without strace, the files of the bench/cgtop2.sh list that exist), pread at offset 0
-# on cached fds in every child, 10 rounds (bench/cgtop2_floor.c): CPU per round.
+# on cached fds in every child, 10 rounds (bench/cgtop2_floor.c): CPU per round. The floor and
+# K scrapes are measured in turn, CGTOP2_SCRAPE_ROUNDS (5) times; the ratio printed is the
+# median of the rounds' ratios.
 # The open-file limit decides whether the sampler keeps an fd per file (10,000 cgroups: about
 # 70,000) or opens each file for each read: the bench raises it to CGTOP2_SCRAPE_NOFILE
 # (1048576; "keep": as it is), and prints it.
@@ -25,6 +27,7 @@ T=$BIN/cgtop2
 FLOOR=$OBJ/bench/cgtop2_floor
 SIZES=${CGTOP2_SCRAPE_SIZES:-10000}
 K=${CGTOP2_SCRAPE_K:-20}
+ROUNDS=${CGTOP2_SCRAPE_ROUNDS:-5}
 HIER=${CGTOP2_SCRAPE_HIER:-unified}
 NOFILE=${CGTOP2_SCRAPE_NOFILE:-1048576}
 
@@ -71,9 +74,11 @@ scrapes() {
 
 # Start the server over the sandbox (environment: $@); sets $server $url.
 start() {
+	# the previous server's "serving" line must not be taken for this one's
+	rm -f "$tmp/err"
 	env "$@" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "/$name" 2>"$tmp/err" &
 	server=$!
-	for i in $(seq 1 600); do grep -q serving "$tmp/err" && break; sleep 0.05; done
+	for i in $(seq 1 1200); do grep -qs serving "$tmp/err" && break; sleep 0.05; done
 	url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
 	[ -n "$url" ] || { echo "cgtop2_scrape bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
 }
@@ -106,29 +111,44 @@ if [ "$NOFILE" != keep ]; then
 		echo "cgtop2_scrape bench: could not raise the open-file limit to $NOFILE"
 fi
 echo "hierarchy $main ($HIER), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $K scrapes a figure, open files $(ulimit -n)"
+# CPU us of one round of the floor over the files $@ in every child
+floor_us() {
+	local f r sum=0
+	for f in "$@"; do
+		r=$("$FLOOR" floor 10 "$main/$name" "$f") || return 1
+		sum=$((sum + ${r%% *}))
+	done
+	echo "$sum"
+}
+
 for n in $SIZES; do
 	grow "$n"
 	files=$(scrape_files | tr '\n' ' ')
 	[ -n "$files" ] || { echo "cgtop2_scrape bench: no file read in /$name/c00001?"; exit 1; }
-	floor=0
-	for f in $files; do
-		r=$("$FLOOR" floor 10 "$main/$name" "$f") || exit 1
-		floor=$((floor + ${r%% *}))
-	done
 	echo "--- $n cgroups (/$name); files per cgroup: $files"
-	printf 'floor                %9s         %9d us CPU  (pread of those files on kept fds)\n' "" "$floor"
 	for mode in default always_read; do
 		if [ $mode = default ]; then start CGKIT_NOTHING=1; else start CGKIT_STATS_ALWAYS_READ=1; fi
 		scrapes 5 "$url" >/dev/null
-		c0=$(cpu_us "$server")
-		w=$(scrapes "$K" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
-		c=$((($(cpu_us "$server") - c0) / K))
+		# the floor and the scrapes in turn: what the host charges for a pread moved by 2x
+		# between two runs an hour apart here, and it must hit both sides alike
+		# shellcheck disable=SC2086 # one file name a word
+		for r in $(seq 1 "$ROUNDS"); do
+			fl=$(floor_us $files) || exit 1
+			c0=$(cpu_us "$server")
+			w=$(scrapes "$K" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+			echo "$fl $((($(cpu_us "$server") - c0) / K)) $w"
+		done >"$tmp/rounds"
 		body=$(curl -s -o /dev/null -w '%{size_download}' "$url")
 		label="scrape, as it runs"
 		[ $mode = always_read ] && label="scrape, every file"
+		awk -v l="$label" '{ printf "  round %d: floor %d us CPU; %s %d us CPU (%d us wall); ratio %.2f\n", NR, $1, l, $2, $3, $1 ? $2 / $1 : 0 }' "$tmp/rounds"
+		floor=$(cut -d' ' -f1 "$tmp/rounds" | median)
+		c=$(cut -d' ' -f2 "$tmp/rounds" | median)
+		w=$(cut -d' ' -f3 "$tmp/rounds" | median)
+		ratio=$(awk '{ printf "%.2f\n", $1 ? $2 / $1 : 0 }' "$tmp/rounds" | median)
+		printf 'floor                %9s         %9d us CPU  (pread of those files on kept fds; median of %d rounds)\n' "" "$floor" "$ROUNDS"
 		printf '%-20s %9d us wall %9d us CPU  (%d bytes)\n' "$label" "$w" "$c" "$body"
-		awk -v c="$c" -v f="$floor" -v m="$mode" 'BEGIN {
-			printf "ratio scrape/floor (%s): CPU %.2f\n", m, f ? c / f : 0 }'
+		echo "ratio scrape/floor ($mode): CPU $ratio (the median of the rounds' ratios)"
 		stop
 	done
 done

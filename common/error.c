@@ -75,6 +75,9 @@ const char *cg_explain(int err, enum cg_op op, int version)
 		return "the cgroup was removed meanwhile";
 	case ESTALE:
 		return "the hierarchy's mount point is gone: unmounted since the mount table was read";
+	case EREMOTE:
+		return CG_NS_RULE
+			"; a mount that reaches above that root (mountinfo root /..) is used from it, and where this process cannot find it below the mount (it was moved out of it), mount the hierarchy again inside the namespace";
 	case EROFS:
 		/* the mount, not the file's mode: a container runtime's usual way to say "hands off" */
 		return "the cgroup filesystem is mounted read-only here, as a container runtime mounts it for a container that may not change its cgroups: it can be read, nothing can be made, set or moved through it";

@@ -33,6 +33,16 @@ struct cg_diag {
 	char why[512];
 };
 
+/*
+ * The cgroup namespace rule: the why of every refusal of a cgroup beyond the namespace's root
+ * (cgroup-v2.rst, "Namespace": /proc/PID/cgroup and mountinfo are shown relative to the
+ * reader's namespace root).
+ */
+#define CG_NS_RULE                                                                                  \
+	"cgroup namespace rule: inside a cgroup namespace the hierarchy starts at the namespace's " \
+	"root (the cgroup it was made in, / in /proc/self/cgroup); what lies beyond it shows as "   \
+	"/.. and cannot be named from inside"
+
 /* The rule behind err for op on a v1 or v2 hierarchy, or NULL when strerror says it all. */
 const char *cg_explain(int err, enum cg_op op, int version);
 

@@ -57,17 +57,14 @@ int cg_attach_fd(int fd, pid_t id)
 	return cg_write_fd(fd, p, (size_t)(buf + sizeof(buf) - p));
 }
 
-/* cgroup2's ENOENT writing into a target that opened: nsdelegate; a "/.." root predates the ns */
+/* cgroup2's ENOENT writing into a target that opened: nsdelegate */
 static int nsdelegate_diag(struct cg_diag *d, const struct cg_hier *h, const char *where,
 			   const char *kind, pid_t id)
 {
 	return cg_diag_say(
 		d, ENOENT, where, h->label, "move",
-		"%s %d: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it%s)",
-		kind, (int)id,
-		h->root && !strncmp(h->root, "/..", 3)
-			? "; this mount's root is outside the namespace (mountinfo root /..): mount cgroup2 again inside it to see the namespace's own tree"
-			: "");
+		"%s %d: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it)",
+		kind, (int)id);
 }
 
 int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d)

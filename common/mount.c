@@ -2,10 +2,12 @@
 /* Where the cgroup hierarchies are: unified, legacy, hybrid, named, namespaced. */
 #include "mount.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,8 @@ static void hier_clear(struct cg_hier *h)
 {
 	free(h->mountpoint);
 	free(h->root);
+	free(h->dir);
+	free(h->nsbase);
 	free(h->name);
 	free(h->label);
 	cg_strv_free(h->controllers);
@@ -185,10 +189,37 @@ static int parse_line(char *line, struct cg_hier *h)
 	return make_label(h);
 }
 
+int cg_root_levels_up(const char *root)
+{
+	const char *p = root;
+	int up = 0;
+
+	/* PATH_MAX bounds what the kernel prints; the cap keeps a forged table from overflowing */
+	while (!strncmp(p, "/..", 3) && (p[3] == '/' || !p[3]) && up < PATH_MAX) {
+		up++;
+		p += 3;
+	}
+	/* "/../x": the mount's root is in a branch beside the namespace's, not above it */
+	if (up && *p && strcmp(p, "/"))
+		return -EREMOTE;
+	return up;
+}
+
+/*
+ * How much of the hierarchy below the namespace's root a mount shows, as the depth of the
+ * cgroup its tools' "/" is: 0 for its root or the namespace's (a mount reaching above it is
+ * used from there), more for a bind of a subtree; a branch beside the namespace's root shows
+ * none of it.
+ */
 static size_t root_depth(const char *root)
 {
 	size_t d = 0;
+	int up = cg_root_levels_up(root);
 
+	if (up < 0)
+		return SIZE_MAX;
+	if (up > 0)
+		return 0;
 	for (const char *p = root; *p; p++)
 		d += *p == '/';
 	return strcmp(root, "/") ? d : 0;
@@ -228,7 +259,11 @@ int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
 			}
 			/* the same hierarchy mounted twice: keep the mount that sees the most */
 			if (o->dev == h.dev) {
-				if (root_depth(h.root) < root_depth(o->root)) {
+				size_t dh = root_depth(h.root), dor = root_depth(o->root);
+
+				/* on a tie the mount from inside the namespace: nothing to search */
+				if (dh < dor || (dh == dor && cg_root_levels_up(o->root) > 0 &&
+						 cg_root_levels_up(h.root) == 0)) {
 					hier_clear(o);
 					*o = h;
 				} else {
@@ -259,6 +294,165 @@ fail:
 	return r;
 }
 
+/* Searching a machine's whole tree for the namespace's root is a bug: stop well before. */
+#define NS_SEARCH_MAX 100000
+
+/* Is pid listed in dfd/path/cgroup.procs? */
+static bool lists_pid(int dfd, const char *path, pid_t pid)
+{
+	_cleanup_free_ char *file = NULL, *text = NULL;
+
+	if (asprintf(&file, "%s%scgroup.procs", path, *path ? "/" : "") < 0)
+		return false;
+	if (cg_read_at(dfd, file, &text) < 0)
+		return false;
+	for (const char *p = text; *p;) {
+		uint64_t v;
+
+		if (cg_parse_u64_prefix(&p, INT_MAX, &v) == 0 && v == (uint64_t)pid)
+			return true;
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+	}
+	return false;
+}
+
+/* cgroup2 prunes by populated: every ancestor of this process's cgroup has "populated 1" */
+static bool unpopulated(int dfd)
+{
+	_cleanup_free_ char *text = NULL;
+
+	return cg_read_at(dfd, "cgroup.events", &text) == 0 && strstr(text, "populated 0");
+}
+
+/*
+ * Below dfd, up levels down, the directory whose self/cgroup.procs lists pid: the namespace's
+ * root, as its path (rel, of size PATH_MAX, filled from len on). 1 when found, 0 when not,
+ * -E2BIG when the budget of directories ran out.
+ */
+static int ns_search(int dfd, int up, const char *self, pid_t pid, int version, char *rel,
+		     size_t len, size_t *budget)
+{
+	_cleanup_closedir_ DIR *dir = NULL;
+	struct dirent *e;
+	int fd;
+
+	if (up == 0)
+		return lists_pid(dfd, self, pid);
+	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return 0;
+	}
+	while ((e = readdir(dir))) {
+		_cleanup_close_ int cfd = -1;
+		size_t n = strlen(e->d_name);
+		int r;
+
+		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!(*budget)--)
+			return -E2BIG;
+		if (len + 1 + n >= PATH_MAX)
+			continue;
+		cfd = openat(dirfd(dir), e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0 || (version == 2 && unpopulated(cfd)))
+			continue;
+		rel[len] = len ? '/' : '\0';
+		memcpy(rel + len + !!len, e->d_name, n + 1);
+		r = ns_search(cfd, up - 1, self, pid, version, rel, len + !!len + n, budget);
+		if (r != 0)
+			return r;
+		rel[len] = '\0';
+	}
+	return 0;
+}
+
+/*
+ * A mount from before this process's cgroup namespace (mountinfo root "/..", once a level
+ * above the namespace's root): /proc/PID/cgroup names cgroups from the namespace's root, and
+ * so do the tools, so h->dir becomes that root below the mount. Neither table names the
+ * levels in between; the root is the cgroup, that many levels down, below which this process
+ * is where its own /proc/self/cgroup says. The search reads one cgroup.procs per candidate and
+ * on cgroup2 skips unpopulated subtrees. Not found: h->ns_error, reported at use.
+ */
+static int ns_locate(struct cg_hier *h)
+{
+	_cleanup_free_ char *self_cgroups = NULL, *self = NULL, *rel = NULL;
+	_cleanup_close_ int mfd = -1;
+	size_t budget = NS_SEARCH_MAX;
+	int up = cg_root_levels_up(h->root), r;
+
+	h->ns_error = -EREMOTE;
+	if (up <= 0)
+		return 0;
+	r = cg_task_cgroups(getpid(), 0, &self_cgroups);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	r = cg_proc_cgroup_parse(self_cgroups, h, &self);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	rel = calloc(1, PATH_MAX);
+	if (!rel)
+		return -ENOMEM;
+	mfd = open(h->mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0)
+		return 0;
+	r = ns_search(mfd, up, self, getpid(), h->version, rel, 0, &budget);
+	if (r <= 0)
+		return 0;
+	h->nsbase = strdup(rel);
+	if (!h->nsbase || asprintf(&h->dir, "%s/%s", h->mountpoint, rel) < 0) {
+		h->dir = NULL;
+		return -ENOMEM;
+	}
+	h->ns_error = 0;
+	return 0;
+}
+
+/*
+ * The search of ns_locate on a hierarchy's first use. Like cg_hier_fd's cache, a write through
+ * a const hierarchy (every cg_hier is a modifiable object); the mutex lets one thread search
+ * while the others wait, and the flag's release orders the fields before it for them.
+ */
+static void ns_resolve(const struct cg_hier *ch)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct cg_hier *h = (struct cg_hier *)ch;
+
+	if (!atomic_load(&h->ns_pending))
+		return;
+	pthread_mutex_lock(&lock);
+	if (atomic_load(&h->ns_pending)) {
+		int r = ns_locate(h);
+
+		if (r < 0)
+			h->ns_error = r;
+		atomic_store(&h->ns_pending, false);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+const char *cg_hier_dir(const struct cg_hier *h)
+{
+	ns_resolve(h);
+	return h->dir ? h->dir : h->mountpoint;
+}
+
+const char *cg_hier_nsbase(const struct cg_hier *h)
+{
+	ns_resolve(h);
+	return h->nsbase;
+}
+
 int cg_layout_load(struct cg_layout **ret)
 {
 	const char *src = getenv("CGKIT_MOUNTINFO");
@@ -272,6 +466,9 @@ int cg_layout_load(struct cg_layout **ret)
 	r = cg_layout_parse(text, &l);
 	if (r < 0)
 		return r;
+	for (size_t i = 0; i < l->n; i++)
+		if (cg_root_levels_up(l->hier[i].root) != 0)
+			atomic_store(&l->hier[i].ns_pending, true);
 	/*
 	 * Read when asked: a v1 spec (cgexec2 -g cpu:X) never needs them, and the read cost
 	 * every run an open of the mount and of the file (~15 us).
@@ -322,7 +519,10 @@ int cg_hier_fd(const struct cg_hier *h)
 
 	if (fd >= 0)
 		return fd;
-	fd = open(h->mountpoint, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ns_resolve(h);
+	if (h->ns_error)
+		return h->ns_error;
+	fd = open(cg_hier_dir(h), O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* not the cgroup's ENOENT: the mount the table named has gone since it was read */
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? -ESTALE : -errno;
@@ -411,7 +611,7 @@ int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 		_cleanup_free_ char *own = NULL;
 		size_t rl, pl;
 		bool match = false;
-		int r;
+		int r, up;
 
 		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(eol - c1 - 1)) : NULL;
 		if (!c2) {
@@ -430,10 +630,18 @@ int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
 		}
 		path = c2 + 1;
 		pl = (size_t)(eol - path);
-		/* outside our cgroup namespace ("/../x"), or outside a bind-mounted subtree */
+		/* beyond our cgroup namespace's root: /proc shows it relative to that root */
 		if (pl >= 3 && !strncmp(path, "/..", 3) && (pl == 3 || path[3] == '/'))
+			return -EREMOTE;
+		/*
+		 * The root of a mount from before the namespace is printed relative to the same root
+		 * ("/.."): such a mount is used from the namespace's root (h->dir), where the path
+		 * already starts; one in a branch beside it shows nothing inside the namespace.
+		 */
+		up = cg_root_levels_up(h->root);
+		if (up < 0)
 			return -ENOENT;
-		rl = strcmp(h->root, "/") ? strlen(h->root) : 0;
+		rl = up == 0 && strcmp(h->root, "/") ? strlen(h->root) : 0;
 		if (pl < rl || strncmp(path, h->root, rl) || (pl > rl && path[rl] != '/'))
 			return -ENOENT;
 		own = strndup(path + rl, pl - rl);

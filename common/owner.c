@@ -87,14 +87,21 @@ int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 		return 0;
 	}
 	o.kind = CG_OWNER_OUTSIDE;
-	/* the path in the hierarchy as "/a/b/c": the mount's root, then the target's path */
+	/*
+	 * The path in the hierarchy as "/a/b/c": the mount's root, then the target's path. A mount
+	 * that reaches above the cgroup namespace's root (mountinfo root "/..") is the hierarchy's
+	 * own root as far as anything inside can tell: its units are named from there, through the
+	 * namespace's root below it (nsbase), and nothing is stripped to find their directories.
+	 */
+	if (cg_hier_nsbase(t->hier))
+		root = cg_hier_nsbase(t->hier);
 	while (*root == '/')
 		root++;
 	n = snprintf(full, sizeof(full), "/%s%s%s", root, *root && *t->path ? "/" : "", t->path);
 	if (n < 0 || (size_t)n >= sizeof(full))
 		return -ENAMETOOLONG;
-	rootlen = strlen(root) ? strlen(root) + 1 : 0;
-	mplen = strlen(t->hier->mountpoint);
+	rootlen = strlen(root) && !cg_hier_nsbase(t->hier) ? strlen(root) + 1 : 0;
+	mplen = strlen(cg_hier_dir(t->hier));
 	if (mplen >= sizeof(dir))
 		return -ENAMETOOLONG;
 
@@ -115,7 +122,7 @@ int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 			snprintf(o.unit_cgroup, sizeof(o.unit_cgroup), "%.*s", (int)end, full);
 			/* only a cgroup at or below the mount's root has a directory here */
 			if (end >= rootlen) {
-				memcpy(dir, t->hier->mountpoint, mplen);
+				memcpy(dir, cg_hier_dir(t->hier), mplen);
 				snprintf(dir + mplen, sizeof(dir) - mplen, "%.*s",
 					 (int)(end - rootlen), full + rootlen);
 				mark = delegate_mark(dir);

@@ -211,6 +211,12 @@ static const char *spec_path(const char *spec)
 	return spec;
 }
 
+bool cg_path_beyond_root(const char *path)
+{
+	path += strspn(path, "/");
+	return path[0] == '.' && path[1] == '.' && (path[2] == '/' || !path[2]);
+}
+
 int cg_spec_check(const char *spec)
 {
 	_cleanup_free_ char *path = NULL;
@@ -218,6 +224,9 @@ int cg_spec_check(const char *spec)
 
 	if (p != spec && p == spec + 1)
 		return -EINVAL;
+	/* cg_spec_parse says why, in the one line of a refused spec */
+	if (cg_path_beyond_root(p))
+		return 0;
 	return cg_path_normalize(p, &path);
 }
 
@@ -239,6 +248,9 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 		if (!ctrls)
 			return -ENOMEM;
 	}
+	/* how /proc/PID/cgroup shows a cgroup beyond this process's cgroup namespace's root */
+	if (cg_path_beyond_root(rawpath))
+		return cg_diag_say(d, EREMOTE, rawpath, "", "path", "%s", CG_NS_RULE);
 	r = cg_path_normalize(rawpath, &path);
 	if (r == -ENAMETOOLONG)
 		return cg_diag_say(d, EINVAL, rawpath, "", "path", "name too long");

@@ -32,7 +32,16 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 		  struct cg_diag *d);
 void cg_targets_clear(struct cg_targets *t);
 
-/* Syntax only, no layout needed (for option parsing): 0, or -EINVAL / -ENAMETOOLONG. */
+/*
+ * Does path start above the hierarchy's root ("/../x")? /proc/PID/cgroup names so a cgroup
+ * beyond the reader's cgroup namespace's root: refused with CG_NS_RULE, not as a bad path.
+ */
+bool cg_path_beyond_root(const char *path);
+
+/*
+ * Syntax only, no layout needed (for option parsing): 0, or -EINVAL / -ENAMETOOLONG. A path
+ * beyond the root passes: cg_spec_parse refuses it with the rule.
+ */
 int cg_spec_check(const char *spec);
 
 /* "/a/b" for messages (static buffer per call site is the caller's: writes into buf). */

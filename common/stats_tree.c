@@ -311,7 +311,7 @@ static void watch(struct cg_stats *s, struct node *n, int role)
 
 	if (s->ifd < 0 || n->wd[role] >= 0)
 		return;
-	if (asprintf(&abs, "%s/%s", s->hier[role]->mountpoint, n->path) < 0)
+	if (asprintf(&abs, "%s/%s", cg_hier_dir(s->hier[role]), n->path) < 0)
 		return;
 	/* cgroup2 also reports cgroup.events changes (populated) as IN_MODIFY of the directory */
 	wd = inotify_add_watch(s->ifd, abs,

@@ -121,7 +121,7 @@ void emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
 	snprintf(path, sizeof(path), "/%s", n->path);
 	ev->path = path;
 	ev->hier = n->h->h->label;
-	ev->mountpoint = n->h->h->mountpoint;
+	ev->mountpoint = cg_hier_dir(n->h->h);
 	w->stop = w->cb(ev, w->ud);
 }
 
@@ -141,7 +141,7 @@ int add_watch(struct cg_watch *w, struct wnode *n, int slot, const char *file, u
 	struct wslot *s;
 	int wd;
 
-	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s%s%s", n->h->h->mountpoint, n->path,
+	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s%s%s", cg_hier_dir(n->h->h), n->path,
 			     file ? "/" : "", file ? file : "") >= sizeof(abs))
 		return cg_diag_say(w->d, ENAMETOOLONG, n->path, n->h->h->label, "watch",
 				   "the path is longer than PATH_MAX");

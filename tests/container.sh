@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The tools inside a container: a cgroup namespace with cgroup2 mounted again inside it (the
-# paths the container sees), the nsdelegate boundary a move from inside cannot cross, a cgroup2
-# mount from before the namespace (its root outside it), and a read-only cgroupfs. Live, as root,
-# in the unified hierarchy; the nsdelegate tests need a cgroup2 mounted with nsdelegate (the
+# paths the container sees), the nsdelegate boundary a move from inside cannot cross, the host's
+# mounts from before the namespace (mountinfo root /..: the tools work from the namespace's root
+# found below them, in unified and, on a hybrid host, in v1 cpu and pids), and a read-only
+# cgroupfs. Live, as root; the nsdelegate tests need a cgroup2 mounted with nsdelegate (the
 # unified and systemd VMs), this hybrid host's is not and cannot be (the flag is the whole
 # hierarchy's), so there they skip.
 . "$(dirname "$0")/lib.sh"
@@ -99,27 +100,129 @@ test_namespace_nsdelegate_boundary() {
 	assertEquals "not moved" "/$SANDBOX_NAME/deleg/outside" "$(cgk_cgroup_of "$p" unified)"
 }
 
-# cgroup2 mounted before the namespace was made: mountinfo's root is /../../.. (up from the
-# namespace's root); the mount shows the cgroups beyond it, and a process started into one of
-# them is refused.
+# from_outside ROOT HIERS SCRIPT ARGS...: SCRIPT runs in bash as $0 in a cgroup namespace made
+# (unshare -C, no mount of its own) in the sandbox's ROOT ("" for the sandbox itself) of each
+# hierarchy of HIERS ("unified cpu pids": never memory), so that the host's mounts, made before
+# it, reach above its root (mountinfo root /..): a container runtime's cgroupns=private with
+# the host's cgroupfs bound in. Arguments: the tools, then ARGS; sets rc, out, err. A view that
+# is not the namespace's (its unified root's cgroup-view not at /, as before the tools knew of
+# the namespace) exits 80 before anything is written.
+from_outside() {
+	local root=$1 hiers=$2 script=$3 h dirs=()
+	shift 3
+	for h in $hiers; do
+		dirs+=("$(cgk_mnt "$h")/$SANDBOX_NAME${root:+/$root}")
+	done
+	mkdir -p "$(cgk_mnt unified)/$SANDBOX_NAME${root:+/$root}/cgroup-view"
+	cgk_capture bash -c 'for d in $1; do echo $$ >"$d/cgroup.procs" || exit 90; done
+		shift
+		exec unshare -C bash -c '\''"$4" -b -n 1 /cgroup-view >/dev/null 2>&1 || exit 80
+			'"$script"\'' _ "$@"' _ "${dirs[*]}" "$CG" "$MIG" "$X" "$TOP" "$@"
+}
+
+# The unified mount from the host in a namespace rooted at the sandbox: mountinfo's root is
+# /.., /proc/self/cgroup says /, and the tools name cgroups as /proc/self/cgroup does (before,
+# cgcreate2 -v /inner made /inner at the top of the host's tree).
 test_namespace_mount_from_outside() {
 	need_unshare || return 0
-	need_nsdelegate || return 0
-	local before
 	sb=$(cgk_sandbox unified)
-	t=$sb/before
-	mkdir -p "$t/outside" "$t/ns"
-	before=$(ls "$t/outside")
-	cgk_capture bash -c 'echo $$ >"$1/ns/cgroup.procs" || exit 90
-		exec unshare -C bash -c '\''awk -v m="$1" "\$5 == m { print \$4 }" /proc/self/mountinfo
-			"$2" -t -g "$3" -- true'\'' _ "$2" "$3" "$4"' _ "$t" "$m" "$X" "/$SANDBOX_NAME/before/outside"
-	assertEquals 125 "$rc"
-	assertEquals "the root: up from /$SANDBOX_NAME/before/ns" "/../../.." "$out"
-	assertContains "$err" "cgexec2: cgroup /$SANDBOX_NAME/before/outside/cgexec2-"
-	assertContains "$err" "(unified): move: process "
-	assertContains "$err" ": No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it; this mount's root is outside the namespace (mountinfo root /..): mount cgroup2 again inside it to see the namespace's own tree)"
-	assertEquals "one line" 1 "$(printf '%s\n' "$err" | wc -l)"
-	assertEquals "the transient cgroup is removed" "$before" "$(ls "$t/outside")"
+	# $1 cgcreate2, $2 cgmigrate, $3 cgexec2, $4 cgtop2, $5 the mount; the sleep starts
+	# inside, as nsdelegate (the unified VM) lets no process in from beyond the root
+	from_outside "" unified 'awk -v m="$5" "\$5 == m { print \$4 }" /proc/self/mountinfo
+		sed -n "s/^0:://p" /proc/self/cgroup
+		"$1" -v /inner || exit 81
+		"$3" -g /inner -- sed -n "s/^0:://p" /proc/self/cgroup || exit 82
+		"$3" -t --no-systemd -g /inner -- sed -n "s/^0:://p" /proc/self/cgroup || exit 83
+		sleep 300 &
+		"$2" -v -g /inner $! || exit 84
+		sed -n "s/^0:://p" /proc/$!/cgroup
+		"$4" -b -n 1 -P -p /inner | awk "NR > 1 { print \$1, \$2 }"
+		kill $!' "$m"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "mountinfo, /proc/self/cgroup, cgcreate2 -v, cgexec2 -g and -t, cgmigrate, cgtop2 -P" "/..
+/
+created cgroup /inner (unified)
+/inner
+/inner/cgexec2-N
+moved 1 process (1 thread), 0 gone, 0 failed
+/inner
+/inner 1" "$(printf '%s\n' "$out" | sed 's/cgexec2-[0-9]*/cgexec2-N/')"
+	assertTrue "made in the namespace's root, the sandbox" "[ -d $sb/inner ]"
+	assertFalse "not at the top of the host's tree" "[ -e $m/inner ]"
+	from_outside "" unified '"$1" -x /inner'
+	assertEquals "$err" 0 "$rc"
+	assertFalse "removed from the sandbox" "[ -e $sb/inner ]"
+}
+
+# A hybrid layout from the host: the namespace three levels below each hierarchy's root (/../../..)
+# in the unified, cpu and pids hierarchies; a cgroup beyond the namespace's root is refused
+# with the rule, a process there can still be moved in (v1 has no nsdelegate).
+test_namespace_mount_from_outside_v1() {
+	need_unshare || return 0
+	local h p c
+	[ -n "$(cgk_mnt cpu)" ] && [ -n "$(cgk_mnt pids)" ] ||
+		{ cgk_skip "no v1 cpu and pids hierarchies ($(cgk_layout): the hybrid and legacy layouts)"; return 0; }
+	for h in unified cpu pids; do
+		sb=$(cgk_sandbox "$h")
+		mkdir -p "$sb/v1/ns" "$sb/v1/outside"
+	done
+	sleep 300 &
+	p=$!
+	_pids+=("$p")
+	for h in unified cpu pids; do
+		echo "$p" >"$(cgk_mnt "$h")/$SANDBOX_NAME/v1/outside/cgroup.procs"
+	done
+	c=$(cgk_mnt cpu)
+	from_outside v1/ns "unified cpu pids" 'awk -v m="$5" "\$5 == m { print \$4 }" /proc/self/mountinfo
+		grep -E "^[0-9]+:(cpu|pids):" /proc/self/cgroup | cut -d: -f3
+		grep -E "^[0-9]+:cpu:" /proc/$6/cgroup | cut -d: -f3
+		"$1" -v -g cpu,pids:/inner -g /inner || exit 81
+		"$3" -g cpu,pids:/inner -g /inner -- grep -E "^[0-9]+:(cpu|pids):|^0::" /proc/self/cgroup |
+			cut -d: -f3 || exit 82
+		"$1" -g cpu,pids:/v1only && "$2" -g cpu,pids:/v1only "$6" || exit 83
+		"$4" -b -n 1 -P -p /v1only | awk "NR > 1 { print \$1, \$2 }"
+		"$2" --from cpu:/../outside -g cpu:/inner
+		echo "rc=$?"
+		"$1" -g cpu,pids:/gone && "$1" -v -x -g cpu,pids:/gone || exit 84' "$c" "$p"
+	assertEquals "$err" 0 "$rc"
+	assertEquals "mountinfo, /proc/self/cgroup, /proc/PID/cgroup from outside, cgcreate2 -v, cgexec2, cgtop2 -P, --from beyond the root" "/../../..
+/
+/
+/../outside
+created cgroup /inner (cpu)
+created cgroup /inner (pids)
+created cgroup /inner (unified)
+/inner
+/inner
+/inner
+/v1only 1
+rc=64
+removed cgroup /gone (cpu)
+removed cgroup /gone (pids)" "$out"
+	assertEquals "one line with the rule" "cgmigrate: /../outside: path: cgroup namespace rule: inside a cgroup namespace the hierarchy starts at the namespace's root (the cgroup it was made in, / in /proc/self/cgroup); what lies beyond it shows as /.. and cannot be named from inside" "$err"
+	assertEquals "moved into the namespace's /v1only, seen from outside" "/$SANDBOX_NAME/v1/ns/v1only" \
+		"$(cgk_cgroup_of "$p" cpu)"
+	assertEquals "in pids too" "/$SANDBOX_NAME/v1/ns/v1only" "$(cgk_cgroup_of "$p" pids)"
+	assertEquals "not moved in unified" "/$SANDBOX_NAME/v1/outside" "$(cgk_cgroup_of "$p" unified)"
+	assertFalse "removed" "[ -e $c/$SANDBOX_NAME/v1/ns/gone ]"
+}
+
+# The same with nsdelegate: a process beyond the namespace's root cannot be moved in.
+test_namespace_mount_from_outside_nsdelegate() {
+	need_unshare || return 0
+	need_nsdelegate || return 0
+	local p
+	sb=$(cgk_sandbox unified)
+	mkdir -p "$sb/nd/ns" "$sb/nd/outside"
+	sleep 300 &
+	p=$!
+	_pids+=("$p")
+	echo "$p" >"$sb/nd/outside/cgroup.procs"
+	from_outside nd/ns unified '"$1" /inner || exit 81
+		"$2" -g /inner "$5"' "$p"
+	assertEquals "$err" 1 "$rc"
+	assertEquals "cgmigrate: cgroup /inner (unified): move: process $p: No such file or directory (delegation boundary: cgroup2 is mounted with nsdelegate, which makes a cgroup namespace's root one; from inside the namespace no process moves in from outside its root or out to beyond it)" "$err"
+	assertEquals "not moved" "/$SANDBOX_NAME/nd/outside" "$(cgk_cgroup_of "$p" unified)"
 }
 
 # ro TOOL ARGS...: run in a private mount namespace where the unified mount is read-only

@@ -344,6 +344,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
+		/* /proc/PID/cgroup's name for a cgroup beyond the cgroup namespace: one line */
+		if (cg_path_beyond_root(arg))
+			argp_failure(state, TOOL_EXIT_USAGE, 0, "%s: path: %s", TOOL_SHOWN(arg),
+				     CG_NS_RULE);
 		if (cg_path_normalize(arg, &a->path) < 0)
 			argp_error(
 				state,

@@ -62,6 +62,7 @@ struct server {
 	uint64_t sampled_ns, reuse_ns;
 	struct view v;
 	struct body body[2]; /* by enum expo */
+	size_t last_len[2]; /* the previous body's length, by enum expo */
 };
 
 static void say_errno(const char *what, const char *arg, int err)
@@ -170,6 +171,17 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 	if (!b->resp[0]) {
 		struct out o = { .fd = -1 };
 
+		/*
+		 * A body is about as long as the last one: room for that and a bit more at once, not
+		 * a buffer doubled a dozen times over (each a copy) to end up to twice its size.
+		 */
+		if (sv->last_len[e]) {
+			o.cap = sv->last_len[e] + sv->last_len[e] / 16 + 4096;
+			o.s = malloc(o.cap);
+			if (!o.s)
+				o.cap = 0;
+		}
+
 		if (e == EXPO_OPENMETRICS)
 			render_openmetrics(&o, sv->a, &sv->v);
 		else
@@ -180,6 +192,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 		}
 		b->text = o.s;
 		b->len = o.len;
+		sv->last_len[e] = o.len;
 		b->resp[0] = metrics_response(sv, o.s, o.len, e, false);
 		if (!b->resp[0])
 			return -ENOMEM;

@@ -25,6 +25,12 @@ static const char hybrid[] =
 	"40 31 0:37 / /sys/fs/cgroup/systemd rw - cgroup cgroup rw,name=systemd\n"
 	"41 31 0:38 /sub /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n";
 
+/* mounts from before a cgroup namespace: roots printed relative to its root */
+static const char from_outside[] =
+	"32 31 0:29 /.. /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
+	"33 31 0:30 /../side /sys/fs/cgroup/cpuacct rw - cgroup cgroup rw,cpuacct\n"
+	"41 31 0:38 /../.. /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n";
+
 static void check_path(const char *p)
 {
 	/* whatever came in, a normalized path never climbs or carries control characters */
@@ -246,16 +252,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	case 1:
-		if (cg_layout_parse(hybrid, &l) == 0) {
+		for (int k = 0; k < 2; k++) {
+			if (cg_layout_parse(k ? from_outside : hybrid, &l) < 0)
+				continue;
 			for (size_t i = 0; i < l->n; i++) {
 				char *p = NULL;
+				int r = cg_proc_cgroup_parse(s, &l->hier[i], &p);
 
-				if (cg_proc_cgroup_parse(s, &l->hier[i], &p) == 0) {
+				if (r == 0) {
 					check_path(p);
 					free(p);
+				} else if (r != -ENOENT && r != -EREMOTE && r != -ENOMEM) {
+					abort();
 				}
 			}
 			cg_layout_free(l);
+		}
+		/* as a mountinfo root: levels up only from a root made of "/.." alone */
+		{
+			int up = cg_root_levels_up(s);
+
+			if ((up < 0 && up != -EREMOTE) || (up > 0 && strncmp(s, "/..", 3)) ||
+			    up > (int)size)
+				abort();
 		}
 		break;
 	case 2:

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -73,7 +74,7 @@ static void test_hybrid(void)
 	free(p);
 	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n", l->unified, &p), -ENOENT);
 	/* a process outside our cgroup namespace */
-	CHECK_INT(cg_proc_cgroup_parse("0::/../../sibling\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_proc_cgroup_parse("0::/../../sibling\n", l->unified, &p), -EREMOTE);
 	cg_layout_free(l);
 }
 
@@ -139,8 +140,157 @@ static void test_odd(void)
 	CHECK_STR(p, "");
 	free(p);
 	CHECK_INT(cg_proc_cgroup_parse("0::/apple\n", l->unified, &p), -ENOENT);
-	CHECK_INT(cg_proc_cgroup_parse("0::/../outside\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_proc_cgroup_parse("0::/../outside\n", l->unified, &p), -EREMOTE);
 	cg_layout_free(l);
+}
+
+/*
+ * This host's mounts seen from `unshare -C` in /cgkit-test.1 of unified, cpu and pids (memory
+ * left in /process_api/x): mountinfo prints each root relative to the namespace's root.
+ */
+static const char from_outside[] =
+	"32 31 0:29 /.. /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+	"33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct\n"
+	"35 31 0:32 /../.. /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+	"39 31 0:36 /.. /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids\n"
+	"41 31 0:38 /.. /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n"
+	/* the same hierarchy mounted again inside the namespace: that one is used */
+	"50 31 0:36 / /srv/pids rw - cgroup cgroup rw,pids\n"
+	"51 31 0:36 /../.. /srv/pids-up rw - cgroup cgroup rw,pids\n";
+
+static void test_ns_roots(void)
+{
+	struct cg_layout *l;
+	char *p = NULL;
+
+	CHECK_INT(cg_root_levels_up("/"), 0);
+	CHECK_INT(cg_root_levels_up("/x/y"), 0);
+	CHECK_INT(cg_root_levels_up("/.."), 1);
+	CHECK_INT(cg_root_levels_up("/../../.."), 3);
+	CHECK_INT(cg_root_levels_up("/../"), 1);
+	CHECK_INT(cg_root_levels_up("/../x"), -EREMOTE);
+	CHECK_INT(cg_root_levels_up("/..x"), 0);
+	CHECK_INT(cg_root_levels_up("/../..x"), -EREMOTE);
+	CHECK_INT(cg_root_levels_up(""), 0);
+
+	CHECK_INT(cg_layout_parse(from_outside, &l), 0);
+	CHECK_INT(l->n, 5);
+	CHECK_STR(cg_layout_find(l, "cpu")->root, "/..");
+	CHECK_STR(cg_layout_find(l, "memory")->root, "/../..");
+	CHECK_STR(cg_layout_find(l, "pids")->mountpoint, "/srv/pids");
+	/* parsing alone searches nothing: the view is the mount's until cg_layout_load */
+	CHECK(l->unified->dir == NULL && l->unified->nsbase == NULL && !l->unified->ns_error);
+	/* /proc/self/cgroup is relative to the namespace's root, and so is the view */
+	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n0::/\n", l->unified, &p), 0);
+	CHECK_STR(p, "");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("0::/inner/x\n", l->unified, &p), 0);
+	CHECK_STR(p, "inner/x");
+	free(p);
+	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/a\n", cg_layout_find(l, "cpu"), &p), 0);
+	CHECK_STR(p, "a");
+	free(p);
+	/* beyond the namespace's root, though inside the mount */
+	CHECK_INT(cg_proc_cgroup_parse("0::/../other\n", l->unified, &p), -EREMOTE);
+	CHECK_INT(cg_proc_cgroup_parse("4:memory:/..\n", cg_layout_find(l, "memory"), &p),
+		  -EREMOTE);
+	cg_layout_free(l);
+
+	/* a mount of a branch beside the namespace's root shows nothing inside it */
+	CHECK_INT(cg_layout_parse("41 31 0:38 /../side /srv/side rw - cgroup2 cgroup2 rw\n", &l),
+		  0);
+	CHECK_INT(cg_proc_cgroup_parse("0::/x\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_proc_cgroup_parse("0::/../side/x\n", l->unified, &p), -EREMOTE);
+	cg_layout_free(l);
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * cg_layout_load finds the namespace's root below a "/.." mount: the directory that many levels
+ * down below which this process is where its /proc/self/cgroup says. A fixture tree as the
+ * mount (CGKIT_MOUNTINFO), this process's real cgroup2 path inside it.
+ */
+static void test_ns_locate(void)
+{
+	char dir[] = "/tmp/cgkit-ns-test.XXXXXX", text[1024], pid[32], cmd[4200];
+	char *self = NULL, *line;
+	FILE *f;
+	struct cg_layout *l;
+
+	f = fopen("/proc/self/cgroup", "r");
+	CHECK(f != NULL);
+	while (f && fgets(text, sizeof(text), f))
+		if (!strncmp(text, "0::/", 4) && strncmp(text, "0::/..", 6)) {
+			text[strcspn(text, "\n")] = '\0';
+			self = strdup(text + 4);
+		}
+	if (f)
+		fclose(f);
+	if (!self)
+		return; /* no cgroup2 line, or outside our own namespace's root */
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	/* a: populated, not ours; b/c: ours, two levels down */
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/a' '%s/b/c/%s' '%s/b/d'", dir, dir, self, dir);
+	CHECK_INT(system(cmd), 0);
+	put(dir, "a/cgroup.procs", "1\n");
+	put(dir, "b/d/cgroup.events", "populated 0\nfrozen 0\n");
+	snprintf(text, sizeof(text), "b/c/%s%scgroup.procs", self, *self ? "/" : "");
+	put(dir, text, pid);
+	snprintf(text, sizeof(text), "%s/mountinfo", dir);
+	line = text + strlen(text) + 1;
+	snprintf(line, sizeof(text) - strlen(text) - 1,
+		 "41 31 0:38 /../.. %s rw - cgroup2 cgroup2 rw\n"
+		 "42 31 0:39 /.. %s/a rw - cgroup cgroup rw,pids\n",
+		 dir, dir);
+	put(dir, "mountinfo", line);
+	setenv("CGKIT_MOUNTINFO", text, 1);
+
+	CHECK_INT(cg_layout_load(&l), 0);
+	/* each is searched on first use (the unified controllers too are read only when asked) */
+	CHECK(cg_layout_find(l, "pids") && cg_layout_find(l, "pids")->ns_pending);
+	CHECK(cg_layout_find(l, "pids")->nsbase == NULL);
+	CHECK(l->unified->ns_pending && l->unified->nsbase == NULL);
+	(void)cg_hier_dir(cg_layout_find(l, "pids"));
+	CHECK(!cg_layout_find(l, "pids")->ns_pending);
+	CHECK_STR(cg_hier_nsbase(l->unified), "b/c");
+	CHECK_STR(l->unified->nsbase, "b/c");
+	snprintf(cmd, sizeof(cmd), "%s/b/c", dir);
+	CHECK_STR(l->unified->dir, cmd);
+	CHECK_STR(cg_hier_dir(l->unified), cmd);
+	CHECK_INT(l->unified->ns_error, 0);
+	CHECK(cg_hier_fd(l->unified) >= 0);
+	cg_layout_free(l);
+
+	/* one level up: b, and a, hold no such cgroup; nothing found is an error at use */
+	snprintf(line, sizeof(text) - strlen(text) - 1,
+		 "41 31 0:38 /.. %s rw - cgroup2 cgroup2 rw\n", dir);
+	put(dir, "mountinfo", line);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/b/c/%s/cgroup.procs'", dir, self);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(cg_layout_load(&l), 0);
+	CHECK(l->unified->nsbase == NULL);
+	CHECK_INT(cg_hier_fd(l->unified), -EREMOTE);
+	CHECK_INT(cg_hier_open(l->unified, "x", O_RDONLY), -EREMOTE);
+	cg_layout_free(l);
+
+	unsetenv("CGKIT_MOUNTINFO");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK_INT(system(cmd), 0);
+	free(self);
 }
 
 /* roots open on first use, once; a mountpoint that is gone is an error then, not at load */
@@ -192,6 +342,8 @@ int main(void)
 	test_unified();
 	test_odd();
 	test_hier_fd();
+	test_ns_roots();
+	test_ns_locate();
 	test_strv();
 	return CHECK_DONE();
 }
