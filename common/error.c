@@ -242,6 +242,17 @@ int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier,
 	return -err;
 }
 
+int cg_diag_place(struct cg_diag *d, int err, const char *where, const char *hier)
+{
+	if (err < 0)
+		err = -err;
+	if (d) {
+		cg_quote(where, d->where, sizeof(d->where));
+		cg_quote(hier, d->hier, sizeof(d->hier));
+	}
+	return -err;
+}
+
 const char *cg_diag_format(const struct cg_diag *d, char *buf, size_t size)
 {
 	/* room for every field whole, so that the one cut is cg_quote's, with its "..." */

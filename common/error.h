@@ -45,6 +45,12 @@ int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier,
 		const char *why_fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /*
+ * Name the cgroup of a failure a pure check recorded without one (a vocabulary's refusal):
+ * where and hier, quoted. d may be NULL. Returns -err, so that it can end the failing path.
+ */
+int cg_diag_place(struct cg_diag *d, int err, const char *where, const char *hier);
+
+/*
  * "cgroup WHERE (HIER): WHAT: WHY" into buf, the body of every error line a tool prints; passed
  * through cg_quote, so a field a caller filled by hand is as safe as the recorded ones.
  */

@@ -416,7 +416,6 @@ int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o
 	for (;;) {
 		siginfo_t si;
 		int status, sig;
-		char why[256];
 		bool terminal, frozen;
 
 		if (deadline) {
@@ -448,8 +447,7 @@ int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o
 		 */
 		terminal = (sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
 			   getpgid(c->pid) == getpgrp();
-		frozen = (sig == SIGINT || sig == SIGTERM) &&
-			 cg_targets_frozen(o->t, why, sizeof(why));
+		frozen = (sig == SIGINT || sig == SIGTERM) && cg_targets_frozen(o->t, NULL) < 0;
 		if (terminal && !frozen)
 			continue;
 		if ((sig == SIGINT || sig == SIGTERM) && (frozen || ++stops > 1)) {

@@ -236,14 +236,12 @@ static int check_exist(const struct cg_targets *t, bool transient, struct cg_dia
  */
 static int check_not_frozen(const struct cg_targets *t, bool parents, struct cg_diag *d)
 {
-	char where[PATH_MAX + 2], why[256];
-	const struct cg_target *x = cg_targets_frozen(t, why, sizeof(why));
+	struct cg_diag f;
 
-	if (!x)
+	if (cg_targets_frozen(t, &f) == 0)
 		return 0;
-	return cg_diag_say(d, EBUSY, cg_target_name(x, where, sizeof(where)), x->hier->label, "use",
-			   "the cgroup is frozen: %s; %sCOMMAND would never run (thaw it first)",
-			   why,
+	return cg_diag_say(d, EBUSY, f.where, f.hier, f.what,
+			   "%s; %sCOMMAND would never run (thaw it first)", f.why,
 			   parents ? "a transient cgroup under it would be frozen too, and " : "");
 }
 
@@ -297,21 +295,19 @@ static void report_step(const struct cg_diag *d, int r, void *ctx)
 /* COMMAND outlived its SIGKILL: one line, with the frozen cgroup that explains it. */
 static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
 {
-	char where[PATH_MAX + 2], why[256], hint[PATH_MAX + 200] = "";
-	const struct cg_target *x = cg_targets_frozen(t, why, sizeof(why));
+	struct cg_diag f;
+	char hint[sizeof(f.where) + sizeof(f.hier) + 64] = "";
 
-	if (!x) {
+	if (cg_targets_frozen(t, &f) == 0) {
 		tool_say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
 		return;
 	}
-	cg_target_name(x, where, sizeof(where));
 	if (transient)
 		snprintf(hint, sizeof(hint),
-			 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)", x->hier->label,
-			 where);
+			 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)", f.hier, f.where);
 	tool_say(
-		"cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, pid %d ends once it is thawed%s",
-		where, x->hier->label, (int)pid, why, (int)pid, hint);
+		"cgroup %s (%s): wait for pid %d: %s; cgexec2 gives up, pid %d ends once it is thawed%s",
+		f.where, f.hier, (int)pid, f.why, (int)pid, hint);
 }
 
 static uint64_t timeval_ns(const struct timeval *tv)
