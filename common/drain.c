@@ -72,38 +72,21 @@ static int members_read_slice(const struct cg_hier *h, const char *path, pid_t *
 	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
-	uint64_t end = cg_now_ns() + CG_LISTING_SLICE_NS;
-	size_t len = 0, cap = 0;
+	const struct cg_read_bound b = { .deadline_ns = cg_now_ns() + CG_LISTING_SLICE_NS,
+					 .max_len = CG_LISTING_MAX };
+	bool c = false;
+	int r;
 
 	if (dfd < 0)
 		return dfd;
 	fd = cg_open_beneath(dfd, cg_membership_file(h, false), O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, (cap = cap ? cap * 2 : 16384) + 1);
-
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (buf[len - 1] == '\n' && (len >= CG_LISTING_MAX || cg_now_ns() >= end)) {
-			*cut = true;
-			break;
-		}
-	}
-	buf[len] = '\0';
+	r = cg_read_fd_bounded(fd, &b, &buf, NULL, &c);
+	if (r < 0)
+		return r;
+	if (c)
+		*cut = true;
 	return cg_members_parse(buf, ret, ret_n);
 }
 
