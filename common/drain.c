@@ -298,6 +298,21 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 	}
 }
 
+int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2];
+
+	for (size_t i = 0; i < src->n; i++)
+		for (size_t k = 0; k < dst->n; k++)
+			if (src->t[i].hier == dst->t[k].hier &&
+			    !strcmp(src->t[i].path, dst->t[k].path))
+				return cg_diag_say(
+					d, EINVAL, cg_target_name(&src->t[i], where, sizeof(where)),
+					src->t[i].hier->label, "drain",
+					"the source is also the target: nothing would move (-g names where the processes go, -F where they come from)");
+	return 0;
+}
+
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
 	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d)
 {

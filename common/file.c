@@ -274,7 +274,8 @@ int cg_read_fd_bounded(int fd, const struct cg_read_bound *b, char **ret, size_t
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t cap = 4096, len = 0;
-	bool seekable = true, cut = false;
+	/* a bounded listing is read once, front to back, with read() as the drain always did */
+	bool seekable = !b, cut = false;
 
 	/*
 	 * Read to EOF from offset 0: seq_file hands out at most a page per read() (cgroup.procs,

@@ -467,7 +467,7 @@ int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o
 	}
 }
 
-int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx)
+int cg_targets_kill(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx)
 {
 	int ret = 0;
 
@@ -487,7 +487,7 @@ int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void
 	return ret;
 }
 
-int cg_targets_remove(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx)
+int cg_targets_remove(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx)
 {
 	const struct cg_remove_opts ro = { .recursive = true };
 	int ret = 0;

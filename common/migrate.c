@@ -470,6 +470,22 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 			    kind, (int)m->id);
 }
 
+size_t cg_moves_report(const struct cg_targets *t, const struct cg_move_opts *o,
+		       const struct cg_move *m, size_t n, cg_diag_fn *on_fail, void *ctx)
+{
+	size_t failed = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		struct cg_diag d = { 0 };
+
+		if (m[k].state != CG_MOVE_FAILED)
+			continue;
+		on_fail(&d, cg_move_diag(t, o, &m[k], &d), ctx);
+		failed++;
+	}
+	return failed;
+}
+
 void cg_moves_free(struct cg_move *m, size_t n)
 {
 	for (size_t k = 0; m && k < n; k++)

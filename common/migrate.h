@@ -93,6 +93,9 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 /* The diagnostic for a failed entry (the rule behind it, for v2 threads the threaded subtree). */
 int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const struct cg_move *m,
 		 struct cg_diag *d);
+/* Each failed entry's diagnostic (cg_move_diag) to on_fail: how many failed. */
+size_t cg_moves_report(const struct cg_targets *t, const struct cg_move_opts *o,
+		       const struct cg_move *m, size_t n, cg_diag_fn *on_fail, void *ctx);
 void cg_moves_free(struct cg_move *m, size_t n);
 
 /*
