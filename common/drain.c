@@ -69,25 +69,14 @@ static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
 static int members_read_slice(const struct cg_hier *h, const char *path, pid_t **ret, size_t *ret_n,
 			      bool *cut)
 {
-	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
 	const struct cg_read_bound b = { .deadline_ns = cg_now_ns() + CG_LISTING_SLICE_NS,
 					 .max_len = CG_LISTING_MAX };
 	bool c = false;
-	int r;
+	int r = cg_members_read_bounded(h, path, false, &b, ret, ret_n, &c);
 
-	if (dfd < 0)
-		return dfd;
-	fd = cg_open_beneath(dfd, cg_membership_file(h, false), O_RDONLY, 0);
-	if (fd < 0)
-		return fd;
-	r = cg_read_fd_bounded(fd, &b, &buf, NULL, &c);
-	if (r < 0)
-		return r;
 	if (c)
 		*cut = true;
-	return cg_members_parse(buf, ret, ret_n);
+	return r;
 }
 
 struct source_walk {

@@ -25,6 +25,7 @@
 #include "migrate.h"
 #include "proc.h"
 #include "remove.h"
+#include "setup.h"
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -502,4 +503,37 @@ int cg_targets_remove(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx
 			ret = r;
 	}
 	return ret;
+}
+
+int cg_keeper_place(const struct cg_layout *l, const char *unit, pid_t keeper, char **ret_cgroup,
+		    struct cg_targets *ret, struct cg_journal *j, struct cg_diag *d)
+{
+	_cleanup_free_ char *cg = NULL, *keep = NULL;
+	const struct cg_setup_opts so = { 0 };
+	const struct cg_move_opts mo = { 0 };
+	struct cg_move m = { .id = keeper };
+	struct cg_move_summary sum = { 0 };
+	char where[300];
+	int r = l->unified ? 0 : -ENOENT;
+
+	if (r == 0)
+		r = cg_pid_cgroup(l->unified, keeper, 0, &cg);
+	if (r == 0 && !(keep = cg_path_join(cg, "keeper")))
+		r = -ENOMEM;
+	if (r < 0) {
+		snprintf(where, sizeof(where), "scope %s", unit);
+		return cg_diag_say(d, r, where, NULL, "find its cgroup", "%s", strerror(-r));
+	}
+	/* the keeper into its leaf: the scope is delegated, this is ours to do */
+	r = cg_spec_parse(l, keep, ret, d);
+	if (r == 0)
+		r = cg_setup_apply(l, ret, &so, j, d);
+	if (r == 0)
+		r = cg_move_many(ret, &mo, &m, 1, &sum, d);
+	if (r == 0 && m.state == CG_MOVE_FAILED)
+		r = cg_move_diag(ret, &mo, &m, d);
+	if (r < 0)
+		return r;
+	*ret_cgroup = TAKE_PTR(cg);
+	return 0;
 }

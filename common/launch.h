@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "error.h"
 #include "spec.h"
 
@@ -120,5 +121,14 @@ int cg_targets_remove(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx
 
 /* The exit status env(1) uses for an exec failure: 127 not found, 126 found but not runnable. */
 int cg_exec_errno_status(int err);
+
+/*
+ * cgcreate2 --scope: the keeper, alone in the scope UNIT's cgroup, moved into that cgroup's
+ * child "keeper" (made, in j), so that the scope's own cgroup holds no process and may enable
+ * controllers for the cgroups made in it (the no-internal-process rule). *ret_cgroup is the
+ * scope's cgroup (no leading '/'), ret the leaf's target. 0, or -errno with d filled.
+ */
+int cg_keeper_place(const struct cg_layout *l, const char *unit, pid_t keeper, char **ret_cgroup,
+		    struct cg_targets *ret, struct cg_journal *j, struct cg_diag *d);
 
 #endif

@@ -60,8 +60,7 @@ static int check_not_frozen(const struct cg_targets *t, bool parents, struct cg_
 static int route_transient(const struct cg_layout *l, const struct cg_place_opts *o,
 			   struct cg_targets *t, struct cg_diag *d)
 {
-	size_t nset = o->set ? o->set->n : 0;
-	bool by_set = !o->named && !l->unified && nset;
+	bool by_set = !o->named && !l->unified && o->set && o->set->n;
 	int r;
 
 	if (!o->named && !by_set) {
@@ -69,11 +68,9 @@ static int route_transient(const struct cg_layout *l, const struct cg_place_opts
 		if (r < 0)
 			return r;
 	}
-	for (size_t k = 0; k < nset; k++) {
-		r = cg_setup_route(l, t, o->set->v[k].file, !o->named, d);
-		if (r < 0)
-			return r;
-	}
+	r = cg_setup_route_all(l, t, o->set, !o->named, d);
+	if (r < 0)
+		return r;
 	if (by_set && !t->n)
 		return cg_spec_parse(l, "/", t, d);
 	return 0;
