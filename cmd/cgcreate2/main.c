@@ -563,14 +563,10 @@ static int do_scope(struct cgcreate2_args *a)
 	pid_t keeper;
 	int r;
 
-	for (size_t k = 0; k < a->set.n; k++) {
-		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
-
-		r = cg_scope_map(a->set.v[k].file, a->set.v[k].value, p, &d);
-		if (r < 0) {
-			tool_report(&d, r);
-			return TOOL_EXIT_USAGE;
-		}
+	r = cg_scope_map_check(&a->set, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		return TOOL_EXIT_USAGE;
 	}
 	cg_scope_unit_name(unit, sizeof(unit), a->scope, ".scope");
 	if (a->slice)

@@ -462,17 +462,13 @@ static int run_scope(struct cgexec2_args *a)
 	sigset_t set, oldmask;
 
 	/* every -r is checked before systemd is asked for anything */
-	for (size_t k = 0; k < a->set.n; k++) {
-		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
+	r = cg_scope_map_check(&a->set, &d);
+	if (r < 0) {
+		size_t n = strlen(d.why);
 
-		r = cg_scope_map(a->set.v[k].file, a->set.v[k].value, p, &d);
-		if (r < 0) {
-			size_t n = strlen(d.why);
-
-			snprintf(d.why + n, sizeof(d.why) - n, "; --no-systemd writes it directly");
-			tool_report(&d, r);
-			return EXIT_CGEXEC;
-		}
+		snprintf(d.why + n, sizeof(d.why) - n, "; --no-systemd writes it directly");
+		tool_report(&d, r);
+		return EXIT_CGEXEC;
 	}
 	snprintf(pidname, sizeof(pidname), "cgexec2-%d", (int)self);
 	cg_scope_unit_name(unit, sizeof(unit), a->name ? a->name : pidname, ".scope");
