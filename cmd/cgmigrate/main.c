@@ -434,7 +434,8 @@ static int run(struct cgmigrate_args *a)
 		m[k].id = a->ids[k];
 	/* as cgclassify: tell the daemon first, so it does not undo the move it is about to see */
 	for (size_t k = 0; a->sticky && k < a->n_ids; k++) {
-		if (cg_rules_sticky(a->ids[k], a->sticky > 0, &d) < 0) {
+		r = cg_rules_sticky(a->ids[k], a->sticky > 0, &d);
+		if (r < 0) {
 			tool_report(&d, r);
 			rc = 1;
 		}
