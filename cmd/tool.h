@@ -64,6 +64,12 @@ static inline void tool_report(const struct cg_diag *d, int r)
 		tool_say("%s", strerror(r < 0 ? -r : r));
 }
 
+/* tool_report as the cg_diag_fn of an operation that goes on past a failure */
+static inline void tool_report_fn(const struct cg_diag *d, int r, void *ctx)
+{
+	tool_report(d, r);
+}
+
 /* "process" or "processes" after a count: "1 process", "0 processes" */
 /*
  * argp_parse exits by itself on a usage error; what it returns is a failure of its own or a

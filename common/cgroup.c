@@ -417,7 +417,6 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 			struct cg_setting out[CG_SETTINGS_MAX], size_t *ret_n, struct cg_diag *d)
 {
 	char dev[sizeof(out[0].value)];
-	char why[256] = "";
 	const char *why_not;
 	int r;
 
@@ -428,7 +427,7 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 	if (why_not)
 		return cg_diag_say(d, EINVAL, where, h->label, "set", "%s is not a setting: %s",
 				   file, why_not);
-	r = cg_cpu_translate(h->version, file, value, out, ret_n, why, sizeof(why));
+	r = cg_cpu_translate(h->version, file, value, out, ret_n, d);
 	if (r == 1 && (!strcmp(file, "io.max") || !strcmp(file, "io.weight"))) {
 		r = cg_vocab_device(value, dev, sizeof(dev));
 		if (r < 0)
@@ -440,15 +439,11 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 		r = 1;
 	}
 	if (r == 1)
-		r = cg_vocab_translate(h->version, file, value, ctx, out, ret_n, why, sizeof(why));
+		r = cg_vocab_translate(h->version, file, value, ctx, out, ret_n, d);
 	if (r < 0)
-		return cg_diag_say(d, -r, where, h->label, "set", "%s", why);
+		return cg_diag_place(d, r, where, h->label);
 	if (r == 1) {
-		const char *v2 = h->version == 2 ? cg_v2_name_for_v1(file) : NULL;
-
-		if (v2)
-			return cg_diag_say(d, ENOTSUP, where, h->label, "set",
-					   "%s is a cgroup v1 file; on v2 use %s", file, v2);
+		/* cg_cpu_translate has refused a v1 name on v2 already */
 		if (strlen(file) >= sizeof(out[0].file) || strlen(value) >= sizeof(out[0].value))
 			return cg_diag_say(d, EINVAL, where, h->label, "set", "%s=%s is too long",
 					   file, value);

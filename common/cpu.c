@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "error.h"
 #include "parse.h"
 
 /* kernel/sched/core.c sched_prio_to_weight[]: nice -20..19 -> load weight (nice 0 = 1024) */
@@ -72,7 +73,7 @@ static int parse_cpu_max(const char *value, int64_t *quota, uint64_t *period)
 }
 
 int cg_cpu_translate(int version, const char *file, const char *value, struct cg_setting out[2],
-		     size_t *ret_n, char *why, size_t whylen)
+		     size_t *ret_n, struct cg_diag *d)
 {
 	char buf[64];
 	int64_t i;
@@ -80,9 +81,9 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 
 	if (!strcmp(file, "cpu.weight")) {
 		if (cg_parse_u64(value, 10000, &u) < 0 || u < 1) {
-			snprintf(why, whylen, "cpu.weight takes 1..10000 (default 100), not '%s'",
-				 value);
-			return -EINVAL;
+			return cg_diag_say(d, EINVAL, NULL, NULL, "set",
+					   "cpu.weight takes 1..10000 (default 100), not '%s'",
+					   value);
 		}
 		if (version == 2) {
 			put(&out[0], file, value);
@@ -100,8 +101,8 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 	}
 	if (!strcmp(file, "cpu.weight.nice")) {
 		if (cg_parse_i64(value, -20, 19, &i) < 0) {
-			snprintf(why, whylen, "cpu.weight.nice takes -20..19, not '%s'", value);
-			return -EINVAL;
+			return cg_diag_say(d, EINVAL, NULL, NULL, "set",
+					   "cpu.weight.nice takes -20..19, not '%s'", value);
 		}
 		if (version == 2) {
 			put(&out[0], file, value);
@@ -117,11 +118,10 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 		uint64_t period;
 
 		if (parse_cpu_max(value, &quota, &period) < 0) {
-			snprintf(
-				why, whylen,
+			return cg_diag_say(
+				d, EINVAL, NULL, NULL, "set",
 				"cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in microseconds (quota >= 1000, period 1000..1000000), not '%s'",
 				value);
-			return -EINVAL;
 		}
 		if (version == 2) {
 			put(&out[0], file, value);
@@ -139,8 +139,8 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 	}
 	if (!strcmp(file, "cpu.idle")) {
 		if (cg_parse_u64(value, 1, &u) < 0) {
-			snprintf(why, whylen, "cpu.idle takes 0 or 1, not '%s'", value);
-			return -EINVAL;
+			return cg_diag_say(d, EINVAL, NULL, NULL, "set",
+					   "cpu.idle takes 0 or 1, not '%s'", value);
 		}
 		put(&out[0], file, value);
 		*ret_n = 1;
@@ -148,9 +148,9 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 	}
 	if (!strcmp(file, "cpuset.cpus")) {
 		if (cg_cpulist_validate(value) < 0) {
-			snprintf(why, whylen,
-				 "cpuset.cpus takes a cpu list such as \"0-3,6\", not '%s'", value);
-			return -EINVAL;
+			return cg_diag_say(
+				d, EINVAL, NULL, NULL, "set",
+				"cpuset.cpus takes a cpu list such as \"0-3,6\", not '%s'", value);
 		}
 		put(&out[0], file, value);
 		*ret_n = 1;
@@ -160,8 +160,8 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 		const char *v2 = cg_v2_name_for_v1(file);
 
 		if (v2) {
-			snprintf(why, whylen, "%s is a cgroup v1 file; on v2 use %s", file, v2);
-			return -ENOTSUP;
+			return cg_diag_say(d, ENOTSUP, NULL, NULL, "set",
+					   "%s is a cgroup v1 file; on v2 use %s", file, v2);
 		}
 	}
 	return 1;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct cg_diag;
+
 struct cg_setting {
 	char file[64];
 	char value[64];
@@ -16,7 +18,9 @@ struct cg_setting {
  * Translate FILE=VALUE for a hierarchy of the given version.
  * Returns 1 when FILE is not part of the CPU vocabulary (write it as it is), 0 with 1..2
  * settings in out[] (in the order to write them), or -EINVAL (bad value) / -ENOTSUP
- * (a v1 name on v2, or a v2 name v1 cannot express) with a sentence in why.
+ * (a v1 name on v2, or a v2 name v1 cannot express) with d's what ("set") and why (the rule,
+ * the value) filled; where and hier stay empty, for the caller who knows the cgroup
+ * (cg_diag_place). d may be NULL.
  *   v2: cpu.weight 1..10000, cpu.weight.nice -20..19, cpu.max "QUOTA|max [PERIOD]",
  *       cpu.idle 0|1, cpuset.cpus: validated, written as they are.
  *   v1: cpu.weight -> cpu.shares (weight * 1024 / 100), cpu.weight.nice -> cpu.shares by the
@@ -24,7 +28,7 @@ struct cg_setting {
  *       cpu.idle and cpuset.cpus as they are. v1 names pass through on v1.
  */
 int cg_cpu_translate(int version, const char *file, const char *value, struct cg_setting out[2],
-		     size_t *ret_n, char *why, size_t whylen);
+		     size_t *ret_n, struct cg_diag *d);
 
 /* v2 interface files whose v1 ancestors people still type: the v2 name, or NULL. */
 const char *cg_v2_name_for_v1(const char *file);

@@ -69,42 +69,14 @@ static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
 static int members_read_slice(const struct cg_hier *h, const char *path, pid_t **ret, size_t *ret_n,
 			      bool *cut)
 {
-	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
-	uint64_t end = cg_now_ns() + CG_LISTING_SLICE_NS;
-	size_t len = 0, cap = 0;
+	const struct cg_read_bound b = { .deadline_ns = cg_now_ns() + CG_LISTING_SLICE_NS,
+					 .max_len = CG_LISTING_MAX };
+	bool c = false;
+	int r = cg_members_read_bounded(h, path, false, &b, ret, ret_n, &c);
 
-	if (dfd < 0)
-		return dfd;
-	fd = cg_open_beneath(dfd, cg_membership_file(h, false), O_RDONLY, 0);
-	if (fd < 0)
-		return fd;
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, (cap = cap ? cap * 2 : 16384) + 1);
-
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (buf[len - 1] == '\n' && (len >= CG_LISTING_MAX || cg_now_ns() >= end)) {
-			*cut = true;
-			break;
-		}
-	}
-	buf[len] = '\0';
-	return cg_members_parse(buf, ret, ret_n);
+	if (c)
+		*cut = true;
+	return r;
 }
 
 struct source_walk {
@@ -313,6 +285,21 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 		 */
 		cg_sleep_ns((uint64_t)(round < 10 ? round : 10) * NSEC_PER_MSEC);
 	}
+}
+
+int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2];
+
+	for (size_t i = 0; i < src->n; i++)
+		for (size_t k = 0; k < dst->n; k++)
+			if (src->t[i].hier == dst->t[k].hier &&
+			    !strcmp(src->t[i].path, dst->t[k].path))
+				return cg_diag_say(
+					d, EINVAL, cg_target_name(&src->t[i], where, sizeof(where)),
+					src->t[i].hier->label, "drain",
+					"the source is also the target: nothing would move (-g names where the processes go, -F where they come from)");
+	return 0;
 }
 
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,

@@ -49,6 +49,12 @@ struct cg_drain_result {
  * any, are in res), -EAGAIN with d when it gave up after max_rounds or timeout_ns, -EINTR with d
  * when a signal of o->stop stopped it (thawed; an ignored signal does not), other -errno with d.
  */
+/*
+ * Before any drain starts: -EINVAL with d when a source is also a target (nothing would move,
+ * so the request cannot be meant as written), else 0.
+ */
+int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, struct cg_diag *d);
+
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
 	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);
 

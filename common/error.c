@@ -204,18 +204,26 @@ static void set_text(char *field, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+int cg_diag_place(struct cg_diag *d, int err, const char *where, const char *hier)
+{
+	if (err < 0)
+		err = -err;
+	if (d) {
+		cg_quote(where, d->where, sizeof(d->where));
+		cg_quote(hier, d->hier, sizeof(d->hier));
+	}
+	return -err;
+}
+
 int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const char *where,
 		 const char *hier, const char *what_fmt, ...)
 {
 	const char *rule;
 	va_list ap;
 
-	if (err < 0)
-		err = -err;
+	err = -cg_diag_place(d, err, where, hier);
 	if (!d)
 		return -err;
-	cg_quote(where, d->where, sizeof(d->where));
-	cg_quote(hier, d->hier, sizeof(d->hier));
 	va_start(ap, what_fmt);
 	set_field(d->what, sizeof(d->what), what_fmt, ap);
 	va_end(ap);
@@ -232,12 +240,9 @@ int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier,
 {
 	va_list ap;
 
-	if (err < 0)
-		err = -err;
+	err = -cg_diag_place(d, err, where, hier);
 	if (!d)
 		return -err;
-	cg_quote(where, d->where, sizeof(d->where));
-	cg_quote(hier, d->hier, sizeof(d->hier));
 	cg_quote(what, d->what, sizeof(d->what));
 	va_start(ap, why_fmt);
 	set_field(d->why, sizeof(d->why), why_fmt, ap);

@@ -54,6 +54,15 @@ int cg_diag_fail(struct cg_diag *d, int err, enum cg_op op, int version, const c
 int cg_diag_say(struct cg_diag *d, int err, const char *where, const char *hier, const char *what,
 		const char *why_fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* Hears of each failure of an operation that goes on past it (a tool reports it, one line). */
+typedef void cg_diag_fn(const struct cg_diag *d, int err, void *ctx);
+
+/*
+ * Name the cgroup of a failure a pure check recorded without one (a vocabulary's refusal):
+ * where and hier, quoted. d may be NULL. Returns -err, so that it can end the failing path.
+ */
+int cg_diag_place(struct cg_diag *d, int err, const char *where, const char *hier);
+
 /*
  * "cgroup WHERE (HIER): WHAT: WHY" into buf, the body of every error line a tool prints; passed
  * through cg_quote, so a field a caller filled by hand is as safe as the recorded ones.

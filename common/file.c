@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "parse.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -254,11 +255,27 @@ ssize_t cg_pread_buf(int fd, char *buf, size_t size)
 	return n;
 }
 
+/* a bound reached, at the end of a line: the read may stop there */
+static bool bound_reached(const struct cg_read_bound *b, const char *buf, size_t len)
+{
+	if (!b || buf[len - 1] != '\n')
+		return false;
+	return (b->max_len && len >= b->max_len) ||
+	       (b->deadline_ns && cg_now_ns() >= b->deadline_ns);
+}
+
 int cg_read_fd(int fd, char **ret, size_t *ret_len)
+{
+	return cg_read_fd_bounded(fd, NULL, ret, ret_len, NULL);
+}
+
+int cg_read_fd_bounded(int fd, const struct cg_read_bound *b, char **ret, size_t *ret_len,
+		       bool *ret_cut)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t cap = 4096, len = 0;
-	bool seekable = true;
+	/* a bounded listing is read once, front to back, with read() as the drain always did */
+	bool seekable = !b, cut = false;
 
 	/*
 	 * Read to EOF from offset 0: seq_file hands out at most a page per read() (cgroup.procs,
@@ -293,10 +310,16 @@ int cg_read_fd(int fd, char **ret, size_t *ret_len)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (bound_reached(b, buf, len)) {
+			cut = true;
+			break;
+		}
 	}
 	buf[len] = '\0';
 	if (ret_len)
 		*ret_len = len;
+	if (ret_cut)
+		*ret_cut = cut;
 	*ret = TAKE_PTR(buf);
 	return 0;
 }

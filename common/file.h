@@ -51,6 +51,20 @@ int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id);
  * *ret_len may be NULL. The sampler's hot path uses cg_pread_buf instead.
  */
 int cg_read_fd(int fd, char **ret, size_t *ret_len);
+
+/* Where cg_read_fd_bounded may stop before EOF; a zero field is no bound. */
+struct cg_read_bound {
+	uint64_t deadline_ns; /* cg_now_ns() time */
+	size_t max_len;
+};
+
+/*
+ * cg_read_fd, cut at the end of a line once the deadline or the length is reached, with
+ * *ret_cut telling whether it was (a listing that a fork storm grows faster than it is read
+ * never reaches EOF: a drain takes a slice and lists again). b may be NULL (cg_read_fd).
+ */
+int cg_read_fd_bounded(int fd, const struct cg_read_bound *b, char **ret, size_t *ret_len,
+		       bool *ret_cut);
 int cg_read_at(int dirfd, const char *path, char **ret);
 /* Read into a caller buffer (hot path of the sampler): returns length or -errno; -EFBIG if full. */
 ssize_t cg_pread_buf(int fd, char *buf, size_t size);

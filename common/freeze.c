@@ -179,50 +179,58 @@ int cg_thaw(struct cg_freezer *f, struct cg_diag *d)
 	return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, where, h->label, "thaw");
 }
 
-bool cg_is_frozen(const struct cg_target *t, char *why, size_t size)
+/* why the target t is frozen, in d: -EBUSY */
+static int frozen(const struct cg_target *t, const char *why, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2];
+
+	return cg_diag_say(d, EBUSY, cg_target_name(t, where, sizeof(where)), t->hier->label, "use",
+			   "the cgroup is frozen: %s", why);
+}
+
+int cg_is_frozen(const struct cg_target *t, struct cg_diag *d)
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *ev = NULL, *fr = NULL, *pf = NULL;
+	char why[256];
 
 	/* a v1 hierarchy without the freezer has nothing to read: not even the open is needed */
 	if (t->hier->version == 1 && !cg_hier_has(t->hier, "freezer"))
-		return false;
+		return 0;
 	fd = cg_open_dir(t->hier, t->path);
 	if (fd < 0)
-		return false;
+		return 0;
 	if (t->hier->version == 2) {
-		if (cg_read_at(fd, "cgroup.events", &ev) == 0 && has_line(ev, "frozen 1")) {
-			snprintf(
-				why, size,
-				"cgroup.events says frozen 1 (a freeze of the cgroup itself or of an ancestor)");
-			return true;
-		}
-		if (cg_read_at(fd, "cgroup.freeze", &fr) == 0 && has_line(fr, "1")) {
-			snprintf(why, size, "cgroup.freeze is 1 (it is freezing)");
-			return true;
-		}
-		return false;
+		if (cg_read_at(fd, "cgroup.events", &ev) == 0 && has_line(ev, "frozen 1"))
+			return frozen(
+				t,
+				"cgroup.events says frozen 1 (a freeze of the cgroup itself or of an ancestor)",
+				d);
+		if (cg_read_at(fd, "cgroup.freeze", &fr) == 0 && has_line(fr, "1"))
+			return frozen(t, "cgroup.freeze is 1 (it is freezing)", d);
+		return 0;
 	}
 	if (cg_read_at(fd, "freezer.state", &fr) < 0)
-		return false;
+		return 0;
 	if (!has_line(fr, "FROZEN") && !has_line(fr, "FREEZING"))
-		return false;
+		return 0;
 	fr[strcspn(fr, "\n")] = 0;
-	if (cg_read_at(fd, "freezer.parent_freezing", &pf) == 0 && has_line(pf, "1"))
-		snprintf(why, size,
-			 "freezer.state is %s (freezer.parent_freezing 1: an ancestor is frozen)",
-			 fr);
-	else
-		snprintf(why, size, "freezer.state is %s", fr);
-	return true;
+	snprintf(why, sizeof(why), "freezer.state is %s%s", fr,
+		 cg_read_at(fd, "freezer.parent_freezing", &pf) == 0 && has_line(pf, "1")
+			 ? " (freezer.parent_freezing 1: an ancestor is frozen)"
+			 : "");
+	return frozen(t, why, d);
 }
 
-const struct cg_target *cg_targets_frozen(const struct cg_targets *t, char *why, size_t size)
+int cg_targets_frozen(const struct cg_targets *t, struct cg_diag *d)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (cg_is_frozen(&t->t[i], why, size))
-			return &t->t[i];
-	return NULL;
+	for (size_t i = 0; i < t->n; i++) {
+		int r = cg_is_frozen(&t->t[i], d);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 static int thaw_tree(const struct cg_hier *h, const char *path, int depth)

@@ -53,15 +53,16 @@ void cg_freezer_signals(sigset_t *ret);
 bool cg_signals_waiting(const sigset_t *set);
 
 /*
- * Is the target frozen, or freezing, so that nothing placed there would run? true with the file
- * that says so in why; false when not or when it cannot tell (the root has none of these files).
+ * Is the target frozen, or freezing, so that nothing placed there would run? -EBUSY with d
+ * filled (the target, what "use", why "the cgroup is frozen: " and the file that says so); 0
+ * when not or when it cannot tell (the root has none of these files).
  * v2: cgroup.events "frozen 1" is the effective state (an ancestor's freeze included);
  * cgroup.freeze 1 is one on the way. v1 (the target in the freezer hierarchy): freezer.state
  * FROZEN or FREEZING, which a child of a frozen cgroup reports too (freezer.parent_freezing).
  */
-bool cg_is_frozen(const struct cg_target *t, char *why, size_t size);
-/* The first of the targets that cg_is_frozen says is frozen (why filled), or NULL. */
-const struct cg_target *cg_targets_frozen(const struct cg_targets *t, char *why, size_t size);
+int cg_is_frozen(const struct cg_target *t, struct cg_diag *d);
+/* The first of the targets that cg_is_frozen says is frozen: -EBUSY, d naming it; else 0. */
+int cg_targets_frozen(const struct cg_targets *t, struct cg_diag *d);
 
 /*
  * v1: set a subtree's freezer.state to THAWED, top first: a frozen process keeps even a SIGKILL

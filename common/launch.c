@@ -25,6 +25,7 @@
 #include "migrate.h"
 #include "proc.h"
 #include "remove.h"
+#include "setup.h"
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -416,7 +417,6 @@ int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o
 	for (;;) {
 		siginfo_t si;
 		int status, sig;
-		char why[256];
 		bool terminal, frozen;
 
 		if (deadline) {
@@ -448,8 +448,7 @@ int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o
 		 */
 		terminal = (sig == SIGINT || sig == SIGQUIT) && si.si_code == SI_KERNEL &&
 			   getpgid(c->pid) == getpgrp();
-		frozen = (sig == SIGINT || sig == SIGTERM) &&
-			 cg_targets_frozen(o->t, why, sizeof(why));
+		frozen = (sig == SIGINT || sig == SIGTERM) && cg_targets_frozen(o->t, NULL) < 0;
 		if (terminal && !frozen)
 			continue;
 		if ((sig == SIGINT || sig == SIGTERM) && (frozen || ++stops > 1)) {
@@ -469,7 +468,7 @@ int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o
 	}
 }
 
-int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx)
+int cg_targets_kill(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx)
 {
 	int ret = 0;
 
@@ -489,7 +488,7 @@ int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void
 	return ret;
 }
 
-int cg_targets_remove(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx)
+int cg_targets_remove(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx)
 {
 	const struct cg_remove_opts ro = { .recursive = true };
 	int ret = 0;
@@ -504,4 +503,37 @@ int cg_targets_remove(const struct cg_targets *t, cg_target_fail_fn *on_fail, vo
 			ret = r;
 	}
 	return ret;
+}
+
+int cg_keeper_place(const struct cg_layout *l, const char *unit, pid_t keeper, char **ret_cgroup,
+		    struct cg_targets *ret, struct cg_journal *j, struct cg_diag *d)
+{
+	_cleanup_free_ char *cg = NULL, *keep = NULL;
+	const struct cg_setup_opts so = { 0 };
+	const struct cg_move_opts mo = { 0 };
+	struct cg_move m = { .id = keeper };
+	struct cg_move_summary sum = { 0 };
+	char where[300];
+	int r = l->unified ? 0 : -ENOENT;
+
+	if (r == 0)
+		r = cg_pid_cgroup(l->unified, keeper, 0, &cg);
+	if (r == 0 && !(keep = cg_path_join(cg, "keeper")))
+		r = -ENOMEM;
+	if (r < 0) {
+		snprintf(where, sizeof(where), "scope %s", unit);
+		return cg_diag_say(d, r, where, NULL, "find its cgroup", "%s", strerror(-r));
+	}
+	/* the keeper into its leaf: the scope is delegated, this is ours to do */
+	r = cg_spec_parse(l, keep, ret, d);
+	if (r == 0)
+		r = cg_setup_apply(l, ret, &so, j, d);
+	if (r == 0)
+		r = cg_move_many(ret, &mo, &m, 1, &sum, d);
+	if (r == 0 && m.state == CG_MOVE_FAILED)
+		r = cg_move_diag(ret, &mo, &m, d);
+	if (r < 0)
+		return r;
+	*ret_cgroup = TAKE_PTR(cg);
+	return 0;
 }

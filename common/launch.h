@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "error.h"
 #include "spec.h"
 
@@ -108,20 +109,26 @@ struct cg_forward_opts {
 int cg_child_wait_forwarding(struct cg_child *c, const struct cg_forward_opts *o,
 			     struct rusage *ru);
 
-/* Hears of a target's failure in cg_targets_kill and cg_targets_remove (a tool reports it). */
-typedef void cg_target_fail_fn(const struct cg_diag *d, int err, void *ctx);
-
 /*
  * Kill everything in the targets, frozen or not: SIGKILL to every process first, so that
  * nothing runs again once thawed, then the thaw (v1), then the kernel's kill and the wait for
  * empty (bounded by CG_KILL_TIMEOUT_NS each). A freeze of an ancestor is not the caller's to
  * lift: that kill times out (on_fail hears it, when given). Returns 0 when every one is empty.
  */
-int cg_targets_kill(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx);
+int cg_targets_kill(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx);
 /* Remove each target with what is below it (cg_remove, recursive): 0, or the last -errno. */
-int cg_targets_remove(const struct cg_targets *t, cg_target_fail_fn *on_fail, void *ctx);
+int cg_targets_remove(const struct cg_targets *t, cg_diag_fn *on_fail, void *ctx);
 
 /* The exit status env(1) uses for an exec failure: 127 not found, 126 found but not runnable. */
 int cg_exec_errno_status(int err);
+
+/*
+ * cgcreate2 --scope: the keeper, alone in the scope UNIT's cgroup, moved into that cgroup's
+ * child "keeper" (made, in j), so that the scope's own cgroup holds no process and may enable
+ * controllers for the cgroups made in it (the no-internal-process rule). *ret_cgroup is the
+ * scope's cgroup (no leading '/'), ret the leaf's target. 0, or -errno with d filled.
+ */
+int cg_keeper_place(const struct cg_layout *l, const char *unit, pid_t keeper, char **ret_cgroup,
+		    struct cg_targets *ret, struct cg_journal *j, struct cg_diag *d);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "file.h"
 #include "freeze.h"
 #include "mount.h"
 #include "spec.h"
@@ -34,6 +35,13 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
  */
 int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
 		    size_t *ret_n);
+/*
+ * The same, cut at a line's end by b (cg_read_fd_bounded), *ret_cut set when it was: a drain's
+ * slice of a listing that a fork storm grows faster than it is read.
+ */
+int cg_members_read_bounded(const struct cg_hier *h, const char *path, bool thread,
+			    const struct cg_read_bound *b, pid_t **ret, size_t *ret_n,
+			    bool *ret_cut);
 /* qsort/bsearch order of pid_t; is id in the sorted vector v (NULL when n is 0)? */
 int cg_pid_cmp(const void *a, const void *b);
 bool cg_pids_contain(const pid_t *v, size_t n, pid_t id);
@@ -93,6 +101,9 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 /* The diagnostic for a failed entry (the rule behind it, for v2 threads the threaded subtree). */
 int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const struct cg_move *m,
 		 struct cg_diag *d);
+/* Each failed entry's diagnostic (cg_move_diag) to on_fail: how many failed. */
+size_t cg_moves_report(const struct cg_targets *t, const struct cg_move_opts *o,
+		       const struct cg_move *m, size_t n, cg_diag_fn *on_fail, void *ctx);
 void cg_moves_free(struct cg_move *m, size_t n);
 
 /*

@@ -152,6 +152,17 @@ int cg_owner_get(const struct cg_target *t, struct cg_owner *ret)
 	return 0;
 }
 
+bool cg_owner_scope_root(const struct cg_target *t, struct cg_owner *ret)
+{
+	size_t n;
+
+	if (t->hier->version != 2 || cg_owner_get(t, ret) < 0)
+		return false;
+	n = strlen(ret->unit);
+	return ret->kind == CG_OWNER_DELEGATED && !ret->below[0] && n >= 7 &&
+	       !strcmp(ret->unit + n - 6, ".scope");
+}
+
 const char *cg_owner_describe(const struct cg_owner *o, char *buf, size_t size)
 {
 	const char *mgr = o->user_manager ? "a user's systemd" : "systemd";

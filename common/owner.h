@@ -45,6 +45,12 @@ bool cg_owner_is_unit_name(const char *name, size_t len);
  */
 int cg_owner_get(const struct cg_target *t, struct cg_owner *ret);
 
+/*
+ * Is t a delegated scope's own cgroup (cgcreate2 --scope's), which stopping the scope empties
+ * and removes? true with ret filled; false for anything else, or when it cannot tell.
+ */
+bool cg_owner_scope_root(const struct cg_target *t, struct cg_owner *ret);
+
 /* "not systemd's", "systemd's (unit a.service, not delegated)", ... for -v, into buf */
 const char *cg_owner_describe(const struct cg_owner *o, char *buf, size_t size);
 

@@ -537,6 +537,89 @@ static int migrate_subtree(const struct cg_hier *h, const char *path,
 	return 0;
 }
 
+static int add_twins(const struct cg_layout *l, struct cg_targets *there, struct cg_targets *twins,
+		     struct cg_diag *d)
+{
+	struct cg_target *t;
+	size_t n = there->n;
+
+	if (cg_layout_kind(l) != CG_LAYOUT_HYBRID)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (there->t[i].hier->version != 2 || !*there->t[i].path)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			const struct cg_hier *h = &l->hier[k];
+			_cleanup_free_ char *spec = NULL;
+			bool known = false;
+			int fd, r;
+
+			if (h->version != 1 || h->name || !h->controllers || !h->controllers[0])
+				continue;
+			for (size_t j = 0; j < n && !known; j++)
+				known = there->t[j].hier == h &&
+					!strcmp(there->t[j].path, there->t[i].path);
+			fd = known ? -EEXIST : cg_open_dir(h, there->t[i].path);
+			if (fd < 0)
+				continue;
+			close(fd);
+			if (asprintf(&spec, "%s:/%s", h->label, there->t[i].path) < 0)
+				return -ENOMEM;
+			r = cg_spec_parse(l, spec, twins, d);
+			if (r < 0)
+				return r;
+		}
+	}
+	if (!twins->n)
+		return 0;
+	t = realloc(there->t, (n + twins->n) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	there->t = t;
+	for (size_t i = 0; i < twins->n; i++)
+		there->t[there->n++] = twins->t[i];
+	return 0;
+}
+
+int cg_remove_present(const struct cg_layout *l, const struct cg_targets *ts, bool quiet,
+		      struct cg_targets *there, struct cg_targets *twins, cg_diag_fn *on_fail,
+		      void *ctx)
+{
+	char name[PATH_MAX + 2];
+	struct cg_diag d = { 0 };
+	int missing = 0, r;
+
+	there->t = calloc(ts->n + 1, sizeof(*ts->t));
+	if (!there->t)
+		return -ENOMEM;
+	for (size_t i = 0; i < ts->n; i++) {
+		struct cg_target *t = &ts->t[i];
+		int fd = cg_open_dir(t->hier, t->path);
+
+		if (fd >= 0) {
+			close(fd);
+			there->t[there->n++] = *t;
+			continue;
+		}
+		if (fd == -ENOENT && quiet)
+			continue;
+		cg_diag_fail(&d, -fd, CG_OP_RMDIR, t->hier->version,
+			     cg_target_name(t, name, sizeof(name)), t->hier->label, "remove");
+		on_fail(&d, fd, ctx);
+		if (fd != -ENOENT)
+			return fd;
+		missing++;
+	}
+	r = add_twins(l, there, twins, &d);
+	if (r < 0) {
+		/* the one line it always was: "remove: " and the errno's text */
+		cg_diag_say(&d, r, NULL, NULL, "remove", "%s", strerror(-r));
+		on_fail(&d, r, ctx);
+		return r;
+	}
+	return missing;
+}
+
 int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
 		      struct cg_diag *d)
 {

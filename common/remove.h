@@ -59,6 +59,19 @@ struct cg_remove_opts {
 int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 		    struct cg_diag *d);
 /*
+ * What of ts there is to remove, into there (its targets borrowed from ts and from twins): each
+ * target that exists, and on a hybrid layout its twins, which "-r memory.max=1G /a" made
+ * (cg_setup_route): the same path in each v1 hierarchy of a controller, where it exists. They
+ * join the request before it is checked, and are checked as the rest. A target that is not
+ * there goes to on_fail (unless quiet) and the others go ahead: returns how many were reported
+ * so. -errno when one cannot be looked at (on_fail heard it: what cannot be read cannot be
+ * checked, so nothing is to be touched) or memory ran out; there and twins are to be freed
+ * (free(there->t), cg_targets_clear(twins)) either way.
+ */
+int cg_remove_present(const struct cg_layout *l, const struct cg_targets *ts, bool quiet,
+		      struct cg_targets *there, struct cg_targets *twins, cg_diag_fn *on_fail,
+		      void *ctx);
+/*
  * Remove every target: all are checked first (nothing is signalled or removed when one is
  * refused), then signalled, given the grace, killed (cgroup.kill; v1: frozen, killed,
  * thawed; then SIGKILL rounds up to kill_timeout_ns), or with migrate_to_parent emptied into

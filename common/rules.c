@@ -459,6 +459,49 @@ int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *
 	return 0;
 }
 
+size_t cg_rules_move(const struct cg_layout *l, const struct cg_move_opts *o, struct cg_move *m,
+		     size_t n, struct cg_move_summary *sum, cg_diag_fn *on_fail, void *ctx)
+{
+	size_t failed = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		struct cg_targets t = { 0 };
+		struct cg_move_summary s = { 0 };
+		struct cg_diag d = { 0 };
+		int r = cg_rules_classify(l, m[k].id, &t, &d);
+
+		if (r < 0) {
+			m[k].state = CG_MOVE_FAILED;
+			sum->failed++;
+			on_fail(&d, r, ctx);
+			failed++;
+			continue;
+		}
+		/* an ignore rule: it stays where it is, which is where it belongs */
+		if (t.n == 0) {
+			m[k].state = CG_MOVE_ARRIVED;
+			sum->arrived++;
+			sum->processes++;
+			continue;
+		}
+		r = cg_move_many(&t, o, &m[k], 1, &s, &d);
+		if (r < 0) {
+			on_fail(&d, r, ctx);
+			failed++;
+			sum->failed++;
+		} else {
+			failed += cg_moves_report(&t, o, &m[k], 1, on_fail, ctx);
+			sum->arrived += s.arrived;
+			sum->processes += s.processes;
+			sum->threads += s.threads;
+			sum->gone += s.gone;
+			sum->failed += s.failed;
+		}
+		cg_targets_clear(&t);
+	}
+	return failed;
+}
+
 int cg_rules_sticky(pid_t pid, bool sticky, struct cg_diag *d)
 {
 	int flag = sticky ? CGROUP_DAEMON_UNCHANGE_CHILDREN : CGROUP_DAEMON_CANCEL_UNCHANGE_PROCESS;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "migrate.h"
 #include "mount.h"
 #include "spec.h"
 
@@ -36,6 +37,14 @@ int cg_rules_classify_command(const struct cg_layout *l, pid_t pid, const char *
  * 0 also when no cgrulesengd is listening (as libcgroup: nothing to tell); -EIO when the
  * daemon did not confirm.
  */
+/*
+ * Each process of m[] moved where cgrules.conf sends it (cgmigrate without -g): an ignore rule
+ * leaves it where it is, which counts as arrived. A process that cannot be classified or moved
+ * is marked failed, its diagnostic to on_fail. Adds to sum; returns how many failed.
+ */
+size_t cg_rules_move(const struct cg_layout *l, const struct cg_move_opts *o, struct cg_move *m,
+		     size_t n, struct cg_move_summary *sum, cg_diag_fn *on_fail, void *ctx);
+
 int cg_rules_sticky(pid_t pid, bool sticky, struct cg_diag *d);
 /* Whether a cgrulesengd listens on its socket (for -v: --sticky is a no-op without one). */
 bool cg_rules_daemon_running(void);

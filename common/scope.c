@@ -183,6 +183,18 @@ int cg_scope_map(const char *file, const char *value, struct cg_unit_prop out[CG
 		file);
 }
 
+int cg_scope_map_check(const struct cg_assignments *set, struct cg_diag *d)
+{
+	for (size_t k = 0; set && k < set->n; k++) {
+		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
+		int r = cg_scope_map(set->v[k].file, set->v[k].value, p, d);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 struct job_wait {
 	const char *job; /* the object path of the job we wait for */
 	char result[32]; /* "done", "failed", ... once it is removed */

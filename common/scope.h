@@ -30,6 +30,9 @@ struct cg_unit_prop {
 int cg_scope_map(const char *file, const char *value, struct cg_unit_prop out[CG_UNIT_PROPS_MAX],
 		 struct cg_diag *d);
 
+/* Every -r of set mapped (cg_scope_map) before systemd is asked for anything: 0 or the first -errno, d filled. */
+int cg_scope_map_check(const struct cg_assignments *set, struct cg_diag *d);
+
 struct cg_scope_opts {
 	const char *unit; /* "NAME.scope" */
 	const char *slice; /* NULL: the manager's default */

@@ -124,6 +124,18 @@ bool cg_setup_applies(const struct cg_targets *ts, size_t i, const char *file)
 }
 
 /* One lock per hierarchy of the call, in layout order: two calls never wait on each other. */
+int cg_setup_route_all(const struct cg_layout *l, struct cg_targets *ts,
+		       const struct cg_assignments *set, bool grow, struct cg_diag *d)
+{
+	for (size_t k = 0; set && k < set->n; k++) {
+		int r = cg_setup_route(l, ts, set->v[k].file, grow, d);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int lock_all(const struct cg_layout *l, const struct cg_targets *ts, int *locks, size_t *n,
 		    struct cg_diag *d)
 {

@@ -27,6 +27,9 @@
  */
 int cg_setup_route(const struct cg_layout *l, struct cg_targets *ts, const char *file, bool grow,
 		   struct cg_diag *d);
+/* cg_setup_route for each file of set (may be NULL), in order: 0 or the first -errno. */
+int cg_setup_route_all(const struct cg_layout *l, struct cg_targets *ts,
+		       const struct cg_assignments *set, bool grow, struct cg_diag *d);
 /* Whether target i of ts takes -r FILE (after cg_setup_route). */
 bool cg_setup_applies(const struct cg_targets *ts, size_t i, const char *file);
 

@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "cleanup.h"
+#include "error.h"
 #include "parse.h"
 
 static void put(struct cg_setting *s, const char *file, const char *value)
@@ -45,8 +46,8 @@ static size_t device_len(const char *s)
 }
 
 /* io.max "MAJ:MIN rbps=N wbps=N riops=N wiops=N" (any of them, "max" lifts one) for v1. */
-static int io_max(int version, const char *value, struct cg_setting *out, size_t *ret_n, char *why,
-		  size_t whylen)
+static int io_max(int version, const char *value, struct cg_setting *out, size_t *ret_n,
+		  struct cg_diag *d)
 {
 	static const char *const keys[][2] = {
 		{ "rbps", "blkio.throttle.read_bps_device" },
@@ -109,16 +110,15 @@ static int io_max(int version, const char *value, struct cg_setting *out, size_t
 	*ret_n = n;
 	return 0;
 bad:
-	snprintf(
-		why, whylen,
+	return cg_diag_say(
+		d, EINVAL, NULL, NULL, "set",
 		"io.max takes \"MAJ:MIN\" (or a /dev path) and any of rbps=, wbps= (bytes, K/M/G/T), riops=, wiops= (operations), each a number or max, not '%s'",
 		value);
-	return -EINVAL;
 }
 
 /* io.weight "N", "default N" or "MAJ:MIN N" (1..10000; v1 bfq: 1..1000) */
 static int io_weight(int version, const char *value, struct cg_setting *out, size_t *ret_n,
-		     char *why, size_t whylen)
+		     struct cg_diag *d)
 {
 	size_t dl = device_len(value);
 	const char *num = value;
@@ -130,11 +130,10 @@ static int io_weight(int version, const char *value, struct cg_setting *out, siz
 	else if (!strncmp(value, "default ", 8))
 		num = value + 8;
 	if (cg_parse_u64(num, 10000, &w) < 0 || !w) {
-		snprintf(
-			why, whylen,
+		return cg_diag_say(
+			d, EINVAL, NULL, NULL, "set",
 			"io.weight takes 1..10000, as \"N\", \"default N\" or \"MAJ:MIN N\", not '%s'",
 			value);
-		return -EINVAL;
 	}
 	*ret_n = 1;
 	if (version == 2) {
@@ -142,11 +141,10 @@ static int io_weight(int version, const char *value, struct cg_setting *out, siz
 		return 0;
 	}
 	if (w > 1000) {
-		snprintf(
-			why, whylen,
+		return cg_diag_say(
+			d, ENOTSUP, NULL, NULL, "set",
 			"io.weight=%s: v1 (blkio.bfq.weight) takes 1..1000; the default is 100 on both",
 			value);
-		return -ENOTSUP;
 	}
 	if (dl && num != value) {
 		snprintf(buf, sizeof(buf), "%.*s %" PRIu64, (int)dl, value, w);
@@ -159,30 +157,29 @@ static int io_weight(int version, const char *value, struct cg_setting *out, siz
 }
 
 static int memory(int version, const char *file, const char *value, const struct cg_vocab_ctx *ctx,
-		  struct cg_setting *out, char *why, size_t whylen)
+		  struct cg_setting *out, struct cg_diag *d)
 {
 	char buf[64];
 	uint64_t v;
 
 	if (!strcmp(file, "memory.oom.group")) {
 		if (cg_parse_u64(value, 1, &v) < 0) {
-			snprintf(why, whylen, "memory.oom.group takes 0 or 1, not '%s'", value);
-			return -EINVAL;
+			return cg_diag_say(d, EINVAL, NULL, NULL, "set",
+					   "memory.oom.group takes 0 or 1, not '%s'", value);
 		}
 		if (version == 1) {
-			snprintf(
-				why, whylen,
+			return cg_diag_say(
+				d, ENOTSUP, NULL, NULL, "set",
 				"memory.oom.group: v1 has no group OOM kill (the nearest, memory.oom_control, only turns the OOM killer off)");
-			return -ENOTSUP;
 		}
 		put(out, file, value);
 		return 0;
 	}
 	if (cg_parse_size(value, CG_SIZE_MAX, &v) < 0) {
-		snprintf(why, whylen,
-			 "%s takes a size in bytes (K, M, G, T: powers of 1024) or max, not '%s'",
-			 file, value);
-		return -EINVAL;
+		return cg_diag_say(
+			d, EINVAL, NULL, NULL, "set",
+			"%s takes a size in bytes (K, M, G, T: powers of 1024) or max, not '%s'",
+			file, value);
 	}
 	if (version == 2) {
 		put(out, file, value);
@@ -206,30 +203,28 @@ static int memory(int version, const char *file, const char *value, const struct
 			return 0;
 		}
 		if (limit == UINT64_MAX) {
-			snprintf(
-				why, whylen,
+			return cg_diag_say(
+				d, ENOTSUP, NULL, NULL, "set",
 				"memory.swap.max=%s: v1 limits memory plus swap together (memory.memsw.limit_in_bytes), so it needs a memory limit: give -r memory.max=SIZE before it",
 				value);
-			return -ENOTSUP;
 		}
 		if (v > UINT64_MAX - limit) {
-			snprintf(why, whylen, "memory.swap.max=%s is too large", value);
-			return -EINVAL;
+			return cg_diag_say(d, EINVAL, NULL, NULL, "set",
+					   "memory.swap.max=%s is too large", value);
 		}
 		v1_size(limit + v, buf, sizeof(buf));
 		put(out, "memory.memsw.limit_in_bytes", buf);
 		return 0;
 	}
-	snprintf(
-		why, whylen,
+	return cg_diag_say(
+		d, ENOTSUP, NULL, NULL, "set",
 		"%s: v1 has no %s; the nearest are memory.max (memory.limit_in_bytes, a hard limit) and memory.low (memory.soft_limit_in_bytes, reclaimed last)",
 		file, !strcmp(file, "memory.high") ? "throttling limit" : "memory guarantee");
-	return -ENOTSUP;
 }
 
 int cg_vocab_translate(int version, const char *file, const char *value,
 		       const struct cg_vocab_ctx *ctx, struct cg_setting out[CG_SETTINGS_MAX],
-		       size_t *ret_n, char *why, size_t whylen)
+		       size_t *ret_n, struct cg_diag *d)
 {
 	static const char *const mem[] = { "memory.max", "memory.high",	    "memory.low",
 					   "memory.min", "memory.swap.max", "memory.oom.group" };
@@ -238,17 +233,17 @@ int cg_vocab_translate(int version, const char *file, const char *value,
 	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
 		if (!strcmp(file, mem[i])) {
 			*ret_n = 1;
-			return memory(version, file, value, ctx, out, why, whylen);
+			return memory(version, file, value, ctx, out, d);
 		}
 	if (!strcmp(file, "io.max"))
-		return io_max(version, value, out, ret_n, why, whylen);
+		return io_max(version, value, out, ret_n, d);
 	if (!strcmp(file, "io.weight"))
-		return io_weight(version, value, out, ret_n, why, whylen);
+		return io_weight(version, value, out, ret_n, d);
 	if (!strcmp(file, "pids.max")) {
 		if (strcmp(value, "max") && cg_parse_u64(value, INT32_MAX, &v) < 0) {
-			snprintf(why, whylen, "pids.max takes a number of tasks or max, not '%s'",
-				 value);
-			return -EINVAL;
+			return cg_diag_say(d, EINVAL, NULL, NULL, "set",
+					   "pids.max takes a number of tasks or max, not '%s'",
+					   value);
 		}
 		put(&out[0], file, value);
 		*ret_n = 1;

@@ -21,7 +21,7 @@ struct cg_vocab_ctx {
  * Translate FILE=VALUE for a hierarchy of the given version, with the same contract as
  * cg_cpu_translate: 1 when FILE is not part of this vocabulary, 0 with 1..CG_SETTINGS_MAX
  * settings in out[] (in the order to write them), or -EINVAL (bad value) / -ENOTSUP (the
- * layout cannot express it) with a sentence in why that names the nearest knob there is.
+ * layout cannot express it) with d filled, its why naming the nearest knob there is.
  *   memory.max -> memory.limit_in_bytes, memory.low -> memory.soft_limit_in_bytes,
  *   memory.swap.max -> memory.memsw.limit_in_bytes (memory plus swap: limit + swap),
  *   io.max -> blkio.throttle.{read,write}_{bps,iops}_device, io.weight -> blkio.bfq.weight
@@ -32,7 +32,7 @@ struct cg_vocab_ctx {
  */
 int cg_vocab_translate(int version, const char *file, const char *value,
 		       const struct cg_vocab_ctx *ctx, struct cg_setting out[CG_SETTINGS_MAX],
-		       size_t *ret_n, char *why, size_t whylen);
+		       size_t *ret_n, struct cg_diag *d);
 
 /* The v1 controller that holds a v2 controller's files ("io" -> "blkio"), else ctrl itself. */
 const char *cg_vocab_v1_controller(const char *ctrl);

@@ -20,6 +20,7 @@
 #include "mount.h"
 #include "owner.h"
 #include "parse.h"
+#include "launch.h"
 #include "scope.h"
 #include "setup.h"
 #include "spec.h"
@@ -374,10 +375,8 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 	};
 	struct cg_journal j = { 0 };
 	struct cg_diag d = { 0 };
-	int r = 0;
+	int r = cg_setup_route_all(l, ts, &a->set, false, &d);
 
-	for (size_t k = 0; k < a->set.n && r == 0; k++)
-		r = cg_setup_route(l, ts, a->set.v[k].file, false, &d);
 	if (r == 0)
 		r = cg_setup_apply(l, ts, &o, &j, &d);
 	if (r < 0)
@@ -433,56 +432,6 @@ static void say_step(const struct cg_remove_event *e, void *ctx)
 	}
 }
 
-/*
- * One vocabulary: on a hybrid layout "-r memory.max=1G /a" made /a's twin in the memory
- * hierarchy (common/setup.c), so removing /a removes its twins too: the same path in each v1
- * hierarchy of a controller, where it exists. They join the request before it is checked, and
- * are checked as the rest. there borrows them from twins.
- */
-static int add_twins(const struct cg_layout *l, struct cg_targets *there, struct cg_targets *twins)
-{
-	struct cg_diag d = { 0 };
-	struct cg_target *t;
-	size_t n = there->n;
-
-	if (cg_layout_kind(l) != CG_LAYOUT_HYBRID)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (there->t[i].hier->version != 2 || !*there->t[i].path)
-			continue;
-		for (size_t k = 0; k < l->n; k++) {
-			const struct cg_hier *h = &l->hier[k];
-			_cleanup_free_ char *spec = NULL;
-			bool known = false;
-			int fd, r;
-
-			if (h->version != 1 || h->name || !h->controllers || !h->controllers[0])
-				continue;
-			for (size_t j = 0; j < n && !known; j++)
-				known = there->t[j].hier == h &&
-					!strcmp(there->t[j].path, there->t[i].path);
-			fd = known ? -EEXIST : cg_open_dir(h, there->t[i].path);
-			if (fd < 0)
-				continue;
-			close(fd);
-			if (asprintf(&spec, "%s:/%s", h->label, there->t[i].path) < 0)
-				return -ENOMEM;
-			r = cg_spec_parse(l, spec, twins, &d);
-			if (r < 0)
-				return r;
-		}
-	}
-	if (!twins->n)
-		return 0;
-	t = realloc(there->t, (n + twins->n) * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	there->t = t;
-	for (size_t i = 0; i < twins->n; i++)
-		there->t[there->n++] = twins->t[i];
-	return 0;
-}
-
 /* 0 removed, 1 a removal failed, 64 the request itself was refused (a root, our own cgroup) */
 static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_targets *ts)
 {
@@ -495,41 +444,17 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		.on_step = a->verbose ? say_step : NULL,
 		.ctx = a,
 	};
-	struct cg_targets there = { .t = calloc(ts->n + 1, sizeof(*ts->t)) }, twins = { 0 };
+	struct cg_targets there = { 0 }, twins = { 0 };
 	struct cg_diag d = { 0 };
-	char name[PATH_MAX + 2];
-	int ret = 0, r;
+	int ret, r;
 
-	if (!there.t)
-		return 1;
 	/* a cgroup that is not there is reported (or, with -q, fine) and the others go ahead */
-	for (size_t i = 0; i < ts->n; i++) {
-		struct cg_target *t = &ts->t[i];
-		int fd = cg_open_dir(t->hier, t->path);
-
-		if (fd >= 0) {
-			close(fd);
-			there.t[there.n++] = *t;
-			continue;
-		}
-		if (fd == -ENOENT && a->quiet)
-			continue;
-		cg_diag_fail(&d, -fd, CG_OP_RMDIR, t->hier->version,
-			     cg_target_name(t, name, sizeof(name)), t->hier->label, "remove");
-		tool_report(&d, fd);
-		if (fd != -ENOENT) {
-			/* what cannot be read cannot be checked: nothing is touched */
-			free(there.t);
-			return 1;
-		}
-		ret = 1;
-	}
-	r = add_twins(l, &there, &twins);
+	r = cg_remove_present(l, ts, a->quiet, &there, &twins, tool_report_fn, NULL);
 	if (r < 0) {
-		fprintf(stderr, "%s: remove: %s\n", program_invocation_short_name, strerror(-r));
 		ret = 1;
 		goto out;
 	}
+	ret = r > 0;
 	r = cg_remove_targets(&there, &o, &d);
 	if (r < 0) {
 		tool_report(&d, r);
@@ -578,12 +503,9 @@ static int stop_scopes(struct cgcreate2_args *a, struct cg_targets *ts)
 		struct cg_target *t = &ts->t[i];
 		struct cg_owner o;
 		struct cg_diag d = { 0 };
-		size_t n;
 		int r;
 
-		if (t->hier->version != 2 || cg_owner_get(t, &o) < 0 ||
-		    o.kind != CG_OWNER_DELEGATED || o.below[0] || (n = strlen(o.unit)) < 7 ||
-		    strcmp(o.unit + n - 6, ".scope")) {
+		if (!cg_owner_scope_root(t, &o)) {
 			ts->t[keep++] = *t;
 			continue;
 		}
@@ -636,22 +558,15 @@ static int do_scope(struct cgcreate2_args *a)
 	struct cg_layout *l = NULL;
 	struct cg_targets ts = { 0 };
 	struct cg_journal j = { 0 };
-	struct cg_move m = { 0 };
-	struct cg_move_opts mo = { 0 };
-	struct cg_move_summary sum = { 0 };
 	struct cg_diag d = { 0 };
-	_cleanup_free_ char *cg = NULL, *keep = NULL;
+	_cleanup_free_ char *cg = NULL;
 	pid_t keeper;
 	int r;
 
-	for (size_t k = 0; k < a->set.n; k++) {
-		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
-
-		r = cg_scope_map(a->set.v[k].file, a->set.v[k].value, p, &d);
-		if (r < 0) {
-			tool_report(&d, r);
-			return TOOL_EXIT_USAGE;
-		}
+	r = cg_scope_map_check(&a->set, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		return TOOL_EXIT_USAGE;
 	}
 	cg_scope_unit_name(unit, sizeof(unit), a->scope, ".scope");
 	if (a->slice)
@@ -670,25 +585,11 @@ static int do_scope(struct cgcreate2_args *a)
 		return TOOL_EXIT_FAILED;
 	}
 	r = cg_layout_load(&l);
-	if (r == 0 && !l->unified)
-		r = -ENOENT;
-	if (r == 0)
-		r = cg_pid_cgroup(l->unified, keeper, 0, &cg);
-	if (r == 0 && !(keep = cg_path_join(cg, "keeper")))
-		r = -ENOMEM;
 	if (r < 0) {
 		tool_say("scope %s: find its cgroup: %s", unit, strerror(-r));
 		goto fail;
 	}
-	/* the keeper into its leaf: the scope is delegated, this is ours to do */
-	r = cg_spec_parse(l, keep, &ts, &d);
-	if (r == 0)
-		r = cg_setup_apply(l, &ts, &(struct cg_setup_opts){ 0 }, &j, &d);
-	m.id = keeper;
-	if (r == 0)
-		r = cg_move_many(&ts, &mo, &m, 1, &sum, &d);
-	if (r == 0 && m.state == CG_MOVE_FAILED)
-		r = cg_move_diag(&ts, &mo, &m, &d);
+	r = cg_keeper_place(l, unit, keeper, &cg, &ts, &j, &d);
 	if (r < 0) {
 		tool_report(&d, r);
 		goto fail;

@@ -26,6 +26,7 @@
 #include "rules.h"
 #include "launch.h"
 #include "parse.h"
+#include "place.h"
 #include "scope.h"
 #include "setup.h"
 #include "spec.h"
@@ -204,66 +205,6 @@ static const struct argp argp = {
 	       "  cgexec2 -g services --name=web --keep /usr/sbin/httpd",
 };
 
-static int check_exist(const struct cg_targets *t, bool transient, struct cg_diag *d)
-{
-	char where[PATH_MAX + 2];
-
-	for (size_t i = 0; i < t->n; i++) {
-		int fd = cg_open_dir(t->t[i].hier, t->t[i].path);
-
-		if (fd >= 0) {
-			close(fd);
-			continue;
-		}
-		/* a mount that has gone, a permission: the kernel's reason, not "no such cgroup" */
-		if (fd != -ENOENT)
-			return cg_diag_fail(d, -fd, CG_OP_OPEN, t->t[i].hier->version,
-					    cg_target_name(&t->t[i], where, sizeof(where)),
-					    t->t[i].hier->label, "use");
-		return cg_diag_say(d, ENOENT, cg_target_name(&t->t[i], where, sizeof(where)),
-				   t->t[i].hier->label, "use",
-				   "No such cgroup (cgexec2 %s; create it with cgcreate2%s)",
-				   transient ? "makes the transient cgroup under an existing one"
-					     : "runs COMMAND in existing cgroups",
-				   transient ? "" : ", or use -t for a transient one");
-	}
-	return 0;
-}
-
-/*
- * Refuse frozen cgroups before anything is made or run there: a process placed in one stops
- * before its first instruction, and a transient cgroup made under one is frozen from birth.
- */
-static int check_not_frozen(const struct cg_targets *t, bool parents, struct cg_diag *d)
-{
-	char where[PATH_MAX + 2], why[256];
-	const struct cg_target *x = cg_targets_frozen(t, why, sizeof(why));
-
-	if (!x)
-		return 0;
-	return cg_diag_say(d, EBUSY, cg_target_name(x, where, sizeof(where)), x->hier->label, "use",
-			   "the cgroup is frozen: %s; %sCOMMAND would never run (thaw it first)",
-			   why,
-			   parents ? "a transient cgroup under it would be frozen too, and " : "");
-}
-
-/* Make the transient cgroup under every target, enable and set what -r asks; t then names it. */
-static int make_transient(struct cgexec2_args *a, const struct cg_layout *l, struct cg_targets *t,
-			  const char *name, struct cg_journal *j, struct cg_diag *d)
-{
-	const struct cg_setup_opts o = { .set = &a->set };
-
-	for (size_t i = 0; i < t->n; i++) {
-		char *child = cg_path_join(t->t[i].path, name);
-
-		if (!child)
-			return -ENOMEM;
-		free(t->t[i].path);
-		t->t[i].path = child;
-	}
-	return cg_setup_apply(l, t, &o, j, d);
-}
-
 /* -v: one line per cgroup, with how COMMAND got there */
 static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cloned_into)
 {
@@ -288,30 +229,22 @@ static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
 	return cg_rules_sticky(pid, true, d);
 }
 
-/* What failed while the transient cgroups were emptied and removed: a line each. */
-static void report_step(const struct cg_diag *d, int r, void *ctx)
-{
-	tool_report(d, r);
-}
-
 /* COMMAND outlived its SIGKILL: one line, with the frozen cgroup that explains it. */
 static void gave_up(const struct cg_targets *t, pid_t pid, bool transient)
 {
-	char where[PATH_MAX + 2], why[256], hint[PATH_MAX + 200] = "";
-	const struct cg_target *x = cg_targets_frozen(t, why, sizeof(why));
+	struct cg_diag f;
+	char hint[sizeof(f.where) + sizeof(f.hier) + 64] = "";
 
-	if (!x) {
+	if (cg_targets_frozen(t, &f) == 0) {
 		tool_say("pid %d: wait: still there after SIGKILL; cgexec2 gives up", (int)pid);
 		return;
 	}
-	cg_target_name(x, where, sizeof(where));
 	if (transient)
 		snprintf(hint, sizeof(hint),
-			 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)", x->hier->label,
-			 where);
+			 " (then remove the cgroup: cgcreate2 -x -R -k -g %s:%s)", f.hier, f.where);
 	tool_say(
-		"cgroup %s (%s): wait for pid %d: the cgroup is frozen: %s; cgexec2 gives up, pid %d ends once it is thawed%s",
-		where, x->hier->label, (int)pid, why, (int)pid, hint);
+		"cgroup %s (%s): wait for pid %d: %s; cgexec2 gives up, pid %d ends once it is thawed%s",
+		f.where, f.hier, (int)pid, f.why, (int)pid, hint);
 }
 
 static uint64_t timeval_ns(const struct timeval *tv)
@@ -431,7 +364,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	}
 	/* leftovers first, so that the summary counts what they did too */
 	if (cleanup)
-		(void)cg_targets_kill(t, report_step, NULL);
+		(void)cg_targets_kill(t, tool_report_fn, NULL);
 	r = cg_usage_read(t, &after);
 	if (r == 0)
 		cg_usage_delta(&before, &after);
@@ -456,7 +389,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 	if (r == 0)
 		say_oom(a, t, &after, status);
 	if (cleanup) {
-		(void)cg_targets_remove(t, report_step, NULL);
+		(void)cg_targets_remove(t, tool_report_fn, NULL);
 		/* the controllers enabled on the way down stay: a sibling may rely on them now */
 		cg_journal_clear(j);
 	}
@@ -529,17 +462,13 @@ static int run_scope(struct cgexec2_args *a)
 	sigset_t set, oldmask;
 
 	/* every -r is checked before systemd is asked for anything */
-	for (size_t k = 0; k < a->set.n; k++) {
-		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
+	r = cg_scope_map_check(&a->set, &d);
+	if (r < 0) {
+		size_t n = strlen(d.why);
 
-		r = cg_scope_map(a->set.v[k].file, a->set.v[k].value, p, &d);
-		if (r < 0) {
-			size_t n = strlen(d.why);
-
-			snprintf(d.why + n, sizeof(d.why) - n, "; --no-systemd writes it directly");
-			tool_report(&d, r);
-			return EXIT_CGEXEC;
-		}
+		snprintf(d.why + n, sizeof(d.why) - n, "; --no-systemd writes it directly");
+		tool_report(&d, r);
+		return EXIT_CGEXEC;
 	}
 	snprintf(pidname, sizeof(pidname), "cgexec2-%d", (int)self);
 	cg_scope_unit_name(unit, sizeof(unit), a->name ? a->name : pidname, ".scope");
@@ -583,6 +512,9 @@ static int run(struct cgexec2_args *a)
 	struct cg_targets t = { 0 };
 	struct cg_journal j = { 0 };
 	struct cg_diag d = { 0 };
+	struct cg_place_opts po = { .transient = a->transient,
+				    .set = &a->set,
+				    .command = a->argv[0] };
 	char name[64], show[TOOL_SHOWN_SIZE];
 	bool wait, cleanup;
 	sigset_t set, oldmask;
@@ -607,48 +539,13 @@ static int run(struct cgexec2_args *a)
 		if (r < 0)
 			goto fail_report;
 	}
-	if (a->transient) {
-		/*
-		 * Without -g, "/" is the unified hierarchy, or every v1 one on a legacy system:
-		 * there the -r files name the hierarchies needed, and the transient cgroup is made
-		 * in those alone; "/" is the fallback when they name none (core files only).
-		 */
-		bool by_set = !a->specs && !l->unified && a->set.n;
-
-		if (!a->specs && !by_set) {
-			r = cg_spec_parse(l, "/", &t, &d);
-			if (r < 0)
-				goto fail_report;
-		}
-		for (size_t k = 0; k < a->set.n; k++) {
-			r = cg_setup_route(l, &t, a->set.v[k].file, !a->specs, &d);
-			if (r < 0)
-				goto fail_report;
-		}
-		if (by_set && !t.n && (r = cg_spec_parse(l, "/", &t, &d)) < 0)
-			goto fail_report;
-	} else if (!a->specs) {
-		/* no -g, no -t: libcgroup's rules for COMMAND say where, as for its cgexec */
-		r = cg_rules_classify_command(l, getpid(), a->argv[0], &t, &d);
-		if (r == -ENOENT) {
-			size_t n = strlen(d.why);
-
-			snprintf(d.why + n, sizeof(d.why) - n,
-				 "; name the cgroup with -g, or use -t");
-		}
-		if (r < 0)
-			goto fail_report;
-		if (a->verbose && !t.n)
-			fprintf(stderr,
-				"cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND where cgexec2 is\n");
-	}
-	r = cg_targets_check_placeable(&t, &d);
-	if (r == 0)
-		r = check_exist(&t, a->transient, &d);
-	if (r == 0)
-		r = check_not_frozen(&t, a->transient, &d);
+	po.named = a->specs != NULL;
+	r = cg_place_targets(l, &po, &t, &d);
 	if (r < 0)
 		goto fail_report;
+	if (a->verbose && !a->specs && !a->transient && !t.n)
+		fprintf(stderr,
+			"cgexec2: an ignore rule in /etc/cgrules.conf keeps COMMAND where cgexec2 is\n");
 
 	cleanup = a->transient && !a->keep;
 	wait = cleanup || a->stats;
@@ -664,10 +561,7 @@ static int run(struct cgexec2_args *a)
 	}
 	if (a->transient) {
 		snprintf(name, sizeof(name), "cgexec2-%d", (int)getpid());
-		r = make_transient(a, l, &t, a->name ? a->name : name, &j, &d);
-		/* frozen since the check: a new cgroup inherits its parent's freeze */
-		if (r == 0)
-			r = check_not_frozen(&t, false, &d);
+		r = cg_place_transient(l, &t, a->name ? a->name : name, &a->set, &j, &d);
 		if (r < 0)
 			goto fail_rollback;
 	}

@@ -268,23 +268,6 @@ static int parse_specs(const struct cg_layout *l, char **specs, struct cg_target
 	return 0;
 }
 
-static int print_failures(const struct cg_targets *t, const struct cg_move_opts *o,
-			  const struct cg_move *m, size_t n)
-{
-	int failed = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		/* cleared only for a failure: zeroing its buffers for each id cost 212 instructions */
-		if (m[k].state == CG_MOVE_FAILED) {
-			struct cg_diag d = { 0 };
-
-			tool_report(&d, cg_move_diag(t, o, &m[k], &d));
-			failed = 1;
-		}
-	}
-	return failed;
-}
-
 /* what systemd offers instead of a move behind its back: its own move, or a new scope */
 static const char *owner_hint(const struct cg_target *t, const struct cg_owner *o, void *ctx,
 			      char *buf, size_t size)
@@ -333,21 +316,12 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		tool_report(&d, r);
 		return EXIT_USAGE;
 	}
-	/* nothing could move: a request that cannot be meant as written, before any drain starts */
-	for (size_t i = 0; i < src.n; i++)
-		for (size_t k = 0; k < dst->n; k++)
-			if (src.t[i].hier == dst->t[k].hier &&
-			    !strcmp(src.t[i].path, dst->t[k].path)) {
-				char where[4096];
-
-				cg_diag_say(
-					&d, EINVAL, cg_target_name(&src.t[i], where, sizeof(where)),
-					src.t[i].hier->label, "drain",
-					"the source is also the target: nothing would move (-g names where the processes go, -F where they come from)");
-				tool_report(&d, r);
-				cg_targets_clear(&src);
-				return EXIT_USAGE;
-			}
+	r = cg_drain_check(&src, dst, &d);
+	if (r < 0) {
+		tool_report(&d, r);
+		cg_targets_clear(&src);
+		return EXIT_USAGE;
+	}
 	/* emptying a unit behind systemd's back is as bad as filling one */
 	rc = tool_owner_check(&src, a->force, a->verbose, owner_hint, (void *)a);
 	if (rc) {
@@ -368,7 +342,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		r = cg_drain(l, &src.t[i], dst, &o, &res, &d);
 		if (a->freeze)
 			sigprocmask(SIG_SETMASK, &oldmask, NULL);
-		if (print_failures(dst, &mo, res.failures, res.nfailures))
+		if (cg_moves_report(dst, &mo, res.failures, res.nfailures, tool_report_fn, NULL))
 			rc = 1;
 		free(res.failures);
 		if (r < 0) {
@@ -387,52 +361,6 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 			       res.rounds == 1 ? "" : "s");
 	}
 	cg_targets_clear(&src);
-	return rc;
-}
-
-/* Without -g: each process where cgrules.conf sends it. */
-static int classify_and_move(const struct cg_layout *l, const struct cgmigrate_args *a,
-			     const struct cg_move_opts *o, struct cg_move *m,
-			     struct cg_move_summary *sum)
-{
-	int rc = 0;
-
-	for (size_t k = 0; k < a->n_ids; k++) {
-		struct cg_targets t = { 0 };
-		struct cg_move_summary s = { 0 };
-		struct cg_diag d = { 0 };
-		int r = cg_rules_classify(l, m[k].id, &t, &d);
-
-		if (r < 0) {
-			m[k].state = CG_MOVE_FAILED;
-			sum->failed++;
-			tool_report(&d, r);
-			rc = 1;
-			continue;
-		}
-		/* an ignore rule: it stays where it is, which is where it belongs */
-		if (t.n == 0) {
-			m[k].state = CG_MOVE_ARRIVED;
-			sum->arrived++;
-			sum->processes++;
-			continue;
-		}
-		r = cg_move_many(&t, o, &m[k], 1, &s, &d);
-		if (r < 0) {
-			tool_report(&d, r);
-			rc = 1;
-			sum->failed++;
-		} else {
-			if (print_failures(&t, o, &m[k], 1))
-				rc = 1;
-			sum->arrived += s.arrived;
-			sum->processes += s.processes;
-			sum->threads += s.threads;
-			sum->gone += s.gone;
-			sum->failed += s.failed;
-		}
-		cg_targets_clear(&t);
-	}
 	return rc;
 }
 
@@ -506,7 +434,8 @@ static int run(struct cgmigrate_args *a)
 		m[k].id = a->ids[k];
 	/* as cgclassify: tell the daemon first, so it does not undo the move it is about to see */
 	for (size_t k = 0; a->sticky && k < a->n_ids; k++) {
-		if (cg_rules_sticky(a->ids[k], a->sticky > 0, &d) < 0) {
+		r = cg_rules_sticky(a->ids[k], a->sticky > 0, &d);
+		if (r < 0) {
 			tool_report(&d, r);
 			rc = 1;
 		}
@@ -515,7 +444,8 @@ static int run(struct cgmigrate_args *a)
 		printf("no cgrulesengd is running: --%s had nobody to tell\n",
 		       a->sticky > 0 ? "sticky" : "cancel-sticky");
 	if (!a->specs) {
-		if (classify_and_move(l, a, &o, m, &sum))
+		/* without -g: each process where cgrules.conf sends it */
+		if (cg_rules_move(l, &o, m, a->n_ids, &sum, tool_report_fn, NULL))
 			rc = 1;
 	} else {
 		r = cg_move_many(&t, &o, m, a->n_ids, &sum, &d);
@@ -524,7 +454,7 @@ static int run(struct cgmigrate_args *a)
 			rc = 1;
 			goto out;
 		}
-		if (print_failures(&t, &o, m, a->n_ids))
+		if (cg_moves_report(&t, &o, m, a->n_ids, tool_report_fn, NULL))
 			rc = 1;
 	}
 	if (a->verbose) {

@@ -138,11 +138,14 @@ static int parse_bool(const char *s)
 	return -1;
 }
 
-static int lookup(const char *const *names, size_t n, const char *s)
+/* s as the index of one of names, or the usage error "TAKES, not 's'" */
+static int choose(struct argp_state *state, const char *const *names, size_t n, const char *s,
+		  const char *takes)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(names[i], s))
 			return (int)i;
+	argp_error(state, "%s, not '%s'", takes, TOOL_SHOWN(s));
 	return -1;
 }
 
@@ -179,12 +182,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(arg));
 		break;
 	case 'F':
-		i = lookup(format_names, ARRAY_SIZE(format_names), arg);
-		if (i < 0)
-			argp_error(
-				state,
-				"--format takes table, json, csv, openmetrics or prometheus, not '%s'",
-				TOOL_SHOWN(arg));
+		i = choose(state, format_names, ARRAY_SIZE(format_names), arg,
+			   "--format takes table, json, csv, openmetrics or prometheus");
 		a->format = (enum format)i;
 		break;
 	case OPT_DEPTH:
@@ -194,28 +193,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->depth = (int)v;
 		break;
 	case 'o':
-		i = lookup(order_names, ARRAY_SIZE(order_names), arg);
-		if (i < 0)
-			argp_error(
-				state,
-				"--order takes path, tasks, cpu, memory, io or pressure, not '%s'",
-				TOOL_SHOWN(arg));
+		i = choose(state, order_names, ARRAY_SIZE(order_names), arg,
+			   "--order takes path, tasks, cpu, memory, io or pressure");
 		a->order = (enum order)i;
 		break;
 	case 'p':
-		a->order = ORDER_PATH;
-		break;
 	case 't':
-		a->order = ORDER_TASKS;
-		break;
 	case 'c':
-		a->order = ORDER_CPU;
-		break;
 	case 'm':
-		a->order = ORDER_MEMORY;
-		break;
 	case 'i':
-		a->order = ORDER_IO;
+		/* --order's first letters; -p is path, the first of them, not pressure */
+		for (i = 0; order_names[i][0] != key; i++)
+			;
+		a->order = (enum order)i;
 		break;
 	case 'r':
 		a->raw = true;

@@ -317,19 +317,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct cg_setting out[CG_SETTINGS_MAX];
 		const struct cg_vocab_ctx ctx = { .memory_limit = (uint64_t)size << 20 };
 		size_t n;
-		char why[128];
+		struct cg_diag d;
 		char *eq = strchr(s, '=');
 
 		if (eq) {
 			*eq = '\0';
 			for (int v = 1; v <= 2; v++) {
-				if (cg_cpu_translate(v, s, eq + 1, out, &n, why, sizeof(why)) ==
-					    0 &&
+				if (cg_cpu_translate(v, s, eq + 1, out, &n, &d) == 0 &&
 				    (n < 1 || n > 2))
 					abort();
 				/* every translation writes 1..4 plain files, each value one line */
 				if (cg_vocab_translate(v, s, eq + 1, (size & 1) ? &ctx : NULL, out,
-						       &n, why, sizeof(why)) == 0) {
+						       &n, &d) == 0) {
 					if (n < 1 || n > CG_SETTINGS_MAX)
 						abort();
 					for (size_t i = 0; i < n; i++)

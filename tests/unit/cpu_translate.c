@@ -3,18 +3,19 @@
 #include <errno.h>
 
 #include "check.h"
+#include "error.h"
 #include "cpu.h"
 #include "threaded.h"
 
 static struct cg_setting out[2];
 static size_t n;
-static char why[256];
+static struct cg_diag d;
 
 static int tr(int version, const char *file, const char *value)
 {
 	n = 0;
-	why[0] = '\0';
-	return cg_cpu_translate(version, file, value, out, &n, why, sizeof(why));
+	d = (struct cg_diag){ 0 };
+	return cg_cpu_translate(version, file, value, out, &n, &d);
 }
 
 int main(void)
@@ -43,7 +44,7 @@ int main(void)
 	CHECK_INT(tr(1, "cpu.weight", "50"), 0);
 	CHECK_STR(out[0].value, "512");
 	CHECK_INT(tr(1, "cpu.weight", "0"), -EINVAL);
-	CHECK(strstr(why, "1..10000") != NULL);
+	CHECK(strstr(d.why, "1..10000") != NULL);
 	CHECK_INT(tr(1, "cpu.weight", "10001"), -EINVAL);
 
 	/* cpu.weight.nice -> cpu.shares from sched_prio_to_weight[] */
@@ -85,15 +86,15 @@ int main(void)
 	CHECK_STR(out[0].file, "cpuset.cpus");
 	CHECK_STR(out[0].value, "0-1");
 	CHECK_INT(tr(2, "cpuset.cpus", "0,x"), -EINVAL);
-	CHECK(strstr(why, "cpu list") != NULL);
+	CHECK(strstr(d.why, "cpu list") != NULL);
 
 	/* v1 names work on v1, and are refused on v2 with the v2 name */
 	CHECK_INT(tr(1, "cpu.shares", "512"), 1);
 	CHECK_INT(tr(1, "cpu.cfs_quota_us", "50000"), 1);
 	CHECK_INT(tr(2, "cpu.shares", "512"), -ENOTSUP);
-	CHECK_STR(why, "cpu.shares is a cgroup v1 file; on v2 use cpu.weight");
+	CHECK_STR(d.why, "cpu.shares is a cgroup v1 file; on v2 use cpu.weight");
 	CHECK_INT(tr(2, "cpu.cfs_period_us", "100000"), -ENOTSUP);
-	CHECK_STR(why, "cpu.cfs_period_us is a cgroup v1 file; on v2 use cpu.max");
+	CHECK_STR(d.why, "cpu.cfs_period_us is a cgroup v1 file; on v2 use cpu.max");
 	/* not the CPU vocabulary: written as it is */
 	CHECK_INT(tr(2, "pids.max", "10"), 1);
 	CHECK_INT(tr(1, "memory.limit_in_bytes", "1M"), 1);

@@ -133,6 +133,32 @@ int main(void)
 		close(fd);
 	}
 
+	/*
+	 * A listing that never ends (a pipe whose writer stays, as a fork storm keeps a v2
+	 * listing growing): a bound cuts it at a line's end, where a plain read would block.
+	 */
+	{
+		const struct cg_read_bound by_len = { .max_len = 3 },
+					   by_time = { .deadline_ns = 1 };
+		int p[2];
+		bool cut = false;
+
+		CHECK_INT(pipe(p), 0);
+		CHECK_INT((int)write(p[1], "12\n34\n", 6), 6);
+		CHECK_INT(cg_read_fd_bounded(p[0], &by_len, &text, &len, &cut), 0);
+		CHECK(cut);
+		CHECK_STR(text, "12\n34\n");
+		free(text);
+		/* not at a line's end: read on to the line's end (or EOF, here) */
+		CHECK_INT((int)write(p[1], "5", 1), 1);
+		close(p[1]);
+		CHECK_INT(cg_read_fd_bounded(p[0], &by_time, &text, &len, &cut), 0);
+		CHECK(!cut);
+		CHECK_STR(text, "5");
+		free(text);
+		close(p[0]);
+	}
+
 	CHECK(cg_name_is_plain("memory.max"));
 	CHECK(!cg_name_is_plain("a/b"));
 	CHECK(!cg_name_is_plain(".."));

@@ -179,11 +179,10 @@ static void test_v2(void)
 	struct cg_freezer fz = { 0 }, fn;
 	struct cg_diag d = { 0 };
 	sigset_t before, held;
-	char why[256] = "";
 
 	cg_freezer_signals(&held);
-	CHECK(!cg_is_frozen(&tb, why, sizeof(why)));
-	CHECK(cg_targets_frozen(&ts, why, sizeof(why)) == NULL);
+	CHECK_INT(cg_is_frozen(&tb, &d), 0);
+	CHECK_INT(cg_targets_frozen(&ts, &d), 0);
 	CHECK_INT(cg_freezer_find(layout, &ta, &fz, &d), 0);
 	CHECK(fz.hier == v2);
 	CHECK_STR(fz.path, sub_a);
@@ -195,15 +194,18 @@ static void test_v2(void)
 	CHECK(mask_kept(&before));
 	CHECK_STR(get(v2, sub_a, "cgroup.freeze"), "1");
 	/* the child's cgroup is frozen by its parent's freeze */
-	CHECK(cg_is_frozen(&tb, why, sizeof(why)));
-	CHECK(strstr(why, "cgroup.events says frozen 1") != NULL);
-	CHECK(cg_targets_frozen(&ts, why, sizeof(why)) == &both[0]);
+	CHECK_INT(cg_is_frozen(&tb, &d), -EBUSY);
+	CHECK(strstr(d.why, "the cgroup is frozen: cgroup.events says frozen 1") != NULL);
+	CHECK_STR(d.what, "use");
+	/* the first frozen one is named */
+	CHECK_INT(cg_targets_frozen(&ts, &d), -EBUSY);
+	CHECK(!strcmp(d.where + 1, sub_a));
 
 	CHECK_INT(cg_thaw(&fz, &d), 0);
 	CHECK(!fz.frozen);
 	CHECK(mask_kept(&before));
 	CHECK_STR(get(v2, sub_a, "cgroup.freeze"), "0");
-	CHECK(!cg_is_frozen(&tb, why, sizeof(why)));
+	CHECK_INT(cg_is_frozen(&tb, &d), 0);
 	/* twice is harmless */
 	CHECK_INT(cg_thaw(&fz, &d), 0);
 
@@ -225,7 +227,6 @@ static void test_v1(void)
 	struct cg_freezer fz = { 0 };
 	struct cg_diag d = { 0 };
 	sigset_t before, held;
-	char why[256] = "";
 
 	cg_freezer_signals(&held);
 	/* a target in another v1 hierarchy: the freezer's cgroup of the same path */
@@ -249,11 +250,13 @@ static void test_v1(void)
 	CHECK_INT(cg_freeze(&fz, 0, &held, &d), 0);
 	CHECK(mask_kept(&before));
 	CHECK_STR(get(v1fz, sub_a, "freezer.state"), "FROZEN");
-	CHECK(cg_is_frozen(&tb, why, sizeof(why)));
-	CHECK_STR(why,
-		  "freezer.state is FROZEN (freezer.parent_freezing 1: an ancestor is frozen)");
-	CHECK(cg_is_frozen(&ta, why, sizeof(why)));
-	CHECK_STR(why, "freezer.state is FROZEN");
+	CHECK_INT(cg_is_frozen(&tb, &d), -EBUSY);
+	CHECK_STR(
+		d.why,
+		"the cgroup is frozen: freezer.state is FROZEN (freezer.parent_freezing 1: an ancestor is frozen)");
+	CHECK_INT(cg_is_frozen(&ta, &d), -EBUSY);
+	CHECK_STR(d.why, "the cgroup is frozen: freezer.state is FROZEN");
+	CHECK_STR(d.hier, v1fz->label);
 	CHECK_INT(cg_thaw(&fz, &d), 0);
 	CHECK(mask_kept(&before));
 	CHECK(v1_state_is(sub_a, "THAWED") && v1_state_is(sub_b, "THAWED"));
@@ -264,7 +267,7 @@ static void test_v1(void)
 	CHECK(v1_state_is(sub_a, "FROZEN") && v1_state_is(sub_b, "FROZEN"));
 	CHECK_INT(cg_thaw_tree(v1fz, sandbox), 0);
 	CHECK(v1_state_is(sub_a, "THAWED") && v1_state_is(sub_b, "THAWED"));
-	CHECK(!cg_is_frozen(&tb, why, sizeof(why)));
+	CHECK_INT(cg_is_frozen(&tb, &d), 0);
 	/* another v1 hierarchy has no freezer.state to set */
 	if (other)
 		CHECK_INT(cg_thaw_tree(other, sandbox), 0);

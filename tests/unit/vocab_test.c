@@ -5,19 +5,20 @@
 #include <string.h>
 
 #include "check.h"
+#include "error.h"
 #include "vocab.h"
 
 static struct cg_setting out[CG_SETTINGS_MAX];
 static size_t n;
-static char why[256];
+static struct cg_diag d;
 
 static int tr(int version, const char *file, const char *value, uint64_t limit)
 {
 	const struct cg_vocab_ctx ctx = { .memory_limit = limit };
 
 	n = 0;
-	why[0] = '\0';
-	return cg_vocab_translate(version, file, value, &ctx, out, &n, why, sizeof(why));
+	d = (struct cg_diag){ 0 };
+	return cg_vocab_translate(version, file, value, &ctx, out, &n, &d);
 }
 
 int main(void)
@@ -29,7 +30,7 @@ int main(void)
 	CHECK_STR(out[0].file, "memory.max");
 	CHECK_STR(out[0].value, "512M");
 	CHECK_INT(tr(2, "memory.high", "lots", UINT64_MAX), -EINVAL);
-	CHECK(strstr(why, "memory.high takes a size") != NULL);
+	CHECK(strstr(d.why, "memory.high takes a size") != NULL);
 	CHECK_INT(tr(2, "memory.oom.group", "1", UINT64_MAX), 0);
 
 	/* v1: the file that holds the same limit, in bytes, -1 for max */
@@ -48,14 +49,14 @@ int main(void)
 	CHECK_INT(tr(1, "memory.swap.max", "max", UINT64_MAX), 0);
 	CHECK_STR(out[0].value, "-1");
 	CHECK_INT(tr(1, "memory.swap.max", "256M", UINT64_MAX), -ENOTSUP);
-	CHECK(strstr(why, "memory plus swap") != NULL);
+	CHECK(strstr(d.why, "memory plus swap") != NULL);
 	/* what v1 has no knob for: refused, naming the nearest that exists */
 	CHECK_INT(tr(1, "memory.high", "1G", UINT64_MAX), -ENOTSUP);
-	CHECK(strstr(why, "memory.limit_in_bytes") != NULL);
+	CHECK(strstr(d.why, "memory.limit_in_bytes") != NULL);
 	CHECK_INT(tr(1, "memory.min", "1G", UINT64_MAX), -ENOTSUP);
-	CHECK(strstr(why, "memory.soft_limit_in_bytes") != NULL);
+	CHECK(strstr(d.why, "memory.soft_limit_in_bytes") != NULL);
 	CHECK_INT(tr(1, "memory.oom.group", "1", UINT64_MAX), -ENOTSUP);
-	CHECK(strstr(why, "memory.oom_control") != NULL);
+	CHECK(strstr(d.why, "memory.oom_control") != NULL);
 
 	/* io.max: one v1 throttle file per key, max lifts it (0 on v1) */
 	CHECK_INT(tr(1, "io.max", "8:0 rbps=1M wiops=100 wbps=max", UINT64_MAX), 0);
