@@ -133,8 +133,8 @@ for max in $MAXES; do
 		rounds=- moved=- gone=-
 		if [ "$mode" != kill ]; then
 			rounds=$(printf '%s\n' "$out" | sed -n 's/.* after \([0-9]*\) round.*/\1/p' | tail -n 1)
-			moved=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\1/p')
-			gone=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\2/p')
+			moved=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) process[es]*, \([0-9]*\) gone.*/\1/p')
+			gone=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) process[es]*, \([0-9]*\) gone.*/\2/p')
 			# a drain that gave up says how many it left; after one that emptied the
 			# source, what the storm refilled since is not the drain's
 			left=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9][0-9]*\) process[es]* [ai][rs]e* still there.*/\1/p' | tail -n 1)
