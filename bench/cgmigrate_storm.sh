@@ -18,9 +18,15 @@
 #   make && make tests-build && tests/vm/run unified -- bash -c "$(cat bench/cgmigrate_storm.sh)"
 # (also legacy). Sandbox: cgkit-test.<pid> in pids (and freezer), removed at exit.
 # Environment: MAXES ("100 300 1000"), MODES ("drain drain-z kill"), TIMEOUT (10s: cgmigrate
-# --timeout), LIFE_MS (200), WARMUP (2: at most this many seconds for the storm to reach 90%
-# of pids.max; "before" says how far it got). In a TCG guest a storm of 200 ms lives stays far
-# below 300: give it LIFE_MS=2000 WARMUP=20, e.g. bash -c "LIFE_MS=2000 WARMUP=20; $(cat ...)".
+# --timeout, and cgcreate2 --timeout for the wait after the kill), LIFE_MS (200), WARMUP (2: at
+# most this many seconds for the storm to reach 90% of pids.max; "before" says how far it got),
+# FORK_MS (1: each bomb process forks every FORK_MS), BOMB_S (120: the bomb ends itself after
+# this), NICE (0: the tools run under nice -n NICE; an operator ending a runaway storm as root
+# would give them -10). In a TCG guest a storm of 200 ms lives stays far below 300: give it
+# LIFE_MS=2000 WARMUP=20, e.g. bash -c "LIFE_MS=2000 WARMUP=20; $(cat ...)". In the legacy
+# guest a storm of 1000 forking each millisecond starves the tools until the bomb ends itself:
+# FORK_MS=10 BOMB_S=600 NICE=-10 keeps it at pids.max for the whole run ("storm" says whether
+# the bomb was still running when the tool returned: "no" means the line measured no storm).
 set -u
 if [ -x ./cgmigrate ] && [ -d ./.obj ]; then top=$PWD; else top=$(cd "$(dirname "$0")/.." && pwd); fi
 M=${CGKIT_BIN:-$top}/cgmigrate
@@ -31,6 +37,9 @@ MODES=${MODES:-drain drain-z kill}
 TIMEOUT=${TIMEOUT:-10s}
 LIFE_MS=${LIFE_MS:-200}
 WARMUP=${WARMUP:-2}
+FORK_MS=${FORK_MS:-1}
+BOMB_S=${BOMB_S:-120}
+NICE=${NICE:-0}
 S=cgkit-test.$$
 bomb=
 say() { echo "cgmigrate storm: $*"; }
@@ -86,16 +95,16 @@ sandbox() {
 	[ $layout = v1 ] || echo +pids >"$P/$S/cgroup.subtree_control"
 }
 sandbox
-say "$layout layout ($(uname -r)), $(nproc) CPUs, cgmigrate --timeout=$TIMEOUT, bomb life ${LIFE_MS} ms, warm-up up to ${WARMUP} s"
-printf '%-5s %-8s %4s %6s %8s %6s %6s %6s %5s %5s %s\n' max mode exit rounds seconds moved gone before left after last
+say "$layout layout ($(uname -r)), $(nproc) CPUs, --timeout=$TIMEOUT, bomb life ${LIFE_MS} ms, a fork each ${FORK_MS} ms, for ${BOMB_S} s, tools at nice $NICE, warm-up up to ${WARMUP} s"
+printf '%-5s %-8s %4s %6s %8s %6s %6s %6s %5s %5s %5s %s\n' max mode exit rounds seconds moved gone before left after storm last
 for max in $MAXES; do
 	for mode in $MODES; do
 		d=$P/$S/p$max
 		mkdir -p "$d/storm" "$d/sink" "$F/$S/p$max/storm"
 		echo "$max" >"$d/pids.max" || { say "cannot set pids.max"; exit 1; }
 		# the bomb joins the freezer's cgroup of the same path too (v1 -z), then pids'
-		sh -c 'echo $$ >"$1"; exec "$2" bomb "$3" 120 "$4"' sh "$F/$S/p$max/storm/cgroup.procs" \
-			"$FORKER" "$d/storm/cgroup.procs" "$LIFE_MS" &
+		sh -c 'echo $$ >"$1"; exec "$2" bomb "$3" "$4" "$5" "$6"' sh "$F/$S/p$max/storm/cgroup.procs" \
+			"$FORKER" "$d/storm/cgroup.procs" "$BOMB_S" "$LIFE_MS" "$FORK_MS" &
 		bomb=$!
 		disown "$bomb"
 		# under TCG a storm grows slowly: up to WARMUP seconds for it to reach 90% of pids.max
@@ -107,29 +116,33 @@ for max in $MAXES; do
 		case $mode in
 		drain) cmd=("$M" -v --timeout="$TIMEOUT" -F "$PFX/$S/p$max/storm" -g "$PFX/$S/p$max/sink") ;;
 		drain-z) cmd=("$M" -v -z --timeout="$TIMEOUT" -F "$PFX/$S/p$max/storm" -g "$PFX/$S/p$max/sink") ;;
-		kill) cmd=("$C" -v -x --kill=KILL --grace=0 -g "$PFX/$S/p$max/storm") ;;
+		kill) cmd=("$C" -v -x --kill=KILL --grace=0 --timeout="$TIMEOUT" -g "$PFX/$S/p$max/storm") ;;
 		*) say "unknown mode $mode"; exit 64 ;;
 		esac
 		# bash's clock: busybox date has no %N
 		t0=$EPOCHREALTIME
-		out=$(timeout 300 "${cmd[@]}" 2>&1)
+		out=$(timeout 300 nice -n "$NICE" "${cmd[@]}" 2>&1)
 		rc=$?
 		t1=$EPOCHREALTIME
+		# the leader ends with the bomb (a zombie until stop reaps it): did the tool face a storm?
+		storm=no
+		[ "$(sed 's/.*) //' "/proc/$bomb/stat" 2>/dev/null | cut -c1)" = Z ] || [ ! -e "/proc/$bomb" ] || storm=yes
+		[ "$mode" = kill ] && storm=-
 		if [ -d "$d/storm" ]; then left=$(wc -l <"$d/storm/cgroup.procs"); else left=-; fi
 		after=$left
 		rounds=- moved=- gone=-
 		if [ "$mode" != kill ]; then
 			rounds=$(printf '%s\n' "$out" | sed -n 's/.* after \([0-9]*\) round.*/\1/p' | tail -n 1)
-			moved=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\1/p')
-			gone=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) processes, \([0-9]*\) gone.*/\2/p')
+			moved=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) process[es]*, \([0-9]*\) gone.*/\1/p')
+			gone=$(printf '%s\n' "$out" | sed -n 's/^moved \([0-9]*\) process[es]*, \([0-9]*\) gone.*/\2/p')
 			# a drain that gave up says how many it left; after one that emptied the
 			# source, what the storm refilled since is not the drain's
 			left=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9][0-9]*\) process[es]* [ai][rs]e* still there.*/\1/p' | tail -n 1)
 			[ -z "$left" ] && [ "$rc" = 0 ] && left=0
 		fi
-		printf '%-5s %-8s %4s %6s %8.2f %6s %6s %6s %5s %5s %s\n' "$max" "$mode" "$rc" "${rounds:-?}" \
+		printf '%-5s %-8s %4s %6s %8.2f %6s %6s %6s %5s %5s %5s %s\n' "$max" "$mode" "$rc" "${rounds:-?}" \
 			"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-			"${moved:-?}" "${gone:-?}" "$before" "${left:-?}" "$after" \
+			"${moved:-?}" "${gone:-?}" "$before" "${left:-?}" "$after" "$storm" \
 			"$(printf '%s\n' "$out" | { grep '^cg[a-z0-9]*: ' || printf '%s\n' "$out"; } | tail -n 1 | cut -c1-240)"
 		stop "$d" || exit 1
 		sandbox

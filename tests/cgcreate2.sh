@@ -512,6 +512,79 @@ test_remove_kill_v1_storm_frozen() {
 	return 0
 }
 
+# --timeout bounds the kill after the grace: the wait for the killed to exit after cgroup.kill
+# (v2), the freeze and SIGKILL rounds (v1). A process frozen in another freezer cgroup
+# (freezer:/S/hold, not the victim's own path that the v1 kill freezes and thaws) takes SIGKILL
+# but cannot die until it is thawed: 1s gives up after about a second, naming what is left;
+# with no --timeout the wait stays 5 s; 8s outlasts a thaw at 6 s (past the old fixed 5 s),
+# and the cgroup is removed. $1: the hierarchy (unified or pids), $2: its spec prefix, $3: the
+# label, $4: "default" to check the default wait too.
+kill_timeout_case() {
+	local hier=$1 prefix=$2 label=$3 base f pid t0 secs
+	base=$(cgk_sandbox "$hier") f=$(cgk_sandbox freezer)
+	mkdir -p "$base/victim" "$f/hold"
+	sleep 300 &
+	pid=$!
+	echo "$pid" >"$base/victim/cgroup.procs" && echo "$pid" >"$f/hold/cgroup.procs" &&
+		echo FROZEN >"$f/hold/freezer.state" || { fail "cannot hold a frozen process"; return; }
+	cgk_wait_for grep -qx FROZEN "$f/hold/freezer.state" || { fail "did not freeze"; return; }
+	t0=$EPOCHREALTIME
+	cgk_capture "$CG" -x --kill=KILL --grace=0 --timeout=1s -g "$prefix/$S/victim"
+	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+	assertEquals "1s: exit" 1 "$rc"
+	if [ "$hier" = unified ]; then
+		assertEquals "1s: the one line" "cgcreate2: cgroup /$S/victim ($label): kill: 1 left after cgroup.kill and 1.0 s" "$err"
+	else
+		assertEquals "1s: one line" 1 "$(echo "$err" | wc -l)"
+		assertContains "1s: the line" "$err" "cgcreate2: cgroup /$S/victim ($label): kill: 1 process left after 1.0 s of SIGKILL rounds"
+	fi
+	assertTrue "1s: it waited ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 0.9) }'"
+	cgk_wrapped || assertTrue "1s: and no longer ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s < 4.5) }'"
+	assertTrue "1s: the cgroup is left" "[ -d '$base/victim' ]"
+	if [ "${4:-}" = default ]; then
+		t0=$EPOCHREALTIME
+		cgk_capture "$CG" -x --kill=KILL --grace=0 -g "$prefix/$S/victim"
+		secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+		assertEquals "default: exit" 1 "$rc"
+		assertContains "default: 5 s" "$err" " 5.0 s"
+		assertTrue "default: 5 s ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 4.9) }'"
+	fi
+	(sleep 6 && echo THAWED >"$f/hold/freezer.state") &
+	local thaw=$!
+	t0=$EPOCHREALTIME
+	cgk_capture "$CG" -x --kill=KILL --grace=0 --timeout=8s -g "$prefix/$S/victim"
+	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+	wait "$thaw"
+	assertEquals "8s: exit ($err)" 0 "$rc"
+	assertTrue "8s: waited for the thaw at 6 s ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 5.9) }'"
+	assertFalse "8s: removed" "[ -e '$base/victim' ]"
+	wait "$pid" 2>/dev/null
+	assertEquals "8s: SIGKILL ended it" 137 "$?"
+}
+
+test_remove_kill_timeout_unified() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_v1 freezer || return 0
+	kill_timeout_case unified "" unified default
+}
+
+test_remove_kill_timeout_v1() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 freezer || return 0
+	kill_timeout_case pids pids: pids
+}
+
+test_remove_timeout_usage() {
+	cgk_capture "$CG" -x --timeout=1s -g "/$S/x"
+	assertEquals "without -k" 64 "$rc"
+	assertContains "$err" "cgcreate2: --timeout goes with -k"
+	cgk_capture "$CG" -x -k --timeout=0 -g "/$S/x"
+	assertEquals "zero" 64 "$rc"
+	assertContains "$err" "cgcreate2: --timeout: '0' is not a duration above zero"
+}
+
 # --- unified ---------------------------------------------------------------------------------
 
 test_unified_create_and_threaded() {

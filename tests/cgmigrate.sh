@@ -539,6 +539,90 @@ test_drain_v1_freezer_not_holding() {
 	assertTrue "thawed" thawed
 }
 
+# Processes in uninterruptible sleep (tests/helpers/dsleeper: lookups held by a FUSE
+# filesystem nobody answers) in the source: -z cannot freeze it. One deadline from the drain's
+# start covers the freeze and the rounds, so --timeout bounds the freeze both ways: 1s ends the
+# drain after about a second, 6s lets the freeze wait about 6 s (the freeze once waited a fixed
+# 5 s whatever --timeout said, and the rounds' clock started after it). Each: exit 1, the one
+# line, nothing moved, the source thawed.
+dsleepers_in() {
+	local p
+	for p in $DPIDS; do
+		grep -qx "$p" "$1/cgroup.procs" || return 1
+	done
+}
+
+drain_unfreezable() { # $1: --timeout; sets rc, out, err and secs
+	local t0 t1
+	t0=$EPOCHREALTIME
+	cgk_capture "$M" -z --timeout="$1" -F "$PFX/$S/src" -g "$PFX/$S/dst"
+	t1=$EPOCHREALTIME
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+}
+
+freeze_deadline() {
+	freeze_setup || return 0
+	local mnt=$_cgk_tmp/fuse pidf=$_cgk_tmp/dsleep holder st flabel=$LABEL secs
+	[ -n "$FZ" ] && flabel=$(label_of freezer)
+	mkdir -p "$SB/src" "$SB/dst" "$mnt"
+	[ -n "$FZ" ] && mkdir -p "$FZ/src"
+	rm -f "$pidf"
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1
+		echo $$ >"$2/cgroup.procs" || exit 1
+		exec "$3" "$4" "$5" 60' sh "${FZ:+$FZ/src}" "$SB/src" "$HELPERS/dsleeper" "$mnt" \
+		"$pidf" 2>"$_cgk_tmp/dsleep.err" &
+	holder=$!
+	KIDS+=($holder)
+	until [ -s "$pidf" ]; do
+		if ! kill -0 "$holder" 2>/dev/null; then
+			wait "$holder"
+			st=$?
+			[ "$st" = 77 ] && { cgk_skip "no process in uninterruptible sleep here: $(cat "$_cgk_tmp/dsleep.err")"; return; }
+			fail "dsleeper exited $st: $(cat "$_cgk_tmp/dsleep.err")"
+			return
+		fi
+		sleep 0.05
+	done
+	DPIDS=$(tr '\n' ' ' <"$pidf")
+	KIDS+=($DPIDS)
+	local line="cgmigrate: cgroup /$S/src ($flabel): freeze: the cgroup did not freeze in time (a task in uninterruptible sleep?); thawed it again"
+
+	drain_unfreezable 1s
+	assertEquals "1s: exit ($err)" 1 "$rc"
+	assertEquals "1s: the one line" "$line" "$err"
+	assertEquals "1s: no summary" "" "$out"
+	assertTrue "1s: waited for the freeze ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 0.9) }'"
+	# the fixed wait was 5 s: well under it, with room for a loaded machine
+	cgk_wrapped || assertTrue "1s: ended by --timeout, not a fixed wait ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s < 4.5) }'"
+	assertTrue "1s: thawed" thawed
+	assertTrue "1s: nothing moved" "dsleepers_in $SB/src"
+
+	drain_unfreezable 6s
+	assertEquals "6s: exit ($err)" 1 "$rc"
+	assertEquals "6s: the one line" "$line" "$err"
+	assertTrue "6s: the freeze had the whole --timeout, past the old 5 s ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 5.9) }'"
+	cgk_wrapped || assertTrue "6s: and no more ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s < 9.5) }'"
+	assertTrue "6s: thawed" thawed
+	assertTrue "6s: nothing moved" "dsleepers_in $SB/src"
+}
+
+# v1 cpu with the freezer hierarchy where there is one (this host), else the unified one
+test_drain_freeze_deadline() {
+	pick || return 0
+	freeze_deadline
+}
+
+# cgroup.freeze, where pick took a v1 hierarchy (the hybrid host); the unified VM runs it above
+test_drain_freeze_deadline_v2() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	pick || return 0
+	[ "$H" != unified ] || { cgk_skip "the test above ran in the unified hierarchy"; return; }
+	H=unified PFX= LABEL=unified
+	sandbox unified || { fail "cannot make the sandbox in unified"; return; }
+	freeze_deadline
+}
+
 # An ignored SIGHUP (nohup) while the source is frozen: it must neither stop the drain nor
 # leave an empty error line ('cgmigrate: : ') behind.
 test_ignored_signal_during_freeze() {

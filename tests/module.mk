@@ -64,7 +64,8 @@ fuzz: $(FUZZ_BINS)
 		n=$${f##*/}; mkdir -p .fuzz/corpus/$$n; seeds=tests/fuzz/corpus/$$n; \
 		[ -d $$seeds ] || seeds=; \
 		if $$f -runs=$(FUZZ_RUNS) -seed=1 -max_len=512 .fuzz/corpus/$$n $$seeds \
-			>.fuzz/$$n.log 2>&1; then pass=$$((pass + 1)); echo "PASS fuzz/$$n"; \
+			>.fuzz/$$n.log 2>&1; then pass=$$((pass + 1)); \
+			echo "PASS fuzz/$$n: $$(grep -o '^Done [0-9]* runs in [0-9]* second' .fuzz/$$n.log)"; \
 		else fail=$$((fail + 1)); echo "FAIL fuzz/$$n"; tail -n 30 .fuzz/$$n.log; fi; \
 	done; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 

@@ -37,6 +37,7 @@ enum {
 	OPT_SLICE,
 	OPT_USER,
 	OPT_MIGRATE,
+	OPT_TIMEOUT,
 };
 
 struct cgcreate2_args {
@@ -50,6 +51,7 @@ struct cgcreate2_args {
 	const char *scope, *slice; /* --scope=NAME, --slice=SLICE */
 	int kill_signal;
 	uint64_t grace_ns;
+	uint64_t kill_timeout_ns; /* --timeout; 0: CG_KILL_TIMEOUT_NS */
 	enum cg_mount_mode mount_mode;
 	struct cg_perm perm;
 	uid_t d_uid;
@@ -88,6 +90,9 @@ static const struct argp_option options[] = {
 	  4 },
 	{ "grace", OPT_GRACE, "TIME", 0,
 	  "With -k: how long to wait before killing, in seconds (default 5) or with a unit: 500ms, 2min",
+	  4 },
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
+	  "With -k: how long the kill may take, for the killed to exit after v2 cgroup.kill or for the v1 SIGKILL rounds (default 5s; 500ms, 2min)",
 	  4 },
 	{ 0, 0, 0, 0, "A systemd scope (where systemd runs):", 6 },
 	{ "scope", OPT_SCOPE, "NAME", 0,
@@ -258,6 +263,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"--grace takes seconds or a time with us, ms, s or min (0 to 86400s, fractions allowed), not '%s'",
 				TOOL_SHOWN(arg));
 		break;
+	case OPT_TIMEOUT:
+		if (cg_parse_seconds(arg, &a->kill_timeout_ns) < 0 || !a->kill_timeout_ns)
+			argp_error(
+				state,
+				"--timeout: '%s' is not a duration above zero (2, 1.5s, 500ms, 2min)",
+				TOOL_SHOWN(arg));
+		break;
 	case 'M':
 		a->mount = true;
 		if (!arg || !strcmp(arg, "unified"))
@@ -304,6 +316,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--remove cannot be combined with options that create");
 		if (!a->remove && (a->recursive || a->kill_signal))
 			argp_error(state, "-R and -k go with --remove");
+		if (a->kill_timeout_ns && !a->kill_signal)
+			argp_error(state,
+				   "--timeout goes with -k (the wait for the killed to exit)");
 		if (a->migrate && (!a->remove || a->kill_signal))
 			argp_error(
 				state,
@@ -440,6 +455,7 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		.signal = a->kill_signal,
 		.migrate_to_parent = a->migrate,
 		.grace_ns = a->grace_ns,
+		.kill_timeout_ns = a->kill_timeout_ns,
 		.layout = l,
 		.on_step = a->verbose ? say_step : NULL,
 		.ctx = a,

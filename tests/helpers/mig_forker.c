@@ -11,11 +11,12 @@
  *                               never reaped: no stranger can take over their pids.
  *   reattach PID PROCSFILE      write PID into PROCSFILE (a cgroup.procs) again and again: a
  *                               source that some other mover keeps refilling.
- *   bomb PROCSFILE SECONDS LIFE_MS
+ *   bomb PROCSFILE SECONDS LIFE_MS [FORK_MS]
  *                               join PROCSFILE, then a fork bomb under it: every process forks
- *                               a child each millisecond (as far as pids.max lets it) and exits
- *                               after LIFE_MS; all of it ends after SECONDS, or on SIGTERM to
- *                               this first process. Bound it with pids.max.
+ *                               a child each FORK_MS milliseconds (1; as far as pids.max lets
+ *                               it) and exits after LIFE_MS; all of it ends after SECONDS, or on
+ *                               SIGTERM to this first process. Bound it with pids.max. A longer
+ *                               FORK_MS keeps a storm at pids.max without taking every CPU.
  * Everything is bounded in time: a test must not leave processes behind.
  */
 #include <errno.h>
@@ -185,9 +186,9 @@ static void on_term(int sig)
 	*bomb_stop = 1;
 }
 
-static void bomber(uint64_t end, int life_ms)
+static void bomber(uint64_t end, int life_ms, int fork_ms)
 {
-	struct timespec ms = { 0, 1000000L };
+	struct timespec ms = { fork_ms / 1000, (long)(fork_ms % 1000) * 1000000L };
 	uint64_t die = now_ms() + (uint64_t)life_ms;
 
 	for (;;) {
@@ -203,7 +204,7 @@ static void bomber(uint64_t end, int life_ms)
 	}
 }
 
-static int bomb(const char *procs, int seconds, int life_ms)
+static int bomb(const char *procs, int seconds, int life_ms, int fork_ms)
 {
 	uint64_t end = now_ms() + (uint64_t)seconds * 1000;
 	int fd = open(procs, O_WRONLY | O_CLOEXEC);
@@ -223,7 +224,7 @@ static int bomb(const char *procs, int seconds, int life_ms)
 	signal(SIGTERM, on_term);
 	if (fork() == 0) {
 		signal(SIGTERM, SIG_DFL);
-		bomber(end, life_ms);
+		bomber(end, life_ms, fork_ms > 0 ? fork_ms : 1);
 	}
 	while (!*bomb_stop && now_ms() < end)
 		usleep(10000);
@@ -247,11 +248,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "reattach"))
 		return reattach(argv[2], argv[3]);
-	if (argc == 5 && !strcmp(argv[1], "bomb"))
-		return bomb(argv[2], atoi(argv[3]), atoi(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "bomb"))
+		return bomb(argv[2], atoi(argv[3]), atoi(argv[4]), argc == 6 ? atoi(argv[5]) : 1);
 	if (argc == 5 && !strcmp(argv[1], "dying"))
 		return dying(atoi(argv[2]), atoi(argv[3]), argv[4]);
 	fprintf(stderr,
-		"usage: mig_forker sleepers N THREADS PIDFILE | storm KEEP LIFE_MS | zombie PIDFILE | dying N MS PIDFILE | reattach PID PROCSFILE | bomb PROCSFILE SECONDS LIFE_MS\n");
+		"usage: mig_forker sleepers N THREADS PIDFILE | storm KEEP LIFE_MS | zombie PIDFILE | dying N MS PIDFILE | reattach PID PROCSFILE | bomb PROCSFILE SECONDS LIFE_MS [FORK_MS]\n");
 	return 2;
 }
