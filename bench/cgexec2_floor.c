@@ -14,19 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int read_all(const char *path)
-{
-	char buf[16384];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t k;
-
-	if (fd < 0)
-		return -1;
-	while ((k = read(fd, buf, sizeof(buf))) > 0)
-		;
-	close(fd);
-	return k < 0 ? -1 : 0;
-}
+#include "floor.h"
 
 int main(int argc, char **argv)
 {
@@ -40,7 +28,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cgexec2_floor [-v] PROCS COMMAND [ARG...]\n");
 		return 125;
 	}
-	if (verified && read_all("/proc/self/mountinfo") < 0) {
+	if (verified && floor_read_all("/proc/self/mountinfo") < 0) {
 		perror("cgexec2_floor: /proc/self/mountinfo");
 		return 125;
 	}
@@ -50,7 +38,7 @@ int main(int argc, char **argv)
 		perror("cgexec2_floor");
 		return 125;
 	}
-	if (verified && read_all("/proc/self/cgroup") < 0) {
+	if (verified && floor_read_all("/proc/self/cgroup") < 0) {
 		perror("cgexec2_floor: /proc/self/cgroup");
 		return 125;
 	}

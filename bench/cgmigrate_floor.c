@@ -12,19 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int read_all(const char *path)
-{
-	static char buf[1 << 16];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t k;
-
-	if (fd < 0)
-		return -1;
-	while ((k = read(fd, buf, sizeof(buf))) > 0)
-		;
-	close(fd);
-	return k < 0 ? -1 : 0;
-}
+#include "floor.h"
 
 int main(int argc, char **argv)
 {
@@ -62,7 +50,7 @@ int main(int argc, char **argv)
 			if (write(fds[i], buf, (size_t)len) != len)
 				bad = 1;
 		}
-	if (listing && read_all(argv[2]) < 0)
+	if (listing && floor_read_all(argv[2]) < 0)
 		bad = 1;
 	return bad;
 }

@@ -38,4 +38,19 @@ static int check_failures;
 
 #define CHECK_DONE() (check_failures ? 1 : 0)
 
+/* A fixture file DIR/REL holding TEXT; a failure to write it is a failed check. */
+static inline void check_put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 #endif

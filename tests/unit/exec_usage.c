@@ -109,20 +109,6 @@ static void test_delta(void)
 	CHECK_INT(after.mem_peak, 7);
 }
 
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* Two fixture hierarchies under a temporary directory, each with the cgroup "g". */
 struct tree {
 	char top[64], v2[80], v1[80];
@@ -169,12 +155,12 @@ static void test_read_sources(void)
 
 	if (!tree_make(&f, "cpuacct,pids"))
 		return;
-	put(f.v2, "cpu.stat", "usage_usec 30\nuser_usec 20\nsystem_usec 10\n");
-	put(f.v2, "memory.peak", "8192\n");
-	put(f.v1, "cpuacct.usage_user", "999000\n");
-	put(f.v1, "cpuacct.usage_sys", "1000\n");
-	put(f.v1, "pids.peak", "4\n");
-	put(f.v1, "blkio.throttle.io_service_bytes", "8:0 Read 10\n8:0 Write 20\nTotal 30\n");
+	check_put(f.v2, "cpu.stat", "usage_usec 30\nuser_usec 20\nsystem_usec 10\n");
+	check_put(f.v2, "memory.peak", "8192\n");
+	check_put(f.v1, "cpuacct.usage_user", "999000\n");
+	check_put(f.v1, "cpuacct.usage_sys", "1000\n");
+	check_put(f.v1, "pids.peak", "4\n");
+	check_put(f.v1, "blkio.throttle.io_service_bytes", "8:0 Read 10\n8:0 Write 20\nTotal 30\n");
 
 	/* the unified cpu.stat wins over v1 cpuacct; the rest comes from where it is */
 	CHECK_INT(cg_usage_read(&t, &u), 0);
@@ -211,11 +197,11 @@ static void test_read_oom(void)
 
 	if (!tree_make(&f, "memory"))
 		return;
-	put(f.v2, "memory.events", "low 0\nhigh 0\nmax 17\noom 3\noom_kill 3\noom_group_kill 0\n");
-	put(f.v2, "memory.max", "67108864\n");
-	put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n");
-	put(f.v1, "memory.failcnt", "5\n");
-	put(f.v1, "memory.limit_in_bytes", "9223372036854771712\n");
+	check_put(f.v2, "memory.events", "low 0\nhigh 0\nmax 17\noom 3\noom_kill 3\noom_group_kill 0\n");
+	check_put(f.v2, "memory.max", "67108864\n");
+	check_put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n");
+	check_put(f.v1, "memory.failcnt", "5\n");
+	check_put(f.v1, "memory.limit_in_bytes", "9223372036854771712\n");
 
 	CHECK_INT(cg_usage_read(&t, &u), 0);
 	CHECK_INT(u.have, CG_USAGE_OOM_KILL | CG_USAGE_MEM_MAX);
@@ -235,7 +221,7 @@ static void test_read_oom(void)
 	CHECK_STR(cg_usage_format(&u, 0, buf, sizeof(buf)), "wall=0.000s memory_failcnt=5");
 	CHECK_STR(cg_usage_format_limit(u.mem_max, buf, sizeof(buf)), "max");
 	/* 4.13+: oom_kill there wins over failcnt */
-	put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
+	check_put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
 	CHECK_INT(cg_usage_read(&t, &u), 0);
 	CHECK_INT(u.have, CG_USAGE_OOM_KILL | CG_USAGE_MEM_MAX);
 	CHECK_INT(u.oom_kill, 1);

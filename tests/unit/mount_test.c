@@ -204,20 +204,6 @@ static void test_ns_roots(void)
 	cg_layout_free(l);
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /*
  * cg_layout_load finds the namespace's root below a "/.." mount: the directory that many levels
  * down below which this process is where its /proc/self/cgroup says. A fixture tree as the
@@ -246,17 +232,17 @@ static void test_ns_locate(void)
 	/* a: populated, not ours; b/c: ours, two levels down */
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/a' '%s/b/c/%s' '%s/b/d'", dir, dir, self, dir);
 	CHECK_INT(system(cmd), 0);
-	put(dir, "a/cgroup.procs", "1\n");
-	put(dir, "b/d/cgroup.events", "populated 0\nfrozen 0\n");
+	check_put(dir, "a/cgroup.procs", "1\n");
+	check_put(dir, "b/d/cgroup.events", "populated 0\nfrozen 0\n");
 	snprintf(text, sizeof(text), "b/c/%s%scgroup.procs", self, *self ? "/" : "");
-	put(dir, text, pid);
+	check_put(dir, text, pid);
 	snprintf(text, sizeof(text), "%s/mountinfo", dir);
 	line = text + strlen(text) + 1;
 	snprintf(line, sizeof(text) - strlen(text) - 1,
 		 "41 31 0:38 /../.. %s rw - cgroup2 cgroup2 rw\n"
 		 "42 31 0:39 /.. %s/a rw - cgroup cgroup rw,pids\n",
 		 dir, dir);
-	put(dir, "mountinfo", line);
+	check_put(dir, "mountinfo", line);
 	setenv("CGKIT_MOUNTINFO", text, 1);
 
 	CHECK_INT(cg_layout_load(&l), 0);
@@ -278,7 +264,7 @@ static void test_ns_locate(void)
 	/* one level up: b, and a, hold no such cgroup; nothing found is an error at use */
 	snprintf(line, sizeof(text) - strlen(text) - 1,
 		 "41 31 0:38 /.. %s rw - cgroup2 cgroup2 rw\n", dir);
-	put(dir, "mountinfo", line);
+	check_put(dir, "mountinfo", line);
 	snprintf(cmd, sizeof(cmd), "rm -f '%s/b/c/%s/cgroup.procs'", dir, self);
 	CHECK_INT(system(cmd), 0);
 	CHECK_INT(cg_layout_load(&l), 0);
