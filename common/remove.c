@@ -151,10 +151,13 @@ static int kill_subtree(const struct cg_hier *h, const char *path, const struct 
 	 * so freeze -> SIGKILL every member -> thaw ends a fork storm in one round. Not frozen in
 	 * time (or no such freezer cgroup): cg_freeze thawed it again, the rounds below go on.
 	 */
+	bool froze = false;
+
 	if (freezer) {
 		struct cg_freezer fz = { .hier = freezer, .path = path };
 
-		if (cg_freeze(&fz, timeout_ns / 5 ? timeout_ns / 5 : 1, NULL, NULL) == 0) {
+		froze = cg_freeze(&fz, timeout_ns / 5 ? timeout_ns / 5 : 1, NULL, NULL) == 0;
+		if (froze) {
 			r = cg_signal(h, path, true, SIGKILL);
 			cg_thaw(&fz, NULL);
 			if (r < 0 && r != -ENOENT)
@@ -174,12 +177,23 @@ static int kill_subtree(const struct cg_hier *h, const char *path, const struct 
 		if (cg_now_ns() >= deadline) {
 			size_t left = count_members(h, path);
 
-			return cg_diag_say(
-				d, ETIMEDOUT, buf, h->label, "kill",
-				"%zu %s left after %.1f s of SIGKILL rounds: the cgroup forks faster than it can be killed (%s)",
-				left, left == 1 ? "process" : "processes", (double)timeout_ns / 1e9,
-				freezer ? "and the freezer cgroup of the same path did not freeze"
-					: "put it in a freezer cgroup of the same path, or lower pids.max, and try again");
+			/*
+			 * Which of the three it is decides what helps: a storm without a freezer
+			 * wants one; a storm whose freezer cgroup did not freeze has a task that
+			 * cannot freeze; after a freeze that worked, a killed task that stays is
+			 * held elsewhere (frozen in another freezer cgroup, uninterruptible sleep).
+			 */
+			const char *why =
+				!freezer
+					? "the cgroup forks faster than it can be killed (put it in a freezer cgroup of the same path, or lower pids.max, and try again)"
+				: !froze
+					? "the freezer cgroup of the same path did not freeze in time either (a task in uninterruptible sleep?)"
+					: "killed tasks that do not exit (frozen in another freezer cgroup, or in uninterruptible sleep?)";
+
+			return cg_diag_say(d, ETIMEDOUT, buf, h->label, "kill",
+					   "%zu %s left after %.1f s of SIGKILL rounds: %s", left,
+					   left == 1 ? "process" : "processes",
+					   (double)timeout_ns / 1e9, why);
 		}
 	}
 }
