@@ -197,7 +197,8 @@ static void test_read_oom(void)
 
 	if (!tree_make(&f, "memory"))
 		return;
-	check_put(f.v2, "memory.events", "low 0\nhigh 0\nmax 17\noom 3\noom_kill 3\noom_group_kill 0\n");
+	check_put(f.v2, "memory.events",
+		  "low 0\nhigh 0\nmax 17\noom 3\noom_kill 3\noom_group_kill 0\n");
 	check_put(f.v2, "memory.max", "67108864\n");
 	check_put(f.v1, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n");
 	check_put(f.v1, "memory.failcnt", "5\n");
