@@ -135,7 +135,16 @@ static inline void tool_close_stdout(void)
 /* Each main calls this first: tool_close_stdout at exit, a write error exiting with status. */
 static inline void tool_check_stdout(int status)
 {
+	static char buf[1 << 16]; /* glibc ignores the size setvbuf is given with no buffer */
+
 	*tool_stdout_status() = status;
+	/*
+	 * stdio forgets the errno of a write that fails before fclose, so the error line could
+	 * not say why: a buffer larger than a page keeps one-shot output (--help is past 4 KiB)
+	 * whole until the close, where the reason is known. A terminal stays line-buffered.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	atexit(tool_close_stdout);
 }
 
