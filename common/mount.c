@@ -18,6 +18,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "kparse.h"
 #include "parse.h"
 #include "proc.h"
 #include "strv.h"
@@ -322,7 +323,7 @@ static bool unpopulated(int dfd)
 {
 	_cleanup_free_ char *text = NULL;
 
-	return cg_read_at(dfd, "cgroup.events", &text) == 0 && strstr(text, "populated 0");
+	return cg_read_at(dfd, "cgroup.events", &text) == 0 && cg_stats_parse_populated(text) == 0;
 }
 
 /*
