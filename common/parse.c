@@ -47,6 +47,16 @@ static int check_end(const char *end)
 	return end[0] ? -EINVAL : 0;
 }
 
+char *cg_format_u64(char buf[CG_U64_LEN], uint64_t v)
+{
+	char *p = buf + CG_U64_LEN;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
+}
+
 int cg_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 {
 	uint64_t v;

@@ -18,6 +18,12 @@
  */
 int cg_parse_u64_prefix(const char **p, uint64_t max, uint64_t *ret);
 /*
+ * The inverse, for hot paths where snprintf was most of the cost (a pid per move, a number per
+ * exposition line): v in decimal at the end of buf, no NUL; returns where its digits start.
+ */
+#define CG_U64_LEN 20
+char *cg_format_u64(char buf[CG_U64_LEN], uint64_t v);
+/*
  * Whole-string decimal parse; a trailing newline (kernel files) is accepted, nothing else.
  * Returns 0, -EINVAL (not a number, sign on unsigned, junk) or -ERANGE (outside [min, max]).
  */

@@ -13,6 +13,7 @@
 
 #include "cgtop2.h"
 #include "cleanup.h"
+#include "parse.h"
 
 enum ftype { T_COUNTER, T_GAUGE };
 
@@ -189,12 +190,8 @@ static const struct family processes[] = {
  */
 static void put_u64(struct out *o, uint64_t v)
 {
-	char buf[20], *p = buf + sizeof(buf);
+	char buf[CG_U64_LEN], *p = cg_format_u64(buf, v);
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	out_put(o, p, (size_t)(buf + sizeof(buf) - p));
 }
 

@@ -15,6 +15,7 @@
 
 #include "cgtop2.h"
 #include "cleanup.h"
+#include "parse.h"
 
 /* What the tasks column counts, in headers and output keys. */
 static const char *const count_titles[] = { "TASKS", "PROCS", "PROCS" };
@@ -95,16 +96,10 @@ static int keyed_cmp(const void *pa, const void *pb)
 /* printf is most of a refresh over many cgroups: the few number shapes are made by hand. */
 static size_t fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0, len;
+	char tmp[CG_U64_LEN], *p = cg_format_u64(tmp, v);
+	size_t len = (size_t)(tmp + sizeof(tmp) - p);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	len = n;
-	for (size_t i = 0; i < len; i++)
-		buf[i] = tmp[len - 1 - i];
+	memcpy(buf, p, len);
 	buf[len] = '\0';
 	return len;
 }

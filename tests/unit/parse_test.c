@@ -187,6 +187,20 @@ static void pid_files(void)
 	free(w);
 }
 
+/* cg_format_u64 against printf, at the edges of its buffer */
+static void formats(void)
+{
+	static const uint64_t vals[] = { 0, 7, 10, 4194304, UINT64_MAX / 10, UINT64_MAX };
+	char buf[CG_U64_LEN], want[32];
+
+	for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+		char *p = cg_format_u64(buf, vals[k]);
+		int n = snprintf(want, sizeof(want), "%" PRIu64, vals[k]);
+
+		CHECK(buf + sizeof(buf) - p == n && !memcmp(p, want, (size_t)n));
+	}
+}
+
 int main(void)
 {
 	uint64_t u = 0;
@@ -199,6 +213,7 @@ int main(void)
 	sizes();
 	decimals();
 	pid_files();
+	formats();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
 	CHECK_INT(cg_parse_u64("42\n", 100, &u), 0); /* kernel files end in a newline */
