@@ -151,6 +151,7 @@ task_budget() {
 	echo $((($(cat /proc/sys/kernel/pid_max) - ${total#*/}) / 2))
 }
 
+vwall=() vcpu=()
 for n in $SIZES; do
 	for th in $THREADS; do
 		kill_kids
@@ -183,10 +184,19 @@ for n in $SIZES; do
 				"$hn" "$(ms "$fb")" "$(ms "$vb")" "$(ms "$gb")" "$(ratio "$gb" "$fb")" \
 				"$(ratio "$gb" "$vb")" "$(ms "$ub")" "$(ratio "$ub" "$fb")" "$cb" "$cr" "$mc" \
 				"$(ms "$vc")" "$(ms "$gc")" "$(ratio "$gc" "$vc")"
+			vwall+=("$(ratio "$gb" "$vb")") vcpu+=("$(ratio "$gc" "$vc")")
 		done
 	done
 done
 kill_kids
+# one line for RESULTS.md's headlines: the rows scatter with the load, their median less so
+spread() {
+	printf '%s\n' "$@" | grep -v '^-$' | sort -n | awk '{ v[NR] = $1 } END {
+		if (NR) printf "median %.2f (%.2f to %.2f over %d rows)", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2, v[1], v[NR], NR
+		else printf "-" }'
+}
+[ ${#vwall[@]} -gt 0 ] &&
+	say "ratio cgmigrate/verified floor: wall $(spread "${vwall[@]}"), cpu $(spread "${vcpu[@]}")"
 
 # ---- drain of a fork storm ------------------------------------------------------------------
 # two shell loops forking /bin/true and a C storm keeping 8 children of 20 ms alive
