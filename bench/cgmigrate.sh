@@ -180,11 +180,11 @@ for n in $SIZES; do
 			hn=1
 			[ "$h" = 3 ] && hn=$H3_N
 			vc=$(bestc "${v[@]}") gc=$(bestc "${g[@]}")
+			vwall+=("$(ratio "$gb" "$vb")") vcpu+=("$(ratio "$gc" "$vc")")
 			printf '%-7s %-7s %-5s %9s %10s %13s %6s %6s %10s %6s %14s %6s %8s %8s %8s %7s\n' "$n" "$th" \
 				"$hn" "$(ms "$fb")" "$(ms "$vb")" "$(ms "$gb")" "$(ratio "$gb" "$fb")" \
-				"$(ratio "$gb" "$vb")" "$(ms "$ub")" "$(ratio "$ub" "$fb")" "$cb" "$cr" "$mc" \
-				"$(ms "$vc")" "$(ms "$gc")" "$(ratio "$gc" "$vc")"
-			vwall+=("$(ratio "$gb" "$vb")") vcpu+=("$(ratio "$gc" "$vc")")
+				"${vwall[-1]}" "$(ms "$ub")" "$(ratio "$ub" "$fb")" "$cb" "$cr" "$mc" \
+				"$(ms "$vc")" "$(ms "$gc")" "${vcpu[-1]}"
 		done
 	done
 done
