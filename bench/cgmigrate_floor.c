@@ -47,10 +47,13 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < n; k++) {
 			int len = snprintf(buf, sizeof(buf), "%d", pids[k]);
 
-			if (write(fds[i], buf, (size_t)len) != len)
-				bad = 1;
+			/* the first failure is named: a benchmark that cannot say why it stopped is
+			 * rerun for an hour to find out */
+			if (write(fds[i], buf, (size_t)len) != len && !bad++)
+				fprintf(stderr, "cgmigrate_floor: %s: pid %d: %m\n", argv[i + 2],
+					pids[k]);
 		}
 	if (listing && floor_read_all(argv[2]) < 0)
 		bad = 1;
-	return bad;
+	return bad != 0;
 }

@@ -719,7 +719,7 @@ test_rules_no_match() {
 
 # only in the throwaway VM: rules of our own in /etc/cgrules.conf, matched against COMMAND
 test_rules_classify() {
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "writes /etc/cgrules.conf: only in the VM (CGKIT_VM)"; return 0; }
+	cgk_need_vm "writes /etc/cgrules.conf: only in the VM (CGKIT_VM)" || return 0
 	[ -e /etc/cgrules.conf ] && { cgk_skip "/etc/cgrules.conf exists"; return 0; }
 	need_pids || return 0
 	local pid g1 g2

@@ -767,7 +767,7 @@ test_drain_into_ancestor() {
 test_kernel_thread_explained() {
 	pick || return 0
 	# even a move the kernel refuses is a write of a pid that is not ours: the VM's only
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "writes a kernel thread's pid: only in the VM (CGKIT_VM)"; return 0; }
+	cgk_need_vm "writes a kernel thread's pid: only in the VM (CGKIT_VM)" || return 0
 	local kt
 	local f st flags
 	for f in /proc/[0-9]*/stat; do
@@ -797,12 +797,16 @@ test_drain_refusals() {
 		assertEquals "no target in the hierarchy" "cgmigrate: cgroup /$S/q ($LABEL): drain: no target in this hierarchy: a drain moves processes within one hierarchy (add -g $LABEL:PATH)" "$err"
 		assertEquals "no summary for what never started" "" "$out"
 	fi
-	# a regression here would drain the whole machine: only in the throwaway VM
-	if [ -n "${CGKIT_VM:-}" ]; then
-		cgk_capture "$M" -F "$PFX/" -g "$PFX/$S/q"
-		assertEquals "root: exit" 1 "$rc"
-		assertEquals "root" "cgmigrate: cgroup / ($LABEL): drain: refusing to drain the root of the hierarchy" "$err"
-	fi
+}
+
+# A regression here would drain the whole machine: only in the throwaway VM.
+test_drain_root_refused() {
+	pick || return 0
+	cgk_need_vm "drains the root of a hierarchy if it regresses: only in the VM (CGKIT_VM)" || return 0
+	mkdir -p "$SB/q"
+	cgk_capture "$M" -F "$PFX/" -g "$PFX/$S/q"
+	assertEquals "root: exit" 1 "$rc"
+	assertEquals "root" "cgmigrate: cgroup / ($LABEL): drain: refusing to drain the root of the hierarchy" "$err"
 }
 
 # Cgroup $1 holds at least $2 processes.

@@ -722,7 +722,7 @@ test_live_process_count() {
 test_live_io() {
 	local mm u b procs line rd wr stop=$_cgk_tmp/io.stop
 	cgk_need_root || return 0
-	[ -n "${CGKIT_VM:-}" ] && [ -b /dev/vda ] ||
+	cgk_in_vm && [ -b /dev/vda ] ||
 		{ cgk_skip "needs the VM's scratch disk /dev/vda (make check-vm): no disk of this machine is a test's to use"; return 0; }
 	mm=$(cat /sys/block/vda/dev)
 	live_setup || return 0

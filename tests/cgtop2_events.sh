@@ -243,7 +243,7 @@ test_cgroup_namespace() {
 test_out_of_watches() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "lowers fs.inotify.max_user_watches, a machine-wide limit: VM only"; return 0; }
+	cgk_need_vm "lowers fs.inotify.max_user_watches, a machine-wide limit: VM only" || return 0
 	local u old
 	u=$(cgk_sandbox unified)
 	mkdir "$u/w"
@@ -468,7 +468,7 @@ test_unified_oom_kill() {
 test_legacy_oom_eventfd() {
 	cgk_need_root || return 0
 	cgk_need_v1 memory || return 0
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "a process in the v1 memory hierarchy: VM only, never on the host"; return 0; }
+	cgk_need_vm "a process in the v1 memory hierarchy: VM only, never on the host" || return 0
 	local m pid
 	m=$(cgk_sandbox memory)
 	mkdir "$m/m"
@@ -488,7 +488,7 @@ test_memory_threshold() {
 	cgk_need_root || return 0
 	local h base
 	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
-		[ -n "${CGKIT_VM:-}" ] || { cgk_skip "a process in the v1 memory hierarchy: VM only, never on the host"; return 0; }
+		cgk_need_vm "a process in the v1 memory hierarchy: VM only, never on the host" || return 0
 		h=memory base=$(cgk_sandbox memory)
 	else
 		cgk_need_v2 memory || return 0

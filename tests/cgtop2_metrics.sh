@@ -415,7 +415,7 @@ test_live_cpu_counter_rises() {
 test_live_iodevice_named() {
 	local mm u b procs v
 	cgk_need_root || return 0
-	[ -n "${CGKIT_VM:-}" ] && [ -b /dev/vda ] ||
+	cgk_in_vm && [ -b /dev/vda ] ||
 		{ cgk_skip "needs the VM's scratch disk /dev/vda (make check-vm): no disk of this machine is a test's to use"; return 0; }
 	mm=$(cat /sys/block/vda/dev)
 	live_setup || return 0
@@ -577,7 +577,7 @@ test_live_oom_kill_counted() {
 		mkdir -p "$cg"
 		echo $((32 << 20)) >"$cg/memory.max"
 		[ -f "$cg/memory.swap.max" ] && echo 0 >"$cg/memory.swap.max"
-	elif [ -n "${CGKIT_VM:-}" ] && [ -n "$(cgk_mnt memory)" ]; then
+	elif cgk_in_vm && [ -n "$(cgk_mnt memory)" ]; then
 		m=$(cgk_sandbox memory) || { fail "no sandbox"; return 0; }
 		cg=$m/oom
 		mkdir -p "$cg"

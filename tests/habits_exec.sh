@@ -89,7 +89,7 @@ test_bare_t_takes_no_name() {
 # -r pids.max). Without -g it is made at the roots: in the VM guests only.
 test_transient_v1_only_where_needed() {
 	cgk_need_root || return 0
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "without -g the transient cgroup is made at the hierarchy roots: tested in the VM guests only"; return 0; }
+	cgk_need_vm "without -g the transient cgroup is made at the hierarchy roots: tested in the VM guests only" || return 0
 	[ "$(cgk_layout)" = legacy ] || { cgk_skip "only on a legacy layout is \"/\" every v1 hierarchy ($(cgk_layout))"; return 0; }
 	[ -n "$(cgk_mnt pids)" ] && [ -n "$(cgk_mnt cpu)" ] || { cgk_skip "no v1 pids and cpu"; return 0; }
 	local n=need$$ all=all$$
@@ -113,7 +113,7 @@ test_transient_v1_only_where_needed() {
 # into the host's v1 memory hierarchy.
 need_memory() {
 	cgk_need_root || return 1
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "OOM kills are tested in the VM guests (no process goes into the host's v1 memory hierarchy, and the host's unified one has no memory controller)"; return 1; }
+	cgk_need_vm "OOM kills are tested in the VM guests (no process goes into the host's v1 memory hierarchy, and the host's unified one has no memory controller)" || return 1
 	if [ -n "$(cgk_mnt memory)" ]; then
 		MSB=$(cgk_sandbox memory) MSPEC=memory:$S MLABEL=memory
 		MFILE=memory.limit_in_bytes MSRC=memory.oom_control

@@ -47,13 +47,18 @@ over_tmpfs() {
 		exec timeout -k 5 10 "$@"' _ "$dir" "$plant" "$@"
 }
 
-# stderr is one line, and no byte of it is a control character other than its newline.
+# stderr is one line, and no byte of it is a control character other than its newline. The
+# shell's own patterns, byte by byte in the C locale, where grep and wc cost four processes a
+# check: the corpus asks this hundreds of times, and a TCG guest pays milliseconds a process.
+# The od dump is made only for a failure.
 assert_one_safe_line() {
-	assertEquals "$1: one line on stderr: $err" 1 "$(printf '%s\n' "$err" | wc -l)"
-	assertFalse "$1: a raw control byte on stderr: $(printf '%s' "$err" | od -c | head -n 3)" \
-		"printf '%s' \"\$err\" | LC_ALL=C grep -q '[[:cntrl:]]'"
-	assertFalse "$1: a raw C1 control or invalid UTF-8 on stderr" \
-		"printf '%s' \"\$err\" | LC_ALL=C grep -qP '\\xc2[\\x80-\\x9f]|\\xff'"
+	local LC_ALL=C line=${err//$'\n'/} ok=0
+	[[ $err != *$'\n'* ]] || { fail "$1: one line on stderr: $err"; ok=1; }
+	[[ $line != *[[:cntrl:]]* ]] ||
+		{ fail "$1: a raw control byte on stderr: $(printf '%s' "$err" | od -c | head -n 3)"; ok=1; }
+	[[ $err != *$'\xc2'[$'\x80'-$'\x9f']* && $err != *$'\xff'* ]] ||
+		{ fail "$1: a raw C1 control or invalid UTF-8 on stderr"; ok=1; }
+	return $ok
 }
 
 # (a) a fake cgroup.procs on a tmpfs over a cgroup: -x -R -k must not signal what it lists.
@@ -253,11 +258,13 @@ assert_same_trees() {
 # tools) are taken: two more per tool made the suite outrun its 900 s there. The property is
 # the same; a change is then named by the case, not by the tool.
 corpus_run() {
-	local what=$1 before
+	local what=$1 before here
 	shift
 	[ -n "${CGKIT_VM:-}" ] || before=$(snapshot)
-	(cd "$SCRATCH" && cgk_capture "$@" && printf '%s\n' "$rc" >"$_cgk_tmp/rc")
-	rc=$(cat "$_cgk_tmp/rc") out=$(cat "$_cgk_tmp/out") err=$(cat "$_cgk_tmp/err")
+	here=$PWD
+	cd "$SCRATCH" || { fail "cd $SCRATCH"; return; }
+	cgk_capture "$@"
+	cd "$here" || fail "cd $here"
 	[ -n "${CGKIT_VM:-}" ] || assert_same_trees "$what" "$before" "$(snapshot)"
 }
 
@@ -267,12 +274,14 @@ refused() {
 	shift 2
 	corpus_run "$what $named" "$@"
 	assertEquals "$what $named: exit ($err)" 64 "$rc"
-	# a usage error: the line, then argp's pointer to --help
-	err=$(printf '%s\n' "$err" | grep -v '^Try `[a-z0-9]* --help'"'"' or `[a-z0-9]* --usage'"'"' for more information\.$')
+	# a usage error: the line, then argp's pointer to --help (dropped in the shell: no process)
+	local l kept=() try='^Try `[a-z0-9]* --help'"'"' or `[a-z0-9]* --usage'"'"' for more information\.$'
+	while IFS= read -r l; do [[ $l =~ $try ]] || kept+=("$l"); done <<<"$err"
+	printf -v err '%s\n' "${kept[@]}"
+	cgk_trim err
 	assert_one_safe_line "$what $named"
-	assertContains "$what: names the cgroup: $err" "$err" "$named"
-	[ -z "$REASON" ] || assertTrue "$what: says why ($REASON): $err" \
-		"printf '%s' \"\$err\" | grep -qE '$REASON'"
+	[[ $err == *"$named"* ]] || fail "$what: names the cgroup $named: $err"
+	[ -z "$REASON" ] || [[ $err =~ $REASON ]] || fail "$what: says why ($REASON): $err"
 }
 
 # A refused path $2 in hierarchy $1, named $3 in the line, through every tool.
@@ -296,29 +305,40 @@ corpus_refused() {
 	assert_same_trees "$h $named" "$before" "$(snapshot all)"
 }
 
+# A refused path never reaches the kernel: the tools' parser turns it away first, the same code
+# on every layout and kernel. The host runs every case (and the fuzzer the parser); a TCG guest,
+# where the nine tool starts of a case cost seconds, one case of each kind (a climb out, a
+# length, a control byte) on its own layout's spellings.
 corpus_paths() {
-	local h=$1 sb=$2 long
+	local h=$1 sb=$2 long all=1
+	[ -z "${CGKIT_VM:-}" ] || all=
 	SLEEPER_AT=$(cgk_cgroup_of $$ "$h")
-	corpus_refused "$h" "/$S/.." "/$S/.."
 	corpus_refused "$h" "/$S/a/../.." "/$S/a/../.."
-	corpus_refused "$h" "/$S/a/.." "/$S/a/.."
-	corpus_refused "$h" "/../x" "/../x"
-	corpus_refused "$h" "/$S/./.." "/$S/./.."
-	corpus_refused "$h" "/$S/../../../../../../tmp/$MARK" "/$S/../../../../../../tmp/$MARK"
-	corpus_refused "$h" "../../../../tmp/$MARK" "../../../../tmp/$MARK"
+	if [ -n "$all" ]; then
+		corpus_refused "$h" "/$S/.." "/$S/.."
+		corpus_refused "$h" "/$S/a/.." "/$S/a/.."
+		corpus_refused "$h" "/../x" "/../x"
+		corpus_refused "$h" "/$S/./.." "/$S/./.."
+		corpus_refused "$h" "/$S/../../../../../../tmp/$MARK" "/$S/../../../../../../tmp/$MARK"
+		corpus_refused "$h" "../../../../tmp/$MARK" "../../../../tmp/$MARK"
+	fi
 	# the line gives the length as the reason (a 4096-byte path has no name over 255 bytes)
 	REASON='4095|too long'
-	corpus_refused "$h" "/$S/${B254}bb" "/$S/bbbb"
-	corpus_refused "$h" "$(path_of_len 4096)" "/$S/bbbb"
 	corpus_refused "$h" "$(path_of_len 4097)" "/$S/bbbb"
-	corpus_refused "$h" "$(path_of_len 8192)" "/$S/bbbb"
-	long=$(path_of_len 20000)
-	corpus_refused "$h" "$long" "/$S/bbbb"
+	if [ -n "$all" ]; then
+		corpus_refused "$h" "/$S/${B254}bb" "/$S/bbbb"
+		corpus_refused "$h" "$(path_of_len 4096)" "/$S/bbbb"
+		corpus_refused "$h" "$(path_of_len 8192)" "/$S/bbbb"
+		long=$(path_of_len 20000)
+		corpus_refused "$h" "$long" "/$S/bbbb"
+	fi
 	REASON=
-	corpus_refused "$h" "/$S/$(printf 'n\nl')" "/$S/n\\nl"
 	corpus_refused "$h" "/$S/$(printf 'e\e[2J')" "/$S/e\\x1b[2J"
-	corpus_refused "$h" "/$S/$(printf 't\tab')" "/$S/t\\tab"
-	corpus_refused "$h" "/$S/$(printf 'd\x7fel')" "/$S/d\\x7fel"
+	if [ -n "$all" ]; then
+		corpus_refused "$h" "/$S/$(printf 'n\nl')" "/$S/n\\nl"
+		corpus_refused "$h" "/$S/$(printf 't\tab')" "/$S/t\\tab"
+		corpus_refused "$h" "/$S/$(printf 'd\x7fel')" "/$S/d\\x7fel"
+	fi
 }
 
 # A path that names /$S/$2 once normalised: created by cgcreate2 -p, used by cgexec2, cgmigrate

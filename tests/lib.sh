@@ -154,6 +154,17 @@ cgk_need_v1() {
 		{ cgk_skip "no v1 hierarchy for $1 on this machine ($(cgk_layout))"; return 1; }
 }
 
+# A test that would change this machine (a kernel thread's pid, /etc/cgrules.conf, a
+# machine-wide limit, a process in the v1 memory hierarchy, the scratch disk) runs only in the
+# VM guests, and says so with these: tests/vm/check finds such tests by them.
+cgk_in_vm() {
+	[ -n "${CGKIT_VM:-}" ]
+}
+
+cgk_need_vm() {
+	cgk_in_vm || { cgk_skip "$*"; return 1; }
+}
+
 cgk_need_unified() {
 	[ -n "$(cgk_mnt unified)" ] || { cgk_skip "no unified hierarchy ($(cgk_layout))"; return 1; }
 }
@@ -192,12 +203,30 @@ cgk_cgroup_of() {
 	fi
 }
 
+# File $2 into variable $1 without its trailing newlines, as $(cat "$2") gives it but without
+# a process: read is a builtin, and the suites capture thousands of times (a fork and an exec
+# cost a TCG guest milliseconds each). read stops at a NUL byte, where $(...) drops it and goes
+# on: a file with one (read found its delimiter) takes the old way.
+cgk_slurp() {
+	local _cgk_s
+	IFS= read -r -d '' _cgk_s <"$2" && _cgk_s=$(cat "$2")
+	printf -v "$1" '%s' "$_cgk_s"
+	cgk_trim "$1"
+}
+
+# Variable $1 without its trailing newlines, as $(...) would leave it.
+cgk_trim() {
+	local -n _cgk_v=$1
+	local nl=$'\n'
+	_cgk_v=${_cgk_v%"${_cgk_v##*[!$nl]}"}
+}
+
 # Run a command, keeping stdout/stderr/exit in $_cgk_tmp/{out,err} and $rc.
 cgk_capture() {
 	"$@" >"$_cgk_tmp/out" 2>"$_cgk_tmp/err"
 	rc=$?
-	out=$(cat "$_cgk_tmp/out")
-	err=$(cat "$_cgk_tmp/err")
+	cgk_slurp out "$_cgk_tmp/out"
+	cgk_slurp err "$_cgk_tmp/err"
 }
 
 # Called by shunit2 at the end: report for tests/run, then the suite's own teardown.
@@ -211,6 +240,30 @@ oneTimeTearDown() {
 	fi
 }
 
+# shunit2 2.1 counts its asserts with expr in command substitutions: two processes for every
+# assert, a suite's largest cost after the tools themselves in the TCG guests. shunit2 defines
+# its functions and then calls oneTimeSetUp, so its counters are replaced here by the same
+# sums in bash arithmetic, only while they are still the expr ones this was written against.
+oneTimeSetUp() {
+	local f
+	for f in _shunit_assertPass _shunit_incFailedCount _shunit_assertSkip; do
+		[[ $(declare -f "$f") == *'__shunit_assertsTotal=`expr '* ]] || return 0
+	done
+	_shunit_assertPass() {
+		__shunit_assertsPassed=$((__shunit_assertsPassed + 1))
+		__shunit_assertsTotal=$((__shunit_assertsTotal + 1))
+	}
+	_shunit_incFailedCount() {
+		__shunit_assertsFailed=$((__shunit_assertsFailed + 1))
+		__shunit_assertsTotal=$((__shunit_assertsTotal + 1))
+	}
+	_shunit_assertSkip() {
+		__shunit_assertsSkipped=$((__shunit_assertsSkipped + 1))
+		__shunit_assertsTotal=$((__shunit_assertsTotal + 1))
+	}
+	return 0
+}
+
 setUp() {
 	_cgk_test_start=$SECONDS
 	type setup_test >/dev/null 2>&1 && setup_test
@@ -219,8 +272,8 @@ setUp() {
 
 # shunit2 counts a test that skipped as passed; we count it as skipped instead. Suites hook
 # teardown_test, never tearDown itself: without endSkipping, one skip would silently skip
-# the asserts of every later test. A test of 10 s or more says so, to show where a tier's
-# minutes go (the VM guests run the suites several times slower).
+# the asserts of every later test. A test of 10 s (CGKIT_SLOW_S) or more says so, to show
+# where a tier's minutes go (the VM guests run the suites several times slower).
 tearDown() {
 	type teardown_test >/dev/null 2>&1 && teardown_test
 	endSkipping
@@ -228,7 +281,34 @@ tearDown() {
 	[ -n "${_cgk_test_start:-}" ] || return 0
 	local took=$((SECONDS - _cgk_test_start))
 	_cgk_test_start=
-	[ "$took" -lt 10 ] || echo "# slow: ${_shunit_test_:-?} took $took s"
+	[ "$took" -lt "${CGKIT_SLOW_S:-10}" ] || echo "# slow: ${_shunit_test_:-?} took $took s"
 }
+
+# CGKIT_VM_ONLY=1 (tests/vm/check, in the guest of the host's own layout, whose make check ran
+# everything else): only the tests that ask for the VM, in their own body or in a function they
+# call. shunit2 calls suite() before it would list every test itself; in the file's order.
+if [ -n "${CGKIT_VM_ONLY:-}" ]; then
+	_cgk_asks_vm() {
+		local body w
+		body=$(declare -f "$1")
+		[[ $body == *cgk_need_vm* || $body == *cgk_in_vm* ]] && return 0
+		[ "$2" = deep ] || return 1
+		for w in $body; do
+			[[ $w == [a-z_]* ]] && [ "$w" != "$1" ] && declare -F "$w" >/dev/null &&
+				_cgk_asks_vm "$w" shallow && return 0
+		done
+		return 1
+	}
+	suite() {
+		local t
+		for t in $(sed -n 's/^\(test_[A-Za-z0-9_]*\)().*/\1/p' "$0"); do
+			_cgk_asks_vm "$t" deep && suite_addTest "$t"
+		done
+		# none: shunit2 would run every test; one that says why instead
+		[ -n "${__shunit_suite:-}" ] && return 0
+		cgk_asks_no_vm() { cgk_skip "CGKIT_VM_ONLY: no test of $(basename "$0") asks for the VM"; }
+		suite_addTest cgk_asks_no_vm
+	}
+fi
 
 SHUNIT2=${SHUNIT2:-$(command -v shunit2 || echo /usr/share/shunit2/shunit2)}

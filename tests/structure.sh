@@ -98,4 +98,14 @@ test_suites_keep_lib_hooks() {
 	assertEquals "suites defining tearDown/setUp (use teardown_test)" "" "$bad"
 }
 
+# A test that may run only in the VM guests says so with cgk_need_vm or cgk_in_vm, never by
+# reading CGKIT_VM before a skip itself: the guest of the host's own layout runs only the tests
+# that ask for the VM by those names (tests/vm/check), so a hand-made gate would never run there.
+test_vm_gates_by_name() {
+	local bad
+	bad=$(grep -nE '\[ -n "\$\{CGKIT_VM:-\}"? *\] *(\|\||&&).*cgk_skip' "$CGKIT_TOP"/tests/*.sh |
+		grep -v '^[^:]*/lib\.sh:' | sed "s|$CGKIT_TOP/||")
+	assertEquals "VM-only tests gated by hand (use cgk_need_vm)" "" "$bad"
+}
+
 . "$SHUNIT2"

@@ -30,7 +30,7 @@ teardown_test() {
 
 test_tour_as_written() {
 	cgk_need_root || return 0
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "creates /services at the hierarchies' tops: only in the VM (CGKIT_VM)"; return 0; }
+	cgk_need_vm "creates /services at the hierarchies' tops: only in the VM (CGKIT_VM)" || return 0
 	local script dir
 	[ "$(tour_lines | grep -c '^sudo ./')" -ge 10 ] || { fail "no tour found in README.md"; return; }
 	# ./TOOL as the README says: a directory with the tools built for this run (SAN or not)

@@ -172,7 +172,7 @@ test_cgexec2_pids_transient() {
 # For real, in the guests only: a process that allocates past memory.max is killed.
 test_memory_max_kills_for_real() {
 	cgk_need_root || return 0
-	[ -n "${CGKIT_VM:-}" ] || { cgk_skip "memory limits are tested in the VM guests (no process goes into the host's v1 memory hierarchy)"; return 0; }
+	cgk_need_vm "memory limits are tested in the VM guests (no process goes into the host's v1 memory hierarchy)" || return 0
 	[ -n "$(where m memory)" ] || { cgk_skip "no memory controller"; return 0; }
 	# a transient cgroup where memory is (the guests have no swap to spill into)
 	cgk_capture "$X" -r memory.max=16M sh -c 'x=$(head -c 64000000 /dev/zero | tr "\0" a); echo ${#x}'
