@@ -8,8 +8,9 @@
 # Prints ratios: against the floor, and (/vfl) against the floor plus the one listing read
 # that cgmigrate's verification needs (vfloor: the kernel builds and sorts a v1 listing per
 # read, so that read alone is 10-15% of the floor at 10,000 pids). The ratios are of wall times;
-# the CPU times (user + system of the process and its threads: cgmigrate's helper thread probes
-# each id beside the writes) of the floor with its listing and of cgmigrate are printed too.
+# the CPU times (user + system of the process and its threads: with several targets a helper
+# thread reads the first listing beside the other writes) of the floor with its listing and of
+# cgmigrate are printed too.
 # Sandboxes: cgkit-test.<pid> in cpu, cpuacct, pids and freezer, removed at exit.
 # Environment: SIZES ("2000 10000"), THREADS ("1 4"), REPEAT (3).
 set -u

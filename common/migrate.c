@@ -8,12 +8,9 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -202,42 +199,33 @@ static void check_missing(const struct cg_target *t, size_t ti, bool thread, str
 }
 
 /*
- * Does a task with this id (process or thread) exist? getpriority(2) finds any task by id and
- * needs no permission: it is the cheapest such probe (half the cost of kill(id, 0)), and it
- * runs once per id in front of a move that costs ten times more.
- */
-static bool task_exists(pid_t id)
-{
-	errno = 0;
-	return !(getpriority(PRIO_PROCESS, (id_t)id) == -1 && errno == ESRCH);
-}
-
-/*
  * A few ids are checked one by one through /proc; for many, one read of the target's listing
  * is far cheaper than a /proc/PID/cgroup per id (which costs more than the move itself).
  */
 #define CG_VERIFY_BY_LISTING 8
-/* From this many ids on, a helper thread takes the checks off the path of the writes. */
+/* From this many ids on, with several targets, a helper thread reads the first one's listing. */
 #define CG_MOVE_HELPER 256
 
 /*
- * The writes are what a move costs; the rest runs beside them on a helper thread: it probes
- * every id for existence ahead of the writer, then reads the first target's listing while
- * the writer goes on to the other targets (with one target, after the last write).
+ * The writes are what a move costs, and the first target's write is also the existence
+ * check: the kernel looks the id up and answers ESRCH when no task has it. A separate probe
+ * per id (getpriority, kill 0) would cost a third of a write again on a paravirtualised
+ * kernel and decide nothing more: it would run a moment before the write, and a task reaped
+ * in that moment is as gone as one reaped a moment after it.
  *
  * One listing is enough: a write the kernel acknowledged moved every live thread of the
  * process at once, so what a verification finds is a task that was exiting (gone: not in the
  * listing of the first target either) or one another program moved away again, which no
  * check can rule out a moment later. The other targets' writes are checked by their answers.
+ * With several targets, a helper thread reads the first one's listing while the writer goes
+ * on to the others.
  */
 struct move_job {
 	const struct cg_targets *t;
 	const struct cg_move_opts *o;
-	struct cg_move *m;
 	size_t n;
 	pid_t **lists;
 	size_t *nlists;
-	atomic_size_t probed; /* ids 0..probed-1 have been probed */
 	/*
 	 * Targets 0..written-1 have all their writes done. The helper sleeps on it: a wait that
 	 * yields in a loop would take the second CPU from the writer for the whole move.
@@ -247,13 +235,6 @@ struct move_job {
 	pthread_cond_t cond;
 };
 
-static void probe(struct cg_move *m)
-{
-	m->state = CG_MOVE_PENDING;
-	if (!task_exists(m->id))
-		fail(m, CG_STEP_EXIST, -ESRCH, 0);
-}
-
 static void read_listing(struct move_job *j, size_t i)
 {
 	if (j->n > CG_VERIFY_BY_LISTING &&
@@ -262,27 +243,15 @@ static void read_listing(struct move_job *j, size_t i)
 		j->lists[i] = NULL;
 }
 
-static void wait_for(atomic_size_t *v, size_t at_least)
-{
-	while (atomic_load_explicit(v, memory_order_acquire) < at_least)
-		sched_yield();
-}
-
 static void *move_helper(void *arg)
 {
 	struct move_job *j = arg;
 
-	for (size_t k = 0; k < j->n; k++) {
-		probe(&j->m[k]);
-		atomic_store_explicit(&j->probed, k + 1, memory_order_release);
-	}
-	if (j->t->n) {
-		pthread_mutex_lock(&j->lock);
-		while (j->written < 1)
-			pthread_cond_wait(&j->cond, &j->lock);
-		pthread_mutex_unlock(&j->lock);
-		read_listing(j, 0);
-	}
+	pthread_mutex_lock(&j->lock);
+	while (j->written < 1)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	read_listing(j, 0);
 	return NULL;
 }
 
@@ -292,7 +261,6 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 	int *fds = calloc(t->n ? t->n : 1, sizeof(int));
 	struct move_job j = { .t = t,
 			      .o = o,
-			      .m = m,
 			      .n = n,
 			      .lock = PTHREAD_MUTEX_INITIALIZER,
 			      .cond = PTHREAD_COND_INITIALIZER };
@@ -323,27 +291,24 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 			goto out;
 		}
 	}
-	/* existence first: an id that exits during the move is gone, one that never was is not */
-	atomic_init(&j.probed, 0);
-	if (o->no_verify) {
-		for (size_t k = 0; k < n; k++)
-			m[k].state = CG_MOVE_PENDING;
-		atomic_store(&j.probed, n);
-	} else if (n >= CG_MOVE_HELPER && pthread_create(&helper, NULL, move_helper, &j) == 0) {
+	for (size_t k = 0; k < n; k++)
+		m[k].state = CG_MOVE_PENDING;
+	if (!o->no_verify && t->n > 1 && n >= CG_MOVE_HELPER &&
+	    pthread_create(&helper, NULL, move_helper, &j) == 0)
 		helped = true;
-	} else {
-		for (size_t k = 0; k < n; k++)
-			probe(&m[k]);
-		atomic_store(&j.probed, n);
-	}
 	for (size_t i = 0; i < t->n; i++) {
 		for (size_t k = 0; k < n; k++) {
-			if (i == 0)
-				wait_for(&j.probed, k + 1);
 			if (m[k].state != CG_MOVE_PENDING)
 				continue;
 			r = cg_attach_fd(fds[i], m[k].id);
-			if (r == -ESRCH)
+			/*
+			 * No task has the id at its first write: a given id never existed (or
+			 * was reaped before its turn, which nothing can tell apart), a listed
+			 * one exited since the listing. At a later target it exited mid-move.
+			 */
+			if (r == -ESRCH && i == 0 && !o->listed && !o->no_verify)
+				fail(&m[k], CG_STEP_EXIST, r, 0);
+			else if (r == -ESRCH)
 				m[k].state = CG_MOVE_GONE;
 			else if (r < 0)
 				fail(&m[k], CG_STEP_WRITE, r, i);

@@ -76,8 +76,13 @@ struct cg_move_opts {
 	bool thread; /* ids are thread ids: cgroup.threads / v1 tasks */
 	bool count_threads; /* fill cg_move.threads (one stat per process; for -v) */
 	/*
-	 * Trust each write's answer: no existence probe before, no verification after. An id
-	 * the kernel does not find counts as gone, a zombie as arrived. For bulk moves where
+	 * The ids come from a listing (a cgroup's, a process's tasks): one the kernel no longer
+	 * finds exited since, and is gone. Otherwise it is a failure: no such process.
+	 */
+	bool listed;
+	/*
+	 * Trust each write's answer: no verification after. An id the kernel does not find
+	 * counts as gone, a zombie as arrived. For bulk moves where
 	 * the listing a verification reads costs as much as the moves (v1, many threads).
 	 */
 	bool no_verify;
@@ -90,10 +95,11 @@ struct cg_move_summary {
 
 /*
  * Move every id into every target. Per target the membership file is opened once and each id
- * is one write. Then verification: an id counts as arrived when the first target lists it (one
- * read of its listing), else /proc/PID/cgroup (or /proc/PID/task/TID/cgroup) decides: exited
- * or a zombie is gone, elsewhere is a failure; the other targets' writes count by their answer. An id that did not exist before the move
- * began is a failure. Outcomes are left in m[]; the summary may be NULL.
+ * is one write; the first target's write is the existence check (ESRCH: a failure, or gone
+ * for o->listed ids). Then verification: an id counts as arrived when the first target lists
+ * it (one read of its listing), else /proc/PID/cgroup (or /proc/PID/task/TID/cgroup) decides:
+ * exited or a zombie is gone, elsewhere is a failure; the other targets' writes count by their
+ * answer. Outcomes are left in m[]; the summary may be NULL.
  * Returns 0, or -errno with d filled when a target cannot be opened (nothing moved then).
  */
 int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struct cg_move *m,

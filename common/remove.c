@@ -463,7 +463,7 @@ static int list_threads(const struct cg_hier *h, const char *path, int depth, vo
 static int move_threads(const struct cg_hier *h, const char *path, const struct cg_targets *dst,
 			size_t *moved, struct cg_diag *d)
 {
-	const struct cg_move_opts mo = { .thread = true };
+	const struct cg_move_opts mo = { .thread = true, .listed = true };
 	char buf[PATH_MAX + 2];
 	int r;
 

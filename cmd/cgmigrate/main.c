@@ -68,7 +68,7 @@ static const struct argp_option options[] = {
 	  "With --threads-of: only the threads whose name (/proc/PID/task/TID/comm) matches the shell pattern GLOB",
 	  2 },
 	{ "no-verify", OPT_NO_VERIFY, 0, 0,
-	  "Trust the kernel's answer to each move: no existence check before, no /proc or listing check after (an id the kernel does not find counts as gone)",
+	  "Trust the kernel's answer to each move: no listing or /proc check after (an id the kernel does not find counts as gone, a zombie as moved)",
 	  2 },
 	{ 0, 0, 0, 0, "Drain a cgroup:", 3 },
 	{ "from", 'F', "CONTROLLERS:PATH", 0,
@@ -416,6 +416,8 @@ static int run(struct cgmigrate_args *a)
 		free(a->ids);
 		a->ids = tids;
 		a->n_ids = a->cap_ids = n;
+		/* a thread that ends between the listing and its move is gone, not a failure */
+		o.listed = true;
 	}
 	if (!a->n_ids) {
 		fprintf(stderr, "cgmigrate: no process ids given\n");

@@ -192,6 +192,20 @@ int main(void)
 	CHECK_INT(m[1].state, CG_MOVE_GONE);
 	CHECK(is_in(u, kids[1], a));
 
+	/* listed ids: one the kernel no longer finds exited since the listing, and is gone */
+	t.path = b;
+	o = (struct cg_move_opts){ .listed = true };
+	m[0] = (struct cg_move){ .id = kids[1] };
+	m[1] = (struct cg_move){ .id = gone };
+	CHECK_INT(cg_move_many(&ts, &o, m, 2, &sum, &d), 0);
+	CHECK_INT(m[0].state, CG_MOVE_ARRIVED);
+	CHECK_INT(m[1].state, CG_MOVE_GONE);
+	CHECK_INT(sum.gone, 1);
+	CHECK_INT(sum.failed, 0);
+	CHECK(is_in(u, kids[1], b));
+	for (k = 0; k < 2; k++)
+		free(m[k].seen);
+
 	/* a target that cannot be opened: -errno, the reason in d, nothing moved */
 	t.path = nope;
 	o = (struct cg_move_opts){ 0 };
