@@ -94,6 +94,13 @@ start_sleepers() { # N THREADS -> $tmp/pids
 	kids+=($(cat "$tmp/pids"))
 }
 
+# how many of the listed sleepers exist (for the message when they cannot be placed)
+sleepers_alive() {
+	local p n=0
+	while read -r p; do [ -d "/proc/$p" ] && n=$((n + 1)); done <"$tmp/pids"
+	echo "$n"
+}
+
 # min of a list of numbers
 best() { printf '%s\n' "$@" | cut -d: -f1 | sort -n | head -n 1; }
 # min of the CPU times of a list of wall:cpu words
@@ -161,7 +168,10 @@ for n in $SIZES; do
 			continue
 		fi
 		start_sleepers "$n" "$th"
-		"$FLOOR" "$tmp/pids" $(procs_files a 3) || { say "cannot place the sleepers"; exit 1; }
+		"$FLOOR" "$tmp/pids" $(procs_files a 3) || {
+			say "cannot place the sleepers: $(sleepers_alive) of $(wc -l <"$tmp/pids") listed are alive"
+			exit 1
+		}
 		for h in 1 3; do
 			f=() v=() g=() c=() u=()
 			for r in $(seq 1 "$REPEAT"); do
