@@ -87,7 +87,7 @@ procs_files() { # $1 = a|b, $2 = 1|3
 
 start_sleepers() { # N THREADS -> $tmp/pids
 	rm -f "$tmp/pids"
-	"$FORKER" sleepers "$1" "$2" "$tmp/pids" &
+	MIG_FORKER_LIFETIME_S=3600 "$FORKER" sleepers "$1" "$2" "$tmp/pids" &
 	kids+=($!)
 	for i in $(seq 1 600); do [ -s "$tmp/pids" ] && break; sleep 0.1; done
 	[ -s "$tmp/pids" ] || { say "sleepers did not start"; exit 1; }

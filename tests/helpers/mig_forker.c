@@ -36,6 +36,19 @@
 
 #define LIFETIME_S 600
 
+/*
+ * How long everything here lives: LIFETIME_S, or MIG_FORKER_LIFETIME_S when set. A benchmark
+ * that keeps 10,000 sleepers through many timed rounds outlives the default (bench/cgmigrate.sh
+ * took 950 s once, and its sleepers exited under it); it kills them itself when done.
+ */
+static int lifetime_s(void)
+{
+	const char *e = getenv("MIG_FORKER_LIFETIME_S");
+	int v = e ? atoi(e) : 0;
+
+	return v > 0 ? v : LIFETIME_S;
+}
+
 static void *idle(void *p)
 {
 	for (;;)
@@ -53,7 +66,7 @@ static void die_with_parent(pid_t parent)
 
 static void idle_for_life(void)
 {
-	for (int i = 0; i < LIFETIME_S; i++)
+	for (int i = 0, n = lifetime_s(); i < n; i++)
 		sleep(1);
 	_exit(0);
 }
@@ -107,7 +120,7 @@ static int sleepers(int n, int threads, const char *path)
 static int storm(int keep, int life_ms)
 {
 	struct timespec life = { life_ms / 1000, (long)(life_ms % 1000) * 1000000L };
-	time_t end = time(NULL) + LIFETIME_S;
+	time_t end = time(NULL) + lifetime_s();
 	pid_t self = getpid();
 	int alive = 0;
 
