@@ -21,6 +21,7 @@ M=$BIN/cgmigrate
 FLOOR=$OBJ/bench/cgmigrate_floor
 T=$OBJ/bench/cgmigrate_time
 FORKER=$OBJ/tests/helpers/mig_forker
+. "$top/bench/lib.sh"
 SIZES=${SIZES:-2000 10000}
 THREADS=${THREADS:-1 4}
 REPEAT=${REPEAT:-3}
@@ -94,13 +95,6 @@ start_sleepers() { # N THREADS -> $tmp/pids
 	kids+=($(cat "$tmp/pids"))
 }
 
-# how many of the listed sleepers exist (for the message when they cannot be placed)
-sleepers_alive() {
-	local p n=0
-	while read -r p; do [ -d "/proc/$p" ] && n=$((n + 1)); done <"$tmp/pids"
-	echo "$n"
-}
-
 # min of a list of numbers
 best() { printf '%s\n' "$@" | cut -d: -f1 | sort -n | head -n 1; }
 # min of the CPU times of a list of wall:cpu words
@@ -169,7 +163,7 @@ for n in $SIZES; do
 		fi
 		start_sleepers "$n" "$th"
 		"$FLOOR" "$tmp/pids" $(procs_files a 3) || {
-			say "cannot place the sleepers: $(sleepers_alive) of $(wc -l <"$tmp/pids") listed are alive"
+			say "cannot place the sleepers: $(bench_alive "$tmp/pids") of $(wc -l <"$tmp/pids") listed are alive"
 			exit 1
 		}
 		for h in 1 3; do

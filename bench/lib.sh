@@ -1,6 +1,13 @@
 # SPDX-License-Identifier: MIT
-# Sourced by the bench scripts that grow flat trees of empty cgroups: $main is the hierarchy's
-# mount point, $name the sandbox (cgkit-test.PID) directly below it.
+# Sourced by the bench scripts. Those that grow flat trees of empty cgroups set $main, the
+# hierarchy's mount point, and $name, the sandbox (cgkit-test.PID) directly below it.
+
+# How many of the pids listed in file $1 exist (for the message when sleepers cannot be placed).
+bench_alive() {
+	local p n=0
+	while read -r p; do [ -d "/proc/$p" ] && n=$((n + 1)); done <"$1"
+	echo "$n"
+}
 
 # The sandbox and its children (empty cgroups: rmdir is the whole removal).
 bench_remove_sandbox() {

@@ -82,8 +82,8 @@ struct cg_move_opts {
 	bool listed;
 	/*
 	 * Trust each write's answer: no verification after. An id the kernel does not find
-	 * counts as gone, a zombie as arrived. For bulk moves where
-	 * the listing a verification reads costs as much as the moves (v1, many threads).
+	 * counts as gone, a zombie as arrived. For bulk moves where the listing a verification
+	 * reads costs as much as the moves (v1, many threads).
 	 */
 	bool no_verify;
 };
