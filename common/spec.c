@@ -3,11 +3,13 @@
 #include "spec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "strv.h"
@@ -190,6 +192,78 @@ static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *pat
 	return 0;
 }
 
+/* Is the cgroup at path in h? 1, 0, or -errno when that cannot be told (a mount gone, EACCES). */
+static int twin_exists(const struct cg_hier *h, const char *path)
+{
+	int fd = *path ? cg_hier_open(h, path, O_PATH | O_DIRECTORY) : cg_hier_fd(h);
+
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return 0;
+	if (fd < 0)
+		return fd;
+	if (*path)
+		close(fd);
+	return 1;
+}
+
+/*
+ * A bare PATH on a hybrid layout: the cgroup is one cgroup with a member in each hierarchy
+ * that has it, the unified one and the v1 twins that cgcreate2 -r (or anyone) made, because the
+ * limits live in the twins and a process in the unified member alone escapes them all. With
+ * CG_SPEC_NEAREST, a hierarchy that lacks the cgroup but has one of its ancestors (other than
+ * the root) gets the nearest such ancestor, as systemd places a unit's process where its
+ * cgroup is not realised: the ancestor's limits bind the process, none set above it is
+ * escaped. A hierarchy whose answer is not "absent" (a permission, a mount gone) is kept, so
+ * that the operation reports the kernel's reason. No member anywhere: the unified one alone,
+ * whose use then says "No such cgroup".
+ */
+static int add_twins(struct cg_targets *tmp, const struct cg_layout *l, const char *path,
+		     unsigned flags)
+{
+	_cleanup_free_ int *have = calloc(l->n, sizeof(*have));
+	size_t u = (size_t)(l->unified - l->hier);
+	bool any = false;
+	int r;
+
+	if (!have)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		have[i] = twin_exists(&l->hier[i], path) != 0;
+		any |= have[i];
+	}
+	if (!any)
+		return add_target(tmp, l->unified, path, NULL);
+	/* the unified member first, then the twins in mount order */
+	for (size_t k = 0; k < l->n; k++) {
+		size_t i = k == 0 ? u : k <= u ? k - 1 : k;
+		_cleanup_free_ char *up = NULL;
+		char *slash = NULL;
+
+		if (have[i]) {
+			r = add_target(tmp, &l->hier[i], path, NULL);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (!(flags & CG_SPEC_NEAREST))
+			continue;
+		up = strdup(path);
+		if (!up)
+			return -ENOMEM;
+		while ((slash = strrchr(up, '/'))) {
+			*slash = '\0';
+			if (twin_exists(&l->hier[i], up) == 1)
+				break;
+		}
+		if (slash) {
+			r = add_target(tmp, &l->hier[i], up, NULL);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
 /* A "CONTROLLERS:" prefix is made of controller-name characters only; else it is a path. */
 static bool looks_like_controllers(const char *s, size_t n)
 {
@@ -201,8 +275,7 @@ static bool looks_like_controllers(const char *s, size_t n)
 	return true;
 }
 
-/* The path part of a spec: after a "CONTROLLERS:" prefix, or the whole string. */
-static const char *spec_path(const char *spec)
+const char *cg_spec_path(const char *spec)
 {
 	const char *colon = strchr(spec, ':');
 
@@ -220,10 +293,8 @@ bool cg_path_beyond_root(const char *path)
 int cg_spec_check(const char *spec)
 {
 	_cleanup_free_ char *path = NULL;
-	const char *p = spec_path(spec);
+	const char *p = cg_spec_path(spec);
 
-	if (p != spec && p == spec + 1)
-		return -EINVAL;
 	/* cg_spec_parse says why, in the one line of a refused spec */
 	if (cg_path_beyond_root(p))
 		return 0;
@@ -233,10 +304,16 @@ int cg_spec_check(const char *spec)
 int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets *acc,
 		  struct cg_diag *d)
 {
+	return cg_spec_parse_flags(l, spec, 0, acc, d);
+}
+
+int cg_spec_parse_flags(const struct cg_layout *l, const char *spec, unsigned flags,
+			struct cg_targets *acc, struct cg_diag *d)
+{
 	struct cg_targets tmp = { 0 };
 	_cleanup_free_ char *path = NULL;
 	_cleanup_strv_free_ char **ctrls = NULL;
-	const char *rawpath = spec_path(spec);
+	const char *rawpath = cg_spec_path(spec);
 	int r;
 
 	if (rawpath != spec) {
@@ -266,7 +343,9 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 		return r;
 
 	if (!ctrls) {
-		if (l->unified) {
+		if ((flags & CG_SPEC_TWINS) && cg_layout_kind(l) == CG_LAYOUT_HYBRID) {
+			r = add_twins(&tmp, l, path, flags);
+		} else if (l->unified) {
 			r = add_target(&tmp, l->unified, path, NULL);
 		} else {
 			for (size_t i = 0; r == 0 && i < l->n; i++)
@@ -274,9 +353,20 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 		}
 		if (r < 0)
 			goto fail;
-	} else if (!ctrls[0]) {
+	} else if (!ctrls[0] && rawpath != spec + 1) {
 		r = cg_diag_say(d, EINVAL, spec, "", "spec", "no controller named before ':'");
 		goto fail;
+	} else if (!ctrls[0]) {
+		/* libcgroup 3: an empty list names the cgroup v2 hierarchy, no controller */
+		if (!l->unified) {
+			r = cg_diag_say(
+				d, ENOENT, spec, "", "spec",
+				"':PATH' names the cgroup v2 hierarchy, and none is mounted");
+			goto fail;
+		}
+		r = add_target(&tmp, l->unified, path, NULL);
+		if (r < 0)
+			goto fail;
 	} else {
 		for (char **c = ctrls; *c; c++) {
 			struct cg_hier *h;

@@ -23,13 +23,25 @@ struct cg_targets {
 
 /*
  * Add the targets of one spec to acc (merging a repeated hierarchy+path).
- * Specs: "cpu,memory:/a/b", "name=systemd:a", "*:a", "a/b" (the unified hierarchy when one is
- * mounted, else every v1 hierarchy). Rejects "..", control characters, unmounted
+ * Specs: "cpu,memory:/a/b", "name=systemd:a", "*:a", ":a" (libcgroup 3: the cgroup v2 hierarchy,
+ * no controller), "a/b" (the unified hierarchy when one is mounted, else every v1 hierarchy). Rejects "..", control characters, unmounted
  * controllers and a path under a mount point ("/sys/fs/cgroup/pids/x": -EINVAL, the path inside
  * the hierarchy meant), with the reason in d. Returns 0 or -errno; acc is unchanged on failure.
  */
 int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets *acc,
 		  struct cg_diag *d);
+/*
+ * cg_spec_parse with flags. CG_SPEC_TWINS: on a hybrid layout, a bare PATH names the cgroup in
+ * the unified hierarchy and in every v1 hierarchy that has it (its twins), so that a process
+ * joins, or a drain empties, all of them; elsewhere, and for "CONTROLLERS:PATH", nothing
+ * changes. With CG_SPEC_NEAREST too (where a process goes, never a source), a hierarchy without
+ * the cgroup but with one of its ancestors below the root gets the nearest such ancestor, so
+ * that no limit set on the path is escaped. Twins are looked up on the live hierarchies.
+ */
+#define CG_SPEC_TWINS	1u
+#define CG_SPEC_NEAREST 2u
+int cg_spec_parse_flags(const struct cg_layout *l, const char *spec, unsigned flags,
+			struct cg_targets *acc, struct cg_diag *d);
 void cg_targets_clear(struct cg_targets *t);
 
 /*
@@ -43,6 +55,9 @@ bool cg_path_beyond_root(const char *path);
  * beyond the root passes: cg_spec_parse refuses it with the rule.
  */
 int cg_spec_check(const char *spec);
+
+/* The path part of a spec: after a "CONTROLLERS:" (or libcgroup 3's empty ":") prefix, or all. */
+const char *cg_spec_path(const char *spec);
 
 /* "/a/b" for messages (static buffer per call site is the caller's: writes into buf). */
 const char *cg_target_name(const struct cg_target *t, char *buf, size_t size);

@@ -30,12 +30,26 @@ Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information." "$err"
 test_usage_dotdot() {
 	cgk_capture "$CG" -g "cpu:/$S/../etc"
 	assertEquals 64 "$rc"
-	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters, names over 255 bytes or paths over 4095)" \
+	assertEquals "cgcreate2: cgroup 'cpu:/$S/../etc': not a cgroup spec ([CONTROLLERS]:PATH or PATH, with no '..', control characters, names over 255 bytes or paths over 4095)" \
 		"$(head -n 1 <<<"$err")"
 	cgk_capture "$CG" "$(printf 'a\nb')"
 	assertEquals "control character" 64 "$rc"
-	cgk_capture "$CG" ":/$S/x"
-	assertEquals "empty controller list" 64 "$rc"
+	cgk_capture "$CG" ",:/$S/x"
+	assertEquals "a list of no controller" 64 "$rc"
+}
+
+# libcgroup 3's -g :PATH: the cgroup v2 hierarchy alone (the old code refused it, exit 64)
+test_empty_controller_list_is_v2() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_capture "$CG" -p -g ":/$S/v2only"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertTrue "in the unified hierarchy" "[ -d $(cgk_sandbox unified)/v2only ]"
+	local m
+	for m in $(cgk_all_mnts); do
+		[ "$m" = "$(cgk_mnt unified)" ] && continue
+		assertFalse "not in $m" "[ -d $m/$S/v2only ]"
+	done
 }
 
 test_usage_bad_values() {

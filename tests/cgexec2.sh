@@ -284,6 +284,55 @@ test_place_hybrid_v1_and_unified() {
 	assertContains "-v pids" "$err" "(pids): moved there before it could exec"
 }
 
+# The hybrid layout's own hierarchies for the twin tests: v1 pids and cpu beside cgroup2.
+need_hybrid_twins() {
+	cgk_need_root || return 1
+	[ "$(cgk_layout)" = hybrid ] || { cgk_skip "a bare PATH has twins only on a hybrid layout ($(cgk_layout))"; return 1; }
+	cgk_need_v1 pids || return 1
+	cgk_need_v1 cpu || return 1
+	CPUL=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/self/cgroup)
+}
+
+# hybrid: the limits cgcreate2 -r writes live in the v1 twins of the unified cgroup, and a bare
+# PATH joins them all, so a fork loop is stopped by pids.max (the old code joined only the
+# unified cgroup, which holds no limit there: the loop forked without bound)
+test_hybrid_bare_path_binds_limits() {
+	need_hybrid_twins || return 0
+	"$CGKIT_BIN/cgcreate2" -p -r pids.max=5 -r cpu.weight=50 "/$S/web" || { fail "cgcreate2"; return; }
+	cgk_capture "$X" -v -g "/$S/web" cat /proc/self/cgroup
+	assertEquals "exit ($err)" 0 "$rc"
+	assertContains "unified" "$out" "0::/$S/web"
+	assertContains "pids twin" "$out" ":pids:/$S/web"
+	assertContains "cpu twin" "$out" ":$CPUL:/$S/web"
+	assertContains "-v names each hierarchy" "$err" "in /$S/web (pids): cgexec2 moved itself there"
+	cgk_capture timeout 20 "$X" -g "/$S/web" sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 2 & done 2>/dev/null; wait'
+	assertContains "pids.max stopped the loop" "$(cat "$(cgk_mnt pids)/$S/web/pids.events")" "max "
+	assertNotContains "not at 0" "$(cat "$(cgk_mnt pids)/$S/web/pids.events")" "max 0"
+	assertEquals "the cpu limit where the process runs" 512 "$(cat "$(cgk_mnt cpu)/$S/web/cpu.shares")"
+	# libcgroup 3's ":PATH": the cgroup v2 hierarchy alone, as written
+	cgk_capture "$X" -g ":/$S/web" cat /proc/self/cgroup
+	assertEquals ":PATH exit ($err)" 0 "$rc"
+	assertContains ":PATH unified" "$out" "0::/$S/web"
+	assertNotContains ":PATH no twin" "$out" ":pids:/$S/web"
+}
+
+# hybrid: where the cgroup has no twin but an ancestor below the root has one, the process goes
+# to that ancestor, whose limits then bind (systemd's placement of a unit not realised there)
+test_hybrid_bare_path_nearest_twin() {
+	need_hybrid_twins || return 0
+	"$CGKIT_BIN/cgcreate2" -p -r pids.max=50 "/$S/up" && "$CGKIT_BIN/cgcreate2" -p "/$S/up/leaf" || { fail "cgcreate2"; return; }
+	cgk_capture "$X" -g "/$S/up/leaf" cat /proc/self/cgroup
+	assertEquals "exit ($err)" 0 "$rc"
+	assertContains "unified leaf" "$out" "0::/$S/up/leaf"
+	assertContains "the pids ancestor" "$out" ":pids:/$S/up
+"
+	# cpu has no /up: the nearest there is the sandbox's top, never a sibling
+	assertNotContains "no sibling in cpu" "$out" ":$CPUL:/$S/web"
+	# a cgroup in no hierarchy at all is still "No such cgroup", named in the unified one
+	PSB=$(cgk_sandbox unified)
+	bad_input "nowhere" "cgexec2: cgroup /$S/none (unified): use: No such cgroup" -g "/$S/none"
+}
+
 # ---- exit status ---------------------------------------------------------------------------
 
 check_statuses() {

@@ -43,6 +43,11 @@ pick() {
 	sandbox "$H" || { fail "cannot make the sandbox in $H"; return 1; }
 }
 
+# -v's summary without its first lines, which name the hierarchies the ids go to
+moves() {
+	printf '%s\n' "$1" | grep -v '^into '
+}
+
 file_ready() {
 	[ -s "$1" ]
 }
@@ -203,7 +208,7 @@ test_move_processes_several_v1() {
 	cgk_capture "$M" -v -g "cpu,cpuacct,pids:/$S/a" $PIDS
 	assertEquals "exit" 0 "$rc"
 	assertEquals "quiet" "" "$err"
-	assertEquals "summary" "moved 3 processes (12 threads), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 3 processes (12 threads), 0 gone, 0 failed" "$(moves "$out")"
 	for p in $PIDS; do
 		for h in cpu cpuacct pids; do
 			all_threads_in "$p" "$h" "/$S/a" || { ok=0; echo "pid $p not all in $h:/$S/a"; }
@@ -233,7 +238,7 @@ test_move_processes_unified() {
 	start_sleepers 2 3 || return
 	cgk_capture "$M" -v -g "/$S/u" $PIDS
 	assertEquals "exit" 0 "$rc"
-	assertEquals "summary" "moved 2 processes (6 threads), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 2 processes (6 threads), 0 gone, 0 failed" "$(moves "$out")"
 	for p in $PIDS; do
 		all_threads_in "$p" unified "/$S/u" || fail "pid $p: not every thread in /$S/u"
 	done
@@ -251,7 +256,7 @@ test_zombie_is_gone() {
 	cgk_wait_for grep -q '^State:.*Z' "/proc/$z/status" || { fail "$z is not a zombie"; return; }
 	cgk_capture "$M" -v -g "$PFX/$S/z" "$z"
 	assertEquals "exit" 0 "$rc"
-	assertEquals "gone, not failed" "moved 0 processes (0 threads), 1 gone, 0 failed" "$out"
+	assertEquals "gone, not failed" "moved 0 processes (0 threads), 1 gone, 0 failed" "$(moves "$out")"
 	assertEquals "no error" "" "$err"
 }
 
@@ -269,7 +274,7 @@ test_no_verify() {
 	nopid=$(cat /proc/sys/kernel/pid_max)
 	cgk_capture "$M" -v --no-verify -g "$PFX/$S/nv" "$PIDS" "$z" "$nopid"
 	assertEquals "exit" 0 "$rc"
-	assertEquals "summary" "moved 2 processes (2 threads), 1 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 2 processes (2 threads), 1 gone, 0 failed" "$(moves "$out")"
 	assertEquals "the live one moved" "/$S/nv" "$(cgk_cgroup_of "$PIDS" "$H")"
 }
 
@@ -301,7 +306,7 @@ test_no_such_pid() {
 	cgk_capture "$M" -v -g "$PFX/$S/n" "$PIDS" "$nopid"
 	assertEquals "exit" 1 "$rc"
 	assertEquals "error" "cgmigrate: cgroup /$S/n ($LABEL): move: no such process $nopid" "$err"
-	assertEquals "summary" "moved 1 process (1 thread), 0 gone, 1 failed" "$out"
+	assertEquals "summary" "moved 1 process (1 thread), 0 gone, 1 failed" "$(moves "$out")"
 	assertEquals "the real one moved" "/$S/n" "$(cgk_cgroup_of "$PIDS" "$H")"
 }
 
@@ -340,7 +345,7 @@ test_thread_into_threaded_child_unified() {
 	echo threaded >"$SB/dom/t/cgroup.type" || { fail "cannot make a threaded cgroup"; return; }
 	cgk_capture "$M" -v -T -g "/$S/dom/t" "$TID_worker_1"
 	assertEquals "exit" 0 "$rc"
-	assertEquals "summary" "moved 1 thread (of 1 process), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 1 thread (of 1 process), 0 gone, 0 failed" "$(moves "$out")"
 	assertEquals "the thread moved" "/$S/dom/t" "$(task_cgroup "$TPID" "$TID_worker_1" unified)"
 	assertEquals "its sibling did not" "/$S/dom" "$(task_cgroup "$TPID" "$TID_worker_2" unified)"
 	assertEquals "nor the main thread" "/$S/dom" "$(task_cgroup "$TPID" "$TPID" unified)"
@@ -395,7 +400,7 @@ test_threads_of_match() {
 	fi
 	cgk_capture "$M" -v --threads-of="$TPID" --match='worker-*' -g "$spec"
 	assertEquals "exit" 0 "$rc"
-	assertEquals "summary" "moved 2 threads (of 1 process), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 2 threads (of 1 process), 0 gone, 0 failed" "$(moves "$out")"
 	assertEquals "worker-1" "$dst" "$(task_cgroup "$TPID" "$TID_worker_1" $h)"
 	assertEquals "worker-2" "$dst" "$(task_cgroup "$TPID" "$TID_worker_2" $h)"
 	assertNotEquals "io-1 stays" "$dst" "$(task_cgroup "$TPID" "$TID_io_1" $h)"
@@ -432,6 +437,39 @@ forkers_in_dst() {
 	for p in $LOOPS; do
 		[ "$(cgk_cgroup_of "$p" "$H")" = "/$S/dst" ] || return 1
 	done
+}
+
+# hybrid: a bare PATH is the cgroup with its v1 twins, where cgcreate2 -r put its limits: a move
+# joins all of them (the old code moved into the unified cgroup alone, which holds no limit
+# there), a drain empties all of them, and -g :PATH (libcgroup 3) is the unified one alone
+test_hybrid_bare_path_twins() {
+	cgk_need_root || return 0
+	[ "$(cgk_layout)" = hybrid ] || { cgk_skip "a bare PATH has twins only on a hybrid layout ($(cgk_layout))"; return; }
+	cgk_need_v1 pids || return 0
+	local p pids=$(cgk_mnt pids) cg
+	sandbox unified || { fail "sandbox"; return; }
+	"$CGKIT_BIN/cgcreate2" -p -r pids.max=20 "/$S/web" "/$S/dst" || { fail "cgcreate2"; return; }
+	sleep 600 &
+	p=$!
+	KIDS+=($p)
+	cgk_capture "$M" -v -g "/$S/web" "$p"
+	assertEquals "move exit ($err)" 0 "$rc"
+	cg=$(cat "/proc/$p/cgroup")
+	assertContains "unified" "$cg" "0::/$S/web"
+	assertContains "pids twin" "$cg" ":pids:/$S/web"
+	assertContains "-v says where" "$out" "/$S/web (pids)"
+	assertEquals "counted by the twin's limit" 1 "$(cat "$pids/$S/web/pids.current")"
+	cgk_capture "$M" -F "/$S/web" -g "/$S/dst"
+	assertEquals "drain exit ($err)" 0 "$rc"
+	cg=$(cat "/proc/$p/cgroup")
+	assertContains "drained: unified" "$cg" "0::/$S/dst"
+	assertContains "drained: pids twin" "$cg" ":pids:/$S/dst"
+	assertEquals "the pids twin is empty" "" "$(cat "$pids/$S/web/cgroup.procs")"
+	cgk_capture "$M" -g ":/$S/web" "$p"
+	assertEquals ":PATH exit ($err)" 0 "$rc"
+	cg=$(cat "/proc/$p/cgroup")
+	assertContains ":PATH: unified" "$cg" "0::/$S/web"
+	assertContains ":PATH: pids where it was" "$cg" ":pids:/$S/dst"
 }
 
 test_drain_forking_source() {
@@ -474,7 +512,7 @@ test_drain_frozen_source() {
 	cgk_capture "$M" -v -z -F "$PFX/$S/src" -g "$PFX/$S/dst"
 	assertEquals "exit ($err)" 0 "$rc"
 	assertEquals "no error" "" "$err"
-	assertEquals "one round while frozen" "moved $(echo "$out" | sed -n 's/^moved \([0-9]*\).*/\1/p') processes, 0 gone, 0 failed; /$S/src ($LABEL) empty after 1 round" "$out"
+	assertEquals "one round while frozen" "moved $(echo "$out" | sed -n 's/^moved \([0-9]*\).*/\1/p') processes, 0 gone, 0 failed; /$S/src ($LABEL) empty after 1 round" "$(moves "$out")"
 	assertEquals "source empty" "" "$(procs_of "$SB/src")"
 	assertTrue "the forkers are in dst" forkers_in_dst
 	assertTrue "thawed" thawed
@@ -590,7 +628,7 @@ freeze_deadline() {
 	drain_unfreezable 1s
 	assertEquals "1s: exit ($err)" 1 "$rc"
 	assertEquals "1s: the one line" "$line" "$err"
-	assertEquals "1s: no summary" "" "$out"
+	assertEquals "1s: no summary" "" "$(moves "$out")"
 	assertTrue "1s: waited for the freeze ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 0.9) }'"
 	# the fixed wait was 5 s: well under it, with room for a loaded machine
 	cgk_wrapped || assertTrue "1s: ended by --timeout, not a fixed wait ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s < 4.5) }'"
@@ -742,24 +780,24 @@ test_drain_into_ancestor() {
 		"$M" -g "$PFX/$S/up/other" "$4" || { fail "setup"; return; }
 	cgk_capture "$M" -v -F "$PFX/$S/up/kid" -g "$PFX/$S/up"
 	assertEquals "into the parent: exit ($err)" 0 "$rc"
-	assertEquals "into the parent: summary" "moved 2 processes, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$out"
+	assertEquals "into the parent: summary" "moved 2 processes, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$(moves "$out")"
 	assertEquals "into the parent: moved" "/$S/up /$S/up" "$(cgk_cgroup_of "$1" "$H") $(cgk_cgroup_of "$2" "$H")"
 	assertEquals "flat: the grandchild's stays" "/$S/up/kid/grand" "$(cgk_cgroup_of "$3" "$H")"
 	cgk_capture "$M" -v -R -F "$PFX/$S/up/kid" -g "$PFX/$S"
 	assertEquals "recursive, into the grandparent: exit ($err)" 0 "$rc"
-	assertEquals "recursive: summary" "moved 1 process, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$out"
+	assertEquals "recursive: summary" "moved 1 process, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$(moves "$out")"
 	assertEquals "recursive: moved" "/$S" "$(cgk_cgroup_of "$3" "$H")"
 	# a target inside the source: its subtree stays out, the rest of the source drains into it
 	"$M" -g "$PFX/$S/up/kid/grand" "$1" || { fail "setup 2"; return; }
 	cgk_capture "$M" -v -R -F "$PFX/$S/up" -g "$PFX/$S/up/kid"
 	assertEquals "target inside: exit ($err)" 0 "$rc"
-	assertEquals "target inside: summary" "moved 2 processes, 0 gone, 0 failed; /$S/up ($LABEL) empty after 1 round" "$out"
+	assertEquals "target inside: summary" "moved 2 processes, 0 gone, 0 failed; /$S/up ($LABEL) empty after 1 round" "$(moves "$out")"
 	assertEquals "target inside: the parent's and the sibling's moved" "/$S/up/kid /$S/up/kid" "$(cgk_cgroup_of "$2" "$H") $(cgk_cgroup_of "$4" "$H")"
 	assertEquals "target inside: below the target stays" "/$S/up/kid/grand" "$(cgk_cgroup_of "$1" "$H")"
 	# an empty source says so with -v, and that is success
 	cgk_capture "$M" -v -F "$PFX/$S/up/other" -g "$PFX/$S/up"
 	assertEquals "empty: exit" 0 "$rc"
-	assertEquals "empty: says so" "moved 0 processes, 0 gone, 0 failed; /$S/up/other ($LABEL) empty after 0 rounds" "$out"
+	assertEquals "empty: says so" "moved 0 processes, 0 gone, 0 failed; /$S/up/other ($LABEL) empty after 0 rounds" "$(moves "$out")"
 }
 
 # A kernel thread refuses to move (EINVAL): say why. Only one the kernel refuses by design, with
@@ -795,7 +833,7 @@ test_drain_refusals() {
 		cgk_capture "$M" -v -F "$PFX/$S/q" -g "$other:/$S/q"
 		assertEquals "no target in the hierarchy: exit" 1 "$rc"
 		assertEquals "no target in the hierarchy" "cgmigrate: cgroup /$S/q ($LABEL): drain: no target in this hierarchy: a drain moves processes within one hierarchy (add -g $LABEL:PATH)" "$err"
-		assertEquals "no summary for what never started" "" "$out"
+		assertEquals "no summary for what never started" "" "$(moves "$out")"
 	fi
 }
 
@@ -914,7 +952,7 @@ test_rules_classify() {
 	start_sleepers 1 1 || return
 	cgk_capture with_rules "$_cgk_tmp/rules" "$M" -v "$PIDS"
 	assertEquals "exit ($err)" 0 "$rc"
-	assertEquals "summary" "moved 1 process (1 thread), 0 gone, 0 failed" "$out"
+	assertEquals "summary" "moved 1 process (1 thread), 0 gone, 0 failed" "$(moves "$out")"
 	assertEquals "cpu by the rule" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" $h1)"
 	assertEquals "pids by its % line" "/$S/ruled" "$(cgk_cgroup_of "$PIDS" $h2)"
 	# mig_threads matches no rule

@@ -148,6 +148,19 @@ static bool is_zero_time(const char *s)
 			  !strcmp(s + n, "s") || !strcmp(s + n, "min"));
 }
 
+/* -x or --remove anywhere on the line, before or after the -r being read */
+static bool removing(const struct argp_state *state)
+{
+	for (int i = 1; i < state->argc && strcmp(state->argv[i], "--"); i++) {
+		const char *w = state->argv[i];
+
+		if (!strcmp(w, "--remove") || (w[0] == '-' && w[1] != '-' && strchr(w, 'x') &&
+					       strspn(w + 1, "pvqTkRx") == strlen(w + 1)))
+			return true;
+	}
+	return false;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgcreate2_args *a = state->input;
@@ -162,7 +175,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_spec_check(arg) < 0)
 			argp_error(
 				state,
-				"cgroup '%s': not a cgroup spec (CONTROLLERS:PATH or PATH, with no empty controller list, '..', control characters, names over 255 bytes or paths over 4095)",
+				"cgroup '%s': not a cgroup spec ([CONTROLLERS]:PATH or PATH, with no '..', control characters, names over 255 bytes or paths over 4095)",
 				TOOL_SHOWN(arg));
 		/* no strv_push: a call with thousands of -g must not be quadratic in its arguments */
 		if (!a->specs && !(a->specs = calloc((size_t)state->argc + 1, sizeof(*a->specs))))
@@ -189,6 +202,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		r = cg_assignments_add(&a->set, arg);
 		if (r == -ENOMEM)
 			return ENOMEM;
+		/* libcgroup's cgdelete -r is recursive removal, which is -R here */
+		if (r < 0 && !strchr(arg, '=') && removing(state))
+			argp_error(
+				state,
+				"-r is --set FILE=VALUE, not '%s'; to remove a subtree (cgdelete -r) use -x -R",
+				TOOL_SHOWN(arg));
 		if (r < 0)
 			argp_error(state, "--set takes FILE=VALUE, not '%s'", TOOL_SHOWN(arg));
 		break;
@@ -394,6 +413,13 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 
 	if (r == 0)
 		r = cg_setup_apply(l, ts, &o, &j, &d);
+	/* libcgroup's cgset habit: values for a cgroup that is there already */
+	if (r == -EEXIST && a->set.n && !a->parents) {
+		size_t n = strlen(d.why);
+
+		snprintf(d.why + n, sizeof(d.why) - n,
+			 "; -p sets the values on an existing cgroup (as cgset -r)");
+	}
 	if (r < 0)
 		tool_report(&d, r);
 	cg_journal_clear(&j);

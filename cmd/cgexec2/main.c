@@ -532,7 +532,8 @@ static int run(struct cgexec2_args *a)
 		return EXIT_CGEXEC;
 	}
 	for (char **s = a->specs; s && *s; s++) {
-		r = cg_spec_parse(l, *s, &t, &d);
+		/* on hybrid, a bare PATH is the cgroup with its v1 twins: where its limits are */
+		r = cg_spec_parse_flags(l, *s, CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, &d);
 		/* a spec this system cannot serve (an unmounted controller) is the request's */
 		if (r < 0 && r != -ENOMEM)
 			ret = TOOL_EXIT_USAGE;

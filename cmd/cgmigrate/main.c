@@ -253,12 +253,27 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 	return 0;
 }
 
+/* -v: every hierarchy the ids go to (a bare PATH on hybrid is the cgroup and its twins) */
+static void say_targets(const struct cg_targets *t)
+{
+	char where[PATH_MAX + 2], show[4 * sizeof(where)];
+
+	for (size_t i = 0; i < t->n; i++) {
+		cg_target_name(&t->t[i], where, sizeof(where));
+		printf("%s %s (%s)", i ? "," : "into", cg_quote(where, show, sizeof(show)),
+		       t->t[i].hier->label);
+	}
+	if (t->n)
+		putchar('\n');
+}
+
 static int parse_specs(const struct cg_layout *l, char **specs, struct cg_targets *t)
 {
 	struct cg_diag d = { 0 };
 
 	for (char **s = specs; s && *s; s++) {
-		int r = cg_spec_parse(l, *s, t, &d);
+		/* on hybrid, a bare PATH is the cgroup with its v1 twins: where its limits are */
+		int r = cg_spec_parse_flags(l, *s, CG_SPEC_TWINS | CG_SPEC_NEAREST, t, &d);
 
 		if (r < 0) {
 			tool_report(&d, r);
@@ -311,7 +326,8 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 	cg_freezer_signals(&held);
 	if (a->freeze)
 		o.stop = &held;
-	r = cg_spec_parse(l, a->from, &src, &d);
+	/* every member of the source, never an ancestor: a drain empties what the path names */
+	r = cg_spec_parse_flags(l, a->from, CG_SPEC_TWINS, &src, &d);
 	if (r < 0) {
 		tool_report(&d, r);
 		return EXIT_USAGE;
@@ -384,6 +400,8 @@ static int run(struct cgmigrate_args *a)
 	rc = parse_specs(l, a->specs, &t);
 	if (rc)
 		goto out;
+	if (a->verbose)
+		say_targets(&t);
 	if (a->from) {
 		rc = tool_owner_check(&t, a->force, a->verbose, owner_hint, a);
 		if (!rc)

@@ -87,6 +87,9 @@ static const struct argp_option options[] = {
 	{ 0, 'k', 0, 0, "Count processes and kernel threads instead of tasks", 2 },
 	{ "recursive", OPT_RECURSIVE, "BOOL", 0,
 	  "With -P or -k: include the processes of child cgroups (default yes)", 2 },
+	{ "group", 'g', "SPEC", 0,
+	  "CGROUP as the other tools name it: [CONTROLLERS]:PATH (libcgroup's -g; :PATH is the cgroup v2 hierarchy's), shown with every hierarchy's figures",
+	  2 },
 	{ "machine", 'M', "NAME", 0,
 	  "Show the cgroup of container NAME (from systemd-machined), instead of CGROUP", 2 },
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
@@ -331,19 +334,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--timeout takes a time as -d does, not '%s'",
 				   TOOL_SHOWN(arg));
 		break;
-	case ARGP_KEY_ARG:
+	case 'g':
+	case ARGP_KEY_ARG: {
+		/*
+		 * a row is a path with the figures of every hierarchy that has it, so a spec's
+		 * controllers select nothing more: libcgroup's -g and ":PATH" name that path
+		 */
+		const char *p = key == 'g' || arg[0] == ':' ? cg_spec_path(arg) : arg;
+
 		if (a->path)
 			argp_error(state, "only one CGROUP may be given");
 		/* /proc/PID/cgroup's name for a cgroup beyond the cgroup namespace: one line */
-		if (cg_path_beyond_root(arg))
-			argp_failure(state, TOOL_EXIT_USAGE, 0, "%s: path: %s", TOOL_SHOWN(arg),
+		if (cg_path_beyond_root(p))
+			argp_failure(state, TOOL_EXIT_USAGE, 0, "%s: path: %s", TOOL_SHOWN(p),
 				     CG_NS_RULE);
-		if (cg_path_normalize(arg, &a->path) < 0)
+		if (cg_path_normalize(p, &a->path) < 0)
 			argp_error(
 				state,
 				"cgroup '%s': '..', control characters, names over 255 bytes and paths over 4095 are not allowed in a cgroup path",
-				TOOL_SHOWN(arg));
+				TOOL_SHOWN(p));
 		break;
+	}
 	case ARGP_KEY_END:
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");

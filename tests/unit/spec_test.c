@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* common/spec: specs -> targets on each layout, confinement, the errors users see. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "cleanup.h"
 #include "layout.h"
 #include "spec.h"
 #include "strv.h"
@@ -104,12 +106,81 @@ static void test_hybrid(void)
 	CHECK_INT(cg_spec_parse(l, "cpu:/a/../../x", &t, &d), -EINVAL);
 	CHECK(strstr(d.why, "'..'") != NULL);
 	CHECK_INT(t.n, 0);
-	/* an empty prefix is a missing controller list, never a cgroup named ":" */
-	CHECK_INT(cg_spec_parse(l, ":/a", &t, &d), -EINVAL);
+	/* libcgroup 3: an empty prefix is the cgroup v2 hierarchy, never a cgroup named ":" */
+	CHECK_INT(cg_spec_parse(l, ":/a", &t, &d), 0);
+	CHECK_INT(t.n, 1);
+	CHECK(t.t[0].hier == l->unified);
+	CHECK_STR(t.t[0].path, "a");
+	cg_targets_clear(&t);
+	CHECK_INT(cg_spec_check(":/a"), 0);
+	/* a list of nothing is still a missing controller */
+	CHECK_INT(cg_spec_parse(l, ",:/a", &t, &d), -EINVAL);
 	CHECK(strstr(d.why, "no controller named before ':'") != NULL);
-	CHECK_INT(cg_spec_check(":/a"), -EINVAL);
 	CHECK_INT(cg_spec_check("a:b/c"), 0); /* "a" names a controller: resolved later */
 	cg_layout_free(l);
+}
+
+/* a hybrid tree of plain directories: twins are looked up on the hierarchies themselves */
+static void test_twins(void)
+{
+	char tmpl[] = "/tmp/cgkit-spec.XXXXXX", text[2048], cmd[2200];
+	const char *dirs[] = { "cpu/svc/web", "pids/svc", "memory", "unified/svc/web", "systemd" };
+	struct cg_layout *l;
+	struct cg_targets t = { 0 };
+	struct cg_diag d = { 0 };
+	char *base = mkdtemp(tmpl);
+
+	CHECK(base != NULL);
+	if (!base)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s/%s", base, dirs[i]);
+		CHECK_INT(system(cmd), 0);
+	}
+	snprintf(text, sizeof(text),
+		 "32 31 0:29 / %s/cpu rw - cgroup cgroup rw,cpu\n"
+		 "33 31 0:30 / %s/pids rw - cgroup cgroup rw,pids\n"
+		 "35 31 0:32 / %s/memory rw - cgroup cgroup rw,memory\n"
+		 "40 31 0:37 / %s/systemd rw - cgroup cgroup rw,name=systemd\n"
+		 "41 31 0:38 / %s/unified rw - cgroup2 cgroup2 rw\n",
+		 base, base, base, base, base);
+	l = fixture_layout(text, "");
+
+	/* the unified member first, then each v1 hierarchy that has the cgroup */
+	CHECK_INT(cg_spec_parse_flags(l, "/svc/web", CG_SPEC_TWINS, &t, &d), 0);
+	CHECK_INT(t.n, 2);
+	CHECK(t.t[0].hier == l->unified);
+	CHECK_STR(t.t[1].hier->label, "cpu");
+	CHECK_STR(t.t[1].path, "svc/web");
+	cg_targets_clear(&t);
+	/* nearest: pids has /svc only, whose limits then bind; memory has nothing below its root */
+	CHECK_INT(cg_spec_parse_flags(l, "/svc/web", CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, &d), 0);
+	CHECK_INT(t.n, 3);
+	CHECK_STR(t.t[2].hier->label, "pids");
+	CHECK_STR(t.t[2].path, "svc");
+	cg_targets_clear(&t);
+	/* an explicit list keeps its exact meaning */
+	CHECK_INT(cg_spec_parse_flags(l, "pids:/svc/web", CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, &d),
+		  0);
+	CHECK_INT(t.n, 1);
+	CHECK_STR(t.t[0].path, "svc/web");
+	cg_targets_clear(&t);
+	CHECK_INT(cg_spec_parse_flags(l, ":/svc/web", CG_SPEC_TWINS, &t, &d), 0);
+	CHECK_INT(t.n, 1);
+	CHECK(t.t[0].hier == l->unified);
+	cg_targets_clear(&t);
+	/* nowhere: the unified member alone, whose use says "No such cgroup" */
+	CHECK_INT(cg_spec_parse_flags(l, "/none", CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, &d), 0);
+	CHECK_INT(t.n, 1);
+	CHECK(t.t[0].hier == l->unified);
+	cg_targets_clear(&t);
+	/* without flags, as cgcreate2 names a cgroup to make: the unified one */
+	CHECK_INT(cg_spec_parse(l, "/svc/web", &t, &d), 0);
+	CHECK_INT(t.n, 1);
+	cg_targets_clear(&t);
+	cg_layout_free(l);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
+	CHECK_INT(system(cmd), 0);
 }
 
 static void test_legacy(void)
@@ -129,6 +200,12 @@ static void test_legacy(void)
 	cg_targets_clear(&t);
 	CHECK_INT(cg_spec_parse(l, "io:svc", &t, &d), -ENOENT);
 	CHECK(strstr(d.why, "cpu,cpuacct at /sys/fs/cgroup/cpu,cpuacct") != NULL);
+	CHECK_INT(cg_spec_parse(l, ":svc", &t, &d), -ENOENT);
+	CHECK(strstr(d.why, "names the cgroup v2 hierarchy, and none is mounted") != NULL);
+	/* twins are a hybrid layout's: legacy keeps every v1 hierarchy */
+	CHECK_INT(cg_spec_parse_flags(l, "svc", CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, &d), 0);
+	CHECK_INT(t.n, 2);
+	cg_targets_clear(&t);
 	cg_layout_free(l);
 }
 
@@ -158,6 +235,7 @@ static void test_unified(void)
 int main(void)
 {
 	test_normalize();
+	test_twins();
 	test_hybrid();
 	test_legacy();
 	test_unified();
