@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -192,18 +193,21 @@ static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *pat
 	return 0;
 }
 
-/* Is the cgroup at path in h? 1, 0, or -errno when that cannot be told (a mount gone, EACCES). */
+/*
+ * Is the cgroup at path in h? 1, 0, or -errno when that cannot be told (a mount gone, EACCES).
+ * One stat by name, not an open beneath the root: a hybrid host has a dozen hierarchies and
+ * cgexec2 opens only those it uses; the operation that follows opens them confined.
+ */
 static int twin_exists(const struct cg_hier *h, const char *path)
 {
-	int fd = *path ? cg_hier_open(h, path, O_PATH | O_DIRECTORY) : cg_hier_fd(h);
+	_cleanup_free_ char *full = NULL;
+	struct stat st;
 
-	if (fd == -ENOENT || fd == -ENOTDIR)
-		return 0;
-	if (fd < 0)
-		return fd;
-	if (*path)
-		close(fd);
-	return 1;
+	if (asprintf(&full, "%s/%s", cg_hier_dir(h), path) < 0)
+		return -ENOMEM;
+	if (fstatat(AT_FDCWD, full, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	return S_ISDIR(st.st_mode);
 }
 
 /*
