@@ -182,8 +182,9 @@ static const char *refill_reason(const struct cg_freezer *fz, bool late, const p
 			break;
 		snprintf(
 			buf, size,
-			"the freezer hierarchy's cgroup /%s (%s) does not hold them (process %d is in /%s there), so the freeze stops none of their forks",
-			fz->path, fz->hier->label, (int)ids[k], now);
+			"the %s cgroup /%s (%s) does not hold them (process %d is in /%s there), so the freeze stops none of their forks",
+			fz->hier->version == 2 ? "freezing" : "freezer hierarchy's", fz->path,
+			fz->hier->label, (int)ids[k], now);
 		return buf;
 	}
 	return "something moves them back in as they leave (another program?)";

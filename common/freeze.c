@@ -43,10 +43,24 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 		for (size_t i = 0; i < l->n; i++)
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], "freezer"))
 				h = &l->hier[i];
+		if (h)
+			fd = cg_open_dir(h, t->path);
+		/*
+		 * hybrid: a twin's processes are the unified cgroup's of the same path (a bare PATH
+		 * places them in both), whose cgroup.freeze holds them where no v1 freezer cgroup
+		 * of that path is; a process in the twin alone is told apart by the drain's check
+		 */
+		if ((!h || fd == -ENOENT) && l->unified) {
+			_cleanup_close_ int ufd = cg_open_dir(l->unified, t->path);
+
+			if (ufd >= 0) {
+				*ret = (struct cg_freezer){ .hier = l->unified, .path = t->path };
+				return 0;
+			}
+		}
 		if (!h)
 			return cg_diag_say(d, ENOENT, where, t->hier->label, "freeze",
 					   "no v1 freezer hierarchy is mounted");
-		fd = cg_open_dir(h, t->path);
 		if (fd == -ENOENT)
 			return cg_diag_say(
 				d, ENOENT, where, h->label, "freeze",

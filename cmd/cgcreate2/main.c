@@ -61,7 +61,8 @@ struct cgcreate2_args {
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Which cgroups:", 1 },
 	{ "group", 'g', "CONTROLLERS:PATH", 0,
-	  "Cgroup to create; CONTROLLERS is a comma list, name=NAME or *; repeatable", 1 },
+	  "Cgroup to create; CONTROLLERS is a comma list, name=NAME, * or empty (:PATH, the cgroup v2 hierarchy); repeatable",
+	  1 },
 	{ "parents", 'p', 0, 0, "Create missing ancestors; an existing cgroup is not an error", 1 },
 	{ 0, 0, 0, 0, "What to set up (v2 where noted):", 2 },
 	{ "enable", 'e', "CTRLS", 0,

@@ -64,7 +64,7 @@ struct cgexec2_args {
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Where COMMAND runs:", 1 },
 	{ "group", 'g', "CONTROLLERS:PATH", 0,
-	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy)",
+	  "Cgroup to run in; CONTROLLERS is a comma list, name=NAME or *; empty (:PATH) is the cgroup v2 hierarchy; a bare PATH is the unified hierarchy where one is mounted (on hybrid with its v1 twins, where the limits are); repeatable (one cgroup per hierarchy)",
 	  1 },
 	{ "transient", 't', "NAME", OPTION_ARG_OPTIONAL,
 	  "Run in a new child cgroup (default name cgexec2-PID) of the -g cgroups, or of the root; wait for COMMAND, then kill what is left in it and remove it. A word after a bare -t is COMMAND, never a name: a NAME is attached (-tNAME, --transient=NAME) or given with --name",

@@ -54,7 +54,7 @@ struct cgmigrate_args {
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Where to:", 1 },
 	{ "group", 'g', "CONTROLLERS:PATH", 0,
-	  "Target cgroup; CONTROLLERS is a comma list, name=NAME or *; a bare PATH is the unified hierarchy where one is mounted; repeatable (one cgroup per hierarchy). Without -g, /etc/cgrules.conf decides for each process (as libcgroup's cgclassify)",
+	  "Target cgroup; CONTROLLERS is a comma list, name=NAME or *; empty (:PATH) is the cgroup v2 hierarchy; a bare PATH is the unified hierarchy where one is mounted (on hybrid with its v1 twins, where the limits are); repeatable (one cgroup per hierarchy). Without -g, /etc/cgrules.conf decides for each process (as libcgroup's cgclassify)",
 	  1 },
 	{ 0, 0, 0, 0, "What moves:", 2 },
 	{ "pidfile", 'p', "FILE", 0, "Read ids from FILE, one a line ('-' is stdin); repeatable",
