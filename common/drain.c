@@ -303,10 +303,34 @@ int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, s
 	return 0;
 }
 
+/*
+ * --freeze: the destination in the source's hierarchy is held frozen while the processes move,
+ * unless it is frozen already (its owner's freeze is left alone) or cannot be (a root, no v1
+ * freezer cgroup of its path: the drain goes on unheld). A moved process arrives frozen and
+ * stays so: thawed there it forks, and each fork holds cgroup_threadgroup_rwsem, which every
+ * later cgroup.procs write waits for; a storm of a few hundred took minutes to drain that way.
+ * The destination's own processes stop for the drain too, for as long as the moves take.
+ */
+static void hold_destination(const struct cg_layout *l, const struct cg_target *src,
+			     const struct cg_targets *dst, uint64_t wait_ns, const sigset_t *stop,
+			     struct cg_freezer *ret)
+{
+	for (size_t i = 0; i < dst->n; i++) {
+		if (dst->t[i].hier != src->hier)
+			continue;
+		if (!*dst->t[i].path || cg_is_frozen(&dst->t[i], NULL) != 0 ||
+		    cg_freezer_find(l, &dst->t[i], ret, NULL) < 0)
+			return;
+		/* cg_freeze leaves it thawed when it does not freeze in time */
+		(void)cg_freeze(ret, wait_ns, stop, NULL);
+		return;
+	}
+}
+
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
 	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d)
 {
-	struct cg_freezer fz = { 0 };
+	struct cg_freezer fz = { 0 }, dfz = { 0 };
 	int *fds = calloc(dst->n ? dst->n : 1, sizeof(int));
 	char where[PATH_MAX + 2];
 	int r = 0, t;
@@ -384,6 +408,7 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		r = cg_freeze(&fz, fwait, o->stop, d);
 		if (r < 0)
 			goto out;
+		hold_destination(l, src, dst, fwait, o->stop, &dfz);
 	}
 	r = drain_rounds(src, dst, o, fds, o->freeze ? &fz : NULL, start, deadline, res, d);
 	if (r == -EINTR)
@@ -396,6 +421,12 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 
 		/* a cgroup left frozen is worse than any drain error: its report wins */
 		t = cg_thaw(&fz, &td);
+		if (t < 0) {
+			if (d)
+				*d = td;
+			r = t;
+		}
+		t = dfz.frozen ? cg_thaw(&dfz, &td) : 0;
 		if (t < 0) {
 			if (d)
 				*d = td;

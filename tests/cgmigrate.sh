@@ -474,6 +474,34 @@ test_hybrid_bare_path_twins() {
 	assertContains ":PATH: pids where it was" "$cg" ":pids:/$S/dst"
 }
 
+# A fork storm at pids.max=300, drained with --freeze: the destination is held frozen during
+# the moves, so the moved processes cannot fork there and starve the later cgroup.procs writes
+# (cgroup_threadgroup_rwsem): seconds, where the old code moved 143 of 283 in 30 s and gave up
+test_drain_storm_frozen_in_seconds() {
+	cgk_need_root || return 0
+	cgk_need_vm "a fork storm of 300 processes: only in the VM (CGKIT_VM)" || return 0
+	cgk_need_v2 pids || return 0
+	local u n t0 el
+	sandbox unified || { fail "sandbox"; return; }
+	u=$SB
+	"$CGKIT_BIN/cgcreate2" -p -r pids.max=300 "/$S/storm" && "$CGKIT_BIN/cgcreate2" -p -r pids.max=400 "/$S/calm" || { fail "cgcreate2"; return; }
+	bash -c 'echo $$ >"$1/cgroup.procs"; exec "$2" 60' _ "$u/storm" "$HELPERS/forkbomb" &
+	KIDS+=($!)
+	storm_full() { [ "$(cat "$u/storm/pids.current")" -ge 250 ]; }
+	CGK_WAIT_TICKS=300 cgk_wait_for storm_full || { fail "the storm did not grow: $(cat "$u/storm/pids.current")"; return; }
+	t0=$(date +%s%N)
+	cgk_capture timeout 120 "$M" -v -F "/$S/storm" -g "/$S/calm" --freeze --timeout=60
+	el=$((($(date +%s%N) - t0) / 1000000))
+	echo "# storm drain: $el ms: $out" >&2
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "the storm's cgroup is empty" "" "$(cat "$u/storm/cgroup.procs")"
+	assertTrue "in under 10 s ($el ms)" "[ $el -lt 10000 ]"
+	assertEquals "the destination thawed" "frozen 0" "$(grep frozen "$u/calm/cgroup.events")"
+	"$CGKIT_BIN/cgcreate2" -x -k "/$S/calm" >/dev/null 2>&1
+	n=$(cat "$u/storm/pids.current")
+	assertEquals "nothing forked back into the source" 0 "$n"
+}
+
 test_drain_forking_source() {
 	pick || return 0
 	start_forkers || return

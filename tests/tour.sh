@@ -45,7 +45,7 @@ tour_effect() {
 		n=\$(wc -l <"\$m/$TOUR/db/cgroup.procs")
 		echo "EFFECT db \$m \$n"
 	done
-	./cgexec2 -g /$TOUR/web -- sh -c 'i=0; while [ \$i -lt 150 ]; do sleep 5 & i=\$((i + 1)); done; wait' 2>/dev/null || true
+	./cgexec2 -g /$TOUR/web -- sh -c 'i=0; while [ \$i -lt 150 ]; do sleep 5 & i=\$((\$i + 1)); done; wait' 2>/dev/null || true
 	for m in $(cgk_all_mnts | tr '\n' ' '); do
 		pe=\$m/$TOUR/web/pids.events
 		[ -f "\$pe" ] && echo "EFFECT pids.events \$(sed -n 's/^max //p' "\$pe")"
@@ -95,7 +95,7 @@ $lines"
 	assertTrue "db is somewhere" "[ $want_db -gt 0 ]"
 	assertEquals "the drained processes in every hierarchy of db" "$want_db" "$got_db"
 	n=$(echo "$out" | sed -n 's/^EFFECT pids.events //p' | head -1)
-	assertTrue "pids.max=100 stopped the fork loop (pids.events max: '$n')" "[ '${n:-0}' -gt 0 ]"
+	assertTrue "pids.max=100 stopped the fork loop: $(echo "$out" | grep '^EFFECT' | tr '\n' ' ')" "[ '${n:-0}' -gt 0 ]"
 	assertEquals "nothing left behind" "" "$(tour_leftovers)"
 }
 

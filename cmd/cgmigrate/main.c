@@ -76,7 +76,7 @@ static const struct argp_option options[] = {
 	  3 },
 	{ "recursive", 'R', 0, 0, "With --from: the source's whole subtree", 3 },
 	{ "freeze", 'z', 0, 0,
-	  "With --from: freeze the source first (v2 cgroup.freeze, v1 freezer.state of the same path in the freezer hierarchy) so nothing forks; thawed at the end, also on error, SIGINT and SIGTERM",
+	  "With --from: freeze the source first (v2 cgroup.freeze, v1 freezer.state of the same path in the freezer hierarchy), and the target while the processes move, so nothing forks; thawed at the end, also on error, SIGINT and SIGTERM",
 	  3 },
 	{ "rounds", OPT_ROUNDS, "N", 0, "With --from: give up after N rounds (default 100)", 3 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
