@@ -72,6 +72,7 @@ test_namespace_paths() {
 created cgroup /inner (unified)
 /inner
 /inner/cgexec2-N
+into /inner (unified)
 moved 1 process (1 thread), 0 gone, 0 failed
 /inner 1
 removed cgroup /inner (unified)" "$got"
@@ -144,6 +145,7 @@ test_namespace_mount_from_outside() {
 created cgroup /inner (unified)
 /inner
 /inner/cgexec2-N
+into /inner (unified)
 moved 1 process (1 thread), 0 gone, 0 failed
 /inner
 /inner 1" "$(printf '%s\n' "$out" | sed 's/cgexec2-[0-9]*/cgexec2-N/')"

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "migrate.h"
 #include "mount.h"
+#include "mountfs.h"
 #include "owner.h"
 #include "parse.h"
 #include "launch.h"
