@@ -45,7 +45,9 @@ tour_effect() {
 		n=\$(wc -l <"\$m/$TOUR/db/cgroup.procs")
 		echo "EFFECT db \$m \$n"
 	done
-	./cgexec2 -g /$TOUR/web -- sh -c 'i=0; while [ \$i -lt 150 ]; do sleep 5 & i=\$((\$i + 1)); done; wait' 2>/dev/null || true
+	# alive until the removal's kill: under TCG a fork and exec take tens of ms, and sleepers
+	# that end before the last starts never reach the limit together
+	./cgexec2 -g /$TOUR/web -- sh -c 'p=; i=0; while [ \$i -lt 150 ]; do sleep 120 & p="\$p \$!"; i=\$((\$i + 1)); done; kill \$p' 2>/dev/null || true
 	for m in $(cgk_all_mnts | tr '\n' ' '); do
 		pe=\$m/$TOUR/web/pids.events
 		[ -f "\$pe" ] && echo "EFFECT pids.events \$(sed -n 's/^max //p' "\$pe")"
