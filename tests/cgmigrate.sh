@@ -495,7 +495,10 @@ test_drain_storm_frozen_in_seconds() {
 	echo "# storm drain: $el ms: $out" >&2
 	assertEquals "exit ($err)" 0 "$rc"
 	assertEquals "the storm's cgroup is empty" "" "$(cat "$u/storm/cgroup.procs")"
-	assertTrue "in under 10 s ($el ms)" "[ $el -lt 10000 ]"
+	# the mechanism: one frozen pass; the time is the freeze of the storm and 300 writes
+	# (20 s under TCG on a host at load 20, 10 s is the goal on a quiet one): bounded loosely
+	assertContains "one frozen pass" "$out" "empty after 1 round"
+	assertTrue "in under 30 s ($el ms)" "[ $el -lt 30000 ]"
 	assertEquals "the destination thawed" "frozen 0" "$(grep frozen "$u/calm/cgroup.events")"
 	"$CGKIT_BIN/cgcreate2" -x -k "/$S/calm" >/dev/null 2>&1
 	n=$(cat "$u/storm/pids.current")
