@@ -196,6 +196,9 @@ _cgkit_spec()
 	if [[ $w == *:* ]]; then
 		ctrls=${w%%:*}
 		c=${ctrls%%,*}
+		# a controller no hierarchy has: no path to offer
+		_cgkit_controllers
+		[[ -z $c || $c == '*' || " ${_cgkit_k[*]} " == *" $c "* ]] || return
 		_cgkit_paths "${w#*:}" "$ctrls:" "$c"
 	elif [[ $w == /* ]]; then
 		_cgkit_paths "$w" "" '*'
@@ -214,6 +217,7 @@ _cgkit_list()
 	for c in "${_cgkit_k[@]}"; do
 		[[ ,$head == *,"$c",* ]] || _cgkit_add "$1" "$head$c$2"
 	done
+	_cgkit_list=1
 }
 
 # A comma list of the names in $2, a line each ($1 so far), each maybe with + or - before it
@@ -226,6 +230,7 @@ _cgkit_names()
 	while IFS= read -r n; do
 		[[ -n $n && $n == "$cur"* ]] && _cgkit_c+=("$head$n")
 	done <<<"$2"
+	_cgkit_list=1
 }
 
 _cgkit_pids()
@@ -311,7 +316,7 @@ _cgkit()
 {
 	local tool=$1 name=${1##*/} opts o arg long i n w expect=0 cur prev optfor= val c
 	local -a _cgkit_w _cgkit_at _cgkit_c=() _cgkit_r _cgkit_k
-	local _cgkit_cut _cgkit_raw _cgkit_q _cgkit_files=0
+	local _cgkit_cut _cgkit_raw _cgkit_q _cgkit_files=0 _cgkit_list=0
 	_cgkit_split
 	n=${#_cgkit_w[@]}
 	cur=${_cgkit_w[n - 1]}
@@ -389,7 +394,8 @@ _cgkit()
 	done
 	((_cgkit_files)) && compopt -o filenames 2>/dev/null
 	# a value still being built (a directory, "ctrl:", "--opt=", a list) takes no space after it
-	if [[ ${#_cgkit_c[@]} -eq 1 && ${_cgkit_c[0]} == *[/:=,] ]] || [[ ${#COMPREPLY[@]} -gt 1 ]]; then
+	if [[ ${#_cgkit_c[@]} -eq 1 && ${_cgkit_c[0]} == *[/:=,] ]] || ((_cgkit_list)) ||
+		[[ ${#COMPREPLY[@]} -gt 1 ]]; then
 		compopt -o nospace 2>/dev/null
 	fi
 	return 0
