@@ -245,7 +245,7 @@ _cgkit_pids()
 _cgkit_value()
 {
 	local tool=$1 cur=$3 u
-	local -a sigs
+	local -a vals
 	case $2 in
 	--group | --from) _cgkit_spec "$cur" ;;
 	--enable) _cgkit_list "$cur" '' ;;
@@ -258,8 +258,8 @@ _cgkit_value()
 	--recursive) _cgkit_add "$cur" yes no ;;
 	--mount) _cgkit_add "$cur" unified hybrid legacy ;;
 	--kill)
-		mapfile -t sigs < <(compgen -A signal)
-		_cgkit_add "$cur" "${sigs[@]#SIG}"
+		mapfile -t vals < <(compgen -A signal)
+		_cgkit_add "$cur" "${vals[@]#SIG}"
 		;;
 	--threads-of) _cgkit_pids "$cur" ;;
 	--delegate) mapfile -t -O ${#_cgkit_c[@]} _cgkit_c < <(compgen -u -- "$cur") ;;
@@ -271,8 +271,10 @@ _cgkit_value()
 			mapfile -t -O ${#_cgkit_c[@]} _cgkit_c < <(compgen -u -S : -- "$cur")
 		fi
 		;;
-	--machine) command -v machinectl >/dev/null &&
-		_cgkit_add "$cur" $(machinectl list --no-legend 2>/dev/null | cut -d' ' -f1) ;;
+	--machine)
+		mapfile -t vals < <(machinectl list --no-legend 2>/dev/null | cut -d' ' -f1)
+		_cgkit_add "$cur" "${vals[@]}"
+		;;
 	--set) _cgkit_add "$cur" cpu.weight= cpu.max= cpu.idle= cpuset.cpus= cpuset.mems= \
 		memory.max= memory.high= memory.low= memory.min= memory.swap.max= \
 		memory.oom.group= pids.max= io.weight= io.max= ;;

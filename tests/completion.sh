@@ -155,6 +155,19 @@ test_registered() {
 	done
 }
 
+# What completion offers for --events= and --collectors= is what cgtop2 takes: every name
+# --events=help and --collectors=help list is accepted, and they list every kind.
+test_help_lists_names() {
+	local ev co
+	ev=$("$CGKIT_BIN/cgtop2" --events=help) || fail "--events=help failed"
+	co=$("$CGKIT_BIN/cgtop2" --collectors=help) || fail "--collectors=help failed"
+	assertContains "--events=help" " $(echo $ev) " " created removed populated "
+	assertContains "--events=help" " $(echo $ev) " " throttled "
+	assertContains "--collectors=help" " $(echo $co) " " iodevice "
+	"$CGKIT_BIN/cgtop2" --events="$(paste -sd, <<<"$ev")" --collectors="$(paste -sd, <<<"$co")" \
+		--help >/dev/null || fail "cgtop2 refuses a name its help lists: $(echo $ev $co)"
+}
+
 # A name planted by whoever may make a cgroup goes on root's line quoted (the names: $2..., or
 # all of those below; the first one needed for the last check): Tab, then Enter runs
 # cgtop2 on exactly that cgroup (or cgtop2 refuses the name's control characters), and what the
