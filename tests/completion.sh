@@ -8,6 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 
 BASH_COMPLETION=${CGKIT_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
+# for the tests that call the function (test_registered, test_called_on_this_layout)
+PATH=$CGKIT_BIN:$PATH
+. "$CGKIT_TOP/completions/cgkit.bash"
 S=$SANDBOX_NAME
 _sh_socks=()
 
@@ -111,7 +114,7 @@ sh_run() {
 	read -r status <"$_sh_dir/status.$_sh_n"
 }
 
-# $1 after Tab (and what follows), "... $2" the line the test wants
+# The line after sh_type: $1 says what was typed, $2 is the line wanted.
 assert_line() {
 	assertEquals "$_sh_kind: $1" "$2" "$line"
 }
@@ -151,8 +154,29 @@ controller_sandbox() {
 test_registered() {
 	local t
 	for t in cgcreate2 cgexec2 cgmigrate cgtop2; do
-		assertContains "complete -p $t" "$(. "$CGKIT_TOP/completions/cgkit.bash" && complete -p "$t")" "-F _cgkit"
+		assertContains "complete -p $t" "$(complete -p "$t")" "-F _cgkit"
 	done
+}
+
+# Without a terminal (the VM guests have no tmux): the function bash calls, on this layout's
+# hierarchies; COMPREPLY is what bash inserts after the last ':' of the word.
+test_called_on_this_layout() {
+	local c sb
+	controller_sandbox || return 0
+	mkdir -p "$sb/called/web" "$sb/called/zz\$(x)"
+	call "cgcreate2 -g $c:/$S/called/w"
+	assertEquals "-g $c:/.../w" "/$S/called/web/" "${COMPREPLY[*]}"
+	call "cgcreate2 -g $c:$S/called/z"
+	assertEquals "-g $c:.../z" "$S/called/zz\\\$\\(x\\)/" "${COMPREPLY[*]}"
+	call "cgtop2 /$S/called/w"
+	assertEquals "cgtop2 /.../w (bare)" "/$S/called/web/" "${COMPREPLY[*]}"
+	call "cgtop2 --events=thro"
+	assertEquals "--events=thro" "throttled" "${COMPREPLY[*]}"
+}
+
+call() {
+	COMP_LINE=$1 COMP_POINT=${#1} COMP_WORDS=() COMP_CWORD=0 COMPREPLY=()
+	_cgkit "${1%% *}"
 }
 
 # What completion offers for --events= and --collectors= is what cgtop2 takes: every name
