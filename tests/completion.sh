@@ -77,10 +77,13 @@ CGKIT_BIN=$(printf %q "$CGKIT_BIN") $cmd"
 		fail "$1 did not start: $(tmux -L "$_sh_sock" capture-pane -p | grep -v '^$' | tail -n 3)"
 }
 
+# the servers, and their sockets: tmux leaves a socket behind
 tearDown() {
-	local s
+	local s p
 	for s in "${_sh_socks[@]}"; do
+		p=$(tmux -L "$s" display -p '#{socket_path}' 2>/dev/null)
 		tmux -L "$s" kill-server 2>/dev/null
+		[ -n "$p" ] && rm -f "$p"
 	done
 	_sh_socks=()
 }
