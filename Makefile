@@ -10,7 +10,9 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+# where zsh's default fpath looks: a distribution's zsh, /usr/share/zsh/vendor-completions for its
+# packages; zsh built for /usr/local (and any other prefix), PREFIX/share/zsh/site-functions
+ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 DESTDIR ?=
 
 CC ?= cc

@@ -96,7 +96,7 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
 	{ "collectors", OPT_COLLECTORS, "LIST", 0,
-	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table); help lists the names",
 	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
 	{ "record", OPT_RECORD, "FILE", 0,
@@ -113,7 +113,7 @@ static const struct argp_option options[] = {
 	  3 },
 	{ 0, 0, 0, 0, "Events (instead of statistics; see EVENTS in cgtop2(1)):", 4 },
 	{ "events", OPT_EVENTS, "LIST", OPTION_ARG_OPTIONAL,
-	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled. -d: how often what the kernel does not notify is sampled",
+	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled (help lists them). -d: how often what the kernel does not notify is sampled",
 	  4 },
 	{ "exec", OPT_EXEC, "COMMAND", 0,
 	  "With --events: run COMMAND with /bin/sh -c for each event, the event in its environment (CGROUP, CGROUP_EVENT, CGROUP_HIERARCHY, CGROUP_DIR, CGROUP_COUNT, ...), one at a time per cgroup",
@@ -292,6 +292,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_COLLECTORS: {
 		const char *bad = arg;
 
+		if (!strcmp(arg, "help")) {
+			puts("all\nnone");
+			for (unsigned c = 0; c < CG_COLL_N; c++)
+				puts(cg_collector_names[c]);
+			exit(TOOL_EXIT_OK);
+		}
+
 		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
 			argp_error(
 				state,
@@ -301,6 +308,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_EVENTS:
+		if (arg && !strcmp(arg, "help")) {
+			puts("all");
+			for (unsigned k = 0; k < CG_EV_N; k++)
+				puts(cg_watch_kind_name(k));
+			exit(TOOL_EXIT_OK);
+		}
 		a->events = true;
 		if (arg && cg_watch_kinds_parse(arg, &a->event_kinds, NULL) < 0)
 			argp_error(
