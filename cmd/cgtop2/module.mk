@@ -18,3 +18,6 @@ $(O)/cgtop2: $(CGTOP2_OBJ) $(LIBCGKIT)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Icmd -Icmd/cgtop2 -o $@ $< cmd/cgtop2/webconfig.c \
 		cmd/cgtop2/negotiate.c $(COMMON_SRC) -lcgroup $(CGTOP2_LIBS)
+
+# tests/unit/webconfig_test includes webconfig.c and negotiate.c: their libraries
+$(OBJ)/tests/unit/webconfig_test: LDLIBS += $(CGTOP2_LIBS)

@@ -7,6 +7,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -751,6 +752,17 @@ size_t serve_fds(const struct serve_pre *p)
 	return p ? p->conn_limit + 8 : 0;
 }
 
+/* The bcrypt threads: as many as leave the server thread a CPU of its own, at least one. */
+static unsigned auth_threads(void)
+{
+	cpu_set_t set;
+	int n = 1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set) - 1;
+	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
+}
+
 int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre *p)
 {
 	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
@@ -787,7 +799,7 @@ int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre 
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	r = guard_new(&sv.guard);
 	if (r == 0)
-		r = auth_pool_new(SERVE_AUTH_THREADS, SERVE_AUTH_WAITING, &sv.auth);
+		r = auth_pool_new(auth_threads(), SERVE_AUTH_WAITING, &sv.auth);
 	if (r < 0) {
 		ret = report_errno(a, "start the password checks", r);
 		goto out;

@@ -24,7 +24,7 @@
 #define SERVE_PER_IP	      8
 #define SERVE_TIMEOUT_S	      15 /* idle */
 #define SERVE_HEADER_NS	      (5 * NSEC_PER_SEC) /* TLS handshake, request line and headers */
-#define SERVE_AUTH_THREADS    2 /* bcrypt checks at once */
+#define SERVE_AUTH_THREADS    2 /* bcrypt checks at once, where 3 CPUs or more leave one free */
 #define SERVE_AUTH_WAITING    64 /* bcrypt checks waiting for a thread: then 503 */
 
 /* ---- negotiate.c: pure parsers of what a client or the command line sends -------------- */
