@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* cgtop2 --listen: /metrics for Prometheus on libmicrohttpd, with TLS and basic auth from --web-config. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -448,10 +446,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		guard_request(sv->guard, rq->gc, true);
 		if (!has_body(c))
 			return MHD_YES;
+		/* the config's headers go into the answer: under the lock a reload takes */
+		pthread_mutex_lock(&sv->lock);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-			return text(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
-		return text(sv, c, MHD_HTTP_BAD_REQUEST,
-			    "Bad Request: GET and HEAD take no body\n");
+			ret = text(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
+		else
+			ret = text(sv, c, MHD_HTTP_BAD_REQUEST,
+				   "Bad Request: GET and HEAD take no body\n");
+		pthread_mutex_unlock(&sv->lock);
+		return ret;
 	}
 	guard_busy(sv->guard, true);
 	pthread_mutex_lock(&sv->lock);
@@ -574,71 +577,6 @@ static void stop(struct server *sv, struct MHD_Daemon *d)
 	auth_pool_open(sv->auth);
 }
 
-/* The listening socket, ours so that bind errors are told as they are and a reload keeps it. */
-static int open_listener(const char *arg, char *shown, size_t size)
-{
-	_cleanup_free_ char *host = NULL;
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-	struct addrinfo *res = NULL, *ai;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char port[8], h[INET6_ADDRSTRLEN];
-	unsigned p;
-	int fd = -1, err = 0, r;
-
-	if (listen_parse(arg, &host, &p) < 0)
-		return -EINVAL;
-	snprintf(port, sizeof(port), "%u", p);
-	/* every address: one IPv6 socket that takes IPv4 too, where the machine has IPv6 */
-	if (!host)
-		hints.ai_family = AF_INET6;
-	r = getaddrinfo(host, port, &hints, &res);
-	if (r && !host) {
-		hints.ai_family = AF_INET;
-		r = getaddrinfo(host, port, &hints, &res);
-	}
-	if (r) {
-		tool_say("--listen %s: %s", arg ? arg : "", gai_strerror(r));
-		return -EINVAL;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		int one = 1, zero = 0;
-
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			err = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ai->ai_family == AF_INET6 && !host)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0)
-			break;
-		err = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		say_errno("--listen", arg ? arg : "", err);
-		return -err;
-	}
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-		if (ss.ss_family == AF_INET6) {
-			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-
-			inet_ntop(AF_INET6, &s6->sin6_addr, h, sizeof(h));
-			snprintf(shown, size, "[%s]:%u", h, ntohs(s6->sin6_port));
-		} else {
-			struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-
-			inet_ntop(AF_INET, &s4->sin_addr, h, sizeof(h));
-			snprintf(shown, size, "%s:%u", h, ntohs(s4->sin_port));
-		}
-	}
-	return fd;
-}
-
 static int load_config(const char *file, struct webconfig **ret)
 {
 	char err[1024];
@@ -737,7 +675,7 @@ int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret)
 	p->fd = -1;
 	strcpy(p->shown, "?");
 	if ((a->web_config && load_config(a->web_config, &p->wc) < 0) ||
-	    (p->fd = open_listener(a->listen, p->shown, sizeof(p->shown))) < 0) {
+	    (p->fd = guard_listen(a->listen, p->shown, sizeof(p->shown))) < 0) {
 		serve_pre_free(p);
 		return 1;
 	}

@@ -160,6 +160,11 @@ void guard_request(struct guard *g, struct guard_conn *gc, bool started);
 void guard_busy(struct guard *g, bool busy);
 /* Shut the connections past their deadline: how many; *ret_open: how many are listed. */
 size_t guard_sweep(struct guard *g, size_t *ret_open);
+/*
+ * The listening socket of --listen's [ADDR:]PORT (arg), its address as shown in shown: fd, or
+ * -errno after saying why.
+ */
+int guard_listen(const char *arg, char *shown, size_t size);
 /* MHD_OPTION_CONNECTION_LIMIT from RLIMIT_NOFILE (as raised): half of it, within bounds. */
 size_t guard_connection_limit(void);
 

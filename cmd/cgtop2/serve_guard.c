@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2 --listen: what keeps clients from holding connections. libmicrohttpd's timeout is an
+ * cgtop2 --listen: the connections. The listening socket is cgtop2's own (bind errors told as
+ * they are, kept across a TLS reload), with a backlog that holds a burst of them; their number
+ * follows the fd limit. What keeps clients from holding them: libmicrohttpd's timeout is an
  * idle one, which a client that sends a byte now and then never reaches: every connection is
  * listed here (MHD_OPTION_NOTIFY_CONNECTION) with a deadline for its TLS handshake, request
  * line and headers, as Go's ReadHeaderTimeout, and the main thread shuts the ones past it.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
+#include "cleanup.h"
 #include "clock.h"
+#include "tool.h"
 #include "serve.h"
 
 struct guard_conn {
@@ -179,4 +189,69 @@ size_t guard_connection_limit(void)
 	/* half of what is left over the tool's margin: the other half is the sampler's cache */
 	fds = (fds - 64) / 2;
 	return fds < SERVE_CONNECTIONS_MAX ? (size_t)fds : SERVE_CONNECTIONS_MAX;
+}
+
+/* The listening socket, ours so that bind errors are told as they are and a reload keeps it. */
+int guard_listen(const char *arg, char *shown, size_t size)
+{
+	_cleanup_free_ char *host = NULL;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct addrinfo *res = NULL, *ai;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char port[8], h[INET6_ADDRSTRLEN];
+	unsigned p;
+	int fd = -1, err = 0, r;
+
+	if (listen_parse(arg, &host, &p) < 0)
+		return -EINVAL;
+	snprintf(port, sizeof(port), "%u", p);
+	/* every address: one IPv6 socket that takes IPv4 too, where the machine has IPv6 */
+	if (!host)
+		hints.ai_family = AF_INET6;
+	r = getaddrinfo(host, port, &hints, &res);
+	if (r && !host) {
+		hints.ai_family = AF_INET;
+		r = getaddrinfo(host, port, &hints, &res);
+	}
+	if (r) {
+		tool_say("--listen %s: %s", arg ? arg : "", gai_strerror(r));
+		return -EINVAL;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		int one = 1, zero = 0;
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6 && !host)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0)
+			break;
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		tool_say("--listen %s: %s", arg ? arg : "", strerror(err));
+		return -err;
+	}
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		if (ss.ss_family == AF_INET6) {
+			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+			inet_ntop(AF_INET6, &s6->sin6_addr, h, sizeof(h));
+			snprintf(shown, size, "[%s]:%u", h, ntohs(s6->sin6_port));
+		} else {
+			struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+			inet_ntop(AF_INET, &s4->sin_addr, h, sizeof(h));
+			snprintf(shown, size, "%s:%u", h, ntohs(s4->sin_port));
+		}
+	}
+	return fd;
 }
