@@ -660,7 +660,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 				break;
 			}
 	}
-	st_fd_budget_init(s);
+	st_fd_budget_init(s, o->fd_reserve);
 	s->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	for (int role = 0; role < R_PROC; role++) {
 		int fd;

@@ -192,12 +192,14 @@ struct cg_stats_opts {
 	 */
 	bool always_read;
 	unsigned collectors; /* bit per enum cg_collector; 0: the base row only */
+	size_t fd_reserve; /* fds the tool holds besides (cgtop2 --listen: its connections) */
 };
 
 /*
  * Find path in every hierarchy that offers statistics and start watching it. -ENOENT when
  * no hierarchy has it. The layout must outlive the sampler. The stat files it keeps open are
- * bounded by RLIMIT_NOFILE as it finds it (it changes no limit; the tool may raise it first).
+ * bounded by RLIMIT_NOFILE as it finds it, less o->fd_reserve (it changes no limit; the tool
+ * may raise it first).
  */
 int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret);
 void cg_stats_free(struct cg_stats *s);

@@ -260,8 +260,9 @@ void st_node_vanish(struct cg_stats *s, struct node *n, int role);
 int st_open_root_relative(const struct cg_stats *s, int role, const char *path);
 /* Out of fds: give cached fds back (then inotify). False when there was nothing left to free. */
 bool st_fd_relief(struct cg_stats *s);
-/* The fd budget from RLIMIT_NOFILE as it is (the tool may raise it before cg_stats_new). */
-void st_fd_budget_init(struct cg_stats *s);
+/* The fd budget from RLIMIT_NOFILE as it is (the tool may raise it before cg_stats_new), less
+ * the fds the tool reserves. */
+void st_fd_budget_init(struct cg_stats *s, size_t reserve);
 /* name in the node's directory of role: see stats_tree.c. fd or -errno. */
 int st_node_open(struct cg_stats *s, struct node *n, int role, const char *name, int flags,
 		 int *own);

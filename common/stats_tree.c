@@ -602,7 +602,7 @@ int st_drain_events(struct cg_stats *s)
 	}
 }
 
-void st_fd_budget_init(struct cg_stats *s)
+void st_fd_budget_init(struct cg_stats *s, size_t reserve)
 {
 	struct rlimit rl;
 
@@ -620,6 +620,7 @@ void st_fd_budget_init(struct cg_stats *s)
 	} else {
 		s->fd_budget = 960;
 	}
+	s->fd_budget = s->fd_budget > reserve ? s->fd_budget - reserve : 0;
 }
 
 int st_collect_removed(struct cg_stats *s)

@@ -127,6 +127,47 @@ test_fixture_append() {
 	assertEquals "left alone" "not a recording" "$(cat "$R")"
 }
 
+# --record never writes through a symbolic link, dangling or not: whoever can write the
+# directory would choose the file root creates or appends to (issue 28, item 14).
+test_fixture_record_symlink() {
+	local victim=$_cgk_tmp/victim
+	rm -f "$victim"
+	ln -s "$victim" "$R"
+	fx --record="$R" -1
+	assertEquals "dangling link exit" 1 "$rc"
+	assertEquals "dangling link: one line" "cgtop2: recording $R: a symbolic link; will not follow it (name the file itself)" "$err"
+	assertFalse "its target not created" "[ -e '$victim' ]"
+	printf 'precious\n' >"$victim"
+	fx --record="$R" -1
+	assertEquals "link to a file exit" 1 "$rc"
+	assertEquals "the file left alone" "precious" "$(cat "$victim")"
+	rm -f "$R"
+	# FILE.1 a link: the rotation renames FILE over it, never writes through it
+	ln -s "$victim" "$R.1"
+	fx --record="$R" --record-size=3K -n 20 -d 0.01 --depth=3
+	assertEquals "rotation exit" 0 "$rc"
+	assertFalse "FILE.1 is the recording, no link" "[ -L '$R.1' ]"
+	assertEquals "FILE.1 a recording" "CGTOPREC" "$(head -c 8 "$R.1")"
+	assertEquals "the link's target left alone" "precious" "$(cat "$victim")"
+	rm -f "$victim"
+}
+
+# A FIFO named by --replay is refused at once, not waited on (issue 28, item 7).
+test_replay_fifo() {
+	local f=$_cgk_tmp/fifo
+	rm -f "$f"
+	mkfifo "$f"
+	cgk_capture timeout 10 "$T" --replay="$f" -F json
+	assertEquals "exit" 1 "$rc"
+	assertEquals "one line" "cgtop2: replay $f: not a regular file" "$err"
+	rm -f "$f" "$f.1"
+	mkfifo "$f.1"
+	printf 'x' >"$f"
+	cgk_capture timeout 10 "$T" --replay="$f" -F json
+	assertNotEquals "a FIFO as FILE.1 is not waited on" 124 "$rc"
+	rm -f "$f" "$f.1"
+}
+
 # --record-size: FILE moves to FILE.1 before it would grow beyond SIZE; a replay of FILE
 # reads FILE.1 first, and loses only what an older rotation dropped.
 test_fixture_rotation() {

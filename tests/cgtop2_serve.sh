@@ -148,12 +148,16 @@ test_usage() {
 	cgk_capture "$T" --web-config=/nonexistent
 	assertEquals "--web-config alone exit" 64 "$rc"
 	assertContains "--web-config alone" "$err" "cgtop2: --web-config needs --listen"
+	# issue 32: -F was ignored, the server started
+	cgk_capture timeout 10 "$T" --listen=127.0.0.1:0 -F json
+	assertEquals "--listen -F exit" 64 "$rc"
+	assertEquals "--listen -F: one line" "cgtop2: --listen excludes -F: each scrape gets the format its Accept header asks for (OpenMetrics 1.0.0 or the text format 0.0.4)" "$(echo "$err" | head -n 1)"
 }
 
 # web config text $1 -> cgtop2's stderr and exit in $err $rc
 webconfig_error() {
 	printf '%s' "$1" >"$_cgk_tmp/web.yml"
-	cgk_capture timeout 60 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml" "${SERVE_CG[@]}"
+	cgk_capture timeout 20 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml" "${SERVE_CG[@]}"
 }
 
 test_webconfig_errors() {
@@ -336,6 +340,116 @@ test_slowloris() {
 	assertContains "the limit was hit and said" "$(cat "$SERVE_ERR")" "cgtop2: http: "
 }
 
+# A request timed: get's arguments; sets $code and $ms, curl's time of the request (the few
+# processes get starts take hundreds of ms on the shared machine), or bash's clock around
+# tcp_get (busybox date has no %N).
+timed_get() {
+	local t0 t1 r
+	if have_curl; then
+		r=$(curl -s -o /dev/null --max-time 5 -w '%{http_code} %{time_total}' "$@")
+		code=${r% *}
+		r=${r#* }
+		ms=$((10#${r%.*} * 1000 + 10#$(printf '%.3s' "${r#*.}000")))
+		return
+	fi
+	t0=${EPOCHREALTIME/[.,]/}
+	tcp_get --max-time 5 "$@"
+	code=$(cat "$_cgk_tmp/code")
+	t1=${EPOCHREALTIME/[.,]/}
+	ms=$(((t1 - t0) / 1000))
+}
+
+# $1 scrapes of $URL/metrics half a second apart (the rest: get's arguments): the slowest one's
+# time in $worst (ms; 99999 when one was not answered 200), all of them in $all.
+scrapes() {
+	local n=$1 i
+	shift
+	worst=0 all=
+	for i in $(seq 1 "$n"); do
+		timed_get "$@" "$URL/metrics"
+		all="$all $code/${ms}ms"
+		[ "$code" = 200 ] || ms=99999
+		[ "$ms" -gt "$worst" ] && worst=$ms
+		sleep 0.5
+	done
+}
+
+# Scrapes (get's arguments) each answered 200 within 1 s while what $1 names runs beside:
+# call before it starts (the same scrapes alone, the time the machine's load takes: the shared
+# machine at load 20 takes seconds for a TLS scrape alone), then with $2 = beside.
+BASE_MS=0
+scrapes_within_1s() {
+	local what=$1 when=$2
+	shift 2
+	if [ "$when" = alone ]; then
+		scrapes 3 "$@"
+		BASE_MS=$worst
+		echo "NOTE ${_shunit_test_:-}: scrapes alone:$all"
+		return
+	fi
+	scrapes 6 "$@"
+	echo "NOTE ${_shunit_test_:-}: scrapes beside $what:$all"
+	assertTrue "scrapes beside $what each 200 within 1 s (+ the $BASE_MS ms of the slowest alone):$all" \
+		"[ $worst -lt $((1000 + BASE_MS)) ]"
+}
+
+# Issue 28, item 6: 1,000 idle connections from 100 loopback addresses (opened again as the
+# server closes them) stop no scrape from another address.
+test_idle_connections_many_addresses() {
+	serve --depth=0 || return 0
+	scrapes_within_1s "" alone
+	"$LORIS" -b 127.0.0.2 -a 100 -n 1000 -m idle -R -r "$_cgk_tmp/idle.ready" \
+		-s "$_cgk_tmp/idle.status" -t 60 127.0.0.1 "$PORT" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/idle.ready" || { fail "slowloris did not start"; return 0; }
+	sleep 1
+	scrapes_within_1s "1,000 idle connections from 100 addresses" beside
+	assertContains "the per-address cap still holds (8 of 10 each)" "$(cat "$SERVE_ERR")" "cgtop2: http: "
+}
+
+# Header lines trickled from 40 addresses (5 each, under the per-address cap): each connection
+# is closed 5 s after it opened, as Go's ReadHeaderTimeout, not kept alive by its trickle.
+test_header_deadline() {
+	local i st
+	serve --depth=0 || return 0
+	scrapes_within_1s "" alone
+	"$LORIS" -b 127.0.0.2 -a 40 -n 200 -m trickle -r "$_cgk_tmp/trickle.ready" \
+		-s "$_cgk_tmp/trickle.status" -t 60 127.0.0.1 "$PORT" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/trickle.ready" || { fail "slowloris did not start"; return 0; }
+	assertEquals "all 200 connected" "200 0" "$(cat "$_cgk_tmp/trickle.ready")"
+	sleep 2
+	assertEquals "open 2 s later: the deadline is 5 s" "open 200 closed 0" "$(cat "$_cgk_tmp/trickle.status")"
+	scrapes_within_1s "200 trickling connections from 40 addresses" beside
+	for i in $(seq 1 30); do
+		st=$(cat "$_cgk_tmp/trickle.status")
+		[ "$st" = "open 0 closed 200" ] && break
+		sleep 0.5
+	done
+	assertEquals "every trickling connection closed by the server" "open 0 closed 200" "$st"
+	assertContains "and said" "$(cat "$SERVE_ERR")" "connections: no complete request line and headers within 5 s"
+}
+
+# The connection limit follows the fd limit: half of what is over a 64-fd margin.
+test_connection_limit_from_fd_limit() {
+	local st
+	SERVE_ERR=$_cgk_tmp/serve.err.$RANDOM
+	(ulimit -n 300 && exec "$T" --listen=127.0.0.1:0 -v --depth=0 "${SERVE_CG[@]}") 2>"$SERVE_ERR" &
+	SERVE_PID=$!
+	_pids+=("$SERVE_PID")
+	cgk_wait_for grep -q 'serving ' "$SERVE_ERR" || { fail "did not start: $(cat "$SERVE_ERR")"; return 0; }
+	assertContains "-v says the limit" "$(cat "$SERVE_ERR")" ": at most 118 connections (from the fd limit), 8 from one address"
+	PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$SERVE_ERR")
+	# 130 from 17 addresses, 7 or 8 each: only the total limit refuses
+	"$LORIS" -b 127.0.0.2 -a 17 -n 130 -m idle -r "$_cgk_tmp/lim.ready" -s "$_cgk_tmp/lim.status" \
+		-t 30 127.0.0.1 "$PORT" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/lim.status" || { fail "slowloris did not start"; return 0; }
+	# the rest wait in the listen backlog until the header deadline frees room
+	st=$(ls -l "/proc/$SERVE_PID/fd" | grep -c 'socket:')
+	assertTrue "at most 118 connections held, and the listener ($st sockets)" "[ $st -ge 110 ] && [ $st -le 120 ]"
+}
+
 # Reading cgroupfs needs no privilege: served as nobody, the same families.
 test_unprivileged() {
 	local port
@@ -354,14 +468,15 @@ test_unprivileged() {
 
 # ---- TLS, basic auth, SIGHUP -------------------------------------------------------------
 
-# A bcrypt hash of $1 (cost 5: the tests' time), with what this machine has.
+# A bcrypt hash of $1 at cost $2 (default 5: the tests' time), with what this machine has.
 bcrypt_hash() {
+	local cost=${2:-5}
 	if command -v htpasswd >/dev/null; then
-		htpasswd -nbBC 5 "" "$1" | tr -d ':\n'
+		htpasswd -nbBC "$cost" "" "$1" | tr -d ':\n'
 	elif command -v mkpasswd >/dev/null && mkpasswd -m help 2>/dev/null | grep -q bcrypt; then
-		mkpasswd -m bcrypt -R 5 "$1"
+		mkpasswd -m bcrypt -R "$cost" "$1"
 	elif command -v python3 >/dev/null && python3 -W ignore -c 'import crypt' 2>/dev/null; then
-		python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=32)))' "$1"
+		python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << int(sys.argv[2]))))' "$1" "$cost"
 	else
 		return 1
 	fi
@@ -477,6 +592,162 @@ test_sighup() {
 	kill -TERM "$SERVE_PID"
 	wait "$SERVE_PID"
 	assertEquals "SIGTERM: exit 0" 0 $?
+}
+
+# "Authorization: Basic" with user:password $1 (printf's escapes: \0 is a NUL)
+auth_header() {
+	printf 'Authorization: Basic %s' "$(printf "$1" | base64 | tr -d '\n')"
+}
+
+# A web config with basic auth only, user scraper with hash $1.
+auth_config() {
+	printf 'basic_auth_users:\n  scraper: %s\n' "'$1'" >"$_cgk_tmp/web.yml"
+}
+
+# Issue 28, items 3 and 4: bcrypt costs outside 4..14 are refused, at start and on SIGHUP.
+test_bcrypt_cost_bounds() {
+	local h f=$_cgk_tmp/web.yml
+	h=$(bcrypt_hash right) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
+	webconfig_error "basic_auth_users:
+  scraper: '${h:0:4}31${h:6}'
+"
+	assertEquals "cost 31 exit" 1 "$rc"
+	assertEquals "cost 31: one line" "cgtop2: --web-config $f: line 2: basic_auth_users: 'scraper': bcrypt cost 31 is above 14, the most cgtop2 takes (a check at 31 takes 2^21 times one at 10, about 70 ms); make the hash again, e.g. htpasswd -nBC 10" "$err"
+	webconfig_error "basic_auth_users:
+  scraper: '${h:0:4}15${h:6}'
+"
+	assertEquals "cost 15 exit" 1 "$rc"
+	webconfig_error "basic_auth_users:
+  scraper: '${h:0:4}03${h:6}'
+"
+	assertEquals "cost 03 exit" 1 "$rc"
+	assertEquals "cost 03: one line" "cgtop2: --web-config $f: line 2: basic_auth_users: 'scraper': bcrypt cost 3 is below 4, bcrypt's least (every login would fail); make the hash again, e.g. htpasswd -nBC 10" "$err"
+	auth_config "$h"
+	serve --depth=0 --web-config="$f" || return 0
+	get -H "$(auth_header scraper:right)" "$URL/metrics"
+	assertEquals "cost 5: served" 200 "$code"
+	auth_config "${h:0:4}31${h:6}"
+	kill -HUP "$SERVE_PID"
+	cgk_wait_for grep -q 'kept the previous configuration' "$SERVE_ERR" || fail "cost 31 on SIGHUP not refused: $(cat "$SERVE_ERR")"
+	assertContains "SIGHUP: the cost named" "$(cat "$SERVE_ERR")" "bcrypt cost 31 is above 14"
+	timed_get -H "$(auth_header scraper:right)" "$URL/metrics"
+	assertEquals "still served on the old config" 200 "$code"
+}
+
+# Issue 28, item 3: 16 clients sending wrong passwords (cost 11, about 0.13 s a check idle)
+# from their own addresses delay no scrape whose password passed before.
+test_wrong_passwords_keep_scrapes() {
+	local h c i pids=()
+	command -v python3 >/dev/null || { cgk_skip "python3 is not installed (the clients with wrong passwords)"; return 0; }
+	h=$(bcrypt_hash right 11) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
+	auth_config "$h"
+	serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
+	timed_get -u scraper:right "$URL/metrics"
+	assertEquals "the first scrape (one bcrypt)" 200 "$code"
+	echo "NOTE ${_shunit_test_:-}: the first scrape, one cost-11 bcrypt: ${ms} ms"
+	scrapes_within_1s "" alone -u scraper:right
+	# 16 clients from 127.0.0.2-17, each a thread of one process sending its requests one
+	# after the other on a kept-alive connection for 8 s: their answers counted in wrong.out
+	python3 - "$PORT" >"$_cgk_tmp/wrong.out" 2>&1 <<-'EOF' &
+		import base64, collections, http.client, sys, threading, time
+		port, end, codes, lock = int(sys.argv[1]), time.time() + 8, collections.Counter(), threading.Lock()
+		def client(n):
+		    auth = "Basic " + base64.b64encode(b"scraper:wrong%d" % n).decode()
+		    conn = None
+		    while time.time() < end:
+		        try:
+		            if conn is None:
+		                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20,
+		                                                  source_address=("127.0.0.%d" % n, 0))
+		            conn.request("GET", "/metrics", headers={"Authorization": auth})
+		            r = conn.getresponse()
+		            r.read()
+		            code = r.status
+		        except Exception as e:
+		            code, conn = type(e).__name__, None
+		        with lock:
+		            codes[code] += 1
+		threads = [threading.Thread(target=client, args=(n,)) for n in range(2, 18)]
+		for t in threads: t.start()
+		for t in threads: t.join()
+		print(" ".join("%s:%d" % kv for kv in sorted(codes.items(), key=str)))
+	EOF
+	pids+=($!)
+	_pids+=($!)
+	sleep 2
+	scrapes_within_1s "16 clients sending wrong passwords" beside -u scraper:right
+	wait "${pids[@]}"
+	echo "NOTE ${_shunit_test_:-}: answers to the wrong passwords (status:count): $(cat "$_cgk_tmp/wrong.out")"
+	assertNotContains "no wrong password let in" " $(cat "$_cgk_tmp/wrong.out")" " 200:"
+	assertTrue "wrong passwords were checked and refused: $(cat "$_cgk_tmp/wrong.out")" \
+		"awk '{ for (i = 1; i <= NF; i++) if (split(\$i, a, \":\") == 2 && a[1] == 401 && a[2] >= 4) ok = 1 } END { exit !ok }' '$_cgk_tmp/wrong.out'"
+}
+
+# Issue 28, item 5: "right\0zz" is not "right" (crypt() stopped at the NUL), cached or not.
+test_password_with_nul() {
+	local h
+	h=$(bcrypt_hash right) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
+	auth_config "$h"
+	serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
+	get -H "$(auth_header 'scraper:right\0zz')" "$URL/metrics"
+	assertEquals "a NUL in the password" 401 "$code"
+	get -H "$(auth_header 'scraper:right')" "$URL/metrics"
+	assertEquals "the password" 200 "$code"
+	get -H "$(auth_header 'scraper:right\0zz')" "$URL/metrics"
+	assertEquals "a NUL in the password, once the password is cached" 401 "$code"
+	get -H "$(auth_header 'scraper\0x:right')" "$URL/metrics"
+	assertEquals "a NUL in the user" 401 "$code"
+	get -H 'Authorization: Basic %%%%' "$URL/metrics"
+	assertEquals "not base64" 401 "$code"
+}
+
+# Issue 28, item 7: a FIFO as the web config, at start or in its place at SIGHUP, is refused at
+# once; SIGTERM is obeyed after it.
+test_webconfig_fifo() {
+	local f=$_cgk_tmp/web.yml i
+	rm -f "$_cgk_tmp/web.fifo"
+	mkfifo "$_cgk_tmp/web.fifo"
+	cgk_capture timeout 10 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.fifo"
+	assertEquals "FIFO at start exit" 1 "$rc"
+	assertEquals "FIFO at start: one line" "cgtop2: --web-config $_cgk_tmp/web.fifo: not a regular file" "$err"
+	printf 'http_server_config:\n  headers:\n    X-Content-Type-Options: nosniff\n' >"$f"
+	serve --depth=0 --web-config="$f" || return 0
+	rm -f "$f"
+	mkfifo "$f"
+	kill -HUP "$SERVE_PID"
+	cgk_wait_for grep -q 'kept the previous configuration' "$SERVE_ERR" || fail "a FIFO at SIGHUP not refused: $(cat "$SERVE_ERR")"
+	assertContains "said" "$(cat "$SERVE_ERR")" "cgtop2: --web-config $f: not a regular file"
+	get "$URL/metrics"
+	assertEquals "still served" 200 "$code"
+	assertEquals "with the old headers" nosniff "$(header X-Content-Type-Options)"
+	kill -TERM "$SERVE_PID"
+	for i in $(seq 1 50); do
+		kill -0 "$SERVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$SERVE_PID" 2>/dev/null; then
+		fail "SIGTERM not obeyed within 5 s"
+		return 0
+	fi
+	wait "$SERVE_PID"
+	assertEquals "SIGTERM: exit 0" 0 $?
+	rm -f "$f" "$_cgk_tmp/web.fifo"
+}
+
+# Issue 28, item 6: 100 TLS handshakes left half done from 20 addresses starve no scrape with a
+# client certificate.
+test_tls_half_handshakes() {
+	need_tls || return 0
+	tls_config right $'  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem' || return 0
+	serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
+	scrapes_within_1s "" alone --cacert "$_cgk_tmp/ca.pem" -u scraper:right --cert "$_cgk_tmp/client.pem" \
+		--key "$_cgk_tmp/client.key"
+	"$LORIS" -b 127.0.0.2 -a 20 -n 100 -m tls -R -r "$_cgk_tmp/tls.ready" -t 60 127.0.0.1 "$PORT" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/tls.ready" || { fail "slowloris did not start"; return 0; }
+	sleep 1
+	scrapes_within_1s "100 half TLS handshakes from 20 addresses" beside --cacert "$_cgk_tmp/ca.pem" \
+		-u scraper:right --cert "$_cgk_tmp/client.pem" --key "$_cgk_tmp/client.key"
 }
 
 # ---- a real Prometheus -------------------------------------------------------------------

@@ -24,6 +24,7 @@ struct cgtop2_args {
 	int depth;
 	enum order order;
 	enum format format;
+	bool format_set; /* -F given: refused with --listen */
 	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */

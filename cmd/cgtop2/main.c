@@ -66,7 +66,7 @@ static const struct argp_option options[] = {
 	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
 	  1 },
 	{ "listen", OPT_LISTEN, "[ADDR:]PORT", OPTION_ARG_OPTIONAL,
-	  "Serve /metrics for Prometheus on ADDR:PORT (default every address, port 10306: anyone who can reach it sees the cgroup names); -b, -n, -d and -F do not apply",
+	  "Serve /metrics for Prometheus on ADDR:PORT (default every address, port 10306: anyone who can reach it sees the cgroup names); -b, -n and -d do not apply, -F is refused",
 	  1 },
 	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
 	  "With --listen: TLS and basic auth from FILE, in Prometheus's exporter-toolkit web config format (SIGHUP re-reads it)",
@@ -188,6 +188,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		i = choose(state, format_names, ARRAY_SIZE(format_names), arg,
 			   "--format takes table, json, csv, openmetrics or prometheus");
 		a->format = (enum format)i;
+		a->format_set = true;
 		break;
 	case OPT_DEPTH:
 		if (cg_parse_u64(arg, 1000, &v) < 0)
@@ -379,6 +380,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--web-config needs --listen");
 		if (a->serve && (a->record_file || a->replay_file))
 			argp_error(state, "--listen excludes --record and --replay");
+		if (a->serve && a->format_set)
+			argp_error(
+				state,
+				"--listen excludes -F: each scrape gets the format its Accept header asks for (OpenMetrics 1.0.0 or the text format 0.0.4)");
 		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns))
 			argp_error(state, "--exec, --memory-threshold and --timeout need --events");
 		if (a->events && a->format != FMT_TABLE && a->format != FMT_JSON)
@@ -634,6 +639,8 @@ static int run(const struct cgtop2_args *args)
 		cg_layout_free(l);
 		return 1;
 	}
+	/* the exporter's connections take fds the sampler's cache must leave free */
+	so.fd_reserve = serve_fds(pre);
 	r = cg_stats_new(l, &so, &s);
 	if (r < 0) {
 		serve_pre_free(pre);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* cgtop2 --listen: what clients and the command line send, parsed: Accept, Accept-Encoding, ADDR:PORT. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/types.h>
 
+#include "cleanup.h"
 #include "parse.h"
 #include "serve.h"
 
@@ -194,4 +197,77 @@ int listen_parse(const char *arg, char **ret_host, unsigned *ret_port)
 	*ret_host = h;
 	*ret_port = (unsigned)v;
 	return 0;
+}
+
+/* A base64 digit's value (RFC 4648's standard alphabet), -1 for anything else. */
+static int b64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Padded base64 as Go's StdEncoding takes it, into out (room for len / 4 * 3): bytes, or -1. */
+static ssize_t b64_decode(const char *s, size_t len, unsigned char *out)
+{
+	size_t n = 0, pad = 0;
+
+	if (len % 4)
+		return -1;
+	while (pad < 2 && pad < len && s[len - 1 - pad] == '=')
+		pad++;
+	for (size_t i = 0; i < len; i += 4) {
+		uint32_t v = 0;
+
+		for (size_t j = 0; j < 4; j++) {
+			int d = i + j >= len - pad ? 0 : b64_value(s[i + j]);
+
+			if (d < 0)
+				return -1;
+			v = v << 6 | (uint32_t)d;
+		}
+		out[n++] = (unsigned char)(v >> 16);
+		out[n++] = (unsigned char)(v >> 8);
+		out[n++] = (unsigned char)v;
+	}
+	return (ssize_t)(n - pad);
+}
+
+int basic_auth_parse(const char *header, char **ret_user, char **ret_pass, size_t *ret_len)
+{
+	const char *s = header, *e;
+	_cleanup_free_ unsigned char *buf = NULL;
+	unsigned char *colon;
+	ssize_t n;
+	int r = -EINVAL;
+
+	*ret_user = *ret_pass = NULL;
+	*ret_len = 0;
+	if (!header || strncasecmp(s, "Basic", 5) || !is_space(s[5]))
+		return -EINVAL;
+	s += 5;
+	e = s + strlen(s);
+	trim(&s, &e);
+	buf = malloc((size_t)(e - s) / 4 * 3 + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = b64_decode(s, (size_t)(e - s), buf);
+	/* a NUL byte anywhere: C strings would cut the name or the password short */
+	if (n >= 0 && !memchr(buf, '\0', (size_t)n) && (colon = memchr(buf, ':', (size_t)n))) {
+		*ret_user = strndup((const char *)buf, (size_t)(colon - buf));
+		*ret_len = (size_t)(buf + n - colon - 1);
+		*ret_pass = strndup((const char *)colon + 1, *ret_len);
+		r = *ret_user && *ret_pass ? 0 : -ENOMEM;
+		if (r < 0) {
+			free(*ret_user);
+			free(*ret_pass);
+			*ret_user = *ret_pass = NULL;
+		}
+	}
+	explicit_bzero(buf, (size_t)(e - s) / 4 * 3 + 1);
+	return r;
 }

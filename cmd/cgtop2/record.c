@@ -67,7 +67,18 @@ static int rec_open(struct recorder *rc, const char **why)
 	struct stat st;
 
 	*why = NULL;
-	rc->fd = open(rc->file, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0640);
+	/*
+	 * Never through a symbolic link, dangling or not: whoever can write the directory would
+	 * choose what is created or appended to (as root, anywhere). O_NONBLOCK: a FIFO is
+	 * refused below, not waited on.
+	 */
+	rc->fd = open(rc->file,
+		      O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK,
+		      0640);
+	if (rc->fd < 0 && errno == ELOOP) {
+		*why = "a symbolic link; will not follow it (name the file itself)";
+		return -EINVAL;
+	}
 	if (rc->fd < 0)
 		return -errno;
 	if (fstat(rc->fd, &st) < 0)
@@ -96,7 +107,10 @@ static int rec_open(struct recorder *rc, const char **why)
 	return 0;
 }
 
-/* FILE -> FILE.1 (replacing it), then a new FILE. */
+/*
+ * FILE -> FILE.1 (replacing it), then a new FILE. rename() replaces a FILE.1 that is a symbolic
+ * link with the recording, and never writes through it.
+ */
 static int rec_rotate(struct recorder *rc, const char **why)
 {
 	close(rc->fd);
@@ -230,7 +244,8 @@ struct replay {
 /* The whole file (read, not mapped: a file truncated meanwhile must not be a SIGBUS). */
 static int slurp(const char *file, uint8_t **ret, size_t *ret_len)
 {
-	_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO would block open() until a writer came; it is refused below */
+	_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
 	uint8_t *buf;
 	size_t len = 0, cap;

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /* cgtop2 --listen: /metrics for Prometheus on libmicrohttpd, with TLS and basic auth from --web-config. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -29,11 +29,8 @@
  */
 #define SERVE_REUSE_NS (250 * NSEC_PER_MSEC)
 
-/* Limits against slow and hostile clients (man page, LIMITS). */
-#define SERVE_CONNECTIONS	64
-#define SERVE_PER_IP		8
-#define SERVE_TIMEOUT_S		15
 #define SERVE_CONNECTION_MEMORY (32 * 1024) /* a request's line and headers must fit */
+#define SERVE_SWEEP_NS		(250 * NSEC_PER_MSEC) /* how often deadlines are looked at */
 
 static const char *const content_types[] = {
 	[EXPO_TEXT] = "text/plain; version=0.0.4; charset=utf-8",
@@ -57,6 +54,10 @@ struct server {
 	/* the sampler is not thread-safe and a reload may run two daemons for a moment */
 	pthread_mutex_t lock;
 	struct webconfig *wc; /* under lock */
+	unsigned gen; /* under lock: one more at each reload */
+	struct auth_pool *auth;
+	struct guard *guard;
+	size_t conn_limit;
 	int fd;
 	bool sampled;
 	uint64_t sampled_ns, reuse_ns;
@@ -273,22 +274,83 @@ static const char *client_cert_refused(const struct webconfig *wc, struct MHD_Co
 	return NULL;
 }
 
-static bool authorized(struct server *sv, struct MHD_Connection *c)
+/* A request, from its headers to its answer (libmicrohttpd's request context). */
+struct req {
+	struct guard_conn *gc;
+	enum { REQ_NEW, REQ_CHECKING } state;
+	unsigned gen; /* the config its password is being checked under */
+	bool known; /* a configured user */
+	unsigned char key[WC_DIGEST_SIZE];
+	struct auth_job job;
+};
+
+enum auth { AUTH_OK, AUTH_REFUSED, AUTH_WAIT, AUTH_BUSY };
+
+static void drop_job(struct auth_job *j)
 {
-	char *pass = NULL, *user;
-	bool ok;
+	if (j->password) {
+		explicit_bzero(j->password, j->len);
+		free(j->password);
+	}
+	free(j->hash);
+	*j = (struct auth_job){ 0 };
+}
+
+/*
+ * Basic auth. A user and password that passed before are known by their digest at once;
+ * any other is checked by bcrypt on a worker thread while the connection is suspended, and
+ * this is called again when it is done.
+ */
+static enum auth authorize(struct server *sv, struct MHD_Connection *c, struct req *rq)
+{
+	const char *hash;
+	char *user = NULL, *pass = NULL;
+	size_t len;
 
 	if (!sv->wc || !sv->wc->n_users)
-		return true;
-	user = MHD_basic_auth_get_username_password(c, &pass);
-	ok = user && pass && webconfig_check_user(sv->wc, user, pass);
-	if (pass) {
-		explicit_bzero(pass, strlen(pass));
-		MHD_free(pass);
+		return AUTH_OK;
+	if (rq->state == REQ_CHECKING) {
+		bool ok = rq->job.ok, cancelled = rq->job.cancelled;
+
+		rq->state = REQ_NEW;
+		drop_job(&rq->job);
+		if (cancelled)
+			return AUTH_BUSY;
+		/* checked against a config a SIGHUP replaced meanwhile: again, under this one */
+		if (rq->gen == sv->gen) {
+			if (!ok || !rq->known)
+				return AUTH_REFUSED;
+			webconfig_remember(sv->wc, rq->key);
+			return AUTH_OK;
+		}
 	}
-	if (user)
-		MHD_free(user);
-	return ok;
+	if (basic_auth_parse(
+		    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
+		    &user, &pass, &len) < 0)
+		return AUTH_REFUSED;
+	if (webconfig_cached(sv->wc, user, pass, len, rq->key)) {
+		explicit_bzero(pass, len);
+		free(pass);
+		free(user);
+		return AUTH_OK;
+	}
+	hash = webconfig_hash_of(sv->wc, user, &rq->known);
+	free(user);
+	rq->job =
+		(struct auth_job){ .conn = c, .password = pass, .len = len, .hash = strdup(hash) };
+	if (!rq->job.hash) {
+		drop_job(&rq->job);
+		return AUTH_BUSY;
+	}
+	rq->gen = sv->gen;
+	rq->state = REQ_CHECKING;
+	MHD_suspend_connection(c);
+	if (!auth_pool_submit(sv->auth, &rq->job)) {
+		/* too many waiting: answered (503) when the connection runs again */
+		rq->job.cancelled = true;
+		MHD_resume_connection(c);
+	}
+	return AUTH_WAIT;
 }
 
 static const char index_page[] =
@@ -297,11 +359,12 @@ static const char index_page[] =
 	"<a href=\"metrics\">metrics</a>.</p>\n<p>cgtop2 (cgkit) " CGKIT_VERSION "</p>\n"
 	"</body></html>\n";
 
-static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, const char *url,
-			      const char *method)
+static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struct req *rq,
+			      const char *url, const char *method)
 {
 	const char *why, *accept, *enc;
 	struct MHD_Response *resp;
+	enum MHD_Result ret;
 	enum expo e;
 	bool gz;
 	int r;
@@ -311,9 +374,28 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, const
 	why = sv->wc ? client_cert_refused(sv->wc, c) : NULL;
 	if (why)
 		return text(sv, c, MHD_HTTP_FORBIDDEN, why);
-	if (!authorized(sv, c))
+	switch (authorize(sv, c, rq)) {
+	case AUTH_OK:
+		break;
+	case AUTH_WAIT:
+		return MHD_YES;
+	case AUTH_REFUSED:
 		return reply(sv, c, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n", 13,
 			     "text/plain; charset=utf-8", true);
+	case AUTH_BUSY:
+		resp = MHD_create_response_from_buffer(
+			sizeof("Service Unavailable: too many password checks waiting\n") - 1,
+			(void *)"Service Unavailable: too many password checks waiting\n",
+			MHD_RESPMEM_PERSISTENT);
+		if (!resp)
+			return MHD_NO;
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+					"text/plain; charset=utf-8");
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+		ret = MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, resp);
+		MHD_destroy_response(resp);
+		return ret;
+	}
 	if (!strcmp(url, "/"))
 		return reply(sv, c, MHD_HTTP_OK, index_page, sizeof(index_page) - 1,
 			     "text/html; charset=utf-8", false);
@@ -346,8 +428,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
 {
-	static int seen;
 	struct server *sv = cls;
+	struct req *rq = *con_cls;
 	enum MHD_Result ret;
 
 	/*
@@ -355,14 +437,46 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	 * once it is complete, so that the connection can stay open for the next scrape; one with
 	 * a body (never needed here) at once, and the connection is closed unread.
 	 */
-	if (!*con_cls && !has_body(c)) {
-		*con_cls = &seen;
-		return MHD_YES;
+	if (!rq) {
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		*con_cls = rq;
+		rq->gc = guard_conn_of(c);
+		guard_request(sv->guard, rq->gc, true);
+		if (!has_body(c))
+			return MHD_YES;
+		/* the config's headers go into the answer: under the lock a reload takes */
+		pthread_mutex_lock(&sv->lock);
+		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+			ret = text(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
+		else
+			ret = text(sv, c, MHD_HTTP_BAD_REQUEST,
+				   "Bad Request: GET and HEAD take no body\n");
+		pthread_mutex_unlock(&sv->lock);
+		return ret;
 	}
+	guard_busy(sv->guard, true);
 	pthread_mutex_lock(&sv->lock);
-	ret = handle(sv, c, url, method);
+	ret = handle(sv, c, rq, url, method);
 	pthread_mutex_unlock(&sv->lock);
+	guard_busy(sv->guard, false);
 	return ret;
+}
+
+/* The request is answered (or its connection gone): the next one has its deadline again. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode code)
+{
+	struct server *sv = cls;
+	struct req *rq = *con_cls;
+
+	if (!rq)
+		return;
+	guard_request(sv->guard, rq->gc, false);
+	drop_job(&rq->job);
+	free(rq);
+	*con_cls = NULL;
 }
 
 /*
@@ -372,7 +486,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 #define SERVE_LOG_BURST	 5
 #define SERVE_LOG_WINDOW (10 * NSEC_PER_SEC)
 
-static void on_log(void *cls, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 1, 0))) say_limited(const char *fmt, va_list ap)
 {
 	static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 	static uint64_t window;
@@ -399,12 +513,30 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 	pthread_mutex_unlock(&log_lock);
 }
 
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+	say_limited(fmt, ap);
+}
+
+static void __attribute__((format(printf, 1, 2))) say_http(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_limited(fmt, ap);
+	va_end(ap);
+}
+
 /* ---- the daemon ------------------------------------------------------------------------ */
 
 static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 {
-	unsigned flags =
-		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	/*
+	 * epoll: thousands of connections cost no more a turn than the few that are ready; the
+	 * server thread suspends a request while a worker checks its password.
+	 */
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	char prio[128];
 	struct MHD_OptionItem o[16];
 	size_t n = 0;
@@ -412,11 +544,15 @@ static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 	/* first: libmicrohttpd logs the options after it with its own logger */
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)on_log, sv };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, sv->fd, NULL };
-	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, SERVE_CONNECTIONS, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)sv->conn_limit,
+					  NULL };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, SERVE_PER_IP, NULL };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S, NULL };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 					  SERVE_CONNECTION_MEMORY, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
+					  (intptr_t)guard_on_connection, sv->guard };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, sv };
 	if (wc && wc->tls) {
 		flags |= MHD_USE_TLS;
 		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, wc->cert_pem };
@@ -433,69 +569,12 @@ static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 				MHD_OPTION_END);
 }
 
-/* The listening socket, ours so that bind errors are told as they are and a reload keeps it. */
-static int open_listener(const char *arg, char *shown, size_t size)
+/* A suspended connection must be resumed before its daemon stops: the checks end first. */
+static void stop(struct server *sv, struct MHD_Daemon *d)
 {
-	_cleanup_free_ char *host = NULL;
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-	struct addrinfo *res = NULL, *ai;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char port[8], h[INET6_ADDRSTRLEN];
-	unsigned p;
-	int fd = -1, err = 0, r;
-
-	if (listen_parse(arg, &host, &p) < 0)
-		return -EINVAL;
-	snprintf(port, sizeof(port), "%u", p);
-	/* every address: one IPv6 socket that takes IPv4 too, where the machine has IPv6 */
-	if (!host)
-		hints.ai_family = AF_INET6;
-	r = getaddrinfo(host, port, &hints, &res);
-	if (r && !host) {
-		hints.ai_family = AF_INET;
-		r = getaddrinfo(host, port, &hints, &res);
-	}
-	if (r) {
-		tool_say("--listen %s: %s", arg ? arg : "", gai_strerror(r));
-		return -EINVAL;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		int one = 1, zero = 0;
-
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			err = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ai->ai_family == AF_INET6 && !host)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0)
-			break;
-		err = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		say_errno("--listen", arg ? arg : "", err);
-		return -err;
-	}
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-		if (ss.ss_family == AF_INET6) {
-			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-
-			inet_ntop(AF_INET6, &s6->sin6_addr, h, sizeof(h));
-			snprintf(shown, size, "[%s]:%u", h, ntohs(s6->sin6_port));
-		} else {
-			struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-
-			inet_ntop(AF_INET, &s4->sin_addr, h, sizeof(h));
-			snprintf(shown, size, "%s:%u", h, ntohs(s4->sin_port));
-		}
-	}
-	return fd;
+	auth_pool_close(sv->auth);
+	MHD_stop_daemon(d);
+	auth_pool_open(sv->auth);
 }
 
 static int load_config(const char *file, struct webconfig **ret)
@@ -525,6 +604,7 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 	if (*d && !wc->tls && !(old && old->tls)) {
 		pthread_mutex_lock(&sv->lock);
 		sv->wc = wc;
+		sv->gen++;
 		pthread_mutex_unlock(&sv->lock);
 		webconfig_free(old);
 		tool_say("--web-config %s: re-read", sv->a->web_config);
@@ -540,7 +620,7 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 			webconfig_free(wc);
 			return;
 		}
-		MHD_stop_daemon(*d);
+		stop(sv, *d);
 	}
 	*d = start(sv, wc);
 	if (!*d) {
@@ -560,6 +640,7 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 	sv->fd = -1;
 	pthread_mutex_lock(&sv->lock);
 	sv->wc = wc;
+	sv->gen++;
 	pthread_mutex_unlock(&sv->lock);
 	webconfig_free(old);
 	tool_say("--web-config %s: re-read", sv->a->web_config);
@@ -567,6 +648,7 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 
 struct serve_pre {
 	struct webconfig *wc;
+	size_t conn_limit;
 	int fd;
 	char shown[INET6_ADDRSTRLEN + 16];
 };
@@ -593,18 +675,37 @@ int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret)
 	p->fd = -1;
 	strcpy(p->shown, "?");
 	if ((a->web_config && load_config(a->web_config, &p->wc) < 0) ||
-	    (p->fd = open_listener(a->listen, p->shown, sizeof(p->shown))) < 0) {
+	    (p->fd = guard_listen(a->listen, p->shown, sizeof(p->shown))) < 0) {
 		serve_pre_free(p);
 		return 1;
 	}
+	p->conn_limit = guard_connection_limit();
 	*ret = p;
 	return 0;
+}
+
+size_t serve_fds(const struct serve_pre *p)
+{
+	/* a connection's socket, and the listener, epoll and the wake-up pipe of a daemon or two */
+	return p ? p->conn_limit + 8 : 0;
+}
+
+/* The bcrypt threads: as many as leave the server thread a CPU of its own, at least one. */
+static unsigned auth_threads(void)
+{
+	cpu_set_t set;
+	int n = 1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set) - 1;
+	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
 }
 
 int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre *p)
 {
 	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
 	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
+	const struct timespec tick = { 0, SERVE_SWEEP_NS };
 	uint64_t ms;
 	struct MHD_Daemon *d = NULL;
 	char shown[INET6_ADDRSTRLEN + 16];
@@ -617,6 +718,7 @@ int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre 
 	/* the prepared config and socket are the server's from here */
 	sv.wc = p->wc;
 	sv.fd = p->fd;
+	sv.conn_limit = p->conn_limit;
 	memcpy(shown, p->shown, sizeof(shown));
 	p->wc = NULL;
 	p->fd = -1;
@@ -627,12 +729,19 @@ int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre 
 		ret = report_errno(a, "sample", r);
 		goto out;
 	}
-	/* the server thread inherits this mask: the signals come to sigwait below */
+	/* the server thread and the workers inherit this mask: the signals come to sigwait below */
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	r = guard_new(&sv.guard);
+	if (r == 0)
+		r = auth_pool_new(auth_threads(), SERVE_AUTH_WAITING, &sv.auth);
+	if (r < 0) {
+		ret = report_errno(a, "start the password checks", r);
+		goto out;
+	}
 	d = start(&sv, sv.wc);
 	if (!d) {
 		tool_say("--listen %s: the HTTP server does not start%s", shown,
@@ -640,9 +749,21 @@ int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre 
 		goto out;
 	}
 	sv.fd = -1; /* the daemon's now */
+	if (a->verbose)
+		tool_say(
+			"--listen %s: at most %zu connections (from the fd limit), %d from one address",
+			shown, sv.conn_limit, SERVE_PER_IP);
 	tool_say("serving %s://%s/metrics", sv.wc && sv.wc->tls ? "https" : "http", shown);
 	for (;;) {
-		if (sigwait(&set, &sig))
+		size_t shut, open;
+
+		sig = sigtimedwait(&set, NULL, &tick);
+		shut = guard_sweep(sv.guard, &open);
+		if (shut)
+			say_http(
+				"closed %zu of %zu connections: no complete request line and headers within %d s",
+				shut, open, (int)(SERVE_HEADER_NS / NSEC_PER_SEC));
+		if (sig < 0)
 			continue;
 		if (sig != SIGHUP)
 			break;
@@ -652,7 +773,9 @@ int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre 
 	ret = 0;
 out:
 	if (d)
-		MHD_stop_daemon(d);
+		stop(&sv, d);
+	auth_pool_free(sv.auth);
+	guard_free(sv.guard);
 	if (sv.fd >= 0)
 		close(sv.fd);
 	webconfig_free(sv.wc);

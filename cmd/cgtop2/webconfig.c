@@ -16,6 +16,7 @@
 #include "cleanup.h"
 #include "error.h"
 #include "file.h"
+#include "parse.h"
 #include "serve.h"
 #include "tool.h"
 
@@ -256,19 +257,27 @@ static int http_pair(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, 
 	return fail(c, k, "%s: unknown key '%s' (known: headers, http2)", section, SHOWN(k));
 }
 
-/* bcrypt, the only scheme exporter-toolkit accepts: $2a$, $2b$ or $2y$, cost, 53 characters */
-static bool is_bcrypt(const char *h)
+/*
+ * bcrypt, the only scheme exporter-toolkit accepts: $2a$, $2b$ or $2y$, a two-digit cost, 53
+ * characters. Its cost, or -1 when the text is no such hash.
+ */
+static int bcrypt_cost(const char *h)
 {
-	return strlen(h) == 60 && h[0] == '$' && h[1] == '2' && strchr("aby", h[2]) &&
-	       h[3] == '$' && h[4] >= '0' && h[4] <= '3' && h[5] >= '0' && h[5] <= '9' &&
-	       h[6] == '$' && crypt_checksalt(h) == CRYPT_SALT_OK;
+	const char *p = h + 4;
+	uint64_t cost;
+
+	if (strlen(h) != 60 || h[0] != '$' || h[1] != '2' || !strchr("aby", h[2]) || h[3] != '$' ||
+	    h[4] < '0' || h[4] > '9' || cg_parse_u64_prefix(&p, 99, &cost) < 0 || p != h + 6 ||
+	    *p != '$')
+		return -1;
+	return (int)cost;
 }
 
 static int user_pair(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, const char *section)
 {
 	struct webconfig *wc = c->wc;
 	struct wc_pair *n;
-	int r;
+	int r, cost;
 
 	n = reallocarray(wc->users, wc->n_users + 1, sizeof(*n));
 	if (!n)
@@ -286,7 +295,20 @@ static int user_pair(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, 
 		return fail(c, k,
 			    "basic_auth_users: '%s': a user name must be non-empty, without ':'",
 			    SHOWN(k));
-	if (!is_bcrypt(n->value))
+	cost = bcrypt_cost(n->value);
+	/* libxcrypt takes costs below bcrypt's least, then fails every check: said here, once */
+	if (cost >= 0 && cost < WC_BCRYPT_COST_MIN)
+		return fail(
+			c, v,
+			"basic_auth_users: '%s': bcrypt cost %d is below %d, bcrypt's least (every login would fail); make the hash again, e.g. htpasswd -nBC 10",
+			SHOWN(k), cost, WC_BCRYPT_COST_MIN);
+	/* each step doubles a check: 31 would hold a core for days per wrong password */
+	if (cost > WC_BCRYPT_COST_MAX)
+		return fail(
+			c, v,
+			"basic_auth_users: '%s': bcrypt cost %d is above %d, the most cgtop2 takes (a check at %d takes 2^%d times one at 10, about 70 ms); make the hash again, e.g. htpasswd -nBC 10",
+			SHOWN(k), cost, WC_BCRYPT_COST_MAX, cost, cost - 10);
+	if (cost < 0 || crypt_checksalt(n->value) != CRYPT_SALT_OK)
 		return fail(
 			c, v,
 			"basic_auth_users: '%s': not a bcrypt hash ($2y$10$ and 53 characters, e.g. from htpasswd -nBC 10)",
@@ -415,7 +437,8 @@ out:
 /* A whole regular file of at most WC_FILE_MAX bytes, NUL-terminated. */
 static int read_all(const char *path, char **ret, size_t *ret_len)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: open() of a FIFO would wait for a writer, at start or on SIGHUP, forever */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
@@ -495,7 +518,9 @@ static bool same(const unsigned char *a, const unsigned char *b, size_t n)
 	return d == 0;
 }
 
-static bool digest(const char *user, const char *hash, const char *password, unsigned char *out)
+/* SHA-256 of the user, its hash and the password: the cache's key. */
+static bool digest(const char *user, const char *hash, const char *password, size_t len,
+		   unsigned char *out)
 {
 	gnutls_hash_hd_t h;
 	bool ok;
@@ -503,45 +528,69 @@ static bool digest(const char *user, const char *hash, const char *password, uns
 	if (gnutls_hash_init(&h, GNUTLS_DIG_SHA256) < 0)
 		return false;
 	ok = gnutls_hash(h, user, strlen(user) + 1) >= 0 &&
-	     gnutls_hash(h, hash, strlen(hash) + 1) >= 0 &&
-	     gnutls_hash(h, password, strlen(password)) >= 0;
+	     gnutls_hash(h, hash, strlen(hash) + 1) >= 0 && gnutls_hash(h, password, len) >= 0;
 	gnutls_hash_deinit(h, out);
 	return ok;
 }
 
-bool webconfig_check_user(struct webconfig *wc, const char *user, const char *password)
+static const struct wc_pair *find_user(const struct webconfig *wc, const char *user)
 {
 	const struct wc_pair *u = NULL;
-	unsigned char d[32];
-	bool hit = false, ok;
-	void *data = NULL;
-	int size = 0;
-	const char *out;
 
-	if (!wc->n_users)
-		return false;
+	/* every entry compared: the time does not say where a name is */
 	for (size_t i = 0; i < wc->n_users; i++)
 		if (!strcmp(wc->users[i].name, user))
 			u = &wc->users[i];
-	if (u && digest(u->name, u->value, password, d)) {
-		for (size_t i = 0; i < wc->n_cache; i++)
-			hit |= same(d, wc->cache[i], sizeof(d));
-		if (hit)
-			return true;
-	}
-	/* an unknown user costs one bcrypt too, so that timing tells no user names */
-	out = crypt_ra(password, u ? u->value : wc->users[0].value, &data, &size);
-	ok = u && out && out[0] != '*' && strlen(out) == strlen(u->value) &&
-	     same((const unsigned char *)out, (const unsigned char *)u->value, strlen(out));
+	return u;
+}
+
+const char *webconfig_hash_of(const struct webconfig *wc, const char *user, bool *known)
+{
+	const struct wc_pair *u = find_user(wc, user);
+
+	*known = u != NULL;
+	if (u)
+		return u->value;
+	return wc->n_users ? wc->users[0].value : NULL;
+}
+
+bool webconfig_cached(const struct webconfig *wc, const char *user, const char *password,
+		      size_t len, unsigned char key[WC_DIGEST_SIZE])
+{
+	const struct wc_pair *u = find_user(wc, user);
+	bool hit = false;
+
+	if (!u || memchr(password, '\0', len) || !digest(u->name, u->value, password, len, key))
+		return false;
+	for (size_t i = 0; i < wc->n_cache; i++)
+		hit |= same(key, wc->cache[i], WC_DIGEST_SIZE);
+	return hit;
+}
+
+void webconfig_remember(struct webconfig *wc, const unsigned char key[WC_DIGEST_SIZE])
+{
+	memcpy(wc->cache[wc->next_cache], key, WC_DIGEST_SIZE);
+	wc->next_cache = (wc->next_cache + 1) % WC_AUTH_CACHE;
+	if (wc->n_cache < WC_AUTH_CACHE)
+		wc->n_cache++;
+}
+
+bool webconfig_bcrypt(const char *password, size_t len, const char *hash)
+{
+	void *data = NULL;
+	int size = 0;
+	const char *out;
+	bool ok;
+
+	/* crypt() would stop at the NUL: "secret\0zz" must not pass for "secret" */
+	if (memchr(password, '\0', len) || strlen(password) != len)
+		return false;
+	out = crypt_ra(password, hash, &data, &size);
+	ok = out && out[0] != '*' && strlen(out) == strlen(hash) &&
+	     same((const unsigned char *)out, (const unsigned char *)hash, strlen(out));
 	if (data) {
 		explicit_bzero(data, (size_t)size);
 		free(data);
-	}
-	if (ok && digest(u->name, u->value, password, d)) {
-		memcpy(wc->cache[wc->next_cache], d, sizeof(d));
-		wc->next_cache = (wc->next_cache + 1) % WC_AUTH_CACHE;
-		if (wc->n_cache < WC_AUTH_CACHE)
-			wc->n_cache++;
 	}
 	return ok;
 }

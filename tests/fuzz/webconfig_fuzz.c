@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for cgtop2 --listen's parsers: the web config (YAML), Accept, Accept-Encoding, --listen. */
+/* libFuzzer target for cgtop2 --listen's parsers: the web config (YAML), Accept, Accept-Encoding, --listen, Authorization. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +22,17 @@ static void check_config(const struct webconfig *wc)
 	if (wc->tls &&
 	    (wc->min_version < 10 || wc->max_version > 13 || wc->min_version > wc->max_version))
 		abort();
-	for (size_t i = 0; i < wc->n_users; i++)
-		if (strlen(wc->users[i].value) != 60 || !*wc->users[i].name ||
-		    strchr(wc->users[i].name, ':'))
+	for (size_t i = 0; i < wc->n_users; i++) {
+		const char *h = wc->users[i].value;
+
+		if (strlen(h) != 60 || !*wc->users[i].name || strchr(wc->users[i].name, ':'))
 			abort();
+		/* bcrypt's cost within what webconfig.c takes */
+		if (h[4] < '0' || h[4] > '9' || h[5] < '0' || h[5] > '9' ||
+		    (h[4] - '0') * 10 + h[5] - '0' < WC_BCRYPT_COST_MIN ||
+		    (h[4] - '0') * 10 + h[5] - '0' > WC_BCRYPT_COST_MAX)
+			abort();
+	}
 	for (size_t i = 0; i < wc->n_headers; i++)
 		if (strpbrk(wc->headers[i].value, "\r\n"))
 			abort();
@@ -34,8 +41,9 @@ static void check_config(const struct webconfig *wc)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct webconfig *wc = NULL;
-	char err[512], *s, *host = NULL, prio[128];
+	char err[512], *s, *host = NULL, prio[128], *user, *pass;
 	unsigned port;
+	size_t len;
 
 	if (size < 1)
 		return 0;
@@ -44,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0:
 		/* the text as it is, NULs included: libyaml is given a length */
 		if (webconfig_parse((const char *)data + 1, size - 1, "/etc/cgtop2", &wc, err,
@@ -68,6 +76,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (listen_parse(s, &host, &port) == 0 && (port > 65535 || (host && !*host)))
 			abort();
 		free(host);
+		break;
+	case 4:
+		/* a credential: no NUL in either part, the user up to the first ':' */
+		if (basic_auth_parse(s, &user, &pass, &len) == 0) {
+			if (strchr(user, ':') || strlen(pass) != len)
+				abort();
+			free(user);
+			free(pass);
+		}
 		break;
 	}
 	free(s);
