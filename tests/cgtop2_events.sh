@@ -415,8 +415,42 @@ test_exec_queue_bounded() {
 	assertEquals "exit: $everr" 0 "$evrc"
 	assertEquals "the second command was told: $(cat "$log")" "run $((n - 1 - 64))" "$(sed -n 2p "$log")"
 	assertContains "dropped said" "$everr" "cgroup /$S/q (unified): --exec: $((n - 1 - 64)) events not run (queue full)"
-	assertContains "queued said" "$everr" "--exec: 63 queued events not run (interrupted)"
+	assertContains "queued said" "$everr" "--exec: 63 queued events of 1 cgroup not run (interrupted)"
 	echo 0 >"$u/q/cgroup.freeze"
+}
+
+# A delegated user's mkdir and rmdir of 10,000 unique names under a slow --exec: each name has
+# a queue of its own, so only a bound over all of them (count and bytes) keeps root's watcher
+# small (it grew by 3.4 kB an event); what that bound refuses is said once, and SIGTERM says
+# what waited in one line, not one a cgroup.
+test_exec_storm_bounded() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_unwrapped "measures the watcher's resident memory" || return 0
+	local u n=10000 pids=$_cgk_tmp/storm.pids rss0 rss1 p
+	u=$(cgk_sandbox unified)
+	mkdir "$u/st"
+	chown 65534:65534 "$u/st"
+	: >"$pids"
+	watch_start --events=created,removed --exec='echo $$ >>'"$pids"'; exec sleep 300' "/$S/st" || return
+	rss0=$(awk '/^VmRSS/ { print $2 }' "/proc/$_watch/status")
+	"$HELPERS/runas" 65534 65534 sh -c 'cd "$1" && seq -f "n%.0f" 1 "$2" | xargs mkdir && seq -f "n%.0f" 1 "$2" | xargs rmdir' _ "$u/st" $n
+	mkdir "$u/st/last"
+	# the events come in order: once the last is printed, the storm has been taken in
+	CGK_WAIT_TICKS=1200 cgk_wait_for grep -q "/$S/st/last unified created" "$_cgk_tmp/ev.out" ||
+		fail "the storm was not taken in within 60 s"
+	rss1=$(awk '/^VmRSS/ { print $2 }' "/proc/$_watch/status")
+	kill -TERM "$_watch"
+	watch_end 10
+	while read -r p; do _pids+=("$p"); done <"$pids"
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertTrue "RSS grew by $((rss1 - rss0)) KiB (from $rss0 KiB), more than 8 MiB" "[ $((rss1 - rss0)) -lt 8192 ]"
+	assertEquals "16 commands ran at once" 16 "${#_pids[@]}"
+	assertEquals "the full queue said once: $(head -c 600 <<<"$everr")" 1 "$(grep -c 'the most cgtop2 queues' <<<"$everr")"
+	assertEquals "one summary line at SIGTERM: $(tail -n 3 <<<"$everr")" 1 "$(grep -c 'interrupted' <<<"$everr")"
+	assertEquals "three lines in all" 3 "$(wc -l <<<"$everr")"
+	assertContains "the summary" "$everr" "--exec: 1024 queued events of 1024 cgroups not run (interrupted); "
+	rmdir "$u/st/last"
 }
 
 # The man page's release agent: a cgroup removed by --exec when it becomes empty.
