@@ -237,6 +237,7 @@ static void node_free(struct cg_watch *w, struct wnode *n)
 		n->h->top = NULL;
 	efd_free(n->oom);
 	efd_free(n->thr);
+	psi_free(w, n);
 	free(n->path);
 	free(n);
 	w->n_nodes--;
@@ -410,6 +411,19 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 	}
 	if (r < 0)
 		goto fail;
+	if (o->n_triggers && (o->kinds & (1u << CG_EV_PRESSURE))) {
+		bool v2 = false;
+
+		for (size_t i = 0; i < w->n_hiers; i++)
+			v2 |= w->hiers[i].h->version == 2;
+		if (!v2) {
+			r = cg_diag_say(
+				d, ENOTSUP, *o->path ? o->path : "/", "all hierarchies",
+				"PSI triggers",
+				"PSI triggers are cgroup2's: no cgroup2 hierarchy has this cgroup");
+			goto fail;
+		}
+	}
 	w->next_sample = cg_now_ns() + o->interval_ns;
 	w->d = NULL;
 	*ret = w;
@@ -453,11 +467,15 @@ int cg_watch_timeout_ms(const struct cg_watch *w)
 {
 	uint64_t now = cg_now_ns();
 
-	if (!w->sampled)
+	uint64_t next = w->sampled ? w->next_sample : 0;
+
+	if (w->psi_due && (!next || w->psi_due < next))
+		next = w->psi_due;
+	if (!next)
 		return -1;
-	if (w->next_sample <= now)
+	if (next <= now)
 		return 0;
-	return (int)((w->next_sample - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
+	return (int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
 }
 
 size_t cg_watch_overflows(const struct cg_watch *w)
@@ -473,6 +491,11 @@ size_t cg_watch_cgroups(const struct cg_watch *w)
 size_t cg_watch_watches(const struct cg_watch *w)
 {
 	return w->n_wds;
+}
+
+size_t cg_watch_triggers(const struct cg_watch *w)
+{
+	return w->n_psi;
 }
 
 /* ---- what happened ------------------------------------------------------------------------ */
@@ -612,9 +635,14 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 	w->d = d;
 	/* eventfds first: only inotify's removals free nodes, which the slots point to */
 	n = epoll_wait(w->epfd, ee, (int)ARRAY_SIZE(ee), 0);
-	for (int i = 0; i < n; i++)
-		if (ee[i].data.ptr)
-			on_eventfd(w, ee[i].data.ptr);
+	for (int i = 0; i < n; i++) {
+		struct efd_slot *s = ee[i].data.ptr;
+
+		if (s && s->type == EFD_PSI)
+			on_psi(w, s, ee[i].events);
+		else if (s)
+			on_eventfd(w, s);
+	}
 	for (;;) {
 		ssize_t len = read(w->ifd, buf, sizeof(buf));
 
@@ -644,6 +672,8 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 	if (w->sampled && cg_now_ns() >= w->next_sample) {
 		sample(w);
 		w->next_sample = cg_now_ns() + w->o.interval_ns;
+	} else {
+		psi_tick(w, false);
 	}
 out:
 	w->d = NULL;

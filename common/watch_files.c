@@ -23,7 +23,7 @@
 
 static const char *const kind_names[CG_EV_N] = {
 	"created",  "removed",	   "populated",	 "empty",    "frozen",	  "thawed",    "oom",
-	"oom_kill", "memory_high", "memory_max", "pids_max", "threshold", "throttled",
+	"oom_kill", "memory_high", "memory_max", "pids_max", "threshold", "throttled", "pressure",
 };
 
 const char *cg_watch_kind_name(enum cg_watch_kind k)
@@ -238,7 +238,7 @@ static int v1_event(struct cg_watch *w, struct wnode *n, const char *file, const
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	*s = (struct efd_slot){ .node = n, .fd = efd, .threshold = threshold };
+	*s = (struct efd_slot){ .node = n, .fd = efd, .type = threshold ? EFD_THRESHOLD : EFD_OOM };
 	ee.data.ptr = s;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, efd, &ee) < 0) {
 		free(s);
@@ -336,7 +336,7 @@ int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_sour
 	}
 	if (n->h->v1_populated || n->h->v1_pids)
 		w->sampled = true;
-	return 0;
+	return psi_arm(w, n);
 }
 
 void on_eventfd(struct cg_watch *w, struct efd_slot *s)
@@ -347,7 +347,7 @@ void on_eventfd(struct cg_watch *w, struct efd_slot *s)
 
 	if (read(s->fd, &count, sizeof(count)) != sizeof(count))
 		return;
-	if (s->threshold) {
+	if (s->type == EFD_THRESHOLD) {
 		/* the kernel signals every event of a cgroup it removes: no file, no event */
 		if (read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
 			threshold_check(w, n, v, count, CG_SRC_EVENTFD);
@@ -426,6 +426,7 @@ void sample(struct cg_watch *w)
 		if (h->v1_populated)
 			sample_populated(w, h->top, false);
 	}
+	psi_tick(w, true);
 }
 
 int cg_watch_threshold_parse(const char *arg, char **ret_path, uint64_t *ret_bytes)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private to common/watch*.c: the watcher's state. watch.c: the tree, inotify, rescans;
- * watch_files.c: the events files, v1 eventfds and what is sampled.
+ * watch_files.c: the events files, v1 eventfds and what is sampled; watch_psi.c: PSI triggers.
  */
 #ifndef CGKIT_WATCH_IMPL_H
 #define CGKIT_WATCH_IMPL_H
@@ -30,10 +30,14 @@ struct whier {
 	struct wnode *top;
 };
 
+/* An fd on the epoll fd besides inotify: a v1 eventfd, or a PSI trigger's pressure file */
 struct efd_slot {
 	struct wnode *node;
-	int fd;
-	bool threshold; /* else oom */
+	int fd; /* -1: a sampled trigger, or one the kernel dropped */
+	enum { EFD_OOM, EFD_THRESHOLD, EFD_PSI } type;
+	/* PSI: which trigger, the wake-ups not yet reported, when the last was (monotonic ns) */
+	size_t trig;
+	uint64_t wakes, last_ns;
 };
 
 struct wnode {
@@ -49,6 +53,7 @@ struct wnode {
 	bool thr_v2, above;
 	uint64_t threshold;
 	struct efd_slot *oom, *thr;
+	struct efd_slot **psi; /* one per trigger (cgroup2 only), NULL where none */
 	unsigned gen; /* the last rescan that found it */
 };
 
@@ -72,6 +77,8 @@ struct cg_watch {
 	bool sampled;
 	uint64_t next_sample;
 	size_t overflows;
+	size_t n_psi; /* trigger fds held */
+	uint64_t psi_due; /* when a wake-up held back by its window is due (0: none) */
 	unsigned gen;
 	/* the callback of the running call; stop: it asked not to be called again */
 	cg_watch_cb cb;
@@ -107,5 +114,15 @@ void on_eventfd(struct cg_watch *w, struct efd_slot *s);
 bool sample_populated(struct cg_watch *w, struct wnode *n, bool quiet);
 /* Read what is sampled, everywhere */
 void sample(struct cg_watch *w);
+
+/* ---- watch_psi.c ------------------------------------------------------------------------- */
+
+/* n's PSI triggers (cgroup2): each registered on its own fd; a refusal fills w->d */
+int psi_arm(struct cg_watch *w, struct wnode *n);
+void psi_free(struct cg_watch *w, struct wnode *n);
+/* A trigger's fd polled with events (EPOLLPRI: a wake-up; EPOLLERR: the cgroup went) */
+void on_psi(struct cg_watch *w, struct efd_slot *s, uint32_t events);
+/* The sampled triggers (sample), and the wake-ups whose window has passed */
+void psi_tick(struct cg_watch *w, bool sample);
 
 #endif

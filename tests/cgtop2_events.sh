@@ -477,6 +477,115 @@ test_exec_release_agent() {
 	assertTrue "the watched cgroup stays" "[ -d '$u/jobs' ]"
 }
 
+# ---- PSI triggers ---------------------------------------------------------------------------
+
+test_psi_usage() {
+	cgk_capture "$T" --events --psi-trigger=cpu:some:100ms:400ms
+	assertEquals "window" 64 "$rc"
+	assertContains "$err" "--psi-trigger 'cpu:some:100ms:400ms': the window is 500ms to 10s"
+	cgk_capture "$T" --events --psi-trigger=irq:some:100ms:2s
+	assertEquals "irq some" 64 "$rc"
+	assertContains "$err" "irq.pressure has only a full line"
+	cgk_capture "$T" --events --psi-trigger=cpu:some:3s:2s
+	assertContains "$err" "the stall is at most the window"
+	cgk_capture "$T" --psi-trigger=cpu:some:1s:2s
+	assertEquals "without --events" 64 "$rc"
+	cgk_capture "$T" --events=created --psi-trigger=cpu:some:1s:2s
+	assertEquals "pressure not asked" 64 "$rc"
+	assertContains "$err" "--psi-trigger needs --events=pressure (or all)"
+	cgk_capture "$T" --events=pressure
+	assertEquals "no trigger" 64 "$rc"
+	assertContains "$err" "--events=pressure needs a --psi-trigger"
+}
+
+# How many of the watcher's fds are open on a pressure file.
+pressure_fds() {
+	local n=0 f
+	for f in /proc/"$_watch"/fd/*; do
+		case $(readlink "$f") in *.pressure) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
+
+# Three busy threads on two CPUs in one cgroup: the kernel's trigger fires within its window
+# (an unprivileged trigger, as root here lacks CAP_SYS_RESOURCE, is checked every 2 s by the
+# kernel's averaging work: one period of slack); an idle cgroup beside it fires nothing; the
+# cgroup removed gives its trigger's fd back.
+test_psi_trigger_cpu() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u t0 t1 ms line
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || [ -e /proc/pressure/cpu ] ||
+		{ cgk_skip "no PSI in this kernel (CONFIG_PSI off or psi=0)"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/psi" "$u/psi/busy" "$u/psi/idle"
+	watch_start --timeout=60 --events=pressure,removed --psi-trigger=cpu:some:500ms:2s \
+		--exec='[ "$CGROUP_EVENT" = pressure ] && echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_PSI_KIND $CGROUP_PSI_STALL_US $CGROUP_PSI_WINDOW_US $CGROUP_COUNT" >>'"$_cgk_tmp/psi.log" \
+		"/$S/psi" || return
+	assertContains "-v says the triggers" "$(cat "$_cgk_tmp/ev.err")" "with 4 inotify watches and 3 PSI triggers"
+	assertEquals "an fd a trigger" 3 "$(pressure_fds)"
+	t0=${EPOCHREALTIME/./}
+	"$BUSY" -n 3 "$u/psi/busy/cgroup.procs" &
+	_pids+=($!)
+	CGK_WAIT_TICKS=200 cgk_wait_for grep -q "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out" ||
+		fail "no pressure event in 10 s: $(cat "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err")"
+	t1=${EPOCHREALTIME/./}
+	ms=$(((t1 - t0) / 1000))
+	echo "# cpu:some:500ms:2s fired after $ms ms"
+	assertTrue "fired after $ms ms: within the window and one averaging period (4 s)" "[ $ms -le 4000 ]"
+	line=$(grep -m1 "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out")
+	assertContains "fields: $line" "$line" " resource=cpu kind=some stall_us=500000 window_us=2000000 count=1 avg10="
+	assertContains "source" "$line" "source=trigger"
+	cgk_wait_for test -s "$_cgk_tmp/psi.log"
+	assertEquals "--exec's variables" "/$S/psi/busy cpu some 500000 2000000 1" "$(head -n 1 "$_cgk_tmp/psi.log")"
+	cgk_kill_pids
+	sleep 2.5
+	assertEquals "the idle cgroup: nothing" 0 "$(count_ev "/$S/psi/idle" unified pressure)"
+	# at most one event per window: the stalls of 2.5 s give at most 2 or 3
+	assertTrue "edge-limited: $(cat "$_cgk_tmp/ev.out")" "[ $(count_ev "/$S/psi/busy" unified pressure) -le 3 ]"
+	rmdir "$u/psi/idle"
+	cgk_wait_for grep -q "/$S/psi/idle unified removed" "$_cgk_tmp/ev.out"
+	cgk_wait_for test "$(pressure_fds)" = 2
+	assertEquals "the removed cgroup's trigger released" 2 "$(pressure_fds)"
+	kill "$_watch"
+	watch_end 10
+}
+
+# :sample: avg10 read every -d against stall/window, only when asked; no trigger registered.
+test_psi_sample() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/samp"
+	watch_start --timeout=30 -n 1 -d 0.2 --events=pressure --psi-trigger=cpu:some:100ms:1s:sample "/$S/samp" || return
+	assertContains "no trigger registered" "$(cat "$_cgk_tmp/ev.err")" "and 0 PSI triggers"
+	"$BUSY" -n 3 "$u/samp/cgroup.procs" &
+	_pids+=($!)
+	watch_end 30 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertContains "sampled: $ev" "$ev" "/$S/samp unified pressure resource=cpu kind=some stall_us=100000 window_us=1000000 count=1"
+	assertContains "source" "$ev" "source=sampled"
+}
+
+# The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a
+# delegated user: tests/unpriv.sh): one line naming it, exit 1, nothing left behind.
+test_psi_window_rule() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	mkdir "$u/w"
+	if command -v capsh >/dev/null && capsh --has-p=cap_sys_resource 2>/dev/null; then
+		cgk_skip "this process has CAP_SYS_RESOURCE: the kernel takes any window"
+		return 0
+	fi
+	cgk_capture "$T" --events=pressure --psi-trigger=cpu:some:100ms:1s --timeout=5 "/$S/w"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "the rule" "cgtop2: cgroup /$S/w (unified): PSI trigger cpu:some on cpu.pressure: without CAP_SYS_RESOURCE the kernel (6.5 and later) takes only windows that are a multiple of 2 s, this one is 1000 ms" "$err"
+}
+
 # ---- VM matrix: v2 controllers, the v1 memory hierarchy ------------------------------------
 
 test_unified_oom_kill() {
@@ -497,6 +606,32 @@ test_unified_oom_kill() {
 	watch_end 10
 	assertContains "oom: $ev" "$ev" "/$S/m unified oom count="
 	assertContains "oom_kill" "$ev" "/$S/m unified oom_kill count=1 total=1"
+}
+
+# A memory hog held under memory.high stalls on reclaim: memory:some fires, and --exec runs
+# once per window at most (the VM: v2 memory controller).
+test_psi_memory_high() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	local u log=$_cgk_tmp/mh.log n e
+	[ -e "$(cgk_mnt unified)/memory.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	echo +memory >"$u/cgroup.subtree_control"
+	mkdir "$u/mh"
+	echo 8M >"$u/mh/memory.high"
+	: >"$log"
+	watch_start --timeout=12 --events=pressure --psi-trigger=memory:some:50ms:2s \
+		--exec='echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_COUNT" >>'"$log" "/$S" || return
+	"$BUSY" -m 64 "$u/mh/cgroup.procs" &
+	_pids+=($!)
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	n=$(count_ev "/$S/mh" unified pressure)
+	assertTrue "memory:some fired: $ev" "[ $n -ge 1 ]"
+	# 12 s of 2 s windows: at most one a window
+	assertTrue "at most one a window: $n" "[ $n -le 7 ]"
+	e=$(grep -c "^/$S/mh memory " "$log")
+	assertEquals "--exec once an event: $(cat "$log")" "$n" "$e"
 }
 
 test_legacy_oom_eventfd() {

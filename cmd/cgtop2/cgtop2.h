@@ -42,6 +42,8 @@ struct cgtop2_args {
 	const char *exec;
 	struct cg_watch_threshold *thresholds;
 	size_t n_thresholds;
+	struct cg_psi_trigger *triggers; /* --psi-trigger */
+	size_t n_triggers;
 };
 
 /* --order's names, indexed by enum order (main.c) */

@@ -37,7 +37,7 @@
 /* the callback's "stop": -n N events seen */
 #define STOP_DONE 2
 
-static const char *const source_names[] = { "inotify", "eventfd", "sampled", "rescan" };
+static const char *const source_names[] = { "inotify", "eventfd", "sampled", "rescan", "trigger" };
 
 /* A queued event: its own variables only, "KEY=VALUE" each ending in a NUL, then a NUL. */
 struct qev {
@@ -83,7 +83,7 @@ static void now_iso(char *buf, size_t size)
 
 static bool is_counter(enum cg_watch_kind k)
 {
-	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD;
+	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE;
 }
 
 static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when)
@@ -115,6 +115,14 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 				   ",\"usage\":%" PRIu64 ",\"threshold\":%" PRIu64
 				   ",\"direction\":\"%s\"",
 				   ev->usage, ev->threshold, ev->above ? "above" : "below");
+		if (ev->kind == CG_EV_PRESSURE)
+			out_printf(o,
+				   ",\"resource\":\"%s\",\"kind\":\"%s\",\"stall_us\":%" PRIu64
+				   ",\"window_us\":%" PRIu64
+				   ",\"avg10\":%.2f,\"avg60\":%.2f,\"total_us\":%" PRIu64,
+				   cg_psi_res_name(ev->trigger->res),
+				   ev->trigger->full ? "full" : "some", ev->trigger->stall_us,
+				   ev->trigger->window_us, ev->avg10, ev->avg60, ev->total);
 		out_printf(o, "}\n");
 		return;
 	}
@@ -124,6 +132,13 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 	if (ev->kind == CG_EV_THRESHOLD)
 		out_printf(o, " %s usage=%" PRIu64 " threshold=%" PRIu64 " count=%" PRIu64,
 			   ev->above ? "above" : "below", ev->usage, ev->threshold, ev->count);
+	if (ev->kind == CG_EV_PRESSURE)
+		out_printf(o,
+			   " resource=%s kind=%s stall_us=%" PRIu64 " window_us=%" PRIu64
+			   " count=%" PRIu64 " avg10=%.2f avg60=%.2f total_us=%" PRIu64,
+			   cg_psi_res_name(ev->trigger->res), ev->trigger->full ? "full" : "some",
+			   ev->trigger->stall_us, ev->trigger->window_us, ev->count, ev->avg10,
+			   ev->avg60, ev->total);
 	if (ev->source != CG_SRC_INOTIFY)
 		out_printf(o, " source=%s", source_names[ev->source]);
 	out_printf(o, "\n");
@@ -181,6 +196,14 @@ static struct qev *event_vars(const struct cg_watch_event *ev, const char *when)
 		ok = qev_put(&q, "CGROUP_USAGE=%" PRIu64, ev->usage) &&
 		     qev_put(&q, "CGROUP_THRESHOLD=%" PRIu64, ev->threshold) &&
 		     qev_put(&q, "CGROUP_DIRECTION=%s", ev->above ? "above" : "below");
+	if (ok && ev->kind == CG_EV_PRESSURE)
+		ok = qev_put(&q, "CGROUP_PSI_RESOURCE=%s", cg_psi_res_name(ev->trigger->res)) &&
+		     qev_put(&q, "CGROUP_PSI_KIND=%s", ev->trigger->full ? "full" : "some") &&
+		     qev_put(&q, "CGROUP_PSI_STALL_US=%" PRIu64, ev->trigger->stall_us) &&
+		     qev_put(&q, "CGROUP_PSI_WINDOW_US=%" PRIu64, ev->trigger->window_us) &&
+		     qev_put(&q, "CGROUP_PSI_AVG10=%.2f", ev->avg10) &&
+		     qev_put(&q, "CGROUP_PSI_AVG60=%.2f", ev->avg60) &&
+		     qev_put(&q, "CGROUP_PSI_TOTAL_US=%" PRIu64, ev->total);
 	if (!ok) {
 		free(q);
 		return NULL;
@@ -451,6 +474,8 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		.interval_ns = a->delay_ns,
 		.thresholds = a->thresholds,
 		.n_thresholds = a->n_thresholds,
+		.triggers = a->triggers,
+		.n_triggers = a->n_triggers,
 	};
 	struct ctx c = { .a = a, .o = { .fd = STDOUT_FILENO } };
 	struct cg_diag d = { 0 };
@@ -495,7 +520,12 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	if (a->verbose)
+	if (a->verbose && a->n_triggers)
+		tool_say("watching %zu %s with %zu inotify %s and %zu PSI %s", cg_watch_cgroups(w),
+			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
+			 tool_plural(cg_watch_watches(w), "watch", "watches"), cg_watch_triggers(w),
+			 tool_plural(cg_watch_triggers(w), "trigger", "triggers"));
+	else if (a->verbose)
 		tool_say("watching %zu %s with %zu inotify %s", cg_watch_cgroups(w),
 			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
 			 tool_plural(cg_watch_watches(w), "watch", "watches"));
