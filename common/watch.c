@@ -112,11 +112,84 @@ static struct wslot *wd_find(struct cg_watch *w, int wd)
 
 /* ---- events to the callback -------------------------------------------------------------- */
 
+static bool node_populated(const struct wnode *n)
+{
+	return n->h->h->version == 2 ? n->have[EF_CGROUP] && n->ev[EF_CGROUP][0] : n->populated;
+}
+
+/*
+ * A path is one cgroup however many hierarchies have it (a hybrid layout's unified tree and
+ * each v1 hierarchy): created when the first has it, removed when the last goes, populated
+ * while any is, so that a change is one event. Whether another hierarchy's node of n's path
+ * already says what ev would.
+ */
+static bool said_elsewhere(struct cg_watch *w, const struct wnode *n, enum cg_watch_kind k)
+{
+	for (size_t i = 0; i < w->n_hiers; i++) {
+		struct wnode *o;
+
+		if (&w->hiers[i] == n->h || !(o = node_find(w, &w->hiers[i], n->path)))
+			continue;
+		if (k == CG_EV_CREATED || k == CG_EV_REMOVED ||
+		    ((k == CG_EV_POPULATED || k == CG_EV_EMPTY) && node_populated(o)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A sampled counter rising every sample (a cgroup throttled for minutes) is one event when it
+ * starts and one when it has been quiet for EPISODE_QUIET_SAMPLES samples, with the count:
+ * whether ev is the start (to emit) or a rise within the episode (counted).
+ */
+static bool episode_starts(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
+{
+	struct episode *e = &n->ep[ev->kind == CG_EV_PIDS_MAX];
+
+	e->last_ns = cg_now_ns();
+	e->total = ev->total;
+	if (e->on) {
+		e->count += ev->count;
+		return false;
+	}
+	e->on = true;
+	e->count = ev->count;
+	ev->edge = CG_EDGE_STARTED;
+	return true;
+}
+
+void episodes_end(struct cg_watch *w, struct wnode *n, uint64_t now)
+{
+	static const enum cg_watch_kind kinds[] = { CG_EV_THROTTLED, CG_EV_PIDS_MAX };
+	static const char *const files[] = { "cpu.stat", "pids.events" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(n->ep); i++) {
+		struct episode *e = &n->ep[i];
+		struct cg_watch_event ev = { .kind = kinds[i],
+					     .source = CG_SRC_SAMPLED,
+					     .edge = CG_EDGE_STOPPED,
+					     .file = files[i] };
+
+		if (!e->on || e->last_ns + EPISODE_QUIET_SAMPLES * w->o.interval_ns > now)
+			continue;
+		e->on = false;
+		ev.count = e->count;
+		ev.total = e->total;
+		emit(w, n, &ev);
+	}
+}
+
 void emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
 {
 	char path[PATH_MAX + 2];
 
 	if (w->stop || !(w->o.kinds & (1u << ev->kind)))
+		return;
+	if (ev->kind <= CG_EV_EMPTY && said_elsewhere(w, n, ev->kind))
+		return;
+	if (ev->source == CG_SRC_SAMPLED && !ev->edge &&
+	    (ev->kind == CG_EV_THROTTLED || ev->kind == CG_EV_PIDS_MAX) &&
+	    !episode_starts(w, n, ev))
 		return;
 	snprintf(path, sizeof(path), "/%s", n->path);
 	ev->path = path;

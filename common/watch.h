@@ -64,6 +64,9 @@ const char *cg_psi_res_name(enum cg_psi_res r);
  */
 int cg_psi_trigger_parse(const char *spec, struct cg_psi_trigger *ret, const char **ret_why);
 
+/* A sampled counter's episode: it started rising, or stopped (quiet for 5 samples). */
+enum cg_watch_edge { CG_EDGE_NONE, CG_EDGE_STARTED, CG_EDGE_STOPPED };
+
 struct cg_watch_event {
 	enum cg_watch_kind kind;
 	const char
@@ -72,8 +75,12 @@ struct cg_watch_event {
 	const char *mountpoint; /* where this process sees the hierarchy: the directory is there */
 	const char *file; /* the file that told: "cgroup.events", "memory.events", NULL for dirs */
 	enum cg_watch_source source;
-	/* by how many the counter rose (oom, oom_kill, memory_high/max, pids_max, throttled), else 1 */
+	/*
+	 * by how many the counter rose (oom, oom_kill, memory_high/max, pids_max, throttled), else
+	 * 1; a sampled counter's started: the rise then; its stopped: the rise over the episode
+	 */
 	uint64_t count;
+	enum cg_watch_edge edge; /* sampled counters (throttled, v1 pids_max) only */
 	/* the counter's value now (same kinds), 0 when not a counter */
 	uint64_t total;
 	/* threshold: usage and the threshold in bytes, above (crossed upwards) or not */

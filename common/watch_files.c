@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "file.h"
 #include "kparse.h"
 #include "parse.h"
@@ -390,12 +391,12 @@ bool sample_populated(struct cg_watch *w, struct wnode *n, bool quiet)
 	return pop;
 }
 
-static void sample_node(struct cg_watch *w, struct wnode *n)
+static void sample_node(struct cg_watch *w, struct wnode *n, uint64_t now)
 {
 	uint64_t v;
 
 	for (struct wnode *c = n->child; c; c = c->sibling)
-		sample_node(w, c);
+		sample_node(w, c, now);
 	if (n->h->v1_pids && n->have[EF_PIDS])
 		efile_update(w, n, EF_PIDS, CG_SRC_SAMPLED);
 	if (n->thr_v2 && read_u64(n, "memory.current", NULL, &v) == 0)
@@ -413,6 +414,7 @@ static void sample_node(struct cg_watch *w, struct wnode *n)
 		if (ev.count)
 			emit(w, n, &ev);
 	}
+	episodes_end(w, n, now);
 }
 
 void sample(struct cg_watch *w)
@@ -422,7 +424,7 @@ void sample(struct cg_watch *w)
 
 		if (!h->top)
 			continue;
-		sample_node(w, h->top);
+		sample_node(w, h->top, cg_now_ns());
 		if (h->v1_populated)
 			sample_populated(w, h->top, false);
 	}

@@ -54,6 +54,11 @@ struct wnode {
 	uint64_t threshold;
 	struct efd_slot *oom, *thr;
 	struct efd_slot **psi; /* one per trigger (cgroup2 only), NULL where none */
+	/* the sampled counters' episodes: throttled, pids_max */
+	struct episode {
+		bool on;
+		uint64_t count, total, last_ns;
+	} ep[2];
 	unsigned gen; /* the last rescan that found it */
 };
 
@@ -89,6 +94,9 @@ struct cg_watch {
 
 /* ---- watch.c ------------------------------------------------------------------------------ */
 
+/* A sampled counter's episode ends after this many samples without a rise. */
+#define EPISODE_QUIET_SAMPLES 5
+
 /* ev to the callback, as n's (unless its kind is not wanted or the callback said stop) */
 void emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev);
 void emit_simple(struct cg_watch *w, struct wnode *n, enum cg_watch_kind k,
@@ -114,6 +122,8 @@ void on_eventfd(struct cg_watch *w, struct efd_slot *s);
 bool sample_populated(struct cg_watch *w, struct wnode *n, bool quiet);
 /* Read what is sampled, everywhere */
 void sample(struct cg_watch *w);
+/* n's episodes quiet since EPISODE_QUIET_SAMPLES samples: stopped */
+void episodes_end(struct cg_watch *w, struct wnode *n, uint64_t now);
 
 /* ---- watch_psi.c ------------------------------------------------------------------------- */
 

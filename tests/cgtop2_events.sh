@@ -165,6 +165,7 @@ evs = [json.loads(l) for l in sys.stdin]
 assert [e["event"] for e in evs] == ["created", "removed"], evs
 for e in evs:
     assert e["schema"] == "cgtop2-events/1" and e["hierarchy"] == "unified", e
+    assert e["time_iso"] == e["time"] and isinstance(e["time_unix"], float), e
     assert e["cgroup"].endswith("/j") and e["count"] == 1 and e["source"] == "inotify", e
 print("ok")' 2>&1)
 	elif command -v jq >/dev/null 2>&1; then
@@ -277,6 +278,60 @@ test_v1_populated_sampled() {
 	assertEquals "b empty" 1 "$(count_ev "/$S/a/b" pids empty)"
 	assertEquals "a empty" 1 "$(count_ev "/$S/a" pids empty)"
 	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# How many lines of the events say cgroup $1 had event $2, in any hierarchy.
+count_any() {
+	awk -v c="$1" -v e="$2" '$2 == c && $4 == e { n++ } END { print n + 0 }' "$_cgk_tmp/ev.out"
+}
+
+# A hybrid layout: the same path in the unified tree and in a v1 hierarchy is one cgroup, so
+# each change is one event, not one a hierarchy (the v1 side's populated is sampled: the later
+# of the two says empty).
+test_hybrid_one_event_per_path() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_v1 pids || return 0
+	local u p pid
+	u=$(cgk_sandbox unified)
+	p=$(cgk_sandbox pids)
+	watch_start --timeout=30 -d 0.2 --events=created,removed,populated,empty "/$S" || return
+	mkdir "$u/h" "$p/h"
+	cgk_wait_for grep -q "/$S/h .* created" "$_cgk_tmp/ev.out"
+	"$BUSY" -s "$u/h/cgroup.procs" "$p/h/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -q "/$S/h .* populated" "$_cgk_tmp/ev.out"
+	sleep 0.6
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/h .* empty" "$_cgk_tmp/ev.out"
+	sleep 0.6
+	rmdir "$u/h" "$p/h"
+	cgk_wait_for grep -q "/$S/h .* removed" "$_cgk_tmp/ev.out"
+	sleep 0.3
+	kill "$_watch"
+	watch_end 10
+	assertEquals "created once: $ev" 1 "$(count_any "/$S/h" created)"
+	assertEquals "populated once" 1 "$(count_any "/$S/h" populated)"
+	assertEquals "empty once" 1 "$(count_any "/$S/h" empty)"
+	assertEquals "removed once" 1 "$(count_any "/$S/h" removed)"
+}
+
+# Fields split alike for every name: a space is \x20, so the line has its four fields.
+test_text_fields_split() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u name=$'my service\\x20 \tz'
+	u=$(cgk_sandbox unified)
+	mkdir "$u/sp"
+	watch_start --timeout=20 -n 1 "/$S/sp" || return
+	mkdir "$u/sp/$name"
+	watch_end 20 || return
+	rmdir "$u/sp/$name"
+	assertEquals "four fields: $ev" 4 "$(awk '{ print NF }' <<<"$ev")"
+	assertEquals "escaped, reversibly" "/$S/sp/"'my\x20service\\x20\x20\tz' "$(awk '{ print $2 }' <<<"$ev")"
+	# undoing the escapes gives the name back
+	assertEquals "the name back" "/$S/sp/$name" "$(printf '%b' "$(awk '{ print $2 }' <<<"$ev")")"
 }
 
 # ---- v1 pids ------------------------------------------------------------------------------
@@ -709,6 +764,38 @@ test_v1_throttled() {
 	assertEquals "exit: $everr" 0 "$evrc"
 	assertContains "throttled: $ev" "$ev" "/$S/c $(basename "$(cgk_mnt cpu)") throttled count="
 	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# A cgroup throttled for seconds on end: throttled once when it starts and once when it has
+# been quiet for 5 samples, with the count of the whole episode, not a line every sample.
+test_v1_throttled_edge() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local c h pid started stopped n
+	c=$(cgk_sandbox cpu)
+	h=$(basename "$(cgk_mnt cpu)")
+	mkdir "$c/e"
+	echo 10000 >"$c/e/cpu.cfs_period_us"
+	echo 1000 >"$c/e/cpu.cfs_quota_us"
+	watch_start --timeout=30 -d 0.2 --events=throttled "/$S" || return
+	"$BUSY" "$c/e/cgroup.procs" &
+	pid=$!
+	_pids+=("$pid")
+	sleep 3
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/e $h throttled .*state=stopped" "$_cgk_tmp/ev.out"
+	kill "$_watch"
+	watch_end 10
+	n=$(count_ev "/$S/e" "$h" throttled)
+	assertEquals "two events over 3 s of throttling (15 samples): $ev" 2 "$n"
+	started=$(grep "/$S/e $h throttled" "$_cgk_tmp/ev.out" | sed -n 1p)
+	stopped=$(grep "/$S/e $h throttled" "$_cgk_tmp/ev.out" | sed -n 2p)
+	assertContains "started: $started" "$started" "state=started source=sampled"
+	assertContains "stopped: $stopped" "$stopped" "state=stopped source=sampled"
+	# the episode's count: about 300 periods of 10 ms, more than the first sample's
+	assertTrue "the episode counted: $started / $stopped" \
+		"[ $(sed 's/.* count=\([0-9]*\).*/\1/' <<<"$stopped") -gt $(sed 's/.* count=\([0-9]*\).*/\1/' <<<"$started") ]"
 }
 
 . "$SHUNIT2"

@@ -76,8 +76,8 @@ int out_stdout_failed(int r);
 
 /* ---- render.c: the rows to show and every format ------------------------------------------- */
 
-/* How each format writes a name. */
-enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
+/* How each format writes a name; Q_WORD: the table's, and a space too (a field of a line). */
+enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS, Q_WORD };
 
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
@@ -96,6 +96,12 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 /* render_data.c: JSON lines and CSV */
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+/*
+ * Every JSON object's time, ns of the epoch, as its two keys: "time_unix":SECONDS.mmm and
+ * "time_iso":"YYYY-MM-DDTHH:MM:SS.mmmZ" (UTC), comma-separated, no braces; the ISO string alone
+ * into iso too, unless NULL.
+ */
+void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size);
 /* The key of the tasks column in each counting mode (render.c), for every writer. */
 extern const char *const count_keys[];
 /* A name escaped for q as every writer puts it (render.c). */

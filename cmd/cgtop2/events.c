@@ -37,6 +37,7 @@
 /* the callback's "stop": -n N events seen */
 #define STOP_DONE 2
 
+static const char *const edge_names[] = { NULL, "started", "stopped" };
 static const char *const source_names[] = { "inotify", "eventfd", "sampled", "rescan", "trigger" };
 
 /* A queued event: its own variables only, "KEY=VALUE" each ending in a NUL, then a NUL. */
@@ -70,15 +71,14 @@ struct ctx {
 
 extern char **environ;
 
-static void now_iso(char *buf, size_t size)
+/* Now: the ISO 8601 time of the text and of "time", and the JSON's two time keys. */
+static void now_times(char *iso, size_t size, char *keys, size_t keys_size)
 {
 	struct timespec ts;
-	struct tm tm;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+	json_times(keys, keys_size, (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec, iso,
+		   size);
 }
 
 static bool is_counter(enum cg_watch_kind k)
@@ -86,11 +86,12 @@ static bool is_counter(enum cg_watch_kind k)
 	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE;
 }
 
-static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when)
+static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when,
+			const char *times)
 {
 	_cleanup_free_ char *path = NULL, *hier = NULL;
 	bool json = c->a->format == FMT_JSON;
-	enum quoting q = json ? Q_JSON : Q_TABLE;
+	enum quoting q = json ? Q_JSON : Q_WORD;
 	struct out *o = &c->o;
 
 	path = escaped(ev->path, q);
@@ -102,12 +103,14 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 	if (json) {
 		out_printf(
 			o,
-			"{\"schema\":\"cgtop2-events/1\",\"time\":\"%s\",\"cgroup\":\"%s\",\"hierarchy\":\"%s\",\"event\":\"%s\",\"count\":%" PRIu64
+			"{\"schema\":\"cgtop2-events/1\",\"time\":\"%s\",%s,\"cgroup\":\"%s\",\"hierarchy\":\"%s\",\"event\":\"%s\",\"count\":%" PRIu64
 			",\"source\":\"%s\"",
-			when, path, hier, cg_watch_kind_name(ev->kind), ev->count,
+			when, times, path, hier, cg_watch_kind_name(ev->kind), ev->count,
 			source_names[ev->source]);
 		if (ev->file)
 			out_printf(o, ",\"file\":\"%s\"", ev->file);
+		if (ev->edge)
+			out_printf(o, ",\"state\":\"%s\"", edge_names[ev->edge]);
 		if (is_counter(ev->kind))
 			out_printf(o, ",\"total\":%" PRIu64, ev->total);
 		if (ev->kind == CG_EV_THRESHOLD)
@@ -139,6 +142,8 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 			   cg_psi_res_name(ev->trigger->res), ev->trigger->full ? "full" : "some",
 			   ev->trigger->stall_us, ev->trigger->window_us, ev->count, ev->avg10,
 			   ev->avg60, ev->total);
+	if (ev->edge)
+		out_printf(o, " state=%s", edge_names[ev->edge]);
 	if (ev->source != CG_SRC_INOTIFY)
 		out_printf(o, " source=%s", source_names[ev->source]);
 	out_printf(o, "\n");
@@ -190,6 +195,8 @@ static struct qev *event_vars(const struct cg_watch_event *ev, const char *when)
 	     qev_put(&q, "CGROUP_SOURCE=%s", source_names[ev->source]);
 	if (ok && ev->file)
 		ok = qev_put(&q, "CGROUP_FILE=%s", ev->file);
+	if (ok && ev->edge)
+		ok = qev_put(&q, "CGROUP_STATE=%s", edge_names[ev->edge]);
 	if (ok && is_counter(ev->kind))
 		ok = qev_put(&q, "CGROUP_TOTAL=%" PRIu64, ev->total);
 	if (ok && ev->kind == CG_EV_THRESHOLD)
@@ -448,10 +455,10 @@ static void exec_drop_queued(struct ctx *c)
 static int on_event(const struct cg_watch_event *ev, void *userdata)
 {
 	struct ctx *c = userdata;
-	char when[80];
+	char when[40], times[128];
 
-	now_iso(when, sizeof(when));
-	print_event(c, ev, when);
+	now_times(when, sizeof(when), times, sizeof(times));
+	print_event(c, ev, when, times);
 	if (c->a->exec)
 		exec_event(c, ev, when);
 	c->seen++;
