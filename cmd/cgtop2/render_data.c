@@ -156,8 +156,10 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 	char times[128];
 
 	json_times(times, sizeof(times), ns, NULL, 0);
-	out_printf(o, "{\"schema\":%d,\"time\":%.3f,%s,\"cgroups\":[", JSON_SCHEMA,
-		   (double)ns / (double)NSEC_PER_SEC, times);
+	/* "time" as time_unix writes it: the same milliseconds, not a rounding of its own */
+	out_printf(o, "{\"schema\":%d,\"time\":%" PRIu64 ".%03" PRIu64 ",%s,\"cgroups\":[",
+		   JSON_SCHEMA, (uint64_t)(ns / NSEC_PER_SEC),
+		   (uint64_t)(ns % NSEC_PER_SEC / NSEC_PER_MSEC), times);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
