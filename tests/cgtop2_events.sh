@@ -624,6 +624,35 @@ test_psi_sample() {
 	assertContains "source" "$ev" "source=sampled"
 }
 
+# --listen --psi-trigger: the exporter counts the wake-ups of each resource and kind asked.
+test_psi_exporter_counts() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	command -v curl >/dev/null || { cgk_skip "no curl to scrape"; return 0; }
+	local u port m i n=0
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/ex" "$u/ex/busy"
+	"$T" --listen=127.0.0.1:0 --psi-trigger=cpu:some:500ms:2s --psi-trigger=cpu:some:1s:2s \
+		"/$S/ex" >/dev/null 2>"$_cgk_tmp/ex.err" &
+	_pids+=($!)
+	cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/ex.err" || { fail "not serving: $(cat "$_cgk_tmp/ex.err")"; return; }
+	port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$_cgk_tmp/ex.err")
+	m=$(curl -s "http://127.0.0.1:$port/metrics")
+	assertContains "the family, at 0: $m" "$m" 'cgroup_pressure_trigger_events_total{resource="cpu",kind="some"} 0'
+	assertEquals "only what a trigger asks: one line" 1 "$(grep -c '^cgroup_pressure_trigger_events_total' <<<"$m")"
+	"$BUSY" -n 3 "$u/ex/busy/cgroup.procs" &
+	_pids+=($!)
+	for i in $(seq 1 40); do
+		sleep 0.25
+		n=$(curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$port/metrics" |
+			sed -n 's/^cgroup_pressure_trigger_events_total{resource="cpu",kind="some"} //p')
+		[ "${n:-0}" -gt 0 ] && break
+	done
+	assertTrue "wake-ups counted within 10 s: $n" "[ ${n:-0} -gt 0 ]"
+	cgk_kill_pids
+}
+
 # The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a
 # delegated user: tests/unpriv.sh): one line naming it, exit 1, nothing left behind.
 test_psi_window_rule() {

@@ -86,6 +86,8 @@ struct view {
 	/* for the expositions' own metrics (make_view leaves them): NULL, 0 when unknown */
 	const struct cg_stats *stats; /* the collectors' error counts */
 	uint64_t sample_ns; /* how long cg_stats_sample took */
+	/* --listen --psi-trigger: wake-ups by resource, some (0) and full (1); NULL: none asked */
+	const uint64_t (*trigger_events)[2];
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */

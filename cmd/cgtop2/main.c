@@ -120,7 +120,7 @@ static const struct argp_option options[] = {
 	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
 	  4 },
 	{ "psi-trigger", OPT_PSI_TRIGGER, "RES:some|full:STALL:WINDOW", 0,
-	  "With --events (all or pressure): a pressure event when tasks of a cgroup stalled STALL within WINDOW on RES (cpu, memory, io, irq), from a kernel PSI trigger on each cgroup2 cgroup, e.g. memory:some:150ms:2s; :sample after it reads avg10 every -d instead; may be repeated",
+	  "With --events (all or pressure): a pressure event when tasks of a cgroup stalled STALL within WINDOW on RES (cpu, memory, io, irq), from a kernel PSI trigger on each cgroup2 cgroup, e.g. memory:some:150ms:2s; :sample after it reads avg10 every -d instead; with --listen: cgroup_pressure_trigger_events_total counts the wake-ups; may be repeated",
 	  4 },
 	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
 	TOOL_OPTION_HELP,
@@ -372,10 +372,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--web-config needs --listen");
 		if (a->serve && (a->record_file || a->replay_file))
 			argp_error(state, "--listen excludes --record and --replay");
-		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns || a->n_triggers))
-			argp_error(
-				state,
-				"--exec, --memory-threshold, --psi-trigger and --timeout need --events");
+		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns))
+			argp_error(state, "--exec, --memory-threshold and --timeout need --events");
+		if (a->n_triggers && !a->events && !a->serve)
+			argp_error(state, "--psi-trigger needs --events or --listen");
 		if (a->n_triggers && a->event_kinds && !(a->event_kinds & (1u << CG_EV_PRESSURE)))
 			argp_error(state, "--psi-trigger needs --events=pressure (or all)");
 		if (!a->n_triggers && a->event_kinds & (1u << CG_EV_PRESSURE) &&
@@ -658,7 +658,7 @@ static int run(const struct cgtop2_args *args)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
 	if (a->serve) {
-		ret = serve_run(a, s, pre);
+		ret = serve_run(a, l, s, pre);
 	} else {
 		struct source_info si = { .path = a->path,
 					  .count = a->count,
