@@ -8,16 +8,21 @@
 # The sandbox is in the unified hierarchy (a bare PATH names it), else in v1 cpuacct.
 # Target (issue 15): near zero CPU when idle, whatever N is: nothing is polled where the
 # kernel notifies (only --events kinds the kernel does not notify are sampled every -d).
+# Then, on cgroup2 only, PSI triggers: PSI_N (default 1,000) idle cgroups with a
+# --psi-trigger each (memory:some:500ms:2s, a 2 s window that needs no CAP_SYS_RESOURCE): the
+# start, the fds held (one a trigger) and the CPU over IDLE seconds.
 set -u
 BIN=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
 T=$BIN/cgtop2
 N=${CGTOP2_EVENTS_BENCH_N:-10000}
 IDLE=${CGTOP2_EVENTS_BENCH_IDLE:-10}
+PSI_N=${CGTOP2_EVENTS_BENCH_PSI_N:-1000}
 
 [ "$(id -u)" -eq 0 ] || { echo "cgtop2_events bench: needs root (it makes cgroups); skipped"; exit 0; }
 [ -x "$T" ] || { echo "cgtop2_events bench: build first (make bench builds it)"; exit 1; }
 
 mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+v2=$mnt
 if [ -z "$mnt" ]; then
 	mnt=$(awk '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == "cpuacct") { print $5; exit } }' /proc/self/mountinfo)
 fi
@@ -64,3 +69,25 @@ for i in $(seq 1 1200); do [ "$(grep -c ' removed' "$tmp/out")" -ge "$N" ] && br
 t1=$(date +%s.%N)
 c=$(ticks $pid)
 echo "burst of $N removals: $(grep -c ' removed' "$tmp/out") reported in $(echo "$t1 - $t0" | bc) s, $(echo "scale=3; ($c - $b) / $hz" | bc) CPU seconds"
+
+[ -n "$v2" ] || { echo "PSI triggers: no cgroup2 hierarchy; skipped"; exit 0; }
+[ -e "$v2/$name/cpu.pressure" ] || { echo "PSI triggers: no pressure files (CONFIG_PSI off or psi=0); skipped"; exit 0; }
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+pid=
+seq 0 $((PSI_N - 1)) | awk -v d="$dir" '{ printf "%s/p%05d\n", d, $1 }' | xargs mkdir || exit 1
+rm -f "$tmp/err"
+t0=$(date +%s.%N)
+"$T" -v --events=pressure --psi-trigger=memory:some:500ms:2s "/$name" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for i in $(seq 1 1200); do grep -q watching "$tmp/err" && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+grep -q watching "$tmp/err" || { echo "PSI triggers: the watcher did not start:"; cat "$tmp/err"; exit 1; }
+t1=$(date +%s.%N)
+fds=$(ls "/proc/$pid/fd" | wc -l)
+trig=$(sed -n 's/.* and \([0-9]*\) PSI trigger.*/\1/p' "$tmp/err")
+a=$(ticks $pid)
+sleep "$IDLE"
+b=$(ticks $pid)
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+echo "cgtop2 --events=pressure, $PSI_N idle cgroups with a trigger each: start $(echo "$t1 - $t0" | bc) s; $trig triggers, $fds fds open; RSS $rss KiB"
+echo "PSI triggers idle ${IDLE} s: $(echo "scale=3; ($b - $a) / $hz" | bc) CPU seconds (user+sys, ${hz} Hz ticks); $(grep -c . "$tmp/out") events"

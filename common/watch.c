@@ -112,11 +112,84 @@ static struct wslot *wd_find(struct cg_watch *w, int wd)
 
 /* ---- events to the callback -------------------------------------------------------------- */
 
+static bool node_populated(const struct wnode *n)
+{
+	return n->h->h->version == 2 ? n->have[EF_CGROUP] && n->ev[EF_CGROUP][0] : n->populated;
+}
+
+/*
+ * A path is one cgroup however many hierarchies have it (a hybrid layout's unified tree and
+ * each v1 hierarchy): created when the first has it, removed when the last goes, populated
+ * while any is, so that a change is one event. Whether another hierarchy's node of n's path
+ * already says what ev would.
+ */
+static bool said_elsewhere(struct cg_watch *w, const struct wnode *n, enum cg_watch_kind k)
+{
+	for (size_t i = 0; i < w->n_hiers; i++) {
+		struct wnode *o;
+
+		if (&w->hiers[i] == n->h || !(o = node_find(w, &w->hiers[i], n->path)))
+			continue;
+		if (k == CG_EV_CREATED || k == CG_EV_REMOVED ||
+		    ((k == CG_EV_POPULATED || k == CG_EV_EMPTY) && node_populated(o)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A sampled counter rising every sample (a cgroup throttled for minutes) is one event when it
+ * starts and one when it has been quiet for EPISODE_QUIET_SAMPLES samples, with the count:
+ * whether ev is the start (to emit) or a rise within the episode (counted).
+ */
+static bool episode_starts(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
+{
+	struct episode *e = &n->ep[ev->kind == CG_EV_PIDS_MAX];
+
+	e->last_ns = cg_now_ns();
+	e->total = ev->total;
+	if (e->on) {
+		e->count += ev->count;
+		return false;
+	}
+	e->on = true;
+	e->count = ev->count;
+	ev->edge = CG_EDGE_STARTED;
+	return true;
+}
+
+void episodes_end(struct cg_watch *w, struct wnode *n, uint64_t now)
+{
+	static const enum cg_watch_kind kinds[] = { CG_EV_THROTTLED, CG_EV_PIDS_MAX };
+	static const char *const files[] = { "cpu.stat", "pids.events" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(n->ep); i++) {
+		struct episode *e = &n->ep[i];
+		struct cg_watch_event ev = { .kind = kinds[i],
+					     .source = CG_SRC_SAMPLED,
+					     .edge = CG_EDGE_STOPPED,
+					     .file = files[i] };
+
+		if (!e->on || e->last_ns + EPISODE_QUIET_SAMPLES * w->o.interval_ns > now)
+			continue;
+		e->on = false;
+		ev.count = e->count;
+		ev.total = e->total;
+		emit(w, n, &ev);
+	}
+}
+
 void emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
 {
 	char path[PATH_MAX + 2];
 
 	if (w->stop || !(w->o.kinds & (1u << ev->kind)))
+		return;
+	if (ev->kind <= CG_EV_EMPTY && said_elsewhere(w, n, ev->kind))
+		return;
+	if (ev->source == CG_SRC_SAMPLED && !ev->edge &&
+	    (ev->kind == CG_EV_THROTTLED || ev->kind == CG_EV_PIDS_MAX) &&
+	    !episode_starts(w, n, ev))
 		return;
 	snprintf(path, sizeof(path), "/%s", n->path);
 	ev->path = path;
@@ -237,6 +310,7 @@ static void node_free(struct cg_watch *w, struct wnode *n)
 		n->h->top = NULL;
 	efd_free(n->oom);
 	efd_free(n->thr);
+	psi_free(w, n);
 	free(n->path);
 	free(n);
 	w->n_nodes--;
@@ -410,6 +484,19 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 	}
 	if (r < 0)
 		goto fail;
+	if (o->n_triggers && (o->kinds & (1u << CG_EV_PRESSURE))) {
+		bool v2 = false;
+
+		for (size_t i = 0; i < w->n_hiers; i++)
+			v2 |= w->hiers[i].h->version == 2;
+		if (!v2) {
+			r = cg_diag_say(
+				d, ENOTSUP, *o->path ? o->path : "/", "all hierarchies",
+				"PSI triggers",
+				"PSI triggers are cgroup2's: no cgroup2 hierarchy has this cgroup");
+			goto fail;
+		}
+	}
 	w->next_sample = cg_now_ns() + o->interval_ns;
 	w->d = NULL;
 	*ret = w;
@@ -453,11 +540,15 @@ int cg_watch_timeout_ms(const struct cg_watch *w)
 {
 	uint64_t now = cg_now_ns();
 
-	if (!w->sampled)
+	uint64_t next = w->sampled ? w->next_sample : 0;
+
+	if (w->psi_due && (!next || w->psi_due < next))
+		next = w->psi_due;
+	if (!next)
 		return -1;
-	if (w->next_sample <= now)
+	if (next <= now)
 		return 0;
-	return (int)((w->next_sample - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
+	return (int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
 }
 
 size_t cg_watch_overflows(const struct cg_watch *w)
@@ -473,6 +564,11 @@ size_t cg_watch_cgroups(const struct cg_watch *w)
 size_t cg_watch_watches(const struct cg_watch *w)
 {
 	return w->n_wds;
+}
+
+size_t cg_watch_triggers(const struct cg_watch *w)
+{
+	return w->n_psi;
 }
 
 /* ---- what happened ------------------------------------------------------------------------ */
@@ -612,9 +708,14 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 	w->d = d;
 	/* eventfds first: only inotify's removals free nodes, which the slots point to */
 	n = epoll_wait(w->epfd, ee, (int)ARRAY_SIZE(ee), 0);
-	for (int i = 0; i < n; i++)
-		if (ee[i].data.ptr)
-			on_eventfd(w, ee[i].data.ptr);
+	for (int i = 0; i < n; i++) {
+		struct efd_slot *s = ee[i].data.ptr;
+
+		if (s && s->type == EFD_PSI)
+			on_psi(w, s, ee[i].events);
+		else if (s)
+			on_eventfd(w, s);
+	}
 	for (;;) {
 		ssize_t len = read(w->ifd, buf, sizeof(buf));
 
@@ -644,6 +745,8 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 	if (w->sampled && cg_now_ns() >= w->next_sample) {
 		sample(w);
 		w->next_sample = cg_now_ns() + w->o.interval_ns;
+	} else {
+		psi_tick(w, false);
 	}
 out:
 	w->d = NULL;

@@ -24,6 +24,7 @@ enum cg_watch_kind {
 	CG_EV_PIDS_MAX,
 	CG_EV_THRESHOLD,
 	CG_EV_THROTTLED,
+	CG_EV_PRESSURE,
 	CG_EV_N
 };
 
@@ -40,7 +41,31 @@ enum cg_watch_source {
 	CG_SRC_EVENTFD, /* v1 cgroup.event_control */
 	CG_SRC_SAMPLED, /* read every interval: a change between two reads is seen, not each one */
 	CG_SRC_RESCAN, /* found by the rescan after an inotify queue overflow */
+	CG_SRC_TRIGGER, /* a PSI trigger's wake-up (POLLPRI) */
 };
+
+/* The resources of the PSI files: cpu.pressure, memory.pressure, io.pressure, irq.pressure. */
+enum cg_psi_res { CG_PSIR_CPU, CG_PSIR_MEMORY, CG_PSIR_IO, CG_PSIR_IRQ, CG_PSIR_N };
+
+/* One --psi-trigger: RESOURCE:some|full:STALL:WINDOW[:sample] */
+struct cg_psi_trigger {
+	enum cg_psi_res res;
+	bool full; /* else some */
+	uint64_t stall_us, window_us;
+	bool sample; /* no kernel trigger: avg10 read every interval against stall/window */
+};
+
+/* "cpu", "memory", "io", "irq"; NULL out of range */
+const char *cg_psi_res_name(enum cg_psi_res r);
+/*
+ * "memory:some:150ms:1s", "cpu:full:50ms:500ms:sample": STALL and WINDOW as cg_parse_seconds
+ * (whole microseconds), the window 500 ms to 10 s, the stall above 0 and at most the window, irq
+ * only full. -EINVAL (*ret_why, if given: the rule broken, a static string), -ERANGE.
+ */
+int cg_psi_trigger_parse(const char *spec, struct cg_psi_trigger *ret, const char **ret_why);
+
+/* A sampled counter's episode: it started rising, or stopped (quiet for 5 samples). */
+enum cg_watch_edge { CG_EDGE_NONE, CG_EDGE_STARTED, CG_EDGE_STOPPED };
 
 struct cg_watch_event {
 	enum cg_watch_kind kind;
@@ -50,13 +75,21 @@ struct cg_watch_event {
 	const char *mountpoint; /* where this process sees the hierarchy: the directory is there */
 	const char *file; /* the file that told: "cgroup.events", "memory.events", NULL for dirs */
 	enum cg_watch_source source;
-	/* by how many the counter rose (oom, oom_kill, memory_high/max, pids_max, throttled), else 1 */
+	/*
+	 * by how many the counter rose (oom, oom_kill, memory_high/max, pids_max, throttled), else
+	 * 1; a sampled counter's started: the rise then; its stopped: the rise over the episode
+	 */
 	uint64_t count;
+	enum cg_watch_edge edge; /* sampled counters (throttled, v1 pids_max) only */
 	/* the counter's value now (same kinds), 0 when not a counter */
 	uint64_t total;
 	/* threshold: usage and the threshold in bytes, above (crossed upwards) or not */
 	uint64_t usage, threshold;
 	bool above;
+	/* pressure: the trigger, and the file's averages of its line (some or full) then; total is
+	 * its stall time in microseconds, count the wake-ups since the last event */
+	const struct cg_psi_trigger *trigger;
+	double avg10, avg60;
 };
 
 /* One --memory-threshold: a cgroup path (normalized, "" the root) and a size in bytes. */
@@ -71,6 +104,9 @@ struct cg_watch_opts {
 	uint64_t interval_ns; /* how often the sampled kinds are read */
 	const struct cg_watch_threshold *thresholds;
 	size_t n_thresholds;
+	/* registered on every cgroup2 cgroup watched, each on its own fd (pressure events) */
+	const struct cg_psi_trigger *triggers;
+	size_t n_triggers;
 };
 
 typedef int (*cg_watch_cb)(const struct cg_watch_event *ev, void *userdata);
@@ -107,10 +143,14 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
  */
 int cg_watch_rescan(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct cg_diag *d);
 
-/* How many rescans an inotify queue overflow caused, watched cgroups and inotify watches. */
+/*
+ * How many rescans an inotify queue overflow caused, watched cgroups, inotify watches and PSI
+ * triggers registered (an fd each).
+ */
 size_t cg_watch_overflows(const struct cg_watch *w);
 size_t cg_watch_cgroups(const struct cg_watch *w);
 size_t cg_watch_watches(const struct cg_watch *w);
+size_t cg_watch_triggers(const struct cg_watch *w);
 
 /*
  * Pure, for tests: the events that the change of an events file (cgroup.events, memory.events,

@@ -17,13 +17,14 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "file.h"
 #include "kparse.h"
 #include "parse.h"
 
 static const char *const kind_names[CG_EV_N] = {
 	"created",  "removed",	   "populated",	 "empty",    "frozen",	  "thawed",    "oom",
-	"oom_kill", "memory_high", "memory_max", "pids_max", "threshold", "throttled",
+	"oom_kill", "memory_high", "memory_max", "pids_max", "threshold", "throttled", "pressure",
 };
 
 const char *cg_watch_kind_name(enum cg_watch_kind k)
@@ -238,7 +239,7 @@ static int v1_event(struct cg_watch *w, struct wnode *n, const char *file, const
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	*s = (struct efd_slot){ .node = n, .fd = efd, .threshold = threshold };
+	*s = (struct efd_slot){ .node = n, .fd = efd, .type = threshold ? EFD_THRESHOLD : EFD_OOM };
 	ee.data.ptr = s;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, efd, &ee) < 0) {
 		free(s);
@@ -336,7 +337,7 @@ int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_sour
 	}
 	if (n->h->v1_populated || n->h->v1_pids)
 		w->sampled = true;
-	return 0;
+	return psi_arm(w, n);
 }
 
 void on_eventfd(struct cg_watch *w, struct efd_slot *s)
@@ -347,7 +348,7 @@ void on_eventfd(struct cg_watch *w, struct efd_slot *s)
 
 	if (read(s->fd, &count, sizeof(count)) != sizeof(count))
 		return;
-	if (s->threshold) {
+	if (s->type == EFD_THRESHOLD) {
 		/* the kernel signals every event of a cgroup it removes: no file, no event */
 		if (read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
 			threshold_check(w, n, v, count, CG_SRC_EVENTFD);
@@ -390,12 +391,12 @@ bool sample_populated(struct cg_watch *w, struct wnode *n, bool quiet)
 	return pop;
 }
 
-static void sample_node(struct cg_watch *w, struct wnode *n)
+static void sample_node(struct cg_watch *w, struct wnode *n, uint64_t now)
 {
 	uint64_t v;
 
 	for (struct wnode *c = n->child; c; c = c->sibling)
-		sample_node(w, c);
+		sample_node(w, c, now);
 	if (n->h->v1_pids && n->have[EF_PIDS])
 		efile_update(w, n, EF_PIDS, CG_SRC_SAMPLED);
 	if (n->thr_v2 && read_u64(n, "memory.current", NULL, &v) == 0)
@@ -413,6 +414,7 @@ static void sample_node(struct cg_watch *w, struct wnode *n)
 		if (ev.count)
 			emit(w, n, &ev);
 	}
+	episodes_end(w, n, now);
 }
 
 void sample(struct cg_watch *w)
@@ -422,10 +424,11 @@ void sample(struct cg_watch *w)
 
 		if (!h->top)
 			continue;
-		sample_node(w, h->top);
+		sample_node(w, h->top, cg_now_ns());
 		if (h->v1_populated)
 			sample_populated(w, h->top, false);
 	}
+	psi_tick(w, true);
 }
 
 int cg_watch_threshold_parse(const char *arg, char **ret_path, uint64_t *ret_bytes)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private to common/watch*.c: the watcher's state. watch.c: the tree, inotify, rescans;
- * watch_files.c: the events files, v1 eventfds and what is sampled.
+ * watch_files.c: the events files, v1 eventfds and what is sampled; watch_psi.c: PSI triggers.
  */
 #ifndef CGKIT_WATCH_IMPL_H
 #define CGKIT_WATCH_IMPL_H
@@ -30,10 +30,14 @@ struct whier {
 	struct wnode *top;
 };
 
+/* An fd on the epoll fd besides inotify: a v1 eventfd, or a PSI trigger's pressure file */
 struct efd_slot {
 	struct wnode *node;
-	int fd;
-	bool threshold; /* else oom */
+	int fd; /* -1: a sampled trigger, or one the kernel dropped */
+	enum { EFD_OOM, EFD_THRESHOLD, EFD_PSI } type;
+	/* PSI: which trigger, the wake-ups not yet reported, when the last was (monotonic ns) */
+	size_t trig;
+	uint64_t wakes, last_ns;
 };
 
 struct wnode {
@@ -49,6 +53,12 @@ struct wnode {
 	bool thr_v2, above;
 	uint64_t threshold;
 	struct efd_slot *oom, *thr;
+	struct efd_slot **psi; /* one per trigger (cgroup2 only), NULL where none */
+	/* the sampled counters' episodes: throttled, pids_max */
+	struct episode {
+		bool on;
+		uint64_t count, total, last_ns;
+	} ep[2];
 	unsigned gen; /* the last rescan that found it */
 };
 
@@ -72,6 +82,8 @@ struct cg_watch {
 	bool sampled;
 	uint64_t next_sample;
 	size_t overflows;
+	size_t n_psi; /* trigger fds held */
+	uint64_t psi_due; /* when a wake-up held back by its window is due (0: none) */
 	unsigned gen;
 	/* the callback of the running call; stop: it asked not to be called again */
 	cg_watch_cb cb;
@@ -81,6 +93,9 @@ struct cg_watch {
 };
 
 /* ---- watch.c ------------------------------------------------------------------------------ */
+
+/* A sampled counter's episode ends after this many samples without a rise. */
+#define EPISODE_QUIET_SAMPLES 5
 
 /* ev to the callback, as n's (unless its kind is not wanted or the callback said stop) */
 void emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev);
@@ -107,5 +122,17 @@ void on_eventfd(struct cg_watch *w, struct efd_slot *s);
 bool sample_populated(struct cg_watch *w, struct wnode *n, bool quiet);
 /* Read what is sampled, everywhere */
 void sample(struct cg_watch *w);
+/* n's episodes quiet since EPISODE_QUIET_SAMPLES samples: stopped */
+void episodes_end(struct cg_watch *w, struct wnode *n, uint64_t now);
+
+/* ---- watch_psi.c ------------------------------------------------------------------------- */
+
+/* n's PSI triggers (cgroup2): each registered on its own fd; a refusal fills w->d */
+int psi_arm(struct cg_watch *w, struct wnode *n);
+void psi_free(struct cg_watch *w, struct wnode *n);
+/* A trigger's fd polled with events (EPOLLPRI: a wake-up; EPOLLERR: the cgroup went) */
+void on_psi(struct cg_watch *w, struct efd_slot *s, uint32_t events);
+/* The sampled triggers (sample), and the wake-ups whose window has passed */
+void psi_tick(struct cg_watch *w, bool sample);
 
 #endif

@@ -167,7 +167,8 @@ test_fixture_process_count() {
 	assertEquals "tasks as before" "/app 7" "$(echo "$out" | awk -F, 'NR == 2 { print $2, $3 }')"
 }
 
-# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (U+FFFD for what is not)
+# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (JSON: U+FFFD for what is
+# not; OpenMetrics: \xNN, reversibly)
 test_fixture_invalid_utf8() {
 	local dir=$_cgk_tmp/u8 mi bad=$'b\xffd' ok=$'caf\xc3\xa9'
 	command -v python3 >/dev/null || { cgk_skip "no python3 to decode the output"; return; }
@@ -182,8 +183,9 @@ test_fixture_invalid_utf8() {
 	assertEquals "json decodes, U+FFFD for the bad byte, the good name kept" "ok" "$(printf '%s' "$out" |
 		python3 -c 'import json,sys; p=[c["path"] for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if "/b\ufffdd" in p and "/caf\u00e9" in p else p)')"
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F openmetrics -1 --depth=1
+	# a label value holds the table's escapes (the byte as \xff), quoted as OpenMetrics quotes
 	assertEquals "openmetrics decodes" "ok" "$(printf '%s' "$out" |
-		python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); print("ok" if "cgroup=\"/b\ufffdd\"" in t else t[:200])')"
+		python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); print("ok" if "cgroup=\"/b\\\\xffd\"" in t else t[:200])')"
 }
 
 # Checks one format's output ($1: json csv openmetrics table) of the cgroups named in
@@ -206,8 +208,6 @@ if ctl:
     sys.exit(print("raw control characters: %r" % ctl[:5]))
 def u8(n):  # a byte that is no UTF-8 is U+FFFD (the names have single ones)
     return n.decode("utf-8", "replace")
-def fffd(n):  # control characters as U+FFFD too
-    return "".join("\ufffd" if is_ctl(c) else c for c in u8(n))
 def table(n):  # \t \n \r, \xNN per byte of another control character or of no UTF-8, \\
     out = ""
     for c in n.decode("utf-8", "surrogateescape"):
@@ -232,7 +232,7 @@ if fmt == "json":
     if not lines:
         bad.append("no JSON")
 elif fmt == "csv":
-    want = sorted(fffd(n) for n in names)
+    want = sorted(table(n) for n in names)
     rows = list(csv.reader(io.StringIO(text)))
     if len(rows) != len(lines):
         bad.append("%d CSV rows on %d lines" % (len(rows), len(lines)))
@@ -242,8 +242,8 @@ elif fmt == "csv":
     if got != sorted(want * refreshes) or not refreshes:
         bad.append("csv paths %r, not %r" % (got, want))
 elif fmt == "openmetrics":
-    # a newline is \n in a label, other control characters U+FFFD
-    want = sorted("\n".join(fffd(p) for p in n.split(b"\n")) for n in names)
+    # a label value is the table's text: \xNN for control bytes, reversible
+    want = sorted(table(n) for n in names)
     name = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
     label = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*"'
     sample = re.compile(r"^%s(\{%s(,%s)*\})? (-?[0-9]+(\.[0-9]+)?|\+Inf)$" % (name, label, label))
@@ -363,7 +363,7 @@ test_fixture_json() {
 	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}}}'
 	# the files do not change: the second sample has rates, all zero
 	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}}}'
-	case $l1 in '{"schema":2,"time":'[0-9]*'.'[0-9][0-9][0-9]',"cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	case $l1 in '{"schema":2,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	# schema 2: every PSI average; those of the psi collector null without it
 	fx unified -F json -1 --depth=0 --collectors=none /app
 	assertContains "PSI averages without the collector" "$out" \
@@ -384,9 +384,14 @@ want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
 n = 0
 for line in sys.stdin:
     o = json.loads(line)
-    assert set(o) == {"schema", "time", "cgroups"}, o.keys()
+    assert set(o) == {"schema", "time", "time_unix", "time_iso", "cgroups"}, o.keys()
     assert o["schema"] == 2
     assert isinstance(o["time"], float) and o["time"] > 1e9
+    # every JSON has both conventions (the events too): the same instant
+    import datetime
+    iso = datetime.datetime.strptime(o["time_iso"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    assert o["time_unix"] == o["time"], o
+    assert abs(iso.replace(tzinfo=datetime.timezone.utc).timestamp() - o["time_unix"]) < 0.001, o
     for c in o["cgroups"]:
         assert set(c) == want, sorted(c)
         assert set(c["pressure"]) == {"cpu", "memory", "io"}
@@ -401,7 +406,7 @@ for line in sys.stdin:
 assert n > 0
 print(n)'
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e '(keys == ["cgroups","schema","time"]) and (.schema == 2) and all(.cgroups[];
+		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 2) and all(.cgroups[];
 			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","memory_bytes","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else

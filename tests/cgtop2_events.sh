@@ -165,6 +165,7 @@ evs = [json.loads(l) for l in sys.stdin]
 assert [e["event"] for e in evs] == ["created", "removed"], evs
 for e in evs:
     assert e["schema"] == "cgtop2-events/1" and e["hierarchy"] == "unified", e
+    assert e["time_iso"] == e["time"] and isinstance(e["time_unix"], float), e
     assert e["cgroup"].endswith("/j") and e["count"] == 1 and e["source"] == "inotify", e
 print("ok")' 2>&1)
 	elif command -v jq >/dev/null 2>&1; then
@@ -277,6 +278,60 @@ test_v1_populated_sampled() {
 	assertEquals "b empty" 1 "$(count_ev "/$S/a/b" pids empty)"
 	assertEquals "a empty" 1 "$(count_ev "/$S/a" pids empty)"
 	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# How many lines of the events say cgroup $1 had event $2, in any hierarchy.
+count_any() {
+	awk -v c="$1" -v e="$2" '$2 == c && $4 == e { n++ } END { print n + 0 }' "$_cgk_tmp/ev.out"
+}
+
+# A hybrid layout: the same path in the unified tree and in a v1 hierarchy is one cgroup, so
+# each change is one event, not one a hierarchy (the v1 side's populated is sampled: the later
+# of the two says empty).
+test_hybrid_one_event_per_path() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_v1 pids || return 0
+	local u p pid
+	u=$(cgk_sandbox unified)
+	p=$(cgk_sandbox pids)
+	watch_start --timeout=30 -d 0.2 --events=created,removed,populated,empty "/$S" || return
+	mkdir "$u/h" "$p/h"
+	cgk_wait_for grep -q "/$S/h .* created" "$_cgk_tmp/ev.out"
+	"$BUSY" -s "$u/h/cgroup.procs" "$p/h/cgroup.procs" &
+	pid=$!
+	cgk_wait_for grep -q "/$S/h .* populated" "$_cgk_tmp/ev.out"
+	sleep 0.6
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/h .* empty" "$_cgk_tmp/ev.out"
+	sleep 0.6
+	rmdir "$u/h" "$p/h"
+	cgk_wait_for grep -q "/$S/h .* removed" "$_cgk_tmp/ev.out"
+	sleep 0.3
+	kill "$_watch"
+	watch_end 10
+	assertEquals "created once: $ev" 1 "$(count_any "/$S/h" created)"
+	assertEquals "populated once" 1 "$(count_any "/$S/h" populated)"
+	assertEquals "empty once" 1 "$(count_any "/$S/h" empty)"
+	assertEquals "removed once" 1 "$(count_any "/$S/h" removed)"
+}
+
+# Fields split alike for every name: a space is \x20, so the line has its four fields.
+test_text_fields_split() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u name=$'my service\\x20 \tz'
+	u=$(cgk_sandbox unified)
+	mkdir "$u/sp"
+	watch_start --timeout=20 -n 1 "/$S/sp" || return
+	mkdir "$u/sp/$name"
+	watch_end 20 || return
+	rmdir "$u/sp/$name"
+	assertEquals "four fields: $ev" 4 "$(awk '{ print NF }' <<<"$ev")"
+	assertEquals "escaped, reversibly" "/$S/sp/"'my\x20service\\x20\x20\tz' "$(awk '{ print $2 }' <<<"$ev")"
+	# undoing the escapes gives the name back
+	assertEquals "the name back" "/$S/sp/$name" "$(printf '%b' "$(awk '{ print $2 }' <<<"$ev")")"
 }
 
 # ---- v1 pids ------------------------------------------------------------------------------
@@ -415,8 +470,47 @@ test_exec_queue_bounded() {
 	assertEquals "exit: $everr" 0 "$evrc"
 	assertEquals "the second command was told: $(cat "$log")" "run $((n - 1 - 64))" "$(sed -n 2p "$log")"
 	assertContains "dropped said" "$everr" "cgroup /$S/q (unified): --exec: $((n - 1 - 64)) events not run (queue full)"
-	assertContains "queued said" "$everr" "--exec: 63 queued events not run (interrupted)"
+	assertContains "queued said" "$everr" "--exec: 63 queued events of 1 cgroup not run (interrupted)"
 	echo 0 >"$u/q/cgroup.freeze"
+}
+
+# A delegated user's mkdir and rmdir of 10,000 unique names under a slow --exec: each name has
+# a queue of its own, so only a bound over all of them (count and bytes) keeps root's watcher
+# small (it grew by 3.4 kB an event); what that bound refuses is said once, and SIGTERM says
+# what waited in one line, not one a cgroup.
+test_exec_storm_bounded() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_unwrapped "measures the watcher's resident memory" || return 0
+	# ASan keeps freed memory in its quarantine (256 MB): the RSS says nothing of the queue
+	if command -v ldd >/dev/null && ldd "$T" 2>/dev/null | grep -q libasan; then
+		cgk_skip "measures the watcher's resident memory, which ASan's quarantine inflates"
+		return 0
+	fi
+	local u n=10000 pids=$_cgk_tmp/storm.pids rss0 rss1 p
+	u=$(cgk_sandbox unified)
+	mkdir "$u/st"
+	chown 65534:65534 "$u/st"
+	: >"$pids"
+	watch_start --events=created,removed --exec='echo $$ >>'"$pids"'; exec sleep 300' "/$S/st" || return
+	rss0=$(awk '/^VmRSS/ { print $2 }' "/proc/$_watch/status")
+	"$HELPERS/runas" 65534 65534 sh -c 'cd "$1" && seq -f "n%.0f" 1 "$2" | xargs mkdir && seq -f "n%.0f" 1 "$2" | xargs rmdir' _ "$u/st" $n
+	mkdir "$u/st/last"
+	# the events come in order: once the last is printed, the storm has been taken in
+	CGK_WAIT_TICKS=1200 cgk_wait_for grep -q "/$S/st/last unified created" "$_cgk_tmp/ev.out" ||
+		fail "the storm was not taken in within 60 s"
+	rss1=$(awk '/^VmRSS/ { print $2 }' "/proc/$_watch/status")
+	kill -TERM "$_watch"
+	watch_end 10
+	while read -r p; do _pids+=("$p"); done <"$pids"
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertTrue "RSS grew by $((rss1 - rss0)) KiB (from $rss0 KiB), more than 8 MiB" "[ $((rss1 - rss0)) -lt 8192 ]"
+	assertEquals "16 commands ran at once" 16 "${#_pids[@]}"
+	assertEquals "the full queue said once: $(head -c 600 <<<"$everr")" 1 "$(grep -c 'the most cgtop2 queues' <<<"$everr")"
+	assertEquals "one summary line at SIGTERM: $(tail -n 3 <<<"$everr")" 1 "$(grep -c 'interrupted' <<<"$everr")"
+	assertEquals "three lines in all" 3 "$(wc -l <<<"$everr")"
+	assertContains "the summary" "$everr" "--exec: 1024 queued events of 1024 cgroups not run (interrupted); "
+	rmdir "$u/st/last"
 }
 
 # The man page's release agent: a cgroup removed by --exec when it becomes empty.
@@ -443,6 +537,144 @@ test_exec_release_agent() {
 	assertTrue "the watched cgroup stays" "[ -d '$u/jobs' ]"
 }
 
+# ---- PSI triggers ---------------------------------------------------------------------------
+
+test_psi_usage() {
+	cgk_capture "$T" --events --psi-trigger=cpu:some:100ms:400ms
+	assertEquals "window" 64 "$rc"
+	assertContains "$err" "--psi-trigger 'cpu:some:100ms:400ms': the window is 500ms to 10s"
+	cgk_capture "$T" --events --psi-trigger=irq:some:100ms:2s
+	assertEquals "irq some" 64 "$rc"
+	assertContains "$err" "irq.pressure has only a full line"
+	cgk_capture "$T" --events --psi-trigger=cpu:some:3s:2s
+	assertContains "$err" "the stall is at most the window"
+	cgk_capture "$T" --psi-trigger=cpu:some:1s:2s
+	assertEquals "without --events" 64 "$rc"
+	cgk_capture "$T" --events=created --psi-trigger=cpu:some:1s:2s
+	assertEquals "pressure not asked" 64 "$rc"
+	assertContains "$err" "--psi-trigger needs --events=pressure (or all)"
+	cgk_capture "$T" --events=pressure
+	assertEquals "no trigger" 64 "$rc"
+	assertContains "$err" "--events=pressure needs a --psi-trigger"
+}
+
+# How many of the watcher's fds are open on a pressure file.
+pressure_fds() {
+	local n=0 f
+	for f in /proc/"$_watch"/fd/*; do
+		case $(readlink "$f") in *.pressure) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
+
+# Three busy threads on two CPUs in one cgroup: the kernel's trigger fires within its window
+# (an unprivileged trigger, as root here lacks CAP_SYS_RESOURCE, is checked every 2 s by the
+# kernel's averaging work: one period of slack); an idle cgroup beside it fires nothing; the
+# cgroup removed gives its trigger's fd back.
+test_psi_trigger_cpu() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u t0 t1 ms line
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || [ -e /proc/pressure/cpu ] ||
+		{ cgk_skip "no PSI in this kernel (CONFIG_PSI off or psi=0)"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/psi" "$u/psi/busy" "$u/psi/idle"
+	watch_start --timeout=60 --events=pressure,removed --psi-trigger=cpu:some:500ms:2s \
+		--exec='[ "$CGROUP_EVENT" = pressure ] && echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_PSI_KIND $CGROUP_PSI_STALL_US $CGROUP_PSI_WINDOW_US $CGROUP_COUNT" >>'"$_cgk_tmp/psi.log" \
+		"/$S/psi" || return
+	assertContains "-v says the triggers" "$(cat "$_cgk_tmp/ev.err")" "with 4 inotify watches and 3 PSI triggers"
+	assertEquals "an fd a trigger" 3 "$(pressure_fds)"
+	t0=${EPOCHREALTIME/./}
+	"$BUSY" -n 3 "$u/psi/busy/cgroup.procs" &
+	_pids+=($!)
+	CGK_WAIT_TICKS=200 cgk_wait_for grep -q "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out" ||
+		fail "no pressure event in 10 s: $(cat "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err")"
+	t1=${EPOCHREALTIME/./}
+	ms=$(((t1 - t0) / 1000))
+	echo "# cpu:some:500ms:2s fired after $ms ms"
+	assertTrue "fired after $ms ms: within the window and one averaging period (4 s)" "[ $ms -le 4000 ]"
+	line=$(grep -m1 "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out")
+	assertContains "fields: $line" "$line" " resource=cpu kind=some stall_us=500000 window_us=2000000 count=1 avg10="
+	assertContains "source" "$line" "source=trigger"
+	cgk_wait_for test -s "$_cgk_tmp/psi.log"
+	assertEquals "--exec's variables" "/$S/psi/busy cpu some 500000 2000000 1" "$(head -n 1 "$_cgk_tmp/psi.log")"
+	cgk_kill_pids
+	sleep 2.5
+	assertEquals "the idle cgroup: nothing" 0 "$(count_ev "/$S/psi/idle" unified pressure)"
+	# at most one event per window: the stalls of 2.5 s give at most 2 or 3
+	assertTrue "edge-limited: $(cat "$_cgk_tmp/ev.out")" "[ $(count_ev "/$S/psi/busy" unified pressure) -le 3 ]"
+	rmdir "$u/psi/idle"
+	cgk_wait_for grep -q "/$S/psi/idle unified removed" "$_cgk_tmp/ev.out"
+	cgk_wait_for test "$(pressure_fds)" = 2
+	assertEquals "the removed cgroup's trigger released" 2 "$(pressure_fds)"
+	kill "$_watch"
+	watch_end 10
+}
+
+# :sample: avg10 read every -d against stall/window, only when asked; no trigger registered.
+test_psi_sample() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/samp"
+	watch_start --timeout=30 -n 1 -d 0.2 --events=pressure --psi-trigger=cpu:some:100ms:1s:sample "/$S/samp" || return
+	assertContains "no trigger registered" "$(cat "$_cgk_tmp/ev.err")" "and 0 PSI triggers"
+	"$BUSY" -n 3 "$u/samp/cgroup.procs" &
+	_pids+=($!)
+	watch_end 30 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	assertContains "sampled: $ev" "$ev" "/$S/samp unified pressure resource=cpu kind=some stall_us=100000 window_us=1000000 count=1"
+	assertContains "source" "$ev" "source=sampled"
+}
+
+# --listen --psi-trigger: the exporter counts the wake-ups of each resource and kind asked.
+test_psi_exporter_counts() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	command -v curl >/dev/null || { cgk_skip "no curl to scrape"; return 0; }
+	local u port m i n=0
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/ex" "$u/ex/busy"
+	"$T" --listen=127.0.0.1:0 --psi-trigger=cpu:some:500ms:2s --psi-trigger=cpu:some:1s:2s \
+		"/$S/ex" >/dev/null 2>"$_cgk_tmp/ex.err" &
+	_pids+=($!)
+	cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/ex.err" || { fail "not serving: $(cat "$_cgk_tmp/ex.err")"; return; }
+	port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$_cgk_tmp/ex.err")
+	m=$(curl -s "http://127.0.0.1:$port/metrics")
+	assertContains "the family, at 0: $m" "$m" 'cgroup_pressure_trigger_events_total{resource="cpu",kind="some"} 0'
+	assertEquals "only what a trigger asks: one line" 1 "$(grep -c '^cgroup_pressure_trigger_events_total' <<<"$m")"
+	"$BUSY" -n 3 "$u/ex/busy/cgroup.procs" &
+	_pids+=($!)
+	for i in $(seq 1 40); do
+		sleep 0.25
+		n=$(curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$port/metrics" |
+			sed -n 's/^cgroup_pressure_trigger_events_total{resource="cpu",kind="some"} //p')
+		[ "${n:-0}" -gt 0 ] && break
+	done
+	assertTrue "wake-ups counted within 10 s: $n" "[ ${n:-0} -gt 0 ]"
+	cgk_kill_pids
+}
+
+# The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a
+# delegated user: tests/unpriv.sh): one line naming it, exit 1, nothing left behind.
+test_psi_window_rule() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_sandbox unified)
+	mkdir "$u/w"
+	if command -v capsh >/dev/null && capsh --has-p=cap_sys_resource 2>/dev/null; then
+		cgk_skip "this process has CAP_SYS_RESOURCE: the kernel takes any window"
+		return 0
+	fi
+	cgk_capture "$T" --events=pressure --psi-trigger=cpu:some:100ms:1s --timeout=5 "/$S/w"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "the rule" "cgtop2: cgroup /$S/w (unified): PSI trigger cpu:some on cpu.pressure: without CAP_SYS_RESOURCE the kernel (6.5 and later) takes only windows that are a multiple of 2 s, this one is 1000 ms" "$err"
+}
+
 # ---- VM matrix: v2 controllers, the v1 memory hierarchy ------------------------------------
 
 test_unified_oom_kill() {
@@ -463,6 +695,32 @@ test_unified_oom_kill() {
 	watch_end 10
 	assertContains "oom: $ev" "$ev" "/$S/m unified oom count="
 	assertContains "oom_kill" "$ev" "/$S/m unified oom_kill count=1 total=1"
+}
+
+# A memory hog held under memory.high stalls on reclaim: memory:some fires, and --exec runs
+# once per window at most (the VM: v2 memory controller).
+test_psi_memory_high() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	local u log=$_cgk_tmp/mh.log n e
+	[ -e "$(cgk_mnt unified)/memory.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	echo +memory >"$u/cgroup.subtree_control"
+	mkdir "$u/mh"
+	echo 8M >"$u/mh/memory.high"
+	: >"$log"
+	watch_start --timeout=12 --events=pressure --psi-trigger=memory:some:50ms:2s \
+		--exec='echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_COUNT" >>'"$log" "/$S" || return
+	"$BUSY" -m 64 "$u/mh/cgroup.procs" &
+	_pids+=($!)
+	watch_end 20 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	n=$(count_ev "/$S/mh" unified pressure)
+	assertTrue "memory:some fired: $ev" "[ $n -ge 1 ]"
+	# 12 s of 2 s windows: at most one a window
+	assertTrue "at most one a window: $n" "[ $n -le 7 ]"
+	e=$(grep -c "^/$S/mh memory " "$log")
+	assertEquals "--exec once an event: $(cat "$log")" "$n" "$e"
 }
 
 test_legacy_oom_eventfd() {
@@ -540,6 +798,38 @@ test_v1_throttled() {
 	assertEquals "exit: $everr" 0 "$evrc"
 	assertContains "throttled: $ev" "$ev" "/$S/c $(basename "$(cgk_mnt cpu)") throttled count="
 	assertContains "sampled" "$ev" "source=sampled"
+}
+
+# A cgroup throttled for seconds on end: throttled once when it starts and once when it has
+# been quiet for 5 samples, with the count of the whole episode, not a line every sample.
+test_v1_throttled_edge() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local c h pid started stopped n
+	c=$(cgk_sandbox cpu)
+	h=$(basename "$(cgk_mnt cpu)")
+	mkdir "$c/e"
+	echo 10000 >"$c/e/cpu.cfs_period_us"
+	echo 1000 >"$c/e/cpu.cfs_quota_us"
+	watch_start --timeout=30 -d 0.2 --events=throttled "/$S" || return
+	"$BUSY" "$c/e/cgroup.procs" &
+	pid=$!
+	_pids+=("$pid")
+	sleep 3
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	cgk_wait_for grep -q "/$S/e $h throttled .*state=stopped" "$_cgk_tmp/ev.out"
+	kill "$_watch"
+	watch_end 10
+	n=$(count_ev "/$S/e" "$h" throttled)
+	assertEquals "two events over 3 s of throttling (15 samples): $ev" 2 "$n"
+	started=$(grep "/$S/e $h throttled" "$_cgk_tmp/ev.out" | sed -n 1p)
+	stopped=$(grep "/$S/e $h throttled" "$_cgk_tmp/ev.out" | sed -n 2p)
+	assertContains "started: $started" "$started" "state=started source=sampled"
+	assertContains "stopped: $stopped" "$stopped" "state=stopped source=sampled"
+	# the episode's count: about 300 periods of 10 ms, more than the first sample's
+	assertTrue "the episode counted: $started / $stopped" \
+		"[ $(sed 's/.* count=\([0-9]*\).*/\1/' <<<"$stopped") -gt $(sed 's/.* count=\([0-9]*\).*/\1/' <<<"$started") ]"
 }
 
 . "$SHUNIT2"

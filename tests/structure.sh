@@ -13,7 +13,7 @@ subject() {
 	stats_tree | stats_collect | stats_members | stats_impl) echo stats ;;
 	walk) echo cgroup ;;
 	record_read | record_impl) echo record ;;
-	watch_files | watch_impl) echo watch ;;
+	watch_files | watch_psi | watch_impl) echo watch ;;
 	*) echo "$1" ;;
 	esac
 }

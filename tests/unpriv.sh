@@ -172,6 +172,24 @@ test_cgtop2_events() {
 		"$(awk -v c="$D/e" '$2 == c && $3 == "unified" && $4 == "populated"' "$_cgk_tmp/ev.out" | wc -l)"
 }
 
+# PSI triggers as the user, on a cgroup it made (its pressure files are the user's): the
+# kernel's rule for a process without CAP_SYS_RESOURCE (6.5 and later: windows a multiple of
+# 2 s) said in one line, exit 1; a 2 s window is taken. Its delegation's root, whose files
+# root kept, refuses the write.
+test_cgtop2_psi_trigger() {
+	ready || return 0
+	[ -e "$UM$D/home/cpu.pressure" ] || { cgk_skip "no cpu.pressure (CONFIG_PSI off or psi=0)"; return 0; }
+	as_user "$D/home" "$CGKIT_BIN/cgtop2" --events=pressure --psi-trigger=cpu:some:100ms:1s --timeout=5 "$D/home"
+	assertEquals "a 1 s window: $err" 1 "$rc"
+	assertEquals "the rule" "cgtop2: cgroup $D/home (unified): PSI trigger cpu:some on cpu.pressure: without CAP_SYS_RESOURCE the kernel (6.5 and later) takes only windows that are a multiple of 2 s, this one is 1000 ms" "$err"
+	as_user "$D/home" "$CGKIT_BIN/cgtop2" -v --events=pressure --psi-trigger=cpu:some:500ms:2s --timeout=1 "$D/home"
+	assertEquals "a 2 s window: $err" 0 "$rc"
+	assertContains "registered" "$err" "and 1 PSI trigger"
+	as_user "$D/home" "$CGKIT_BIN/cgtop2" --events=pressure --psi-trigger=cpu:some:500ms:2s --timeout=1 "$D"
+	assertEquals "root's file: $err" 1 "$rc"
+	assertContains "the rule" "$err" "cgtop2: cgroup $D (unified): PSI trigger cpu:some on cpu.pressure: a trigger is a write to the file, which this user may not write"
+}
+
 # The user removes its own subtree, killing its own process there.
 test_remove_own_subtree() {
 	ready || return 0

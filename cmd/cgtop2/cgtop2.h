@@ -43,6 +43,8 @@ struct cgtop2_args {
 	const char *exec;
 	struct cg_watch_threshold *thresholds;
 	size_t n_thresholds;
+	struct cg_psi_trigger *triggers; /* --psi-trigger */
+	size_t n_triggers;
 };
 
 /* --order's names, indexed by enum order (main.c) */
@@ -75,8 +77,8 @@ int out_stdout_failed(int r);
 
 /* ---- render.c: the rows to show and every format ------------------------------------------- */
 
-/* How each format writes a name. */
-enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS };
+/* How each format writes a name; Q_WORD: the table's, and a space too (a field of a line). */
+enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS, Q_WORD };
 
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
@@ -85,6 +87,8 @@ struct view {
 	/* for the expositions' own metrics (make_view leaves them): NULL, 0 when unknown */
 	const struct cg_stats *stats; /* the collectors' error counts */
 	uint64_t sample_ns; /* how long cg_stats_sample took */
+	/* --listen --psi-trigger: wake-ups by resource, some (0) and full (1); NULL: none asked */
+	const uint64_t (*trigger_events)[2];
 };
 
 /* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */
@@ -95,6 +99,12 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 /* render_data.c: JSON lines and CSV */
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+/*
+ * Every JSON object's time, ns of the epoch, as its two keys: "time_unix":SECONDS.mmm and
+ * "time_iso":"YYYY-MM-DDTHH:MM:SS.mmmZ" (UTC), comma-separated, no braces; the ISO string alone
+ * into iso too, unless NULL.
+ */
+void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size);
 /* The key of the tasks column in each counting mode (render.c), for every writer. */
 extern const char *const count_keys[];
 /* A name escaped for q as every writer puts it (render.c). */

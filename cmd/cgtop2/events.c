@@ -25,18 +25,33 @@
 
 /* Events waiting behind a cgroup's running command; more are counted and said, not run. */
 #define EXEC_QUEUE 64
+/*
+ * Events waiting over all cgroups, and their bytes: a storm of new cgroups (each with a queue
+ * of its own, which EXEC_QUEUE does not bound) stays a bounded queue, and --timeout's wait
+ * for it a bounded wait.
+ */
+#define EXEC_QUEUED_MAX	  1024
+#define EXEC_QUEUED_BYTES (1024 * 1024)
 /* Commands running at once over all cgroups: an event storm does not become a fork storm. */
 #define EXEC_RUNNING 16
 /* the callback's "stop": -n N events seen */
 #define STOP_DONE 2
 
-static const char *const source_names[] = { "inotify", "eventfd", "sampled", "rescan" };
+static const char *const edge_names[] = { NULL, "started", "stopped" };
+static const char *const source_names[] = { "inotify", "eventfd", "sampled", "rescan", "trigger" };
+
+/* A queued event: its own variables only, "KEY=VALUE" each ending in a NUL, then a NUL. */
+struct qev {
+	struct qev *next;
+	size_t size;
+	char vars[];
+};
 
 struct job {
 	char *hier, *path; /* the cgroup: a queue per cgroup and hierarchy */
 	pid_t pid; /* 0: none running */
-	char **queue[EXEC_QUEUE]; /* each an environment */
-	size_t head, n;
+	struct qev *head, **tail;
+	size_t n;
 	uint64_t dropped; /* since the last command started */
 	char *event; /* of the running command, for its failure */
 	struct job *next;
@@ -49,31 +64,34 @@ struct ctx {
 	int err; /* a failed write of the output */
 	struct job *jobs;
 	size_t running;
+	/* over all jobs: what waits, and what the global bound refused (said once, then summed) */
+	size_t queued, queued_bytes;
+	uint64_t refused;
 };
 
 extern char **environ;
 
-static void now_iso(char *buf, size_t size)
+/* Now: the ISO 8601 time of the text and of "time", and the JSON's two time keys. */
+static void now_times(char *iso, size_t size, char *keys, size_t keys_size)
 {
 	struct timespec ts;
-	struct tm tm;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+	json_times(keys, keys_size, (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec, iso,
+		   size);
 }
 
 static bool is_counter(enum cg_watch_kind k)
 {
-	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD;
+	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE;
 }
 
-static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when)
+static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when,
+			const char *times)
 {
 	_cleanup_free_ char *path = NULL, *hier = NULL;
 	bool json = c->a->format == FMT_JSON;
-	enum quoting q = json ? Q_JSON : Q_TABLE;
+	enum quoting q = json ? Q_JSON : Q_WORD;
 	struct out *o = &c->o;
 
 	path = escaped(ev->path, q);
@@ -85,12 +103,14 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 	if (json) {
 		out_printf(
 			o,
-			"{\"schema\":\"cgtop2-events/1\",\"time\":\"%s\",\"cgroup\":\"%s\",\"hierarchy\":\"%s\",\"event\":\"%s\",\"count\":%" PRIu64
+			"{\"schema\":\"cgtop2-events/1\",\"time\":\"%s\",%s,\"cgroup\":\"%s\",\"hierarchy\":\"%s\",\"event\":\"%s\",\"count\":%" PRIu64
 			",\"source\":\"%s\"",
-			when, path, hier, cg_watch_kind_name(ev->kind), ev->count,
+			when, times, path, hier, cg_watch_kind_name(ev->kind), ev->count,
 			source_names[ev->source]);
 		if (ev->file)
 			out_printf(o, ",\"file\":\"%s\"", ev->file);
+		if (ev->edge)
+			out_printf(o, ",\"state\":\"%s\"", edge_names[ev->edge]);
 		if (is_counter(ev->kind))
 			out_printf(o, ",\"total\":%" PRIu64, ev->total);
 		if (ev->kind == CG_EV_THRESHOLD)
@@ -98,6 +118,14 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 				   ",\"usage\":%" PRIu64 ",\"threshold\":%" PRIu64
 				   ",\"direction\":\"%s\"",
 				   ev->usage, ev->threshold, ev->above ? "above" : "below");
+		if (ev->kind == CG_EV_PRESSURE)
+			out_printf(o,
+				   ",\"resource\":\"%s\",\"kind\":\"%s\",\"stall_us\":%" PRIu64
+				   ",\"window_us\":%" PRIu64
+				   ",\"avg10\":%.2f,\"avg60\":%.2f,\"total_us\":%" PRIu64,
+				   cg_psi_res_name(ev->trigger->res),
+				   ev->trigger->full ? "full" : "some", ev->trigger->stall_us,
+				   ev->trigger->window_us, ev->avg10, ev->avg60, ev->total);
 		out_printf(o, "}\n");
 		return;
 	}
@@ -107,6 +135,15 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 	if (ev->kind == CG_EV_THRESHOLD)
 		out_printf(o, " %s usage=%" PRIu64 " threshold=%" PRIu64 " count=%" PRIu64,
 			   ev->above ? "above" : "below", ev->usage, ev->threshold, ev->count);
+	if (ev->kind == CG_EV_PRESSURE)
+		out_printf(o,
+			   " resource=%s kind=%s stall_us=%" PRIu64 " window_us=%" PRIu64
+			   " count=%" PRIu64 " avg10=%.2f avg60=%.2f total_us=%" PRIu64,
+			   cg_psi_res_name(ev->trigger->res), ev->trigger->full ? "full" : "some",
+			   ev->trigger->stall_us, ev->trigger->window_us, ev->count, ev->avg10,
+			   ev->avg60, ev->total);
+	if (ev->edge)
+		out_printf(o, " state=%s", edge_names[ev->edge]);
 	if (ev->source != CG_SRC_INOTIFY)
 		out_printf(o, " source=%s", source_names[ev->source]);
 	out_printf(o, "\n");
@@ -114,71 +151,106 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 
 /* ---- --exec ------------------------------------------------------------------------------ */
 
-static void env_free(char **env)
+/* Append "KEY=VALUE\0" to q's variables (grown as needed): false without memory. */
+static bool __attribute__((format(printf, 2, 3))) qev_put(struct qev **q, const char *fmt, ...)
 {
-	if (env)
-		for (char **e = env; *e; e++)
-			free(*e);
-	free(env);
+	va_list ap;
+	char *s;
+	int len;
+	struct qev *nq;
+
+	va_start(ap, fmt);
+	len = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return false;
+	nq = realloc(*q, sizeof(**q) + (*q ? (*q)->size : 0) + (size_t)len + 2);
+	if (!nq) {
+		free(s);
+		return false;
+	}
+	if (!*q)
+		nq->size = 0;
+	*q = nq;
+	memcpy(nq->vars + nq->size, s, (size_t)len + 1);
+	nq->size += (size_t)len + 1;
+	nq->vars[nq->size] = '\0';
+	free(s);
+	return true;
 }
 
-/* The process's environment and the event's, for the command: NULL without memory. */
-static char **event_env(const struct cg_watch_event *ev, const char *when)
+/* The event's own variables, for a command to come: NULL without memory. */
+static struct qev *event_vars(const struct cg_watch_event *ev, const char *when)
 {
-	size_t n = 0, k = 0;
-	char **env, num[5][32];
-	const char *name = cg_watch_kind_name(ev->kind);
+	struct qev *q = NULL;
+	bool ok;
 
+	ok = qev_put(&q, "CGROUP=%s", ev->path) &&
+	     qev_put(&q, "CGROUP_EVENT=%s", cg_watch_kind_name(ev->kind)) &&
+	     qev_put(&q, "CGROUP_HIERARCHY=%s", ev->hier) &&
+	     qev_put(&q, "CGROUP_DIR=%s%s", ev->mountpoint,
+		     strcmp(ev->path, "/") ? ev->path : "") &&
+	     qev_put(&q, "CGROUP_COUNT=%" PRIu64, ev->count) &&
+	     qev_put(&q, "CGROUP_TIME=%s", when) &&
+	     qev_put(&q, "CGROUP_SOURCE=%s", source_names[ev->source]);
+	if (ok && ev->file)
+		ok = qev_put(&q, "CGROUP_FILE=%s", ev->file);
+	if (ok && ev->edge)
+		ok = qev_put(&q, "CGROUP_STATE=%s", edge_names[ev->edge]);
+	if (ok && is_counter(ev->kind))
+		ok = qev_put(&q, "CGROUP_TOTAL=%" PRIu64, ev->total);
+	if (ok && ev->kind == CG_EV_THRESHOLD)
+		ok = qev_put(&q, "CGROUP_USAGE=%" PRIu64, ev->usage) &&
+		     qev_put(&q, "CGROUP_THRESHOLD=%" PRIu64, ev->threshold) &&
+		     qev_put(&q, "CGROUP_DIRECTION=%s", ev->above ? "above" : "below");
+	if (ok && ev->kind == CG_EV_PRESSURE)
+		ok = qev_put(&q, "CGROUP_PSI_RESOURCE=%s", cg_psi_res_name(ev->trigger->res)) &&
+		     qev_put(&q, "CGROUP_PSI_KIND=%s", ev->trigger->full ? "full" : "some") &&
+		     qev_put(&q, "CGROUP_PSI_STALL_US=%" PRIu64, ev->trigger->stall_us) &&
+		     qev_put(&q, "CGROUP_PSI_WINDOW_US=%" PRIu64, ev->trigger->window_us) &&
+		     qev_put(&q, "CGROUP_PSI_AVG10=%.2f", ev->avg10) &&
+		     qev_put(&q, "CGROUP_PSI_AVG60=%.2f", ev->avg60) &&
+		     qev_put(&q, "CGROUP_PSI_TOTAL_US=%" PRIu64, ev->total);
+	if (!ok) {
+		free(q);
+		return NULL;
+	}
+	return q;
+}
+
+/*
+ * The command's environment: the event's variables, dropped (if any), then cgtop2's own less
+ * any CGROUP*; pointers into q and environ, NULL without memory.
+ */
+static char **event_env(const struct qev *q, const char *dropped)
+{
+	size_t n = 2, k = 0;
+	char **env;
+
+	for (const char *p = q->vars; *p; p += strlen(p) + 1)
+		n++;
 	for (char **e = environ; *e; e++)
 		n++;
-	env = calloc(n + 16, sizeof(*env));
+	env = calloc(n, sizeof(*env));
 	if (!env)
 		return NULL;
-	snprintf(num[0], sizeof(num[0]), "%" PRIu64, ev->count);
-	snprintf(num[1], sizeof(num[1]), "%" PRIu64, ev->total);
-	snprintf(num[2], sizeof(num[2]), "%" PRIu64, ev->usage);
-	snprintf(num[3], sizeof(num[3]), "%" PRIu64, ev->threshold);
-#define PUT(fmt, ...)                                                                              \
-	do {                                                                                       \
-		if (asprintf(&env[k], fmt, __VA_ARGS__) < 0) {                                     \
-			env[k] = NULL;                                                             \
-			goto fail;                                                                 \
-		}                                                                                  \
-		k++;                                                                               \
-	} while (0)
-	PUT("CGROUP=%s", ev->path);
-	PUT("CGROUP_EVENT=%s", name);
-	PUT("CGROUP_HIERARCHY=%s", ev->hier);
-	PUT("CGROUP_DIR=%s%s", ev->mountpoint, strcmp(ev->path, "/") ? ev->path : "");
-	PUT("CGROUP_COUNT=%s", num[0]);
-	PUT("CGROUP_TIME=%s", when);
-	PUT("CGROUP_SOURCE=%s", source_names[ev->source]);
-	if (ev->file)
-		PUT("CGROUP_FILE=%s", ev->file);
-	if (is_counter(ev->kind))
-		PUT("CGROUP_TOTAL=%s", num[1]);
-	if (ev->kind == CG_EV_THRESHOLD) {
-		PUT("CGROUP_USAGE=%s", num[2]);
-		PUT("CGROUP_THRESHOLD=%s", num[3]);
-		PUT("CGROUP_DIRECTION=%s", ev->above ? "above" : "below");
-	}
-#undef PUT
+	for (const char *p = q->vars; *p; p += strlen(p) + 1)
+		env[k++] = (char *)p;
+	if (dropped)
+		env[k++] = (char *)dropped;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "CGROUP", 6) && !(env[k++] = strdup(*e)))
-			goto fail;
+		if (strncmp(*e, "CGROUP", 6))
+			env[k++] = *e;
 	return env;
-fail:
-	env_free(env);
-	return NULL;
 }
 
-static const char *env_get(char **env, const char *key)
+static const char *qev_get(const struct qev *q, const char *key)
 {
 	size_t kl = strlen(key);
 
-	for (; *env; env++)
-		if (!strncmp(*env, key, kl) && (*env)[kl] == '=')
-			return *env + kl + 1;
+	for (const char *p = q->vars; *p; p += strlen(p) + 1)
+		if (!strncmp(p, key, kl) && p[kl] == '=')
+			return p + kl + 1;
 	return "";
 }
 
@@ -193,6 +265,20 @@ static void __attribute__((format(printf, 2, 3))) job_say(const struct job *j, c
 	tool_say("cgroup %s (%s): --exec: %s", j->path, j->hier, msg);
 }
 
+/* j's first queued event, taken off the queue (the caller frees it). */
+static struct qev *job_pop(struct ctx *c, struct job *j)
+{
+	struct qev *q = j->head;
+
+	j->head = q->next;
+	if (!j->head)
+		j->tail = &j->head;
+	j->n--;
+	c->queued--;
+	c->queued_bytes -= q->size;
+	return q;
+}
+
 /* Start j's next queued command; a spawn that fails is said and the next one tried. */
 static void job_start(struct ctx *c, struct job *j)
 {
@@ -202,24 +288,25 @@ static void job_start(struct ctx *c, struct job *j)
 	sigset_t none, def;
 
 	while (!j->pid && j->n && c->running < EXEC_RUNNING) {
-		char **env = j->queue[j->head];
+		_cleanup_free_ struct qev *q = job_pop(c, j);
+		_cleanup_free_ char **env = NULL;
 		char *argv[] = { "sh", "-c", (char *)c->a->exec, NULL };
-		char dropped[48];
+		char dropped[48] = "";
 		int r;
 
-		j->head = (j->head + 1) % EXEC_QUEUE;
-		j->n--;
 		/* the events the queue could not hold, told to the next command that runs */
 		if (j->dropped) {
-			char **end = env;
-
 			job_say(j, "%" PRIu64 " events not run (queue full)", j->dropped);
 			snprintf(dropped, sizeof(dropped), "CGROUP_DROPPED=%" PRIu64, j->dropped);
-			/* event_env left room for it */
-			while (*end)
-				end++;
-			*end = strdup(dropped);
 			j->dropped = 0;
+		}
+		free(j->event);
+		j->event = strdup(qev_get(q, "CGROUP_EVENT"));
+		env = event_env(q, dropped[0] ? dropped : NULL);
+		if (!env) {
+			job_say(j, "start /bin/sh for %s: %s", j->event ? j->event : "?",
+				strerror(ENOMEM));
+			continue;
 		}
 		sigemptyset(&none);
 		sigemptyset(&def);
@@ -234,9 +321,6 @@ static void job_start(struct ctx *c, struct job *j)
 		r = posix_spawn(&j->pid, "/bin/sh", &fa, &at, argv, env);
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&at);
-		free(j->event);
-		j->event = strdup(env_get(env, "CGROUP_EVENT"));
-		env_free(env);
 		if (r) {
 			j->pid = 0;
 			job_say(j, "start /bin/sh for %s: %s", j->event ? j->event : "?",
@@ -247,37 +331,58 @@ static void job_start(struct ctx *c, struct job *j)
 	}
 }
 
+static void job_free(struct ctx *c, struct job *j)
+{
+	while (j->n)
+		free(job_pop(c, j));
+	free(j->path);
+	free(j->hier);
+	free(j->event);
+	free(j);
+}
+
 static void exec_event(struct ctx *c, const struct cg_watch_event *ev, const char *when)
 {
 	struct job *j;
-	char **env;
+	struct qev *q;
 
 	for (j = c->jobs; j; j = j->next)
 		if (!strcmp(j->path, ev->path) && !strcmp(j->hier, ev->hier))
 			break;
+	if (j && j->n == EXEC_QUEUE) {
+		j->dropped++;
+		return;
+	}
+	q = event_vars(ev, when);
+	/* the whole queue is full (or memory is out): counted, said once, summed at the end */
+	if (!q || c->queued >= EXEC_QUEUED_MAX || c->queued_bytes + q->size > EXEC_QUEUED_BYTES) {
+		if (!c->refused++)
+			tool_say(
+				"--exec: %zu events (%zu bytes) wait for their commands, the most cgtop2 queues: the events from now on that find the queue full are not run, only counted",
+				c->queued, c->queued_bytes);
+		free(q);
+		return;
+	}
 	if (!j) {
 		j = calloc(1, sizeof(*j));
 		if (!j || !(j->path = strdup(ev->path)) || !(j->hier = strdup(ev->hier))) {
 			if (j)
 				free(j->path);
 			free(j);
-			tool_say("--exec: %s", strerror(ENOMEM));
+			free(q);
+			c->refused++;
 			return;
 		}
+		j->tail = &j->head;
 		j->next = c->jobs;
 		c->jobs = j;
 	}
-	if (j->n == EXEC_QUEUE) {
-		j->dropped++;
-		return;
-	}
-	env = event_env(ev, when);
-	if (!env) {
-		j->dropped++;
-		return;
-	}
-	j->queue[(j->head + j->n) % EXEC_QUEUE] = env;
+	q->next = NULL;
+	*j->tail = q;
+	j->tail = &q->next;
 	j->n++;
+	c->queued++;
+	c->queued_bytes += q->size;
 	job_start(c, j);
 }
 
@@ -313,28 +418,36 @@ static void exec_reap(struct ctx *c)
 				job_say(j, "%" PRIu64 " events not run (out of memory)",
 					j->dropped);
 			*p = j->next;
-			free(j->path);
-			free(j->hier);
-			free(j->event);
-			free(j);
+			job_free(c, j);
 		} else {
 			p = &j->next;
 		}
 	}
 }
 
+/* A signal: what waits is not run, said in one line over all cgroups. */
 static void exec_drop_queued(struct ctx *c)
 {
+	size_t cgroups = 0, queued = c->queued;
+	uint64_t dropped = c->refused;
+
 	for (struct job *j = c->jobs; j; j = j->next) {
-		if (j->n)
-			job_say(j, "%zu queued events not run (interrupted)", j->n);
-		while (j->n) {
-			env_free(j->queue[j->head]);
-			j->head = (j->head + 1) % EXEC_QUEUE;
-			j->n--;
-		}
+		cgroups += j->n > 0;
+		dropped += j->dropped;
 		j->dropped = 0;
+		while (j->n)
+			free(job_pop(c, j));
 	}
+	c->refused = 0;
+	if (queued && dropped)
+		tool_say("--exec: %zu queued events of %zu %s not run (interrupted); %" PRIu64
+			 " more were not run (queue full)",
+			 queued, cgroups, tool_plural(cgroups, "cgroup", "cgroups"), dropped);
+	else if (queued)
+		tool_say("--exec: %zu queued events of %zu %s not run (interrupted)", queued,
+			 cgroups, tool_plural(cgroups, "cgroup", "cgroups"));
+	else if (dropped)
+		tool_say("--exec: %" PRIu64 " events not run (queue full)", dropped);
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -342,10 +455,10 @@ static void exec_drop_queued(struct ctx *c)
 static int on_event(const struct cg_watch_event *ev, void *userdata)
 {
 	struct ctx *c = userdata;
-	char when[80];
+	char when[40], times[128];
 
-	now_iso(when, sizeof(when));
-	print_event(c, ev, when);
+	now_times(when, sizeof(when), times, sizeof(times));
+	print_event(c, ev, when, times);
 	if (c->a->exec)
 		exec_event(c, ev, when);
 	c->seen++;
@@ -368,6 +481,8 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		.interval_ns = a->delay_ns,
 		.thresholds = a->thresholds,
 		.n_thresholds = a->n_thresholds,
+		.triggers = a->triggers,
+		.n_triggers = a->n_triggers,
 	};
 	struct ctx c = { .a = a, .o = { .fd = STDOUT_FILENO } };
 	struct cg_diag d = { 0 };
@@ -412,7 +527,12 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	if (a->verbose)
+	if (a->verbose && a->n_triggers)
+		tool_say("watching %zu %s with %zu inotify %s and %zu PSI %s", cg_watch_cgroups(w),
+			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
+			 tool_plural(cg_watch_watches(w), "watch", "watches"), cg_watch_triggers(w),
+			 tool_plural(cg_watch_triggers(w), "trigger", "triggers"));
+	else if (a->verbose)
 		tool_say("watching %zu %s with %zu inotify %s", cg_watch_cgroups(w),
 			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
 			 tool_plural(cg_watch_watches(w), "watch", "watches"));
@@ -470,15 +590,13 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 			done = interrupted = true;
 		}
 	}
+	/* the events the whole queue refused, when no signal said them */
+	if (c.refused)
+		tool_say("--exec: %" PRIu64 " events not run (queue full)", c.refused);
 	/* what still runs is the user's: left to finish, not waited for after a signal */
 	for (struct job *j = c.jobs, *next; j; j = next) {
 		next = j->next;
-		for (size_t i = 0; i < j->n; i++)
-			env_free(j->queue[(j->head + i) % EXEC_QUEUE]);
-		free(j->path);
-		free(j->hier);
-		free(j->event);
-		free(j);
+		job_free(&c, j);
 	}
 	free(c.o.s);
 	cg_watch_free(w);

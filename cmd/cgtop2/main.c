@@ -45,6 +45,7 @@ enum {
 	OPT_EVENTS,
 	OPT_EXEC,
 	OPT_THRESHOLD,
+	OPT_PSI_TRIGGER,
 	OPT_TIMEOUT,
 	OPT_COLLECTORS,
 };
@@ -113,13 +114,16 @@ static const struct argp_option options[] = {
 	  3 },
 	{ 0, 0, 0, 0, "Events (instead of statistics; see EVENTS in cgtop2(1)):", 4 },
 	{ "events", OPT_EVENTS, "LIST", OPTION_ARG_OPTIONAL,
-	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled (help lists them). -d: how often what the kernel does not notify is sampled",
+	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, pressure (help lists them). -d: how often what the kernel does not notify is sampled",
 	  4 },
 	{ "exec", OPT_EXEC, "COMMAND", 0,
 	  "With --events: run COMMAND with /bin/sh -c for each event, the event in its environment (CGROUP, CGROUP_EVENT, CGROUP_HIERARCHY, CGROUP_DIR, CGROUP_COUNT, ...), one at a time per cgroup",
 	  4 },
 	{ "memory-threshold", OPT_THRESHOLD, "CGROUP:SIZE", 0,
 	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
+	  4 },
+	{ "psi-trigger", OPT_PSI_TRIGGER, "RES:some|full:STALL:WINDOW", 0,
+	  "With --events (all or pressure): a pressure event when tasks of a cgroup stalled STALL within WINDOW on RES (cpu, memory, io, irq), from a kernel PSI trigger on each cgroup2 cgroup, e.g. memory:some:150ms:2s; :sample after it reads avg10 every -d instead; with --listen: cgroup_pressure_trigger_events_total counts the wake-ups; may be repeated",
 	  4 },
 	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
 	TOOL_OPTION_HELP,
@@ -319,7 +323,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (arg && cg_watch_kinds_parse(arg, &a->event_kinds, NULL) < 0)
 			argp_error(
 				state,
-				"--events takes all or a list of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, not '%s'",
+				"--events takes all or a list of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, pressure, not '%s'",
 				TOOL_SHOWN(arg));
 		break;
 	case OPT_EXEC:
@@ -341,6 +345,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"--memory-threshold takes CGROUP:SIZE (bytes, or with K, M, G or T), not '%s'",
 				TOOL_SHOWN(arg));
 		a->n_thresholds++;
+		break;
+	}
+	case OPT_PSI_TRIGGER: {
+		struct cg_psi_trigger *t = realloc(a->triggers, (a->n_triggers + 1) * sizeof(*t));
+		const char *why = NULL;
+
+		if (!t)
+			return ENOMEM;
+		a->triggers = t;
+		if (cg_psi_trigger_parse(arg, &t[a->n_triggers], &why) < 0)
+			argp_error(state, "--psi-trigger '%s': %s", TOOL_SHOWN(arg),
+				   why ? why : "RESOURCE:some|full:STALL:WINDOW[:sample]");
+		a->n_triggers++;
 		break;
 	}
 	case OPT_TIMEOUT:
@@ -386,6 +403,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"--listen excludes -F: each scrape gets the format its Accept header asks for (OpenMetrics 1.0.0 or the text format 0.0.4)");
 		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns))
 			argp_error(state, "--exec, --memory-threshold and --timeout need --events");
+		if (a->n_triggers && !a->events && !a->serve)
+			argp_error(state, "--psi-trigger needs --events or --listen");
+		if (a->n_triggers && a->event_kinds && !(a->event_kinds & (1u << CG_EV_PRESSURE)))
+			argp_error(state, "--psi-trigger needs --events=pressure (or all)");
+		if (!a->n_triggers && a->event_kinds & (1u << CG_EV_PRESSURE) &&
+		    a->event_kinds != CG_EV_ALL)
+			argp_error(state, "--events=pressure needs a --psi-trigger");
 		if (a->events && a->format != FMT_TABLE && a->format != FMT_JSON)
 			argp_error(state, "--events prints lines (table) or JSON lines (-F json)");
 		if (a->events && (a->serve || a->record_file || a->replay_file))
@@ -665,7 +689,7 @@ static int run(const struct cgtop2_args *args)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
 	if (a->serve) {
-		ret = serve_run(a, s, pre);
+		ret = serve_run(a, l, s, pre);
 	} else {
 		struct source_info si = { .path = a->path,
 					  .count = a->count,
@@ -717,5 +741,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < a.n_thresholds; i++)
 		free((char *)a.thresholds[i].path);
 	free(a.thresholds);
+	free(a.triggers);
 	return ret;
 }

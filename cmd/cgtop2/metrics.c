@@ -510,6 +510,32 @@ static void threads(struct out *o, bool prom, const struct view *v, const struct
 	}
 }
 
+/* --listen --psi-trigger: the wake-ups of each resource and kind a trigger has. */
+static void trigger_events(struct out *o, bool prom, const struct cgtop2_args *a,
+			   const struct view *v)
+{
+	static const struct family f =
+		BASE("cgroup_pressure_trigger_events", T_COUNTER, NULL,
+		     "Wake-ups of the --psi-trigger PSI triggers, over every cgroup they watch",
+		     V_TASKS);
+	unsigned said = 0;
+
+	if (!v->trigger_events)
+		return;
+	header(o, prom, &f);
+	for (size_t i = 0; i < a->n_triggers; i++) {
+		const struct cg_psi_trigger *t = &a->triggers[i];
+		unsigned bit = 1u << (t->res * 2 + t->full);
+
+		if (said & bit)
+			continue;
+		said |= bit;
+		out_printf(o, "%s_total{resource=\"%s\",kind=\"%s\"} %" PRIu64 "\n", f.name,
+			   cg_psi_res_name(t->res), t->full ? "full" : "some",
+			   v->trigger_events[t->res][t->full]);
+	}
+}
+
 static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
 {
 	struct labels l;
@@ -526,6 +552,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 		threads(o, prom, v, &l);
 	labels_free(&l);
 	self(o, prom, v);
+	trigger_events(o, prom, a, v);
 }
 
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)

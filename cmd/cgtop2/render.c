@@ -292,6 +292,8 @@ static bool q_special(enum quoting q, unsigned char c)
 	switch (q) {
 	case Q_TABLE:
 		return c == '\\';
+	case Q_WORD:
+		return c == '\\' || c == ' ';
 	case Q_CSV:
 		return c == '"';
 	default:
@@ -301,19 +303,40 @@ static bool q_special(enum quoting q, unsigned char c)
 
 /*
  * Write a name (a cgroup path, a thread's comm: any bytes but NUL, chosen by whoever named it)
- * so that it stays one field of one line in every format and nothing raw reaches a terminal.
- * Control characters (C0, DEL, C1): JSON \u00XX; OpenMetrics \n for a newline, U+FFFD for the
- * rest (it has no other escape); CSV U+FFFD, so that a row is one line; the table \t \n \r,
- * else \xNN a byte, also for a character that takes no column (wcwidth < 1: format characters
- * such as U+202E, combining marks), so that every character shown takes one or two columns.
- * A byte that starts no valid UTF-8 is U+FFFD, in the table \xNN. Quotes and backslashes as
- * the format escapes them: \" \\ in JSON and OpenMetrics, "" in CSV (the caller quotes the
- * field), \\ in the table so that its \xNN stays unambiguous.
+ * so that it stays one field of one line in every format, nothing raw reaches a terminal, and
+ * the name can be had back. The table: \t \n \r, else \xNN a byte for control characters (C0,
+ * DEL, C1), for a byte that starts no valid UTF-8, and for a character that takes no column
+ * (wcwidth < 1: format characters such as U+202E, combining marks), so that every character
+ * shown takes one or two columns; \\ for a backslash, so that the escapes are unambiguous. A
+ * word (the events' lines): the same, and a space is \x20, so that a line splits at blanks
+ * alike whatever the names. CSV and OpenMetrics label values hold the table's text, quoted as
+ * the format quotes ("" in CSV, the caller quoting the field; \" \\ in OpenMetrics): two names
+ * that differ in a control byte stay two. JSON: control characters \u00XX, invalid UTF-8
+ * U+FFFD (JSON strings are Unicode), \" \\.
  */
 void put_name(struct out *o, const char *name, enum quoting q)
 {
 	const unsigned char *s = (const unsigned char *)name, *run = s;
+	bool table = q == Q_TABLE || q == Q_WORD;
 
+	if (q == Q_CSV || q == Q_OPENMETRICS) {
+		_cleanup_free_ char *t = escaped(name, Q_TABLE);
+
+		if (!t) {
+			o->failed = true;
+			return;
+		}
+		for (const char *p = t, *r = t;; p++) {
+			if (*p && !q_special(q, (unsigned char)*p))
+				continue;
+			out_put(o, r, (size_t)(p - r));
+			if (!*p)
+				break;
+			out_put(o, q == Q_CSV ? "\"" : "\\", 1);
+			r = p;
+		}
+		return;
+	}
 	while (*s) {
 		size_t len = utf8_len(s), n = 0;
 		/* C1 controls, U+0080 to U+009F, are 0xc2 0x80 to 0xc2 0x9f */
@@ -322,7 +345,7 @@ void put_name(struct out *o, const char *name, enum quoting q)
 		char esc[16];
 
 		/* a terminal gets only what takes a column or two: no format or combining mark */
-		if (q == Q_TABLE && len > 1 && !ctl && text_char_width(s, len) < 1)
+		if (table && len > 1 && !ctl && text_char_width(s, len) < 1)
 			ctl = true;
 
 		if (len && !ctl && !(len == 1 && q_special(q, *s))) {
@@ -330,24 +353,22 @@ void put_name(struct out *o, const char *name, enum quoting q)
 			continue;
 		}
 		out_put(o, (const char *)run, (size_t)(s - run));
-		if (q == Q_TABLE && len == 1 && strchr("\t\n\r", *s)) {
+		if (table && len == 1 && strchr("\t\n\r", *s)) {
 			n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
 					     *s == '\t'	  ? 't'
 					     : *s == '\n' ? 'n'
 							  : 'r');
-		} else if (q == Q_TABLE && (!len || ctl)) {
+		} else if (table && (!len || ctl || *s == ' ')) {
 			for (size_t i = 0; i < (len ? len : 1); i++)
 				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", s[i]);
 		} else if (q == Q_JSON && ctl) {
 			n = (size_t)snprintf(
 				esc, sizeof(esc), "\\u%04x",
 				len == 1 ? *s : (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f));
-		} else if (q == Q_OPENMETRICS && ctl && *s == '\n') {
-			n = (size_t)snprintf(esc, sizeof(esc), "\\n");
 		} else if (!len || ctl) {
 			n = (size_t)snprintf(esc, sizeof(esc), "\xef\xbf\xbd");
 		} else {
-			n = (size_t)snprintf(esc, sizeof(esc), "%c%c", q == Q_CSV ? '"' : '\\', *s);
+			n = (size_t)snprintf(esc, sizeof(esc), "\\%c", *s);
 		}
 		out_put(o, esc, n);
 		s += len ? len : 1;

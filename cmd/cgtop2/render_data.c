@@ -30,15 +30,33 @@ static void json_num(struct out *o, bool have, const char *fmt, double v)
 		out_printf(o, "null");
 }
 
-/* the sample's time (a replay's is the recorded one), else now */
-static double wall_time(const struct view *v)
+/* the sample's time (a replay's is the recorded one), else now: nanoseconds of the epoch */
+static uint64_t wall_time(const struct view *v)
 {
 	struct timespec ts;
 
 	if (v->time_ns)
-		return (double)v->time_ns / (double)NSEC_PER_SEC;
+		return v->time_ns;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / (double)NSEC_PER_SEC;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size)
+{
+	time_t sec = (time_t)(ns / NSEC_PER_SEC);
+	uint64_t ms = (uint64_t)(ns % NSEC_PER_SEC / NSEC_PER_MSEC);
+	char own[32];
+	struct tm tm;
+
+	if (!iso) {
+		iso = own;
+		iso_size = sizeof(own);
+	}
+	gmtime_r(&sec, &tm);
+	snprintf(iso, iso_size, "%04d-%02d-%02dT%02d:%02d:%02d.%03" PRIu64 "Z", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	snprintf(buf, size, "\"time_unix\":%" PRIu64 ".%03" PRIu64 ",\"time_iso\":\"%s\"",
+		 (uint64_t)sec, ms, iso);
 }
 
 /*
@@ -134,7 +152,14 @@ static void json_pressure_averages(struct out *o, const struct cg_stat_row *r)
 
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
-	out_printf(o, "{\"schema\":%d,\"time\":%.3f,\"cgroups\":[", JSON_SCHEMA, wall_time(v));
+	uint64_t ns = wall_time(v);
+	char times[128];
+
+	json_times(times, sizeof(times), ns, NULL, 0);
+	/* "time" as time_unix writes it: the same milliseconds, not a rounding of its own */
+	out_printf(o, "{\"schema\":%d,\"time\":%" PRIu64 ".%03" PRIu64 ",%s,\"cgroups\":[",
+		   JSON_SCHEMA, (uint64_t)(ns / NSEC_PER_SEC),
+		   (uint64_t)(ns % NSEC_PER_SEC / NSEC_PER_MSEC), times);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 

@@ -64,6 +64,8 @@ struct server {
 	struct view v;
 	struct body body[2]; /* by enum expo */
 	size_t last_len[2]; /* the previous body's length, by enum expo */
+	struct trig_counter *tc; /* --psi-trigger */
+	uint64_t trig[CG_PSIR_N][2];
 };
 
 static void say_errno(const char *what, const char *arg, int err)
@@ -122,6 +124,10 @@ static int fresh_sample(struct server *sv)
 	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
 	sv->v.stats = sv->s;
 	sv->v.sample_ns = cg_now_ns() - now;
+	if (sv->tc) {
+		trig_counter_read(sv->tc, sv->trig);
+		sv->v.trigger_events = sv->trig;
+	}
 	drop_bodies(sv);
 	sv->sampled = true;
 	sv->sampled_ns = now;
@@ -701,7 +707,8 @@ static unsigned auth_threads(void)
 	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
 }
 
-int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre *p)
+int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_stats *s,
+	      struct serve_pre *p)
 {
 	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
 	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
@@ -742,6 +749,9 @@ int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre 
 		ret = report_errno(a, "start the password checks", r);
 		goto out;
 	}
+	if (a->n_triggers && (ret = trig_counter_start(a, l, &sv.tc)) != 0)
+		goto out;
+	ret = 1;
 	d = start(&sv, sv.wc);
 	if (!d) {
 		tool_say("--listen %s: the HTTP server does not start%s", shown,
@@ -778,6 +788,7 @@ out:
 	guard_free(sv.guard);
 	if (sv.fd >= 0)
 		close(sv.fd);
+	trig_counter_stop(sv.tc);
 	webconfig_free(sv.wc);
 	drop_bodies(&sv);
 	free(sv.v.rows);

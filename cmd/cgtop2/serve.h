@@ -180,7 +180,22 @@ int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret);
 void serve_pre_free(struct serve_pre *p);
 /* The fds the server may hold (connections and its own): the sampler leaves them free. */
 size_t serve_fds(const struct serve_pre *p);
-/* Serve /metrics on a->listen until SIGINT or SIGTERM (SIGHUP re-reads --web-config); takes p. */
-int serve_run(const struct cgtop2_args *a, struct cg_stats *s, struct serve_pre *p);
+/*
+ * Serve /metrics on a->listen until SIGINT or SIGTERM (SIGHUP re-reads --web-config); takes p.
+ * l: for --psi-trigger's watcher.
+ */
+int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_stats *s,
+	      struct serve_pre *p);
+
+/* ---- triggers.c: --listen --psi-trigger's wake-up counts ------------------------------------ */
+
+struct trig_counter;
+/* Register a->triggers below a->path and count their wake-ups on a thread: 0, or the exit
+ * status after saying why (the kernel's rule). */
+int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l,
+		       struct trig_counter **ret);
+/* The wake-ups so far, by enum cg_psi_res and some (0) or full (1). */
+void trig_counter_read(struct trig_counter *t, uint64_t out[CG_PSIR_N][2]);
+void trig_counter_stop(struct trig_counter *t);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for common/watch's parsers (make fuzz): an events file's change
- * (cg_watch_diff: cgroup.events, memory.events, pids.events), --events lists and
- * --memory-threshold's CGROUP:SIZE. The first byte picks one; for a diff, the rest is the old
- * and the new text split at the first NUL.
+ * (cg_watch_diff: cgroup.events, memory.events, pids.events), --events lists,
+ * --memory-threshold's CGROUP:SIZE and --psi-trigger's spec. The first byte picks one; for a
+ * diff, the rest is the old and the new text split at the first NUL.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
 	text[size] = '\0';
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0:
 	case 1:
 	case 2: {
@@ -66,6 +66,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		free(path);
 		break;
+	case 5: {
+		/* what is accepted is what the kernel's rules allow; a refusal says which rule */
+		struct cg_psi_trigger t;
+		const char *why = NULL;
+
+		if (cg_psi_trigger_parse(text, &t, &why) == 0) {
+			if (t.res >= CG_PSIR_N || !t.stall_us || t.stall_us > t.window_us ||
+			    t.window_us < 500000 || t.window_us > 10000000 ||
+			    (t.res == CG_PSIR_IRQ && !t.full))
+				abort();
+		} else if (!why) {
+			abort();
+		}
+		break;
+	}
 	}
 	free(text);
 	return 0;

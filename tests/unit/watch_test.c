@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of common/watch's pure side: events files' changes, --events lists, thresholds. */
+/*
+ * Unit tests of common/watch's pure side: events files' changes, --events lists, thresholds,
+ * --psi-trigger specs.
+ */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -121,10 +124,80 @@ static void test_threshold(void)
 	CHECK_INT(cg_watch_threshold_parse("/../a:1", &path, &b), -EINVAL);
 }
 
+static void check_trigger(const char *spec, enum cg_psi_res res, bool full, uint64_t stall,
+			  uint64_t window, bool sample)
+{
+	struct cg_psi_trigger t = { 0 };
+
+	CHECK_INT(cg_psi_trigger_parse(spec, &t, NULL), 0);
+	CHECK_INT(t.res, res);
+	CHECK_INT(t.full, full);
+	CHECK_INT(t.stall_us, stall);
+	CHECK_INT(t.window_us, window);
+	CHECK_INT(t.sample, sample);
+}
+
+static void test_psi_trigger(void)
+{
+	struct cg_psi_trigger t = { 0 };
+	const char *why = NULL;
+
+	check_trigger("memory:some:150ms:1s", CG_PSIR_MEMORY, false, 150000, 1000000, false);
+	check_trigger("cpu:full:50ms:500ms:sample", CG_PSIR_CPU, true, 50000, 500000, true);
+	CHECK_INT(cg_psi_trigger_parse("io:some:1.5:10s", &t, NULL), 0);
+	CHECK_INT(t.stall_us, 1500000);
+	CHECK_INT(t.window_us, 10000000);
+	CHECK_INT(cg_psi_trigger_parse("irq:full:10ms:2s", &t, NULL), 0);
+	CHECK_INT(t.res, CG_PSIR_IRQ);
+	/* the stall may be the whole window */
+	CHECK_INT(cg_psi_trigger_parse("cpu:some:2s:2s", &t, NULL), 0);
+	CHECK_STR(cg_psi_res_name(CG_PSIR_IO), "io");
+	CHECK(!cg_psi_res_name(CG_PSIR_N));
+
+	/* each rule says itself */
+	static const struct {
+		const char *spec;
+		int err;
+		const char *why; /* NULL: not checked */
+	} bad[] = {
+		{ "irq:some:10ms:2s", -EINVAL, "irq.pressure has only a full line" },
+		{ "cpu:some:100ms:400ms", -ERANGE, "the window is 500ms to 10s" },
+		{ "cpu:some:100ms:11s", -ERANGE, "the window is 500ms to 10s" },
+		{ "cpu:some:3s:2s", -ERANGE, "the stall is at most the window" },
+		{ "disk:some:1s:2s", -EINVAL, "the resource is cpu, memory, io or irq" },
+		{ "cpu:half:1s:2s", -EINVAL, "the second field is some or full" },
+		{ "cpu:some:1s:2s:poll", -EINVAL, "the fifth field, if any, is sample" },
+		{ "cpu:some:0:2s", -ERANGE, NULL },
+		{ "cpu:some:1500ns:2s", -EINVAL, NULL },
+		{ "cpu:some:-1s:2s", -EINVAL, NULL },
+		{ "cpu:some:1s", -EINVAL, "RESOURCE:some|full:STALL:WINDOW[:sample]" },
+		{ "cpu:some:1s:2s:sample:x", -EINVAL, "RESOURCE:some|full:STALL:WINDOW[:sample]" },
+		{ "", -EINVAL, NULL },
+		{ "cpu:some:1s:2s:", -EINVAL, NULL },
+		{ "cpu::1s:2s", -EINVAL, NULL },
+		{ "cpu:some:1s:2s ", -EINVAL, NULL },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		CHECK_INT(cg_psi_trigger_parse(bad[i].spec, &t, &why), bad[i].err);
+		CHECK(why != NULL);
+		if (bad[i].why)
+			CHECK_STR(why, bad[i].why);
+	}
+	/* untouched on failure */
+	t = (struct cg_psi_trigger){ .stall_us = 7 };
+	CHECK(cg_psi_trigger_parse("cpu:some:1s:2", &t, NULL) == 0);
+	CHECK_INT(t.window_us, 2000000);
+	t.stall_us = 7;
+	CHECK(cg_psi_trigger_parse("cpu:some:1s:x", &t, NULL) < 0);
+	CHECK_INT(t.stall_us, 7);
+}
+
 int main(void)
 {
 	test_diff();
 	test_kinds();
 	test_threshold();
+	test_psi_trigger();
 	return CHECK_DONE();
 }
