@@ -295,7 +295,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
 			argp_error(
 				state,
-				"--collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not '%s'",
+				"--collectors takes cpu, memory, io, iodevice, pids, psi, limits, all or none (comma-separated, each maybe with + or -), not '%s'",
 				TOOL_SHOWN(bad));
 		a->collectors_set = true;
 		break;
@@ -608,6 +608,13 @@ static int run(const struct cgtop2_args *args)
 	so.collectors = a->collectors_set		      ? a->collectors
 			: a->format == FMT_TABLE && !a->serve ? 0
 							      : CG_COLL_DEFAULT;
+	/* the exposition has no family of the limits collector's own (only JSON and CSV do) */
+	if (!a->collectors_set &&
+	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
+		so.collectors &= ~(1u << CG_COLL_LIMITS);
+	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
+	if (!a->batch && a->format == FMT_TABLE && !a->serve && isatty(STDOUT_FILENO))
+		so.may_collect = CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE;
 	/* a recording keeps what any view of it may want: every collector */
 	if (a->record_file && !a->collectors_set)
 		so.collectors = (1u << CG_COLL_N) - 1;
