@@ -96,7 +96,7 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
 	{ "collectors", OPT_COLLECTORS, "LIST", 0,
-	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table)",
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, limits, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json and csv, nor limits in openmetrics and prometheus; none in the table)",
 	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
 	{ "record", OPT_RECORD, "FILE", 0,
