@@ -522,11 +522,14 @@ limit_file() {
 		echo "$q" ;;
 	io.max)
 		d=$(cgk_mnt blkio)$p
-		awk 'FNR == 1 { f++ } { v[$1, f] = $2; dev[$1] = 1 }
-		     END { for (x in dev) { printf "%s", x; split("rbps wbps riops wiops", k, " ")
-		           for (i = 1; i <= 4; i++) printf " %s=%s", k[i], ((x, i) in v) ? v[x, i] : "max"
-		           print "" } }' "$d/blkio.throttle.read_bps_device" "$d/blkio.throttle.write_bps_device" \
-			"$d/blkio.throttle.read_iops_device" "$d/blkio.throttle.write_iops_device" ;;
+		# one device in the test: the order of devices does not arise
+		for q in read_bps write_bps read_iops write_iops; do
+			sed "s/^/$q /" "$d/blkio.throttle.${q}_device"
+		done | awk '{ v[$2, $1] = $3; dev[$2] = 1 }
+		     END { for (x in dev) { printf "%s", x; split("read_bps write_bps read_iops write_iops", f, " ")
+		           split("rbps wbps riops wiops", k, " ")
+		           for (i = 1; i <= 4; i++) printf " %s=%s", k[i], ((x, f[i]) in v) ? v[x, f[i]] : "max"
+		           print "" } }' ;;
 	*) cat "$(cgk_mnt "${f%%.*}")$p/$f" ;;
 	esac
 }
