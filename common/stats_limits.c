@@ -172,7 +172,8 @@ static void read_texts(struct cg_stats *s, struct node *n)
 
 void st_limits_collect(struct cg_stats *s, struct node *n)
 {
-	if (!n->limits_t || s->now - n->limits_t >= CG_LIMITS_REFRESH_NS) {
+	/* always_read (benchmarks): every file every time, these too */
+	if (!n->limits_t || s->always_read || s->now - n->limits_t >= CG_LIMITS_REFRESH_NS) {
 		n->limits_t = s->now ? s->now : 1;
 		n->limits_have = 0;
 		read_cpu(s, n);
