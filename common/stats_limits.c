@@ -45,9 +45,17 @@ static char *read_limit(struct cg_stats *s, struct node *n, int k)
 
 	if (!s->hier[d->role] || !(n->srcs & (1u << s->canon[d->role])))
 		return NULL;
-	/* a controller enabled since the last refresh has made the file */
-	if (n->fd[k] == FD_ABSENT)
-		n->fd[k] = FD_UNTRIED;
+	if (d->role == R_UNIFIED) {
+		char ctrl[16];
+
+		/* hybrid: a unified hierarchy without the controller has none of its files */
+		snprintf(ctrl, sizeof(ctrl), "%.*s", (int)strcspn(d->name, "."), d->name);
+		if (!cg_hier_has(s->hier[R_UNIFIED], ctrl))
+			return NULL;
+		/* the controller enabled in the parent since the last refresh makes the file */
+		if (n->fd[k] == FD_ABSENT)
+			n->fd[k] = FD_UNTRIED;
+	}
 	r = st_read_kind(s, n, k, &heap);
 	if (r < 0) {
 		st_read_failed(s, n, k, r);
