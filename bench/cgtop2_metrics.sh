@@ -4,7 +4,7 @@
 # with every collector against the C floor that preads the same files on kept fds.
 #
 # The cgroups are empty children of a sandbox cgkit-test.<pid>, in the unified hierarchy and in
-# every v1 hierarchy a collector reads (cpu, cpuacct, memory, blkio, pids): empty cgroups only,
+# every v1 hierarchy a collector reads (cpu, cpuacct, memory, blkio, pids, cpuset): empty cgroups only,
 # no process joins any of them. Every file is read every time (CGKIT_STATS_ALWAYS_READ=1), the
 # figure to hold against the floor. Per refresh = (CPU time of 2+K refreshes - of 2) / K, the
 # median of 3: start-up, the first scan and the first reads drop out.
@@ -33,7 +33,7 @@ hier_of() {
 
 name=cgkit-test.$$
 mnts=
-for c in unified cpu cpuacct memory blkio pids; do
+for c in unified cpu cpuacct memory blkio pids cpuset; do
 	m=$(hier_of $c)
 	[ -n "$m" ] || continue
 	case " $mnts " in *" $m "*) ;; *) mnts="$mnts $m" ;; esac
@@ -120,17 +120,20 @@ for n in $SIZES; do
 	none=$(per_refresh_us "$T" -F prometheus --collectors=none "/$name") || exit 1
 	echo "batch table (no collector)            $(ms "$table") per refresh"
 	echo "-F prometheus --collectors=none       $(ms "$none") per refresh"
-	for c in cpu memory io iodevice pids psi; do
+	# limits: every refresh here (CGKIT_STATS_ALWAYS_READ); cgtop2 reads them every 10 s
+	for c in cpu memory io iodevice pids psi limits; do
 		v=$(per_refresh_us "$T" -F prometheus --collectors=$c "/$name") || exit 1
 		printf '%-38s%s per refresh; its own cost %s per 1k cgroups\n' \
 			"-F prometheus --collectors=$c" "$(ms "$v")" "$(per_1k "$v" "$none" "$n")"
 	done
 	def=$(per_refresh_us "$T" -F prometheus "/$name") || exit 1
-	all=$(per_refresh_us "$T" -F prometheus --collectors=all "/$name") || exit 1
-	files_read -F prometheus --collectors=all >"$tmp/files"
+	# the floor preads kept fds: limits keep none by design (read every 10 s), so "all" here
+	# is every collector but limits, whose cost is its line above
+	all=$(per_refresh_us "$T" -F prometheus --collectors=all,-limits "/$name") || exit 1
+	files_read -F prometheus --collectors=all,-limits >"$tmp/files"
 	fl=$(floor_us "$tmp/files") || exit 1
 	echo "-F prometheus (default collectors)    $(ms "$def") per refresh"
-	echo "-F prometheus --collectors=all        $(ms "$all") per refresh"
+	echo "-F prometheus --collectors=all,-limits $(ms "$all") per refresh"
 	echo "floor (pread on kept fds)             $(ms "$fl") per refresh; files per cgroup:" \
 		"$(awk '{ n = split($1, p, "/"); printf "%s%s:%s", s, p[n], $2; s = " " }' "$tmp/files")"
 	echo "ratio all collectors/floor $(ratio "$all" "$fl") (target <= 1.500)"

@@ -49,8 +49,7 @@ static void put(struct cg_setting *s, const char *file, const char *value)
 	snprintf(s->value, sizeof(s->value), "%s", value);
 }
 
-/* "QUOTA|max [PERIOD]" -> quota (-1 for max) and period (0 when not given) */
-static int parse_cpu_max(const char *value, int64_t *quota, uint64_t *period)
+int cg_cpu_max_parse(const char *value, int64_t *quota, uint64_t *period)
 {
 	char q[32], p[32], extra[2];
 	int n = sscanf(value, "%31s %31s %1s", q, p, extra);
@@ -117,7 +116,7 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 		int64_t quota;
 		uint64_t period;
 
-		if (parse_cpu_max(value, &quota, &period) < 0) {
+		if (cg_cpu_max_parse(value, &quota, &period) < 0) {
 			return cg_diag_say(
 				d, EINVAL, NULL, NULL, "set",
 				"cpu.max takes \"QUOTA PERIOD\" or \"max [PERIOD]\" in microseconds (quota >= 1000, period 1000..1000000), not '%s'",
@@ -165,6 +164,22 @@ int cg_cpu_translate(int version, const char *file, const char *value, struct cg
 		}
 	}
 	return 1;
+}
+
+uint64_t cg_cpu_weight_from_shares(uint64_t shares)
+{
+	/* the rounding undoes the one of the translation: weight -> shares -> the same weight */
+	uint64_t w = shares > 1024 * 10000 ? 10000 : (shares * 100 + 512) / 1024;
+
+	return w < 1 ? 1 : w > 10000 ? 10000 : w;
+}
+
+int cg_cpu_max_format(int64_t quota, uint64_t period, char *buf, size_t size)
+{
+	int n = quota < 0 ? snprintf(buf, size, "max %" PRIu64, period)
+			  : snprintf(buf, size, "%" PRId64 " %" PRIu64, quota, period);
+
+	return n < 0 || (size_t)n >= size ? -ENOBUFS : 0;
 }
 
 /* one decimal cpu number; advances *p */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct cg_diag;
@@ -29,6 +30,20 @@ struct cg_setting {
  */
 int cg_cpu_translate(int version, const char *file, const char *value, struct cg_setting out[2],
 		     size_t *ret_n, struct cg_diag *d);
+
+/*
+ * Read back, the inverse of cg_cpu_translate's v1 side (pure):
+ * cpu.shares -> cpu.weight as the kernel maps them (sched_weight_to_cgroup: rounded to the
+ * closest, clamped to 1..10000), so that every weight written as shares reads back as itself.
+ */
+uint64_t cg_cpu_weight_from_shares(uint64_t shares);
+/*
+ * cpu.max as the v2 file reads: "QUOTA PERIOD", or "max PERIOD" for a quota < 0 (v1
+ * cpu.cfs_quota_us -1). Its translation writes the same period and quota back. 0, or -ENOBUFS.
+ */
+int cg_cpu_max_format(int64_t quota, uint64_t period, char *buf, size_t size);
+/* "QUOTA|max [PERIOD]" (a trailing newline allowed): quota -1 for max, period 0 when not given. */
+int cg_cpu_max_parse(const char *value, int64_t *ret_quota, uint64_t *ret_period);
 
 /* v2 interface files whose v1 ancestors people still type: the v2 name, or NULL. */
 const char *cg_v2_name_for_v1(const char *file);

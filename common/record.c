@@ -118,6 +118,9 @@ static const struct field row_fields[] = {
 	AF("psi_full_avg300_io", CG_PSI_FULL300, CG_PSI_IO),
 	XF("memory_soft_limit", CG_X_MEM_SOFT_LIMIT),
 	XF("memory_memsw_max", CG_X_MEM_MEMSW_MAX),
+	XF("cpu_max_quota", CG_X_CPU_QUOTA),
+	XF("cpu_max_period", CG_X_CPU_PERIOD),
+	XF("cpu_weight", CG_X_CPU_WEIGHT),
 };
 
 static const struct field thread_fields[] = {

@@ -76,6 +76,22 @@ const struct file_def st_defs[F_N] = {
 	[F_X_PIDS_EVENTS] = { M_N, R_UNIFIED, "pids.events" },
 	[F_X_PIDS_V1_MAX] = { M_N, R_PIDS, "pids.max" },
 	[F_X_PIDS_V1_EVENTS] = { M_N, R_PIDS, "pids.events" },
+	[F_X_CPU_MAX] = { M_N, R_UNIFIED, "cpu.max" },
+	[F_X_CPU_WEIGHT] = { M_N, R_UNIFIED, "cpu.weight" },
+	[F_X_CPUSET_CPUS] = { M_N, R_UNIFIED, "cpuset.cpus" },
+	[F_X_IO_MAX] = { M_N, R_UNIFIED, "io.max" },
+	[F_X_IO_WEIGHT] = { M_N, R_UNIFIED, "io.weight" },
+	[F_X_CPU_V1_QUOTA] = { M_N, R_CPU, "cpu.cfs_quota_us" },
+	[F_X_CPU_V1_PERIOD] = { M_N, R_CPU, "cpu.cfs_period_us" },
+	[F_X_CPU_V1_SHARES] = { M_N, R_CPU, "cpu.shares" },
+	[F_X_CPUSET_V1_CPUS] = { M_N, R_CPUSET, "cpuset.cpus" },
+	[F_X_BLKIO_V1_RBPS] = { M_N, R_BLKIO, "blkio.throttle.read_bps_device" },
+	[F_X_BLKIO_V1_WBPS] = { M_N, R_BLKIO, "blkio.throttle.write_bps_device" },
+	[F_X_BLKIO_V1_RIOPS] = { M_N, R_BLKIO, "blkio.throttle.read_iops_device" },
+	[F_X_BLKIO_V1_WIOPS] = { M_N, R_BLKIO, "blkio.throttle.write_iops_device" },
+	[F_X_BFQ_WEIGHT] = { M_N, R_BLKIO, "blkio.bfq.weight" },
+	[F_X_BFQ_WEIGHT_DEVICE] = { M_N, R_BLKIO, "blkio.bfq.weight_device" },
+	[F_X_BLKIO_WEIGHT] = { M_N, R_BLKIO, "blkio.weight" },
 };
 
 /*
@@ -510,6 +526,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 			return r;
 	}
 	now = cg_now_ns();
+	s->now = now;
 	for (size_t i = 0; i < s->n_nodes; i++)
 		sample_node(s, s->nodes[i], now);
 	/* ENODEV: removed while we read; inotify says so too, but do not show a half row */
@@ -605,11 +622,13 @@ void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only)
 
 int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret)
 {
-	static const char *const v1ctl[R_N] = { [R_CPUACCT] = "cpuacct",
-						[R_MEMORY] = "memory",
-						[R_BLKIO] = "blkio",
-						[R_PIDS] = "pids",
-						[R_CPU] = "cpu" };
+	static const char *const v1ctl[R_N] = {
+		[R_CPUACCT] = "cpuacct", [R_MEMORY] = "memory", [R_BLKIO] = "blkio",
+		[R_PIDS] = "pids",	 [R_CPU] = "cpu",	[R_CPUSET] = "cpuset"
+	};
+	/* v1 cpu and cpuset serve only these collectors: not walked without one of them */
+	const unsigned cpu_only = (1u << CG_COLL_CPU) | (1u << CG_COLL_LIMITS),
+		       cpuset_only = 1u << CG_COLL_LIMITS, wanted = o->collectors | o->may_collect;
 	static struct cg_hier proc_hier = { .label = (char *)"proc", .fd = -1 };
 	struct cg_stats *s = calloc(1, sizeof(*s));
 	struct node *root = NULL;
@@ -640,9 +659,9 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 		goto fail;
 	}
 	s->hier[R_UNIFIED] = l->unified;
-	for (int role = R_CPUACCT; role <= R_CPU; role++) {
-		/* v1 cpu serves only the cpu collector's throttling: not walked without it */
-		if (role == R_CPU && !(o->collectors & (1u << CG_COLL_CPU)))
+	for (int role = R_CPUACCT; role <= R_CPUSET; role++) {
+		if ((role == R_CPU && !(wanted & cpu_only)) ||
+		    (role == R_CPUSET && !(wanted & cpuset_only)))
 			continue;
 		for (size_t i = 0; i < l->n; i++)
 			if (l->hier[i].version == 1 && cg_hier_has(&l->hier[i], v1ctl[role]))

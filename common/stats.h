@@ -40,13 +40,24 @@ enum cg_collector {
 	CG_COLL_PIDS, /* pids.max, pids.events (v1 the pids hierarchy) */
 	CG_COLL_PSI, /* PSI full avg10, avg60 and avg300 of some and full, and the stall totals
 		      * (the files are base) */
+	/*
+	 * every limit in the v2 vocabulary, v1's translated back (cg_stat_limit): cpu.max,
+	 * cpu.weight, cpuset.cpus, io.max, io.weight read at most every CG_LIMITS_REFRESH_NS; the
+	 * memory and pids limits as their collectors read them (read for it when those are off)
+	 */
+	CG_COLL_LIMITS,
 	CG_COLL_N
 };
 /* The default set: every collector but iodevice (a series per device and cgroup). */
 #define CG_COLL_DEFAULT                                                                            \
 	((1u << CG_COLL_CPU) | (1u << CG_COLL_MEMORY) | (1u << CG_COLL_IO) |                       \
-	 (1u << CG_COLL_PIDS) | (1u << CG_COLL_PSI))
-/* "cpu", "memory", "io", "iodevice", "pids", "psi": indexed by enum cg_collector */
+	 (1u << CG_COLL_PIDS) | (1u << CG_COLL_PSI) | (1u << CG_COLL_LIMITS))
+/*
+ * Limits change when someone writes them, not as a workload runs: a cgroup's own limit files
+ * are read when it is first seen, then at most this often.
+ */
+#define CG_LIMITS_REFRESH_NS (10 * 1000000000ull)
+/* "cpu", "memory", "io", "iodevice", "pids", "psi", "limits": indexed by enum cg_collector */
 extern const char *const cg_collector_names[CG_COLL_N];
 
 /*
@@ -107,6 +118,11 @@ enum cg_stat_x {
 	/* CG_COLL_PIDS: pids.max (CG_UNLIMITED), pids.events max (forks refused by the limit) */
 	CG_X_PIDS_MAX,
 	CG_X_PIDS_EV_MAX,
+	/* CG_COLL_LIMITS: cpu.max's quota (CG_UNLIMITED for max) and period in microseconds (v1
+	 * cpu.cfs_quota_us, cpu.cfs_period_us), cpu.weight (v1 cpu.shares as the kernel maps it) */
+	CG_X_CPU_QUOTA,
+	CG_X_CPU_PERIOD,
+	CG_X_CPU_WEIGHT,
 	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
 	 * the full avg10 figures are in psi_full[], the other averages in psi_avg[], their bits
 	 * here (CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource) */
@@ -119,6 +135,27 @@ enum cg_stat_x {
 
 /* The PSI averages of CG_COLL_PSI besides the avg10s (some: the base row's psi[]). */
 enum cg_psi_avg { CG_PSI_SOME60, CG_PSI_SOME300, CG_PSI_FULL60, CG_PSI_FULL300, CG_PSI_AVG_N };
+
+/* With CG_COLL_LIMITS: the limits that are text, in cg_stat_row.limit_text. */
+enum cg_limit_text { CG_LT_CPUSET_CPUS, CG_LT_IO_MAX, CG_LT_IO_WEIGHT, CG_LT_N };
+
+/* Every limit of the v2 vocabulary, in the order cgtop2 writes them (cg_limit_names). */
+enum cg_limit {
+	CG_LIMIT_MEMORY_MAX,
+	CG_LIMIT_MEMORY_HIGH,
+	CG_LIMIT_MEMORY_LOW,
+	CG_LIMIT_MEMORY_MIN,
+	CG_LIMIT_MEMORY_SWAP_MAX,
+	CG_LIMIT_CPU_MAX,
+	CG_LIMIT_CPU_WEIGHT,
+	CG_LIMIT_CPUSET_CPUS,
+	CG_LIMIT_PIDS_MAX,
+	CG_LIMIT_IO_MAX,
+	CG_LIMIT_IO_WEIGHT,
+	CG_LIMIT_N
+};
+/* "memory.max", ..., "io.weight": the cgroup2 file of each */
+extern const char *const cg_limit_names[CG_LIMIT_N];
 
 /* With CG_COLL_IODEVICE: a block device's figures (v[CG_IO_*], have) and its name. */
 struct cg_stat_iodev {
@@ -169,7 +206,18 @@ struct cg_stat_row {
 	/* with cg_stats_set_members_all: the cgroup's own tasks, as cg_stats_members lists them */
 	struct cg_stat_member *members;
 	size_t n_members;
+	/* with CG_COLL_LIMITS: as cgroup2's file reads (v1's translated back), NULL: unknown */
+	char *limit_text[CG_LT_N];
 };
+
+/*
+ * A row's limit as its cgroup2 file reads, without the last newline: "max", "536870912",
+ * "50000 100000", "0-3", "8:0 rbps=max wbps=1048576 riops=max wiops=max" (a line per device),
+ * "default 100"; v1's files translated back, the exact inverse of what cgcreate2 -r writes
+ * there. Into buf (or the row's own text); NULL when unknown (no such file or knob, or its
+ * collector off).
+ */
+const char *cg_stat_limit(const struct cg_stat_row *r, enum cg_limit i, char *buf, size_t size);
 
 struct cg_stats;
 
@@ -193,6 +241,11 @@ struct cg_stats_opts {
 	bool always_read;
 	unsigned collectors; /* bit per enum cg_collector; 0: the base row only */
 	size_t fd_reserve; /* fds the tool holds besides (cgtop2 --listen: its connections) */
+	/*
+	 * Collectors cg_stats_set_collectors may turn on later (the screen's detail pane): the v1
+	 * hierarchies that only they read (cpu, cpuset) are walked from the start.
+	 */
+	unsigned may_collect;
 };
 
 /*
@@ -207,8 +260,9 @@ int cg_stats_set_depth(struct cg_stats *s, int depth);
 void cg_stats_set_threads(struct cg_stats *s, bool threads);
 void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only);
 /*
- * The collectors from the next sample on (a bit per enum cg_collector). A v1 cpu hierarchy of
- * its own (not co-mounted with cpuacct) is only watched when cg_stats_new had the cpu collector.
+ * The collectors from the next sample on (a bit per enum cg_collector). A v1 cpu or cpuset
+ * hierarchy of its own (not co-mounted with cpuacct) is only watched when cg_stats_new had the
+ * cpu or limits collector, or may_collect.
  */
 void cg_stats_set_collectors(struct cg_stats *s, unsigned collectors);
 /*

@@ -21,10 +21,10 @@
 const char *const cg_collector_names[CG_COLL_N] = {
 	[CG_COLL_CPU] = "cpu",		 [CG_COLL_MEMORY] = "memory", [CG_COLL_IO] = "io",
 	[CG_COLL_IODEVICE] = "iodevice", [CG_COLL_PIDS] = "pids",     [CG_COLL_PSI] = "psi",
+	[CG_COLL_LIMITS] = "limits",
 };
 
-/* The collector that reads each of the collectors' own files. */
-static int kind_collector(int k)
+int st_kind_collector(int k)
 {
 	switch (k) {
 	case F_X_CPUACCT_STAT:
@@ -39,6 +39,8 @@ static int kind_collector(int k)
 	case F_X_PIDS_V1_EVENTS:
 		return CG_COLL_PIDS;
 	default:
+		if (k >= F_X_CPU_MAX && k < F_N)
+			return CG_COLL_LIMITS;
 		return k >= F_X_MEM_STAT && k <= F_X_MEM_V1_OOM ? CG_COLL_MEMORY : -1;
 	}
 }
@@ -46,6 +48,34 @@ static int kind_collector(int k)
 static bool on(const struct cg_stats *s, int c)
 {
 	return s->collectors & (1u << c);
+}
+
+/* The memory and pids limits: their collectors' files, which the limits collector reads too. */
+static const struct {
+	int kind, idx;
+	bool v1;
+} limit_files[] = {
+	{ F_X_MEM_MAX, CG_X_MEM_MAX, false },
+	{ F_X_MEM_HIGH, CG_X_MEM_HIGH, false },
+	{ F_X_MEM_LOW, CG_X_MEM_LOW, false },
+	{ F_X_MEM_MIN, CG_X_MEM_MIN, false },
+	{ F_X_MEM_SWAP_MAX, CG_X_MEM_SWAP_MAX, false },
+	{ F_X_MEM_V1_LIMIT, CG_X_MEM_MAX, true },
+	{ F_X_MEM_V1_SOFT, CG_X_MEM_SOFT_LIMIT, true },
+	{ F_X_MEM_V1_MEMSW_LIMIT, CG_X_MEM_MEMSW_MAX, true },
+	{ F_X_PIDS_MAX, CG_X_PIDS_MAX, false },
+	{ F_X_PIDS_V1_MAX, CG_X_PIDS_MAX, false },
+};
+
+/* A kind is read while its collector is on, a limit's also while the limits collector is. */
+static bool kind_on(const struct cg_stats *s, int k)
+{
+	if (on(s, st_kind_collector(k)))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(limit_files) && on(s, CG_COLL_LIMITS); i++)
+		if (limit_files[i].kind == k)
+			return true;
+	return false;
 }
 
 static bool known(const struct cg_stat_row *r, int i)
@@ -63,6 +93,16 @@ void st_collect_reset(struct cg_stat_row *row)
 {
 	row->x_have = 0;
 	row->n_iodevs = 0;
+}
+
+/* The limits of a collector turned off are unknown from now on. */
+static void limits_forget(struct cg_stats *s, struct node *n)
+{
+	if (on(s, CG_COLL_LIMITS))
+		return;
+	st_limits_free(&n->row);
+	n->limits_t = 0;
+	n->limits_have = 0;
 }
 
 /*
@@ -189,7 +229,7 @@ static const char *read_x(struct cg_stats *s, struct node *n, int k, char **heap
 	if (r < 0) {
 		st_read_failed(s, n, k, r);
 		if (!gone(r) && r != -EOPNOTSUPP)
-			s->coll_errors[kind_collector(k)]++;
+			s->coll_errors[st_kind_collector(k)]++;
 		return NULL;
 	}
 	return *heap ? *heap : s->buf;
@@ -205,7 +245,7 @@ static void take_limit(struct cg_stats *s, struct node *n, int k, int i)
 	if (known(&n->row, i) || !(text = read_x(s, n, k, &heap)))
 		return;
 	if (cg_kparse_limit(text, &v) < 0) {
-		s->coll_errors[kind_collector(k)]++;
+		s->coll_errors[st_kind_collector(k)]++;
 		return;
 	}
 	set_x(&n->row, i, v);
@@ -222,7 +262,7 @@ static void take_file_keys(struct cg_stats *s, struct node *n, int k, const char
 		missing |= !known(&n->row, idx[i]);
 	if (!missing || !(text = read_x(s, n, k, &heap)))
 		return;
-	take_keys(s, &n->row, kind_collector(k), text, keys, idx, mult, cnt);
+	take_keys(s, &n->row, st_kind_collector(k), text, keys, idx, mult, cnt);
 }
 
 static void collect_cpu(struct cg_stats *s, struct node *n)
@@ -332,29 +372,18 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 	static const int oom_idx[] = { CG_X_MEM_UNDER_OOM, CG_X_MEM_EV_OOM_KILL };
 	static const struct {
 		int kind, idx;
-	} limits[] = {
-		{ F_X_MEM_PEAK, CG_X_MEM_PEAK },	 { F_X_MEM_MAX, CG_X_MEM_MAX },
-		{ F_X_MEM_HIGH, CG_X_MEM_HIGH },	 { F_X_MEM_LOW, CG_X_MEM_LOW },
-		{ F_X_MEM_MIN, CG_X_MEM_MIN },		 { F_X_MEM_SWAP, CG_X_MEM_SWAP },
-		{ F_X_MEM_SWAP_MAX, CG_X_MEM_SWAP_MAX }, { F_X_MEM_V1_PEAK, CG_X_MEM_PEAK },
-		{ F_X_MEM_V1_FAILCNT, CG_X_MEM_EV_MAX }, { F_X_MEM_V1_KMEM, CG_X_MEM_KERNEL },
-	};
-	static const struct {
-		int kind, idx;
-	} v1_limits[] = {
-		{ F_X_MEM_V1_LIMIT, CG_X_MEM_MAX },
-		{ F_X_MEM_V1_SOFT, CG_X_MEM_SOFT_LIMIT },
-		{ F_X_MEM_V1_MEMSW_LIMIT, CG_X_MEM_MEMSW_MAX },
+	} figures[] = {
+		{ F_X_MEM_PEAK, CG_X_MEM_PEAK },      { F_X_MEM_SWAP, CG_X_MEM_SWAP },
+		{ F_X_MEM_V1_PEAK, CG_X_MEM_PEAK },   { F_X_MEM_V1_FAILCNT, CG_X_MEM_EV_MAX },
+		{ F_X_MEM_V1_KMEM, CG_X_MEM_KERNEL },
 	};
 	struct cg_stat_row *r = &n->row;
 
 	take_file_keys(s, n, F_X_MEM_STAT, stat_keys, stat_idx, NULL, ARRAY_SIZE(stat_keys));
 	take_file_keys(s, n, F_X_MEM_EVENTS, ev_keys, ev_idx, NULL, ARRAY_SIZE(ev_keys));
 	take_file_keys(s, n, F_X_MEM_V1_STAT, v1_keys, v1_idx, NULL, ARRAY_SIZE(v1_keys));
-	for (size_t i = 0; i < ARRAY_SIZE(limits); i++)
-		take_limit(s, n, limits[i].kind, limits[i].idx);
-	for (size_t i = 0; i < ARRAY_SIZE(v1_limits); i++)
-		take_limit_v1(s, n, v1_limits[i].kind, v1_limits[i].idx);
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++)
+		take_limit(s, n, figures[i].kind, figures[i].idx);
 	v1_swap(s, n);
 	take_file_keys(s, n, F_X_MEM_V1_OOM, oom_keys, oom_idx, NULL, ARRAY_SIZE(oom_keys));
 	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_INACTIVE_FILE))
@@ -364,13 +393,24 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 			      : 0);
 }
 
+/* The memory and pids limits of the collectors that are on (or all, with the limits collector). */
+static void collect_limits(struct cg_stats *s, struct node *n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(limit_files); i++) {
+		if (!kind_on(s, limit_files[i].kind))
+			continue;
+		if (limit_files[i].v1)
+			take_limit_v1(s, n, limit_files[i].kind, limit_files[i].idx);
+		else
+			take_limit(s, n, limit_files[i].kind, limit_files[i].idx);
+	}
+}
+
 static void collect_pids(struct cg_stats *s, struct node *n)
 {
 	static const char *const keys[] = { "max" };
 	static const int idx[] = { CG_X_PIDS_EV_MAX };
 
-	take_limit(s, n, F_X_PIDS_MAX, CG_X_PIDS_MAX);
-	take_limit(s, n, F_X_PIDS_V1_MAX, CG_X_PIDS_MAX);
 	take_file_keys(s, n, F_X_PIDS_EVENTS, keys, idx, NULL, 1);
 	take_file_keys(s, n, F_X_PIDS_V1_EVENTS, keys, idx, NULL, 1);
 }
@@ -480,6 +520,9 @@ void st_collect(struct cg_stats *s, struct node *n)
 		collect_memory(s, n);
 	if (on(s, CG_COLL_PIDS))
 		collect_pids(s, n);
+	collect_limits(s, n);
+	if (on(s, CG_COLL_LIMITS))
+		st_limits_collect(s, n);
 	if ((on(s, CG_COLL_IO) || on(s, CG_COLL_IODEVICE)) && s->devs_seen) {
 		collect_blkio_ops(s, n);
 		finish_io(s, n);
@@ -510,11 +553,12 @@ void cg_stats_set_collectors(struct cg_stats *s, unsigned collectors)
 		struct node *n = s->nodes[i];
 
 		for (int k = F_X_CPUACCT_STAT; k < F_N; k++) {
-			if (n->fd[k] < 0 || on(s, kind_collector(k)))
+			if (n->fd[k] < 0 || kind_on(s, k))
 				continue;
 			st_close_fd(s, &n->fd[k]);
 			n->fd[k] = FD_UNTRIED;
 		}
+		limits_forget(s, n);
 		/* a quiet cgroup keeps its row: read it whole once more */
 		n->quiet = false;
 	}

@@ -22,7 +22,19 @@
  * legacy system a unit's cgroup is there even where no controller hierarchy has it: its tasks.
  */
 /* R_CPU: v1 cpu (its cpu.stat has the throttling), most often co-mounted with cpuacct. */
-enum role { R_UNIFIED, R_CPUACCT, R_MEMORY, R_BLKIO, R_PIDS, R_CPU, R_SYSTEMD, R_PROC, R_N };
+/* R_CPUSET: v1 cpuset, for cpuset.cpus alone (the limits collector). */
+enum role {
+	R_UNIFIED,
+	R_CPUACCT,
+	R_MEMORY,
+	R_BLKIO,
+	R_PIDS,
+	R_CPU,
+	R_CPUSET,
+	R_SYSTEMD,
+	R_PROC,
+	R_N
+};
 
 enum metric { M_CPU, M_MEMORY, M_IO, M_TASKS, M_PSI_CPU, M_PSI_MEMORY, M_PSI_IO, M_N };
 
@@ -85,6 +97,23 @@ enum kind {
 	F_X_PIDS_EVENTS,
 	F_X_PIDS_V1_MAX,
 	F_X_PIDS_V1_EVENTS,
+	/* the limits collector's (common/stats_limits.c): opened, read and closed at a refresh */
+	F_X_CPU_MAX,
+	F_X_CPU_WEIGHT,
+	F_X_CPUSET_CPUS,
+	F_X_IO_MAX,
+	F_X_IO_WEIGHT,
+	F_X_CPU_V1_QUOTA,
+	F_X_CPU_V1_PERIOD,
+	F_X_CPU_V1_SHARES,
+	F_X_CPUSET_V1_CPUS,
+	F_X_BLKIO_V1_RBPS, /* the four throttles in io.max's order: rbps, wbps, riops, wiops */
+	F_X_BLKIO_V1_WBPS,
+	F_X_BLKIO_V1_RIOPS,
+	F_X_BLKIO_V1_WIOPS,
+	F_X_BFQ_WEIGHT,
+	F_X_BFQ_WEIGHT_DEVICE,
+	F_X_BLKIO_WEIGHT, /* CFQ's, kernels before 5.0 */
 	F_N
 };
 
@@ -133,6 +162,10 @@ struct node {
 	bool gone_seen;
 	uint64_t prev_t, prev_cpu, prev_rd, prev_wr;
 	unsigned prev_have;
+	/* the limits collector's last read (0: none yet) and its numbers, CG_X_CPU_QUOTA on */
+	uint64_t limits_t;
+	uint64_t limits_x[3];
+	unsigned limits_have;
 	struct cg_stat_row row;
 };
 
@@ -168,6 +201,7 @@ struct cg_stats {
 	size_t buf_size;
 	char sources[1024];
 	long clk_tck;
+	uint64_t now; /* the time of the sample being taken */
 	unsigned collectors; /* bit per enum cg_collector */
 	uint64_t coll_errors[CG_COLL_N];
 	/* block device names by number (CG_COLL_IODEVICE), looked up once each */
@@ -234,6 +268,15 @@ void st_collect(struct cg_stats *s, struct node *n);
 void st_collect_reset(struct cg_stat_row *row);
 /* The sampler's device name cache. */
 void st_collect_free(struct cg_stats *s);
+/* The collector of one of the collectors' own kinds (-1: none). */
+int st_kind_collector(int k);
+
+/* ---- common/stats_limits.c: the limits collector --------------------------------------------- */
+
+/* The node's limit files when their refresh is due, else last time's; into its row. */
+void st_limits_collect(struct cg_stats *s, struct node *n);
+/* A row's limit texts freed. */
+void st_limits_free(struct cg_stat_row *row);
 
 /* ---- common/stats_members.c: the tasks of one cgroup --------------------------------------- */
 

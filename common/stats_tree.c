@@ -168,6 +168,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 	s->nodes[n->index]->index = n->index;
 	free(n->row.threads);
 	free(n->row.iodevs);
+	st_limits_free(&n->row);
 	free(n->row.path);
 	free(n->path);
 	free(n);

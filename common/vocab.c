@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -250,6 +252,158 @@ int cg_vocab_translate(int version, const char *file, const char *value,
 		return 0;
 	}
 	return 1;
+}
+
+/* ---- read back -------------------------------------------------------------------------- */
+
+int cg_vocab_size_format(uint64_t v, char *buf, size_t size)
+{
+	int n = v == UINT64_MAX ? snprintf(buf, size, "max") : snprintf(buf, size, "%" PRIu64, v);
+
+	return n < 0 || (size_t)n >= size ? -ENOBUFS : 0;
+}
+
+uint64_t cg_vocab_swap_from_memsw(uint64_t limit, uint64_t memsw)
+{
+	if (memsw == UINT64_MAX)
+		return UINT64_MAX;
+	/* the kernel keeps memsw >= limit: a limited memsw under an unlimited limit cannot be */
+	return memsw > limit ? memsw - limit : 0;
+}
+
+/* One "MAJ:MIN N" line of a v1 per-device file at *p: advances *p past its newline. */
+static int device_line(const char **p, unsigned *maj, unsigned *min, uint64_t *v)
+{
+	const char *q = *p;
+	uint64_t a, b;
+
+	if (cg_parse_u64_prefix(&q, 4095, &a) < 0 || *q++ != ':' ||
+	    cg_parse_u64_prefix(&q, 1048575, &b) < 0 || *q++ != ' ' ||
+	    cg_parse_u64_prefix(&q, UINT64_MAX, v) < 0 || (*q && *q != '\n'))
+		return -EINVAL;
+	*maj = (unsigned)a;
+	*min = (unsigned)b;
+	*p = *q ? q + 1 : q;
+	return 0;
+}
+
+struct io_limit {
+	unsigned maj, min;
+	uint64_t v[4];
+};
+
+static int io_limit_cmp(const void *a, const void *b)
+{
+	const struct io_limit *x = a, *y = b;
+
+	if (x->maj != y->maj)
+		return x->maj < y->maj ? -1 : 1;
+	return x->min < y->min ? -1 : x->min > y->min;
+}
+
+/* out + *len, size: what fits; -ENOBUFS when it did not */
+static int append(char *out, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int append(char *out, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= size)
+		return -ENOBUFS;
+	va_start(ap, fmt);
+	n = vsnprintf(out + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size - *len)
+		return -ENOBUFS;
+	*len += (size_t)n;
+	return 0;
+}
+
+int cg_vocab_io_max_from_v1(const char *const text[4], char *out, size_t size)
+{
+	static const char *const keys[4] = { "rbps", "wbps", "riops", "wiops" };
+	/* a device per line of four files: more than any machine has disks being throttled */
+	struct io_limit dev[64];
+	size_t n = 0, len = 0;
+
+	if (!size)
+		return -ENOBUFS;
+	out[0] = '\0';
+	for (int f = 0; f < 4; f++) {
+		const char *p = text[f];
+
+		while (p && *p) {
+			unsigned maj, min;
+			uint64_t v;
+			size_t i;
+
+			if (device_line(&p, &maj, &min, &v) < 0)
+				return -EINVAL;
+			for (i = 0; i < n; i++)
+				if (dev[i].maj == maj && dev[i].min == min)
+					break;
+			if (i == n) {
+				if (n == ARRAY_SIZE(dev))
+					return -ENOBUFS;
+				dev[n++] = (struct io_limit){ maj, min, { 0, 0, 0, 0 } };
+			}
+			/* 0 lifts a v1 throttle, as max does the v2 one */
+			dev[i].v[f] = v;
+		}
+	}
+	qsort(dev, n, sizeof(dev[0]), io_limit_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (append(out, size, &len, "%s%u:%u", i ? "\n" : "", dev[i].maj, dev[i].min) < 0)
+			return -ENOBUFS;
+		for (int f = 0; f < 4; f++) {
+			int r = dev[i].v[f] ? append(out, size, &len, " %s=%" PRIu64, keys[f],
+						     dev[i].v[f])
+					    : append(out, size, &len, " %s=max", keys[f]);
+
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+int cg_vocab_io_weight_from_v1(const char *weight, const char *weight_device, char *out,
+			       size_t size)
+{
+	const char *p = weight_device;
+	uint64_t def = 0;
+	size_t len = 0;
+
+	if (weight) {
+		const char *w = strncmp(weight, "default ", 8) ? weight : weight + 8;
+
+		if (cg_parse_u64(w, 10000, &def) < 0 || !def)
+			return -EINVAL;
+	} else if (p && !strncmp(p, "default ", 8)) {
+		p += 8;
+		if (cg_parse_u64_prefix(&p, 10000, &def) < 0 || !def || (*p && *p != '\n'))
+			return -EINVAL;
+	}
+	if (!def)
+		return -ENOENT;
+	if (append(out, size, &len, "default %" PRIu64, def) < 0)
+		return -ENOBUFS;
+	/* weight_device's own default line: the weight above says it */
+	if (p && !strncmp(p, "default ", 8))
+		p += strcspn(p, "\n");
+	while (p && *p == '\n')
+		p++;
+	while (p && *p) {
+		unsigned maj, min;
+		uint64_t v;
+
+		if (device_line(&p, &maj, &min, &v) < 0 || !v || v > 10000)
+			return -EINVAL;
+		if (append(out, size, &len, "\n%u:%u %" PRIu64, maj, min, v) < 0)
+			return -ENOBUFS;
+	}
+	return 0;
 }
 
 int cg_vocab_device(const char *value, char *out, size_t size)

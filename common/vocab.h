@@ -34,6 +34,33 @@ int cg_vocab_translate(int version, const char *file, const char *value,
 		       const struct cg_vocab_ctx *ctx, struct cg_setting out[CG_SETTINGS_MAX],
 		       size_t *ret_n, struct cg_diag *d);
 
+/*
+ * Read back, the inverse of the v1 side of cg_vocab_translate (pure): v1 files as the v2 file
+ * of the same limit reads, so that translating the result writes the same files again.
+ */
+/* A size as memory.max reads: bytes, or "max" for UINT64_MAX. 0, or -ENOBUFS. */
+int cg_vocab_size_format(uint64_t v, char *buf, size_t size);
+/*
+ * memory.swap.max from memory.memsw.limit_in_bytes and memory.limit_in_bytes (UINT64_MAX:
+ * unlimited, as is the result): memory plus swap minus memory.
+ */
+uint64_t cg_vocab_swap_from_memsw(uint64_t limit, uint64_t memsw);
+/*
+ * io.max from blkio.throttle.{read_bps,write_bps,read_iops,write_iops}_device's texts (in that
+ * order; NULL: absent, no limit): a line "MAJ:MIN rbps=N wbps=N riops=N wiops=N" per device
+ * (max where that file has none), by device number, "\n" between them, "" for none; as the
+ * v2 file, without its last newline. 0, -EINVAL (a line that is not "MAJ:MIN N"), -ENOBUFS.
+ */
+int cg_vocab_io_max_from_v1(const char *const text[4], char *out, size_t size);
+/*
+ * io.weight from blkio.bfq.weight ("N"; or blkio.weight of the kernels before 5.0) and
+ * blkio.bfq.weight_device ("MAJ:MIN N" lines; "default N" first on newer kernels; NULL:
+ * absent): "default N" then "MAJ:MIN N" per device, "\n" between them. 0, -ENOENT (no default
+ * weight in either), -EINVAL, -ENOBUFS.
+ */
+int cg_vocab_io_weight_from_v1(const char *weight, const char *weight_device, char *out,
+			       size_t size);
+
 /* The v1 controller that holds a v2 controller's files ("io" -> "blkio"), else ctrl itself. */
 const char *cg_vocab_v1_controller(const char *ctrl);
 

@@ -360,10 +360,10 @@ test_fixture_json() {
 	assertEquals "one line per iteration" 2 "$(echo "$out" | wc -l | tr -d ' ')"
 	l1=$(echo "$out" | sed -n 1p)
 	l2=$(echo "$out" | sed -n 2p)
-	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}}}'
+	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
 	# the files do not change: the second sample has rates, all zero
-	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}}}'
-	case $l1 in '{"schema":2,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
+	case $l1 in '{"schema":3,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	# schema 2: every PSI average; those of the psi collector null without it
 	fx unified -F json -1 --depth=0 --collectors=none /app
 	assertContains "PSI averages without the collector" "$out" \
@@ -380,12 +380,14 @@ import json, sys
 want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
         "io_write_bytes_per_sec", "pressure", "cpu_usage_seconds", "io_read_bytes",
         "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds",
-        "pressure_averages"}
+        "pressure_averages", "limits"}
+limits = ["memory.max", "memory.high", "memory.low", "memory.min", "memory.swap.max", "cpu.max",
+          "cpu.weight", "cpuset.cpus", "pids.max", "io.max", "io.weight"]
 n = 0
 for line in sys.stdin:
     o = json.loads(line)
     assert set(o) == {"schema", "time", "time_unix", "time_iso", "cgroups"}, o.keys()
-    assert o["schema"] == 2
+    assert o["schema"] == 3
     assert isinstance(o["time"], float) and o["time"] > 1e9
     # every JSON has both conventions (the events too): the same instant
     import datetime
@@ -402,12 +404,14 @@ for line in sys.stdin:
             for k in r.values():
                 assert set(k) == {"avg10", "avg60", "avg300"}, k
                 assert all(v is None or 0 <= v <= 100 for v in k.values()), k
+        assert list(c["limits"]) == limits, c["limits"]
+        assert all(v is None or isinstance(v, str) for v in c["limits"].values()), c["limits"]
         n += 1
 assert n > 0
 print(n)'
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 2) and all(.cgroups[];
-			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","memory_bytes","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
+		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 3) and all(.cgroups[];
+			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else
 		return 2
@@ -432,14 +436,14 @@ test_fixture_json_parses() {
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
-	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds" "$(echo "$out" | sed -n 1p)"
+	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight" "$(echo "$out" | sed -n 1p)"
 	assertEquals "one header only" 1 "$(echo "$out" | grep -c '^time,')"
 	assertEquals "6 rows per iteration" 13 "$(echo "$out" | wc -l | tr -d ' ')"
 	assertContains "first /app row" "$out" ",/app,7,,104857600,,,12.34,2.00,0.00"
 	assertContains "second /app row" "$out" ",/app,7,0.00,104857600,0,0,12.34,2.00,0.00"
 	assertContains "quoted path" "$out" ',"/we""ird,name",1,'
-	# every row has the header's 18 fields (the one quoted comma aside)
-	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 18')"
+	# every row has the header's 29 fields (the one quoted comma aside)
+	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 29')"
 }
 
 # The OpenMetrics text exposition grammar, line by line; the last line is "# EOF".
@@ -1080,10 +1084,11 @@ test_live_threads() {
 	assertContains "table thread rows" "$out" " busy-1"
 	# CSV: tid and comm columns; a thread row has its cgroup's path and its own CPU
 	cgk_capture "$T" -F csv -n 2 -d 0.5 -H "/$S"
-	assertEquals "csv header with -H" "pressure_io_some_seconds,tid,comm" "$(echo "$out" | head -n 1 | cut -d, -f18-)"
+	assertEquals "csv header with -H" "pressure_io_some_seconds,tid,comm,memory.max" "$(echo "$out" | head -n 1 | cut -d, -f18-21)"
 	line=$(echo "$out" | awk -F, -v p="/$S/tp/t" 'NR > 1 && $2 == p && $20 == "busy-1" { l = $0 } END { print l }')
-	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 20 && \$19 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
-	assertEquals "every csv row has 20 fields" "" "$(echo "$out" | awk -F, 'NF != 20')"
+	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 31 && \$19 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
+	# the limits' columns last (a cpu list with a comma is quoted: none here)
+	assertEquals "every csv row has 31 fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 31')"
 	# OpenMetrics: a counter per thread, labelled with tid and comm
 	cgk_capture "$T" -F openmetrics -1 -H "/$S"
 	assertContains "openmetrics thread family" "$out" "# TYPE cgroup_thread_cpu_usage_seconds counter"

@@ -57,7 +57,7 @@ prom_check() {
 test_usage_collectors() {
 	cgk_capture "$T" --collectors=cpu,disk -1
 	assertEquals "exit" 64 "$rc"
-	assertContains "stderr" "$err" "cgtop2: --collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not 'disk'"
+	assertContains "stderr" "$err" "cgtop2: --collectors takes cpu, memory, io, iodevice, pids, psi, limits, all or none (comma-separated, each maybe with + or -), not 'disk'"
 	cgk_capture "$T" --collectors= -1
 	assertEquals "empty list" 64 "$rc"
 	cgk_capture "$T" -F xml -1
@@ -246,7 +246,7 @@ test_fixture_json_schema_and_cpu_time() {
 	local line
 	fx unified -F json -1 --depth=1
 	assertEquals "exit" 0 "$rc"
-	case $out in '{"schema":2,"time":'*) ;; *) fail "schema first: ${out:0:40}" ;; esac
+	case $out in '{"schema":3,"time":'*) ;; *) fail "schema first: ${out:0:40}" ;; esac
 	assertContains "cumulative CPU" "$out" '"cpu_usage_seconds":2.500000000'
 	assertContains "IO totals" "$out" '"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":15,"io_write_ops":22'
 	assertContains "PSI totals" "$out" '"pressure_some_seconds":{"cpu":2.500000000,"memory":0.000010000,"io":0.000010000}'
@@ -256,14 +256,64 @@ test_fixture_json_schema_and_cpu_time() {
 	assertContains "--cpu=time: the time" "$out" '"cpu_usage_seconds":2.500000000'
 	fx unified -F csv -1 --depth=1 --cpu=time -p
 	assertEquals "csv header with --cpu=time" \
-		"time,path,tasks,cpu_usage_seconds,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds" \
+		"time,path,tasks,cpu_usage_seconds,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,$LIMIT_COLUMNS" \
 		"$(echo "$out" | head -n 1)"
 	line=$(echo "$out" | grep ',/svc,')
-	assertEquals "csv /svc row" "/svc,3,2.500000000,104857600,,,12.34,0.00,0.00,1500,2048,15,22,2.500000,0.000010,0.000010" \
+	assertEquals "csv /svc row" "/svc,3,2.500000000,104857600,,,12.34,0.00,0.00,1500,2048,15,22,2.500000,0.000010,0.000010,max,1073741824,0,16777216,max,,,,100,," \
 		"$(echo "$line" | cut -d, -f2-)"
 	fx unified -F csv -1 --depth=1 -p
-	assertEquals "csv /svc row with the percentage" "/svc,3,,104857600,,,12.34,0.00,0.00,2.500000000,1500,2048,15,22,2.500000,0.000010,0.000010" \
+	assertEquals "csv /svc row with the percentage" "/svc,3,,104857600,,,12.34,0.00,0.00,2.500000000,1500,2048,15,22,2.500000,0.000010,0.000010,max,1073741824,0,16777216,max,,,,100,," \
 		"$(echo "$out" | grep ',/svc,' | cut -d, -f2-)"
+}
+
+LIMIT_COLUMNS=memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight
+LFX=$FIXTURES/cgtop2/limits
+
+# The limits object of cgroup $2 in cgtop2's JSON of fixture layout $1 (extra arguments after)
+# into $got; sets $rc $out $err.
+limits_of() {
+	local layout=$1 path=$2
+	shift 2
+	sed "s|@DIR@|$LFX|" "$LFX/$layout.mountinfo.in" >"$_cgk_tmp/lmi.$layout"
+	cgk_capture env CGKIT_MOUNTINFO="$_cgk_tmp/lmi.$layout" "$T" -F json -1 "$@"
+	got=$(echo "$out" | grep -o "\"path\":\"$path\",.*" | grep -o '"limits":{[^}]*}' | head -n 1)
+}
+
+# One limits object on every layout: the v2 files as they read, and v1's twins (legacy; hybrid:
+# the unified tree has no controller) translated back to the same values, as cgcreate2 -r wrote
+# them (tests/fixtures/cgtop2/limits: the same limits in both vocabularies).
+test_fixture_limits_every_layout() {
+	local l got io
+	io='"io.max":"8:0 rbps=max wbps=1048576 riops=max wiops=max\u000a8:16 rbps=2097152 wbps=max riops=max wiops=100","io.weight":"default 100\u000a8:0 200"'
+	limits_of unified /web
+	assertEquals "exit" 0 "$rc"
+	assertEquals "unified" '"limits":{"memory.max":"536870912","memory.high":"max","memory.low":"268435456","memory.min":"0","memory.swap.max":"268435456","cpu.max":"50000 100000","cpu.weight":"50","cpuset.cpus":"0-1","pids.max":"100",'"$io}" "$got"
+	for l in legacy hybrid; do
+		limits_of $l /web
+		assertEquals "$l exit" 0 "$rc"
+		# v1 has no memory.high or memory.min: null, never a made-up value
+		assertEquals "$l" '"limits":{"memory.max":"536870912","memory.high":null,"memory.low":"268435456","memory.min":null,"memory.swap.max":"268435456","cpu.max":"50000 100000","cpu.weight":"50","cpuset.cpus":"0-1","pids.max":"100",'"$io}" "$got"
+		# no limit written: v1's no-limit values read as v2's (cfs_quota_us -1, shares 1024)
+		limits_of $l /free
+		assertContains "$l unlimited" "$got" '"memory.max":"max","memory.high":null,"memory.low":"max","memory.min":null,"memory.swap.max":"max","cpu.max":"max 100000","cpu.weight":"100","cpuset.cpus":"0-1","pids.max":"max","io.max":"","io.weight":null'
+	done
+	# no such files (controllers not enabled): null, as any unknown value
+	limits_of unified /free
+	assertEquals "unified, nothing enabled" '"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}' "$got"
+	# the collector off: every limit unknown
+	limits_of legacy /web --collectors=-limits,-memory,-pids
+	assertContains "off" "$got" '"cpu.max":null'
+	assertContains "off, memory" "$got" '"memory.max":null'
+	# on alone, the memory and pids limits are read for it
+	limits_of legacy /web --collectors=limits
+	assertContains "limits alone" "$got" '"memory.max":"536870912","memory.high":null,"memory.low":"268435456"'
+	assertContains "limits alone, pids" "$got" '"pids.max":"100"'
+	# CSV: the same values in the last columns, a device's lines joined by "; "
+	limits_of hybrid /web -F csv
+	assertEquals "csv header ends with the limits" ",$LIMIT_COLUMNS" \
+		"$(echo "$out" | head -n 1 | grep -o ',memory\.max,.*')"
+	assertContains "csv /web" "$out" ',536870912,,268435456,,268435456,50000 100000,50,0-1,100,8:0 rbps=max wbps=1048576 riops=max wiops=max; 8:16 rbps=2097152 wbps=max riops=max wiops=100,default 100; 8:0 200'
+	assertEquals "one line a row" 4 "$(echo "$out" | wc -l)"
 }
 
 # ---- live tier --------------------------------------------------------------------------------
@@ -445,6 +495,100 @@ test_live_iodevice_named() {
 	assertTrue "write operations on vda (${v:-none})" "[ ${v:-0} -ge 1 ]"
 	v=$(sample_of "$out" "cgroup_io_read_ops_total{cgroup=\"/$S/io\"}")
 	assertTrue "read operations summed (${v:-none})" "[ ${v:-0} -ge 1 ]"
+}
+
+# What cgroup $1's file of v2 name $2 says, v1's twin translated by hand (shell arithmetic, not
+# the code under test): cpu.max from cfs_quota_us and cfs_period_us, cpu.weight from cpu.shares
+# (the kernel's rounding), the sizes' page-counter maximum as max.
+limit_file() {
+	local p=$1 f=$2 u d q per sh
+	u=$(cgk_mnt unified)
+	if [ -n "$u" ] && [ -f "$u$p/$f" ]; then
+		cat "$u$p/$f"
+		return
+	fi
+	case $f in
+	cpu.max | cpu.weight)
+		d=$(cgk_mnt cpu)$p
+		q=$(cat "$d/cpu.cfs_quota_us") per=$(cat "$d/cpu.cfs_period_us") sh=$(cat "$d/cpu.shares")
+		[ "$q" = -1 ] && q=max
+		if [ $f = cpu.max ]; then echo "$q $per"; else echo $(((sh * 100 + 512) / 1024)); fi
+		;;
+	memory.max) q=$(cat "$(cgk_mnt memory)$p/memory.limit_in_bytes")
+		[ "$q" -ge 9223372036854767616 ] && q=max
+		echo "$q" ;;
+	memory.low) q=$(cat "$(cgk_mnt memory)$p/memory.soft_limit_in_bytes")
+		[ "$q" -ge 9223372036854767616 ] && q=max
+		echo "$q" ;;
+	io.max)
+		d=$(cgk_mnt blkio)$p
+		# one device in the test: the order of devices does not arise
+		for q in read_bps write_bps read_iops write_iops; do
+			sed "s/^/$q /" "$d/blkio.throttle.${q}_device"
+		done | awk '{ v[$2, $1] = $3; dev[$2] = 1 }
+		     END { for (x in dev) { printf "%s", x; split("read_bps write_bps read_iops write_iops", f, " ")
+		           split("rbps wbps riops wiops", k, " ")
+		           for (i = 1; i <= 4; i++) printf " %s=%s", k[i], ((x, f[i]) in v) ? v[x, f[i]] : "max"
+		           print "" } }' ;;
+	*) cat "$(cgk_mnt "${f%%.*}")$p/$f" ;;
+	esac
+}
+
+# The value of limit $2 in the JSON limits object $1 ("null" when unknown; \u000a a newline).
+limit_in() {
+	echo "$1" | grep -o "\"$2\":\(null\|\"[^\"]*\"\)" | sed 's/^[^:]*://; s/^"//; s/"$//'
+}
+
+# cgget -r's job: what cgcreate2 -r wrote, read back by cgtop2 in the v2 vocabulary on every
+# layout (hybrid: from the v1 twins -r made), checked against the kernel's files, then written
+# again with cgcreate2 -r to a second cgroup, whose files come out the same. Memory limits only
+# in the VM (a v1 memory cgroup of the host is not a test's to make); io.max only on the VM's
+# scratch disk.
+test_live_limits_read_back() {
+	local args=() f got v mm keys="cpu.max cpu.weight pids.max cpuset.cpus" again=()
+	cgk_need_root || return 0
+	args=(-r cpu.weight=50 -r "cpu.max=50000 100000" -r pids.max=100 -r cpuset.cpus=0)
+	if cgk_in_vm; then
+		args+=(-r memory.max=512M -r memory.low=64M)
+		keys="$keys memory.max memory.low"
+		if [ -b /dev/vda ]; then
+			mm=$(cat /sys/block/vda/dev)
+			args+=(-r "io.max=$mm wbps=1048576 riops=500")
+			keys="$keys io.max"
+		fi
+	fi
+	cgk_capture "$CGKIT_BIN/cgcreate2" -p "${args[@]}" "/$S/lim"
+	assertEquals "cgcreate2 -r: $err" 0 "$rc"
+	[ "$rc" = 0 ] || return 0
+	cgk_capture "$T" -F json -1 "/$S/lim"
+	assertEquals "cgtop2 exit" 0 "$rc"
+	got=$(echo "$out" | grep -o '"limits":{[^}]*}')
+	for f in $keys; do
+		v=$(limit_in "$got" $f)
+		assertEquals "$f against the files ($(cgk_layout))" "$(limit_file "/$S/lim" $f)" "$v"
+		again+=(-r "$f=$v")
+	done
+	assertEquals "cpu.max as written" "50000 100000" "$(limit_in "$got" cpu.max)"
+	assertEquals "cpu.weight as written" 50 "$(limit_in "$got" cpu.weight)"
+	assertEquals "pids.max as written" 100 "$(limit_in "$got" pids.max)"
+	assertEquals "cpuset.cpus as written" 0 "$(limit_in "$got" cpuset.cpus)"
+	if cgk_in_vm; then
+		assertEquals "memory.max as written" 536870912 "$(limit_in "$got" memory.max)"
+		[ -n "$mm" ] && assertEquals "io.max as written" "$mm rbps=max wbps=1048576 riops=500 wiops=max" \
+			"$(limit_in "$got" io.max)"
+	fi
+	# what was read, written again: the same files
+	cgk_capture "$CGKIT_BIN/cgcreate2" -p "${again[@]}" "/$S/lim2"
+	assertEquals "cgcreate2 -r with the values read: $err" 0 "$rc"
+	for f in $keys; do
+		assertEquals "$f written back" "$(limit_file "/$S/lim" $f)" "$(limit_file "/$S/lim2" $f)"
+	done
+	# and a limit lifted reads as v2's no-limit
+	cgk_capture "$CGKIT_BIN/cgcreate2" -p -r cpu.max=max -r pids.max=max "/$S/lim"
+	cgk_capture "$T" -F json -1 "/$S/lim"
+	got=$(echo "$out" | grep -o '"limits":{[^}]*}')
+	assertEquals "cpu.max lifted" "max 100000" "$(limit_in "$got" cpu.max)"
+	assertEquals "pids.max lifted" max "$(limit_in "$got" pids.max)"
 }
 
 # The kernel's figures of every v1 memory cgroup down to depth 2 (the machine's own), one line

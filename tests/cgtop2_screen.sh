@@ -591,6 +591,35 @@ test_detail_limits() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# The CPU limit beside the memory and pids ones: cpu.max as a share of one CPU and cpu.weight,
+# from the v1 cpu twin on a hybrid host (its own hierarchy, walked for the pane), or cgroup2's.
+test_detail_cpu_limit() {
+	setup_sandbox || return 0
+	local d
+	if [ -n "$(cgk_mnt cpu)" ] && [ "$(cgk_mnt cpu)" != "$(cgk_mnt unified)" ]; then
+		d=$(cgk_sandbox cpu)/t$_t
+		mkdir -p "$d/lim" "$U/lim"
+		echo 100000 >"$d/lim/cpu.cfs_period_us"
+		echo 25000 >"$d/lim/cpu.cfs_quota_us"
+		echo 512 >"$d/lim/cpu.shares"
+	else
+		cgk_need_v2 cpu || return 0
+		echo +cpu >"$U/cgroup.subtree_control" 2>/dev/null
+		mkdir -p "$U/lim"
+		echo "25000 100000" >"$U/lim/cpu.max"
+		echo 50 >"$U/lim/cpu.weight"
+	fi
+	ENV=NO_COLOR=1 start -d 0.3 -p --depth=1 "/$S" || return 0
+	pane_wait "^/$S/lim " || fail "start: $(pane)"
+	key Down Enter
+	pane_wait "│ CPU limit      25% of one CPU .cpu.max 25000 100000., cpu.weight 50" ||
+		fail "cpu.max: $(pane)"
+	pane_wait "│ cpu.max        ░░░" || fail "a bar against cpu.max: $(pane)"
+	assertContains "throttling beside it" "$(pane)" "│ throttled      0 of "
+	key Escape q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # --replay opens the same screen on the recording, paused, and steps through it; its detail
 # pane lists the tasks recorded (a comm with ESC and a tab escaped, as live).
 test_replay() {

@@ -10,7 +10,7 @@
 # watch_files.c and watch_impl.h are watch)
 subject() {
 	case $1 in
-	stats_tree | stats_collect | stats_members | stats_impl) echo stats ;;
+	stats_tree | stats_collect | stats_limits | stats_members | stats_impl) echo stats ;;
 	walk) echo cgroup ;;
 	record_read | record_impl) echo record ;;
 	watch_files | watch_psi | watch_impl) echo watch ;;

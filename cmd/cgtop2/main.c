@@ -97,7 +97,7 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
 	{ "collectors", OPT_COLLECTORS, "LIST", 0,
-	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json, csv, openmetrics and prometheus; none in the table); help lists the names",
+	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, limits, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json and csv, nor limits in openmetrics and prometheus; none in the table); help lists the names",
 	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
 	{ "record", OPT_RECORD, "FILE", 0,
@@ -307,7 +307,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
 			argp_error(
 				state,
-				"--collectors takes cpu, memory, io, iodevice, pids, psi, all or none (comma-separated, each maybe with + or -), not '%s'",
+				"--collectors takes cpu, memory, io, iodevice, pids, psi, limits, all or none (comma-separated, each maybe with + or -), not '%s'",
 				TOOL_SHOWN(bad));
 		a->collectors_set = true;
 		break;
@@ -650,6 +650,13 @@ static int run(const struct cgtop2_args *args)
 	so.collectors = a->collectors_set		      ? a->collectors
 			: a->format == FMT_TABLE && !a->serve ? 0
 							      : CG_COLL_DEFAULT;
+	/* the exposition has no family of the limits collector's own (only JSON and CSV do) */
+	if (!a->collectors_set &&
+	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
+		so.collectors &= ~(1u << CG_COLL_LIMITS);
+	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
+	if (!a->batch && a->format == FMT_TABLE && !a->serve && isatty(STDOUT_FILENO))
+		so.may_collect = CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE;
 	/* a recording keeps what any view of it may want: every collector */
 	if (a->record_file && !a->collectors_set)
 		so.collectors = (1u << CG_COLL_N) - 1;

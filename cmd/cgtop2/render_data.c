@@ -61,9 +61,9 @@ void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size)
 
 /*
  * The JSON schema: a new key may come with a new number; a key never changes its meaning.
- * 1: the cumulative keys; 2: pressure_averages.
+ * 1: the cumulative keys; 2: pressure_averages; 3: limits.
  */
-#define JSON_SCHEMA 2
+#define JSON_SCHEMA 3
 
 /* Nanoseconds as seconds, exactly; null when unknown */
 static void json_ns(struct out *o, bool have, uint64_t ns)
@@ -150,6 +150,24 @@ static void json_pressure_averages(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, "}");
 }
 
+/* Every limit as its cgroup2 file reads, v1's translated back (schema 3); null when unknown. */
+static void json_limits(struct out *o, const struct cg_stat_row *r)
+{
+	char buf[64];
+
+	out_printf(o, ",\"limits\":{");
+	for (int i = 0; i < CG_LIMIT_N; i++) {
+		const char *v = cg_stat_limit(r, (enum cg_limit)i, buf, sizeof(buf));
+
+		out_printf(o, "%s\"%s\":", i ? "," : "", cg_limit_names[i]);
+		if (v)
+			json_string(o, v);
+		else
+			out_printf(o, "null");
+	}
+	out_printf(o, "}");
+}
+
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
 	uint64_t ns = wall_time(v);
@@ -187,6 +205,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		out_printf(o, "}");
 		json_totals(o, r);
 		json_pressure_averages(o, r);
+		json_limits(o, r);
 		if (a->threads && (r->have & CG_STAT_THREADED)) {
 			out_printf(o, ",\"threads\":[");
 			for (size_t t = 0; t < r->n_threads; t++) {
@@ -239,18 +258,44 @@ static void csv_totals(struct out *o, const struct cgtop2_args *a, const struct 
 			(double)r->x[CG_X_PSI_SOME_US + p] / 1e6);
 }
 
+/*
+ * The limits' columns, last in every row (empty in a thread's): as the JSON's, a multi-line
+ * value (io.max, io.weight: a line per device) with "; " between its lines.
+ */
+static void csv_limits(struct out *o, const struct cg_stat_row *r, bool header)
+{
+	for (int i = 0; i < CG_LIMIT_N; i++) {
+		char buf[64], line[4096];
+		const char *v = r ? cg_stat_limit(r, (enum cg_limit)i, buf, sizeof(buf)) : NULL;
+		size_t n = 0;
+
+		out_printf(o, ",%s", header ? cg_limit_names[i] : "");
+		for (; v && *v && n + 3 < sizeof(line); v++) {
+			if (*v == '\n')
+				line[n++] = ';';
+			line[n++] = *v == '\n' ? ' ' : *v;
+		}
+		line[n] = '\0';
+		if (n)
+			csv_field(o, line);
+	}
+}
+
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
 {
 	double now = wall_time(v);
 	/* the empty fields of a thread's row between its CPU and its tid */
 	const char *thread_gap = a->cpu_time ? ",,,,,,,,,,,,,," : ",,,,,,,,,,,,,,,";
 
-	if (header)
+	if (header) {
 		out_printf(
 			o,
-			"time,path,%s,%s,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,%sio_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds%s\n",
+			"time,path,%s,%s,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,%sio_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds%s",
 			count_keys[a->count], a->cpu_time ? "cpu_usage_seconds" : "cpu_percent",
 			a->cpu_time ? "" : "cpu_usage_seconds,", a->threads ? ",tid,comm" : "");
+		csv_limits(o, NULL, true);
+		out_printf(o, "\n");
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -268,7 +313,9 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 		for (int p = 0; p < CG_PSI_N; p++)
 			csv_num(o, r->have & (CG_STAT_PSI_CPU << p), "%.2f", r->psi[p]);
 		csv_totals(o, a, r);
-		out_printf(o, "%s\n", a->threads ? ",," : "");
+		out_printf(o, "%s", a->threads ? ",," : "");
+		csv_limits(o, r, false);
+		out_printf(o, "\n");
 		/* a thread: its cgroup's path, its CPU, its tid and comm; the rest is the cgroup's */
 		for (size_t t = 0; a->threads && (r->have & CG_STAT_THREADED) && t < r->n_threads;
 		     t++) {
@@ -281,6 +328,7 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 			/* memory, the IO rates, the three PSI figures and the totals are the cgroup's */
 			out_printf(o, "%s%d,", thread_gap, (int)th->tid);
 			csv_field(o, th->comm);
+			csv_limits(o, NULL, false);
 			out_printf(o, "\n");
 		}
 		out_maybe_flush(o);

@@ -384,6 +384,32 @@ static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_ro
 
 static void pressure(struct pane *p, const struct cg_stat_row *r);
 
+/* cpu.max as a share of one CPU, with the use against it as a bar, and cpu.weight */
+static void cpu_limit(struct pane *p, struct ui *u, const struct cg_stat_row *r)
+{
+	char w[32] = "";
+	double cpus;
+
+	if (known(r, CG_X_CPU_WEIGHT))
+		snprintf(w, sizeof(w), ", cpu.weight %llu",
+			 (unsigned long long)r->x[CG_X_CPU_WEIGHT]);
+	if (!known(r, CG_X_CPU_QUOTA) || !known(r, CG_X_CPU_PERIOD) || !r->x[CG_X_CPU_PERIOD]) {
+		if (*w)
+			line(p, 0, "%-14s %s", "CPU limit", w + 2);
+		return;
+	}
+	if (r->x[CG_X_CPU_QUOTA] == CG_UNLIMITED) {
+		line(p, 0, "%-14s cpu.max max (none)%s", "CPU limit", w);
+		return;
+	}
+	cpus = (double)r->x[CG_X_CPU_QUOTA] / (double)r->x[CG_X_CPU_PERIOD];
+	line(p, 0, "%-14s %.0f%% of one CPU (cpu.max %llu %llu)%s", "CPU limit", cpus * 100,
+	     (unsigned long long)r->x[CG_X_CPU_QUOTA], (unsigned long long)r->x[CG_X_CPU_PERIOD],
+	     w);
+	if (r->have & CG_STAT_CPU_RATE)
+		bar(p, u, "cpu.max", r->cpu_percent, cpus * 100);
+}
+
 static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	char a[32], b[64], cpu[64];
@@ -409,6 +435,7 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		snprintf(cpu, sizeof(cpu), "-");
 	line(p, 0, "%-14s %s, %.3f s used", "CPU", cpu,
 	     r->have & CG_STAT_CPU ? secs(r->cpu_ns) : 0.0);
+	cpu_limit(p, u, r);
 	if (known(r, CG_X_CPU_USER_NS) && known(r, CG_X_CPU_SYSTEM_NS))
 		line(p, 0, "%-14s user %.3f s, system %.3f s", "", secs(r->x[CG_X_CPU_USER_NS]),
 		     secs(r->x[CG_X_CPU_SYSTEM_NS]));

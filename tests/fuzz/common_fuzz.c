@@ -2,7 +2,9 @@
 /* libFuzzer target for the parsers of common/ that eat kernel or user text. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,93 @@
 #include "strv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The four v1 throttle files after writes w (a "0" lifts a device), read back as io.max. */
+static void io_files_back(const struct cg_setting *w, size_t n, char *back, size_t size)
+{
+	static const char *const files[4] = { "blkio.throttle.read_bps_device",
+					      "blkio.throttle.write_bps_device",
+					      "blkio.throttle.read_iops_device",
+					      "blkio.throttle.write_iops_device" };
+	char text[4][80] = { "", "", "", "" };
+	const char *t[4];
+
+	/* one device a translation: the last write to a file is what it holds */
+	for (size_t i = 0; i < n; i++)
+		for (int f = 0; f < 4; f++)
+			if (!strcmp(w[i].file, files[f]) && strcmp(strchr(w[i].value, ' '), " 0"))
+				snprintf(text[f], sizeof(text[f]), "%s\n", w[i].value);
+	for (int f = 0; f < 4; f++)
+		t[f] = text[f];
+	if (cg_vocab_io_max_from_v1(t, back, size) < 0)
+		abort();
+}
+
+/*
+ * A v1 write that a value translated to, read back as v2 and written again: the same files get
+ * the same values (cgtop2's limits are the exact inverse of cgcreate2 -r).
+ */
+static void read_back(const char *file, const struct cg_setting *w, size_t n,
+		      const struct cg_vocab_ctx *ctx)
+{
+	struct cg_setting again[CG_SETTINGS_MAX];
+	struct cg_diag d;
+	char back[512];
+	size_t m = 0;
+	uint64_t u, limit = ctx ? ctx->memory_limit : UINT64_MAX;
+	int64_t q;
+
+	if (!strcmp(file, "cpu.weight")) {
+		if (cg_parse_u64(w[0].value, 262144, &u) < 0)
+			abort();
+		snprintf(back, sizeof(back), "%" PRIu64, cg_cpu_weight_from_shares(u));
+	} else if (!strcmp(file, "cpu.max")) {
+		/* the period written, else the one there (the kernel's default) */
+		uint64_t period = 100000;
+
+		if (n == 2 && cg_parse_u64(w[0].value, 1000000, &period) < 0)
+			abort();
+		if (cg_parse_i64(w[n - 1].value, -1, INT64_MAX, &q) < 0 ||
+		    cg_cpu_max_format(q, period, back, sizeof(back)) < 0)
+			abort();
+	} else if (!strcmp(file, "memory.swap.max") && ctx) {
+		if (cg_parse_i64(w[0].value, -1, INT64_MAX, &q) < 0)
+			abort();
+		if (cg_vocab_size_format(q < 0 ? UINT64_MAX
+					       : cg_vocab_swap_from_memsw(limit, (uint64_t)q),
+					 back, sizeof(back)) < 0)
+			abort();
+	} else if (!strcmp(file, "io.max")) {
+		char again_back[512];
+
+		/*
+		 * The kernel prints devices as it numbers them ("08:0" reads "8:0"): the files
+		 * read back, written again and read once more say the same.
+		 */
+		io_files_back(w, n, back, sizeof(back));
+		if (!*back)
+			return;
+		if (cg_vocab_translate(1, file, back, ctx, again, &m, &d) < 0)
+			abort();
+		io_files_back(again, m, again_back, sizeof(again_back));
+		if (strcmp(back, again_back))
+			abort();
+		return;
+	} else {
+		return;
+	}
+	if (cg_cpu_translate(1, file, back, again, &m, &d) != 0 &&
+	    cg_vocab_translate(1, file, back, ctx, again, &m, &d) != 0)
+		abort();
+	/* a period not given keeps the one there: compare what both wrote */
+	if (!strcmp(file, "cpu.max") && n == 1 && m == 2)
+		again[0] = again[1], m = 1;
+	if (m != n)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(again[i].file, w[i].file) || strcmp(again[i].value, w[i].value))
+			abort();
+}
 
 static const char hybrid[] =
 	"32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
@@ -323,9 +412,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (eq) {
 			*eq = '\0';
 			for (int v = 1; v <= 2; v++) {
-				if (cg_cpu_translate(v, s, eq + 1, out, &n, &d) == 0 &&
-				    (n < 1 || n > 2))
-					abort();
+				if (cg_cpu_translate(v, s, eq + 1, out, &n, &d) == 0) {
+					if (n < 1 || n > 2)
+						abort();
+					if (v == 1)
+						read_back(s, out, n, NULL);
+				}
 				/* every translation writes 1..4 plain files, each value one line */
 				if (cg_vocab_translate(v, s, eq + 1, (size & 1) ? &ctx : NULL, out,
 						       &n, &d) == 0) {
@@ -335,6 +427,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						if (!out[i].file[0] || strchr(out[i].file, '/') ||
 						    (v == 1 && strchr(out[i].value, '\n')))
 							abort();
+					if (v == 1)
+						read_back(s, out, n, (size & 1) ? &ctx : NULL);
 				}
 			}
 		}
@@ -381,6 +475,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 		free(v);
 		(void)cg_cpulist_validate(s);
+		/* v1 per-device files as kernel text: read back as v2 or refused, never overrun */
+		{
+			const char *t[4] = { s, NULL, s, NULL };
+			char back[256];
+			struct cg_setting w[CG_SETTINGS_MAX];
+			struct cg_diag d;
+			size_t m;
+
+			if (cg_vocab_io_max_from_v1(t, back, sizeof(back)) == 0 && *back &&
+			    strlen(back) < sizeof(w[0].value) && !strchr(back, '\n') &&
+			    cg_vocab_translate(1, "io.max", back, NULL, w, &m, &d) < 0)
+				abort();
+			if (cg_vocab_io_weight_from_v1(size & 1 ? s : NULL, s, back,
+						       sizeof(back)) == 0 &&
+			    strncmp(back, "default ", 8))
+				abort();
+		}
 		break;
 	}
 	case 9: {

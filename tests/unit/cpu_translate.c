@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* common/cpu: the v1<->v2 CPU vocabulary against the kernel's own mapping; cpu lists; cgroup.type. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "check.h"
 #include "error.h"
 #include "cpu.h"
+#include "parse.h"
 #include "threaded.h"
 
 static struct cg_setting out[2];
@@ -16,6 +20,31 @@ static int tr(int version, const char *file, const char *value)
 	n = 0;
 	d = (struct cg_diag){ 0 };
 	return cg_cpu_translate(version, file, value, out, &n, &d);
+}
+
+/*
+ * cpu.max written on v1 and read back: the files its translation writes (a period not given
+ * leaves the one there, 100000 by default), as cpu.max reads from them, written again.
+ */
+static void cpu_max_round_trip(const char *value, const char *expect)
+{
+	char period[64] = "100000", quota[64] = "", back[64];
+	int64_t q;
+	uint64_t p;
+
+	CHECK_INT(tr(1, "cpu.max", value), 0);
+	for (size_t i = 0; i < n; i++)
+		snprintf(!strcmp(out[i].file, "cpu.cfs_period_us") ? period : quota, 64, "%s",
+			 out[i].value);
+	/* the v1 files as the sampler reads them */
+	CHECK_INT(cg_parse_i64(quota, -1, INT64_MAX, &q), 0);
+	CHECK_INT(cg_parse_u64(period, 1000000, &p), 0);
+	CHECK_INT(cg_cpu_max_format(q, p, back, sizeof(back)), 0);
+	CHECK_STR(back, expect);
+	CHECK_INT(tr(1, "cpu.max", back), 0);
+	CHECK_INT(n, 2);
+	CHECK_STR(out[0].value, period);
+	CHECK_STR(out[1].value, quota);
 }
 
 int main(void)
@@ -112,6 +141,50 @@ int main(void)
 	CHECK_INT(cg_cpulist_validate("-1"), -EINVAL);
 	CHECK_INT(cg_cpulist_validate("0-15:5/4"), -EINVAL);
 	CHECK_INT(cg_cpulist_validate("0-15:0/4"), -EINVAL);
+
+	/* read back: every weight written as shares reads as itself; the kernel's own mapping */
+	for (unsigned w = 1; w <= 10000; w++) {
+		char buf[16];
+		uint64_t sh = 0;
+
+		snprintf(buf, sizeof(buf), "%u", w);
+		if (tr(1, "cpu.weight", buf) != 0 || cg_parse_u64(out[0].value, 262144, &sh) < 0)
+			CHECK(!"cpu.weight translates");
+		if (cg_cpu_weight_from_shares(sh) != w) {
+			CHECK_INT(cg_cpu_weight_from_shares(sh), w);
+			break;
+		}
+	}
+	CHECK_INT(cg_cpu_weight_from_shares(1024), 100);
+	CHECK_INT(cg_cpu_weight_from_shares(2), 1);
+	CHECK_INT(cg_cpu_weight_from_shares(262144), 10000);
+	CHECK_INT(cg_cpu_weight_from_shares(UINT64_MAX), 10000);
+	/* shares a user wrote (not from a weight) read as the nearest weight */
+	CHECK_INT(cg_cpu_weight_from_shares(512), 50);
+	CHECK_INT(cg_cpu_weight_from_shares(1000), 98);
+
+	/* cpu.max: "max PERIOD" when unlimited, as cgroup2's file */
+	cpu_max_round_trip("50000 100000", "50000 100000");
+	cpu_max_round_trip("max", "max 100000");
+	cpu_max_round_trip("max 250000", "max 250000");
+	cpu_max_round_trip("2000 1000", "2000 1000");
+	cpu_max_round_trip("150000", "150000 100000");
+	{
+		char buf[16];
+		int64_t q;
+		uint64_t p;
+
+		CHECK_INT(cg_cpu_max_format(-1, 100000, buf, sizeof(buf)), 0);
+		CHECK_STR(buf, "max 100000");
+		CHECK_INT(cg_cpu_max_format(INT64_MAX, 1000000, buf, sizeof(buf)), -ENOBUFS);
+		CHECK_INT(cg_cpu_max_parse("max 100000\n", &q, &p), 0);
+		CHECK_INT(q, -1);
+		CHECK_INT(p, 100000);
+		CHECK_INT(cg_cpu_max_parse("50000 100000\n", &q, &p), 0);
+		CHECK_INT(q, 50000);
+		CHECK_INT(cg_cpu_max_parse("50000 100000 1", &q, &p), -EINVAL);
+		CHECK_INT(cg_cpu_max_parse("", &q, &p), -EINVAL);
+	}
 
 	/* cgroup.type as the kernel writes it */
 	CHECK_INT(cg_cgroup_type_parse("domain\n"), CG_TYPE_DOMAIN);
