@@ -266,6 +266,15 @@ static enum action key(struct ui *u, int c)
 			screen_help(u, false);
 		return A_NONE;
 	}
+	/* the actions, their questions and the settings' keys */
+	switch (screen_act_key(u, c)) {
+	case -1:
+		break;
+	case 0:
+		return A_NONE;
+	default:
+		return A_RESAMPLE;
+	}
 	/* the detail pane's own keys: its page keys scroll it (Up and Down still select) */
 	if (u->detail && (c == KEY_PPAGE || c == KEY_NPAGE || c == KEY_HOME || c == KEY_END)) {
 		int rows = LINES > 6 ? LINES - 5 : 1;
@@ -415,6 +424,7 @@ static void resized(struct ui *u, bool from_signal)
 		screen_help(u, true);
 	if (u->detail)
 		screen_detail(u, true);
+	screen_act_draw(u, true);
 }
 
 /* Take a sample for action act; 1 when there is a new one, 0 when none, or -errno. */
@@ -468,6 +478,7 @@ static void draw(struct ui *u)
 	wnoutrefresh(stdscr);
 	if (u->detail)
 		screen_detail_draw(u);
+	screen_act_draw(u, false);
 	/* the overlays go over the table drawn anew (update_panels copies touched ones only) */
 	if (u->help_panel)
 		touchwin(panel_window(u->help_panel));
@@ -557,7 +568,7 @@ static int loop(struct ui *u, int sigfd)
 
 int tty_run(const struct cgtop2_args *a, struct source *src)
 {
-	struct ui u = { .a = *a, .src = src, .tree = a->tree };
+	struct ui u = { .a = *a, .src = src, .tree = a->tree, .proc_mark = -1 };
 	sigset_t blocked, old_mask;
 	SCREEN *scr = NULL;
 	const char *why = NULL;
@@ -604,6 +615,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	colors(&u);
+	screen_settings_load(&u);
 	/* a replay waits for keys: it is read, not watched; z plays it at its recorded pace */
 	u.paused = source_is_replay(src);
 	if (u.paused) {
@@ -616,6 +628,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	ret = u.hist ? loop(&u, sigfd) : -ENOMEM;
 	screen_help(&u, false);
 	screen_detail(&u, false);
+	screen_act_free(&u);
 	endwin();
 	in_curses = 0;
 	delscreen(scr);
