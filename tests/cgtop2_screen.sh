@@ -1111,6 +1111,26 @@ test_read_only() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# A help taller than the screen (80x24 with the actions) turns its pages with PgDn and PgUp.
+test_help_pages() {
+	setup_sandbox || return 0
+	SIZE=80x24 ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	pane_wait "^/$S " || fail "start: $(pane)"
+	key h
+	pane_wait "│ PgDn: more; any other key closes the help +│" || fail "h: $(pane)"
+	assertContains "the first page" "$(pane)" "│ q                  quit"
+	assertNotContains "the actions on the next" "$(pane)" "freeze / thaw"
+	key NPage
+	pane_wait "│ f +freeze / thaw +│" || fail "PgDn: $(pane)"
+	assertContains "the last page says so" "$(pane)" "PgUp: back; any other key closes the help"
+	key PPage
+	pane_wait "│ q                  quit" || fail "PgUp: $(pane)"
+	key Escape
+	pane_gone "PgDn: more" || fail "Esc closes: $(pane)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # ---- the settings file ----------------------------------------------------------------------
 
 # W writes the order, the columns, the view and the delay; the next start reads them; a

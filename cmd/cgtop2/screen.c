@@ -262,8 +262,14 @@ static enum action key(struct ui *u, int c)
 	if (u->editing)
 		return edit_key(u, c);
 	if (u->help) {
-		if (c != KEY_RESIZE && c != KEY_MOUSE)
+		/* a help taller than the screen turns its pages */
+		if (c == KEY_NPAGE || c == KEY_PPAGE) {
+			/* after the last page, the first */
+			u->help_page += c == KEY_NPAGE ? 1 : u->help_page ? -1 : 0;
+			screen_help(u, true);
+		} else if (c != KEY_RESIZE && c != KEY_MOUSE) {
 			screen_help(u, false);
+		}
 		return A_NONE;
 	}
 	/* the actions, their questions and the settings' keys */

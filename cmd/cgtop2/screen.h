@@ -70,6 +70,7 @@ struct ui {
 	struct history *hist;
 	struct view v;
 	PANEL *help_panel, *detail_panel;
+	int help_page; /* the help's page, where it is taller than the screen */
 	/* the detail pane's text, all of it, of which the panel shows detail_top on */
 	WINDOW *detail_pad;
 	int detail_top, detail_lines;

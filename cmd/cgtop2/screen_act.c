@@ -125,19 +125,27 @@ static const char *const act_lines[] = {
 void screen_help(struct ui *u, bool show)
 {
 	const char *lines[ARRAY_SIZE(help_lines) + ARRAY_SIZE(act_lines)];
-	size_t n = 0;
+	size_t n = 0, per, first, shown;
 	int h, w = 0, y, x;
 	WINDOW *win;
 
 	screen_panel_close(&u->help_panel);
 	u->help = false;
-	if (!show)
+	if (!show) {
+		u->help_page = 0;
 		return;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(help_lines); i++)
 		lines[n++] = help_lines[i];
 	for (size_t i = 0; screen_can_act(u) && i < ARRAY_SIZE(act_lines); i++)
 		lines[n++] = act_lines[i];
-	h = (int)n + 2;
+	/* taller than the screen (80x24): pages, the last line of each saying so */
+	per = LINES > 4 && (size_t)LINES - 2 < n ? (size_t)LINES - 3 : n;
+	first = (size_t)u->help_page * per;
+	if (first >= n)
+		first = u->help_page = 0;
+	shown = n - first < per ? n - first : per;
+	h = (int)shown + 2 + (per < n);
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(lines[i]) > w)
 			w = (int)strlen(lines[i]);
@@ -149,13 +157,22 @@ void screen_help(struct ui *u, bool show)
 		return;
 	werase(win);
 	box(win, 0, 0);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < shown; i++) {
 		wmove(win, (int)i + 1, 2);
-		if (!i)
+		if (!(first + i))
 			wattron(win, A_BOLD);
-		screen_put(win, lines[i], (size_t)(w > 4 ? w - 4 : 0));
-		if (!i)
+		screen_put(win, lines[first + i], (size_t)(w > 4 ? w - 4 : 0));
+		if (!(first + i))
 			wattroff(win, A_BOLD);
+	}
+	if (per < n) {
+		wmove(win, (int)shown + 1, 2);
+		wattron(win, A_BOLD);
+		screen_put(win,
+			   first + shown < n ? "PgDn: more; any other key closes the help"
+					     : "PgUp: back; any other key closes the help",
+			   (size_t)(w > 4 ? w - 4 : 0));
+		wattroff(win, A_BOLD);
 	}
 	u->help_panel = new_panel(win);
 	if (!u->help_panel) {
