@@ -270,6 +270,19 @@ int cg_stats_parse_proc_state(const char *text, char *ret_state)
 	return 0;
 }
 
+int cg_kparse_statm(const char *text, uint64_t *ret_resident_pages)
+{
+	const char *p = text;
+	uint64_t size, resident;
+
+	/* "size resident shared text lib data dt": the first two, space-separated */
+	if (cg_parse_u64_prefix(&p, UINT64_MAX, &size) < 0 || *p++ != ' ' ||
+	    cg_parse_u64_prefix(&p, UINT64_MAX, &resident) < 0 || (*p && *p != ' ' && *p != '\n'))
+		return -EINVAL;
+	*ret_resident_pages = resident;
+	return 0;
+}
+
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
 {
 	const char *p = strrchr(text, ')'), *e;

@@ -40,6 +40,8 @@ uint64_t cg_stats_count_lines(const char *text);
 int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
 /* /proc/PID/stat: the state field (R, S, D, Z, ...). */
 int cg_stats_parse_proc_state(const char *text, char *ret_state);
+/* /proc/PID/statm: the resident set, in pages (its second field). */
+int cg_kparse_statm(const char *text, uint64_t *ret_resident_pages);
 /* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
 int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
 

@@ -149,3 +149,64 @@ int cg_task_cgroups(pid_t pid, pid_t tid, char **ret)
 	task_path(path, sizeof(path), pid ? pid : getpid(), tid, "cgroup");
 	return gone(cg_proc_read_all(path, ret));
 }
+
+int cg_task_cmdline(pid_t pid, char *buf, size_t size, bool *ret_cut)
+{
+	char path[64];
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+	size_t len = 0;
+
+	if (!size)
+		return -EINVAL;
+	task_path(path, sizeof(path), pid, 0, "cmdline");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return gone(-errno);
+	for (;;) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return gone(-errno);
+		len += (size_t)n;
+		if (!n || len == size - 1)
+			break;
+	}
+	if (ret_cut) {
+		char more;
+
+		*ret_cut = len == size - 1 && read(fd, &more, 1) == 1;
+	}
+	/* the arguments end in NUL each: spaces between them, none at the end */
+	while (len && !buf[len - 1])
+		len--;
+	for (size_t i = 0; i < len; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[len] = '\0';
+	return (int)len;
+}
+
+int cg_task_rss_uid(pid_t pid, uint64_t *ret_rss, uid_t *ret_uid)
+{
+	char path[64], buf[256];
+	struct stat st;
+	uint64_t pages;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	task_path(path, sizeof(path), pid, 0, "statm");
+	r = gone(cg_proc_read(path, buf, sizeof(buf)));
+	if (r < 0)
+		return r;
+	r = cg_kparse_statm(buf, &pages);
+	if (r < 0)
+		return r;
+	task_path(path, sizeof(path), pid, 0, "");
+	if (stat(path, &st) < 0)
+		return gone(-errno);
+	*ret_rss = pages * (uint64_t)(page > 0 ? page : 4096);
+	*ret_uid = st.st_uid;
+	return 0;
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct cg_hier;
@@ -32,6 +33,15 @@ pid_t cg_tid_tgid(pid_t tid);
 int cg_thread_count(pid_t pid);
 /* A thread's name (/proc/PID/task/TID/comm) without its newline: 0 or -errno. */
 int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size);
+/*
+ * A process's command line (/proc/PID/cmdline), its arguments joined by spaces, cut to size-1
+ * bytes (a command line has no bound; *ret_cut says it was cut, may be NULL): its length, 0 for
+ * a kernel thread or a zombie, which have none, or -errno (-ESRCH: gone). Bytes as they are:
+ * escape them to show them.
+ */
+int cg_task_cmdline(pid_t pid, char *buf, size_t size, bool *ret_cut);
+/* A process's resident set in bytes (/proc/PID/statm) and owner (of /proc/PID: its euid). */
+int cg_task_rss_uid(pid_t pid, uint64_t *ret_rss, uid_t *ret_uid);
 /* Is the task a kernel thread (CG_PF_KTHREAD, kparse.h)? false when it cannot be told. */
 bool cg_task_is_kthread(pid_t pid);
 /* The text of /proc/PID/cgroup (pid 0: the calling process), allocated, or -errno. */

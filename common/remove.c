@@ -203,6 +203,13 @@ int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, stru
 	return kill_subtree(h, path, NULL, timeout_ns, d);
 }
 
+int cg_kill_layout(const struct cg_layout *l, const struct cg_hier *h, const char *path,
+		   uint64_t timeout_ns, struct cg_diag *d)
+{
+	return kill_subtree(h, path, h->version == 1 ? cg_layout_find(l, "freezer") : NULL,
+			    timeout_ns, d);
+}
+
 static void tell(const struct cg_remove_opts *o, enum cg_remove_step what, const struct cg_hier *h,
 		 const char *path, int sig, int count)
 {

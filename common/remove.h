@@ -18,6 +18,9 @@ int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig
  * has it, else SIGKILL rounds. timeout_ns bounds the wait; -ETIMEDOUT when it runs out.
  */
 int cg_kill(const struct cg_hier *h, const char *path, uint64_t timeout_ns, struct cg_diag *d);
+/* The same; on v1 each round first freezes the cgroup of the same path in l's freezer hierarchy. */
+int cg_kill_layout(const struct cg_layout *l, const struct cg_hier *h, const char *path,
+		   uint64_t timeout_ns, struct cg_diag *d);
 
 enum cg_remove_step {
 	CG_REMOVE_SIGNAL, /* sig sent to count processes */

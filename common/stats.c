@@ -559,6 +559,11 @@ const char *cg_stats_sources(const struct cg_stats *s)
 	return s->sources;
 }
 
+const struct cg_layout *cg_stats_layout(const struct cg_stats *s)
+{
+	return s->layout;
+}
+
 size_t cg_stats_reopened(const struct cg_stats *s)
 {
 	return s->reopened;

@@ -178,6 +178,14 @@ struct cg_stat_member {
 	char comm[64]; /* as the kernel has it: escape it to show it */
 	uint64_t ticks; /* utime + stime, clock ticks (a process: all its threads, gone ones too) */
 	double cpu_percent; /* of one CPU since the previous sample; < 0: no previous sample */
+	/*
+	 * cg_stats_set_members' cgroup only (not the rows of cg_stats_set_members_all, nor a
+	 * recording): what a process view shows beside it, its process's for a thread.
+	 */
+	bool have_proc; /* rss, uid and cmdline were read */
+	uid_t uid; /* the owner of /proc/PID: its effective uid */
+	uint64_t rss; /* bytes resident (statm) */
+	char cmdline[256]; /* arguments joined by spaces, cut; "" for a kernel thread */
 };
 
 struct cg_stat_row {
@@ -307,6 +315,8 @@ int cg_stats_members(const struct cg_stats *s, const char *path, const struct cg
 
 /* Which hierarchy serves each column, e.g. "cpu: unified cpu.stat; memory: memory v1 ...". */
 const char *cg_stats_sources(const struct cg_stats *s);
+/* The layout the sampler was made on (cg_stats_new's), for acting on what it shows. */
+const struct cg_layout *cg_stats_layout(const struct cg_stats *s);
 
 /* How many stat files are read with openat each time because the fd limit ran out. */
 size_t cg_stats_reopened(const struct cg_stats *s);

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "kparse.h"
 #include "migrate.h"
+#include "proc.h"
 #include "stats_impl.h"
 
 /* The listings in preference order, cgroup2 first: processes; threads where those fail. */
@@ -141,6 +142,9 @@ static bool member(struct cg_stats *s, pid_t id, bool thread, uint64_t now,
 {
 	if (!task_read(s, id, thread, m))
 		return false;
+	/* a task that goes meanwhile keeps its figures from stat, without these */
+	m->have_proc = cg_task_rss_uid(id, &m->rss, &m->uid) == 0 &&
+		       cg_task_cmdline(id, m->cmdline, sizeof(m->cmdline), NULL) >= 0;
 	for (size_t j = 0; j < s->n_members; j++) {
 		const struct cg_stat_member *o = &s->members[j];
 

@@ -100,8 +100,11 @@ echo "SHELL-PROMPT"
 exec sleep 600
 EOF
 	local size=${SIZE:-120x40}
+	# the settings file of the test's own (ENV may name another): never the user's
+	mkdir -p "$_cgk_tmp/config"
 	LC_ALL=C.UTF-8 tmux -L "$_srv" new-session -d -s "$_srv" -x "${size%x*}" -y "${size#*x}" \
-		env ${ENV:-} sh "$F.sh" "$F" "$T" "$@" 2>"$_cgk_tmp/tmux.err" ||
+		env XDG_CONFIG_HOME="$_cgk_tmp/config" ${ENV:-} sh "$F.sh" "$F" "$T" "$@" \
+		2>"$_cgk_tmp/tmux.err" ||
 		{ fail "tmux: $(cat "$_cgk_tmp/tmux.err")"; return 1; }
 	cgk_wait_for test -s "$F.pid" || { fail "cgtop2 did not start"; return 1; }
 }
@@ -158,7 +161,8 @@ test_keys() {
 	mkdir -p "$U/a/b" "$U/c"
 	ENV=NO_COLOR=1 start -d 0.3 "/$S" || return 0
 	pane_wait "^cgtop2 /$S  depth 3  order cpu" || fail "title: $(pane)"
-	pane_wait "^CGROUP +TASKS +%CPU +MEMORY .* HIST-CPU" || fail "header: $(pane)"
+	# the sorted column marked
+	pane_wait "^CGROUP +TASKS +%CPU▼ +MEMORY .* HIST-CPU" || fail "header: $(pane)"
 	local k o
 	for k in p:path t:tasks c:cpu m:memory i:io s:pressure; do
 		o=${k#*:}
@@ -166,6 +170,8 @@ test_keys() {
 		pane_wait "order $o " || fail "${k%%:*}: $(pane | head -2)"
 	done
 	pane_wait "HIST-PSI" || fail "s: the history column follows the order: $(pane | sed -n 2p)"
+	assertContains "s: the pressure columns marked" "$(pane | sed -n 2p)" "PSI-CPU▼ PSI-MEM▼ PSI-IO▼"
+	assertNotContains "s: no other column marked" "$(pane | sed -n 2p)" "%CPU▼"
 	key c
 	key %
 	pane_wait "^CGROUP +TASKS +CPU-TIME" || fail "%: CPU time: $(pane | sed -n 2p)"
@@ -419,6 +425,11 @@ test_detail_80x24() {
 		pane_wait "│ /$S/s +│" || fail "Enter: $(pane)"
 		pane_wait "─ 1-20 of [0-9]+  PgDn ─┘$" || fail "the part shown: $(pane | tail -n 2)"
 		assert_boxed 23 "80x24"
+		# the graphs leave the first page to the processes
+		pane_wait "│ +PID S +%CPU▼ +RSS USER +COMM +COMMAND +│" ||
+			fail "80x24: the processes on the first page: $(pane)"
+		assertTrue "80x24: processes on the first page: $(pane)" \
+			"pane | grep -Eq '│ +[0-9]+ S +[0-9.-]+ +[0-9.]+[KMG] root +sleep +sleep 600 +│'"
 		all=$(pane)
 		key NPage
 		pane_wait "─ 20-39 of [0-9]+  PgUp" || fail "PgDn: $(pane | tail -n 2)"
@@ -427,14 +438,14 @@ test_detail_80x24() {
 $(pane)"
 		key End
 		pane_wait "PgUp ─┘$" || fail "End: $(pane | tail -n 2)"
-		pane_wait "│ +[0-9]+ S +[0-9.-]+  sleep +│$" || fail "the processes at the end: $(pane)"
+		pane_wait "│ pressure +[0-9.-]+ .* max [0-9.]+ +│$" || fail "the graphs at the end: $(pane)"
 		all="$all
 $(pane)"
 		for re in "│ tasks +26 \(threads\)" "│ CPU +[0-9.-]+" "│ memory +[-0-9.BKMG]+ +│" \
 			"│ IO +read .*/s, write .*/s +│" "│ CPU % +[0-9.-]+ .* max [0-9.]+ +│" \
 			"│ memory +[-0-9.BKMG]+ .* max [0-9.]+[BKMG] +│" "│ IO +[-0-9.BKMG]+/s .* max .*/s +│" \
 			"│ pressure +[0-9.-]+ .* max [0-9.]+ +│" \
-			"│ +PID S +%CPU  COMM +\(26 processes of its own\) +│" "│ +$pid S +[0-9.-]+  sleep +│"; do
+			"│ 26 processes of its own +│" "│ +$pid S +[0-9.-]+ +[0-9.]+[KMG] root +sleep +sleep 600 +│"; do
 			echo "$all" | grep -Eq -- "$re" || fail "80x24: no '$re' in: $all"
 		done
 		if [ -n "$psi" ]; then
@@ -452,6 +463,10 @@ $(pane)"
 		all=$(pane)
 		key NPage
 		pane_wait "PgUp" || fail "60x24 PgDn: $(pane | tail -n 2)"
+		all="$all
+$(pane)"
+		key End
+		pane_wait "│ pressure +[0-9.-]+ .* max [0-9.]+ +│$" || fail "60x24 End: $(pane)"
 		all="$all
 $(pane)"
 		[ -z "$psi" ] || echo "$all" | grep -Eq "│ cpu some( +[0-9]+\.[0-9]{2}){3} +│" ||
@@ -517,21 +532,28 @@ time.sleep(600)' &
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/m " || fail "start: $(pane)"
 		key Down Enter
-		pane_wait "│ +PID S +%CPU  COMM +\(2 processes of its own\)" ||
+		pane_wait "│ 2 processes of its own +│" || fail "the processes' count: $(pane)"
+		# the sorted column (CPU) marked
+		pane_wait "│ +PID S +%CPU▼ +RSS USER +COMM +COMMAND +│" ||
 			fail "the processes' header: $(pane)"
-		# a CPU figure from the second sample on; the state is the main thread's (S)
-		pane_wait "^│ +$busy [RS] +[0-9]+\.[0-9]  top_busy +│" || fail "top_busy: $(pane)"
+		# a CPU figure from the second sample on; the state is the main thread's (S); RSS,
+		# the user and the command line
+		pane_wait "^│ +$busy [RS] +[0-9]+\.[0-9] +[0-9.]+[KMG] root +top_busy +[^ ]*top_busy" ||
+			fail "top_busy: $(pane)"
 		assertEquals "the busiest first" "$busy" \
 			"$(pane | grep -A1 "PID S" | tail -n 1 | awk '{ print $2 }')"
 		assertEquals "the comm escaped" 1 \
-			"$(pane | grep -E "^│ +$sleeper S +[0-9.]+  " | grep -cF 'x\x1b[7mREV\t')"
+			"$(pane | grep -E "^│ +$sleeper S +[0-9.]+ +[0-9.]+[KMG] root +" | grep -cF 'x\x1b[7mREV\t')"
+		# the command line's newlines (python's -c script) escaped
+		assertEquals "the command line escaped" 1 \
+			"$(pane | grep -E "^│ +$sleeper S " | grep -cF 'python3 -c \nimport time\nopen(')"
 		assertFalse "no reverse video from the comm" \
 			"attrs | sed '1,2d;\$d' | grep -qE $'\e\\[([0-9]*;)*7m'"
 		# top_busy's two threads and python's one
 		key H
-		pane_wait "│ +TID S +%CPU  COMM +\(3 threads of its own\)" ||
-			fail "H: the threads: $(pane)"
-		pane_wait "^│ +[0-9]+ R +[0-9]+\.[0-9]  busy-1 +│" || fail "busy-1: $(pane)"
+		pane_wait "│ 3 threads of its own +│" || fail "H: the threads: $(pane)"
+		assertContains "H: by TID" "$(pane)" "     TID S  %CPU▼"
+		pane_wait "^│ +[0-9]+ R +[0-9]+\.[0-9] +[0-9.]+[KMG] root +busy-1 " || fail "busy-1: $(pane)"
 		assertEquals "the thread's name escaped" 1 "$(pane | grep -cF 'x\x1b[7mREV\t')"
 		key Escape q
 		assertEquals "EXIT=0" "$(ended)"
@@ -555,8 +577,9 @@ test_detail_members_v1() {
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/v1 " || fail "start: $(pane)"
 		key Down Enter
-		pane_wait "^│ +$pid S +[0-9]+\.[0-9]  sleep +│" || fail "sleep from cpuacct: $(pane)"
-		assertContains "one process" "$(pane)" "(1 process of its own)"
+		pane_wait "^│ +$pid S +[0-9]+\.[0-9] +[0-9.]+[KMG] root +sleep +sleep 600 +│" ||
+			fail "sleep from cpuacct: $(pane)"
+		assertContains "one process" "$(pane)" "1 process of its own"
 		key Escape q
 		assertEquals "EXIT=0" "$(ended)"
 	}
@@ -648,9 +671,13 @@ time.sleep(600)' &
 	pane_wait "\(1/4\)" || fail "{: $(pane | head -1)"
 	key T Down Enter
 	pane_wait "│ /$S/r +│" || fail "detail over a replay: $(pane)"
-	pane_wait "│ +PID S +%CPU  COMM +\(1 process of its own\)" || fail "the tasks recorded: $(pane)"
+	pane_wait "│ 1 process of its own +│" || fail "the tasks recorded: $(pane)"
+	# no RSS, user or command line recorded
 	assertEquals "the recorded comm, escaped" 1 \
-		"$(pane | grep -E "^│ +$pid S +[0-9.-]+  " | grep -cF 'rec\x1b[7mREV\t')"
+		"$(pane | grep -E "^│ +$pid S +[0-9.-]+ +- +- +" | grep -cF 'rec\x1b[7mREV\t')"
+	# a replay acts on nothing
+	key f
+	pane_wait "a replay shows what was recorded: nothing to act on" || fail "f in a replay: $(pane | tail -n 1)"
 	assertFalse "no reverse video from the comm" \
 		"attrs | sed '1,2d;\$d' | grep -qE $'\e\\[([0-9]*;)*7m'"
 	key Escape z
@@ -817,6 +844,382 @@ print("ok" if len(ends) == 1 else ends)')"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
 	assert_sane "hostile names"
+}
+
+# ---- actions on the selected cgroup ---------------------------------------------------------
+
+# The status line (the pane's last).
+status() {
+	pane | tail -n 1
+}
+
+# Select cgroup /$S/$1 of a list sorted by path (the sandbox first).
+select_cg() {
+	local i
+	key Home
+	for i in $(seq 1 "$2"); do key Down; done
+	pane_wait "^line $(($2 + 1)) of " || fail "select $1: $(status)"
+	assertEquals "selected" "/$S/$1" "$(selected)"
+}
+
+# f: freeze and thaw, each asked first naming the cgroup; n leaves it as it is.
+test_action_freeze() {
+	setup_sandbox || return 0
+	[ -e "$U/cgroup.freeze" ] || { cgk_skip "no cgroup.freeze in this kernel (5.2+)"; return 0; }
+	mkdir "$U/fz"
+	sleeps_in "$U/fz" 1
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/fz " || fail "start: $(pane)"
+		select_cg fz 1
+		key f
+		pane_wait "^Freeze cgroup /$S/fz\?  y: yes, other keys: no" || fail "f: the question: $(status)"
+		assertEquals "not frozen before the answer" 0 "$(cat "$U/fz/cgroup.freeze")"
+		key y
+		pane_wait "^cgroup /$S/fz frozen" || fail "y: $(status)"
+		assertEquals "cgroup.freeze" 1 "$(cat "$U/fz/cgroup.freeze")"
+		assertContains "the kernel says frozen" "$(cat "$U/fz/cgroup.events")" "frozen 1"
+		key f
+		pane_wait "^Thaw cgroup /$S/fz\?" || fail "f on a frozen cgroup: $(status)"
+		key n
+		pane_wait "^cancelled" || fail "n: $(status)"
+		assertContains "n: still frozen" "$(cat "$U/fz/cgroup.events")" "frozen 1"
+		key f y
+		pane_wait "^cgroup /$S/fz thawed" || fail "thaw: $(status)"
+		assertContains "thawed" "$(cat "$U/fz/cgroup.events")" "frozen 0"
+		# the next key clears the message
+		key Up
+		pane_wait "^line 1 of 2 " || fail "the message cleared: $(status)"
+		key q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/fz"
+	return 0
+}
+
+# x (or F9): a signal chosen from a list, then asked, then sent to every process below.
+test_action_signal() {
+	setup_sandbox || return 0
+	mkdir -p "$U/sg/sub"
+	sleeps_in "$U/sg" 2
+	sleeps_in "$U/sg/sub" 0
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/sg/sub " || fail "start: $(pane)"
+		select_cg sg 1
+		key F9
+		pane_wait "│ 15 SIGTERM" || fail "F9: the signals: $(pane)"
+		assertContains "the chooser's line" "$(status)" "Enter: send it"
+		key Escape
+		pane_gone "│ 15 SIGTERM" || fail "Esc closes the list: $(pane)"
+		assertEquals "nothing sent" 4 "$(cat "$U/sg/cgroup.procs" "$U/sg/sub/cgroup.procs" | wc -l)"
+		# the fifth: SIGKILL
+		key x Down Down Down Down Enter
+		pane_wait "^Send SIGKILL to every process of cgroup /$S/sg and below\?  y: yes" ||
+			fail "the question: $(status)"
+		assertEquals "nothing sent before the answer" 4 \
+			"$(cat "$U/sg/cgroup.procs" "$U/sg/sub/cgroup.procs" | wc -l)"
+		key y
+		pane_wait "^SIGKILL sent to 4 processes of cgroup /$S/sg and below" || fail "y: $(status)"
+		cgk_wait_for sh -c "[ ! -s '$U/sg/cgroup.procs' ] && [ ! -s '$U/sg/sub/cgroup.procs' ]" ||
+			fail "the processes still there: $(cat "$U/sg/cgroup.procs" "$U/sg/sub/cgroup.procs")"
+		key q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/sg/sub"
+	sleeps_kill "$U/sg"
+	return 0
+}
+
+# X: every process of the subtree killed (cgroup.kill), after the question.
+test_action_kill() {
+	setup_sandbox || return 0
+	mkdir -p "$U/k/sub"
+	sleeps_in "$U/k" 2
+	sleeps_in "$U/k/sub" 1
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/k/sub " || fail "start: $(pane)"
+		select_cg k 1
+		key X
+		pane_wait "^Kill every process of cgroup /$S/k and below\?  y: yes" || fail "X: $(status)"
+		key Escape
+		pane_wait "^cancelled" || fail "Esc: $(status)"
+		assertContains "Esc: still populated" "$(cat "$U/k/cgroup.events")" "populated 1"
+		key X y
+		pane_wait "^cgroup /$S/k killed: no process is left in it" || fail "y: $(status)"
+		assertContains "empty" "$(cat "$U/k/cgroup.events")" "populated 0"
+		assertEquals "the subtree too" "" "$(cat "$U/k/sub/cgroup.procs")"
+		key q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/k/sub"
+	sleeps_kill "$U/k"
+	return 0
+}
+
+# M in the detail pane: the process marked with Tab moved to the cgroup typed, after the question.
+test_action_move() {
+	setup_sandbox || return 0
+	local moved
+	mkdir "$U/mv1" "$U/mv2"
+	sleeps_in "$U/mv1" 1
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/mv2 " || fail "start: $(pane)"
+		select_cg mv1 1
+		key M
+		pane_wait "^to move a process: Enter opens the detail pane, Tab marks a process" ||
+			fail "M without the pane: $(status)"
+		key Enter
+		pane_wait "│ 2 processes of its own +│" || fail "the pane: $(pane)"
+		key M
+		pane_wait "Tab marks a process" || fail "M without a mark: $(status)"
+		key Tab Tab
+		pane_wait "^Move" && fail "Tab asks nothing: $(status)"
+		moved=$(attrs | grep -E $'\e\\[7m' | grep -oE '[0-9]+ S ' | head -n 1 | awk '{ print $1 }')
+		assertNotEquals "the second process marked (reverse video)" "" "$moved"
+		key M
+		pane_wait "^Move process $moved to cgroup: /$S/mv1_" || fail "M: the editor: $(status)"
+		key BSpace 2 Enter
+		pane_wait "^Move process $moved \(sleep\) from cgroup /$S/mv1 to cgroup /$S/mv2\?  y: yes" ||
+			fail "the question: $(status)"
+		assertEquals "not moved before the answer" "" "$(cat "$U/mv2/cgroup.procs")"
+		key y
+		pane_wait "^process $moved moved to cgroup /$S/mv2" || fail "y: $(status)"
+		assertEquals "in mv2" "$moved" "$(cat "$U/mv2/cgroup.procs")"
+		# a cgroup that does not exist: the refusal names it
+		key Tab M BSpace 3 Enter
+		pane_wait "^refused: cgroup /$S/mv3 \(unified\): " || fail "no such cgroup: $(status)"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/mv2"
+	sleeps_kill "$U/mv1"
+	return 0
+}
+
+# L: a limit in the v2 vocabulary through cgcreate2's plan. On a hybrid host the sandbox's path
+# in the v1 pids and cpu hierarchies takes pids.max and cpu.weight (as cpu.shares).
+test_action_limit_v1() {
+	setup_sandbox || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 cpu || return 0
+	local pids cpu
+	pids=$(cgk_sandbox pids)/t$_t
+	cpu=$(cgk_sandbox cpu)/t$_t
+	mkdir -p "$U/l" "$pids/l" "$cpu/l"
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	pane_wait "^/$S/l " || fail "start: $(pane)"
+	select_cg l 1
+	key L
+	pane_wait "^Set in cgroup /$S/l: _" || fail "L: the editor: $(status)"
+	key -l "pids.max=42"
+	key Enter
+	pane_wait "^Set pids.max=42 in cgroup /$S/l\?  y: yes" || fail "the question: $(status)"
+	assertEquals "nothing written before the answer" max "$(cat "$pids/l/pids.max")"
+	key y
+	pane_wait "^pids.max=42 set in cgroup /$S/l" || fail "y: $(status)"
+	assertEquals "pids.max" 42 "$(cat "$pids/l/pids.max")"
+	key L
+	key -l "cpu.weight=200"
+	key Enter y
+	pane_wait "^cpu.weight=200 set in cgroup /$S/l" || fail "cpu.weight: $(status)"
+	assertEquals "cpu.weight 200 is cpu.shares 2048" 2048 "$(cat "$cpu/l/cpu.shares")"
+	# the vocabulary's checks, said on the status line
+	key L
+	key -l "cpu.max=lots"
+	key Enter y
+	pane_wait "^failed: cgroup /$S/l \(cpu(,cpuacct)?\): set: cpu.max takes" || fail "a bad value: $(status)"
+	key L
+	key -l "memory.high=1G"
+	key Enter
+	pane_wait "^only memory.max, cpu.max, cpu.weight and pids.max are set here" ||
+		fail "another file: $(status)"
+	key L
+	key -l "pids.max"
+	key Enter
+	pane_wait "^a limit is FILE=VALUE" || fail "no value: $(status)"
+	assertEquals "pids.max as it was" 42 "$(cat "$pids/l/pids.max")"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# The same on cgroup2 controllers: memory.max and pids.max of the unified cgroup.
+test_action_limit_v2() {
+	setup_sandbox || return 0
+	cgk_need_v2 memory pids || return 0
+	mkdir "$U/l2"
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	pane_wait "^/$S/l2 " || fail "start: $(pane)"
+	select_cg l2 1
+	key L
+	key -l "memory.max=64M"
+	key Enter
+	pane_wait "^Set memory.max=64M in cgroup /$S/l2\?" || fail "the question: $(status)"
+	key y
+	pane_wait "^memory.max=64M set in cgroup /$S/l2" || fail "y: $(status)"
+	assertEquals "memory.max" 67108864 "$(cat "$U/l2/memory.max")"
+	key L
+	key -l "pids.max=7"
+	key Enter y
+	pane_wait "^pids.max=7 set" || fail "pids.max: $(status)"
+	assertEquals "pids.max" 7 "$(cat "$U/l2/pids.max")"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# An unprivileged user is refused each action, on the status line, before any question.
+test_action_refused_unprivileged() {
+	setup_sandbox || return 0
+	local uid=${CGKIT_UNPRIV_UID:-64000}
+	while awk -F: -v u="$uid" '$3 == u { f = 1 } END { exit !f }' /etc/passwd; do uid=$((uid + 1)); done
+	"$HELPERS/runas" "$uid" "$uid" test -x "$T" ||
+		{ cgk_skip "uid $uid cannot run $T (a directory on the way is not searchable)"; return 0; }
+	mkdir "$U/r" "$U/r2"
+	sleeps_in "$U/r" 1
+	local tool=$T
+	# no settings file: the test's own directory is root's
+	T="$HELPERS/runas" ENV="NO_COLOR=1 XDG_CONFIG_HOME=/nonexistent-$$" \
+		start "$uid" "$uid" "$tool" -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/r2 " || fail "start: $(pane)"
+		select_cg r 1
+		key f
+		pane_wait "^refused: cgroup /$S/r \(unified\): freeze: write cgroup.freeze: Permission denied" ||
+			fail "f: $(status)"
+		key X
+		pane_wait "^refused: cgroup /$S/r \(unified\): kill: " || fail "X: $(status)"
+		key x
+		pane_wait "^refused: cgroup /$S/r \(unified\): signal process [0-9]+: Operation not permitted" ||
+			fail "x: $(status)"
+		key L
+		pane_wait "^refused: " || fail "L: $(status)"
+		key Enter
+		pane_wait "│ 2 processes of its own +│" || fail "the pane: $(pane)"
+		key Tab M
+		pane_wait "^Move process [0-9]+ to cgroup" || fail "M: the editor: $(status)"
+		key 2 Enter
+		pane_wait "^refused: cgroup /$S/r2 \(unified\): move a process: write cgroup.procs: Permission denied" ||
+			fail "M: $(status)"
+		assertEquals "nothing frozen" 0 "$(cat "$U/r/cgroup.freeze")"
+		assertEquals "nothing moved" "" "$(cat "$U/r2/cgroup.procs")"
+		assertEquals "nothing killed" 2 "$(wc -l <"$U/r/cgroup.procs")"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/r"
+	return 0
+}
+
+# --read-only: no action offered (the help lists none) or done.
+test_read_only() {
+	setup_sandbox || return 0
+	mkdir "$U/ro"
+	sleeps_in "$U/ro" 0
+	ENV=NO_COLOR=1 start -d 0.3 -p --read-only "/$S" && {
+		pane_wait "^/$S/ro " || fail "start: $(pane)"
+		select_cg ro 1
+		local k
+		for k in f X x L M; do
+			key "$k"
+			pane_wait "^read-only \(--read-only\): no actions" || fail "$k: $(status)"
+			assertNotContains "$k: no question" "$(status)" "y: yes"
+			key Down Up
+		done
+		assertEquals "not frozen" 0 "$(cat "$U/ro/cgroup.freeze")"
+		assertEquals "not killed" 1 "$(wc -l <"$U/ro/cgroup.procs")"
+		key h
+		pane_wait "cgtop2 keys" || fail "h: $(pane)"
+		assertNotContains "the help lists no action" "$(pane)" "freeze / thaw"
+		key x q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/ro"
+	# the help of a screen that may act lists them
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	key h
+	pane_wait "cgtop2 keys" || fail "h: $(pane)"
+	assertContains "the help lists the actions" "$(pane)" "freeze / thaw"
+	key x q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# A help taller than the screen (80x24 with the actions) turns its pages with PgDn and PgUp.
+test_help_pages() {
+	setup_sandbox || return 0
+	SIZE=80x24 ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	pane_wait "^/$S " || fail "start: $(pane)"
+	key h
+	pane_wait "│ PgDn: more; any other key closes the help +│" || fail "h: $(pane)"
+	assertContains "the first page" "$(pane)" "│ q                  quit"
+	assertNotContains "the actions on the next" "$(pane)" "freeze / thaw"
+	key NPage
+	pane_wait "│ f +freeze / thaw +│" || fail "PgDn: $(pane)"
+	assertContains "the last page says so" "$(pane)" "PgUp: back; any other key closes the help"
+	key PPage
+	pane_wait "│ q                  quit" || fail "PgUp: $(pane)"
+	key Escape
+	pane_gone "PgDn: more" || fail "Esc closes: $(pane)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
+# ---- the settings file ----------------------------------------------------------------------
+
+# W writes the order, the columns, the view and the delay; the next start reads them; a
+# damaged file is ignored with one line; a symbolic link is neither read nor written through.
+test_settings_round_trip() {
+	setup_sandbox || return 0
+	local cfg=$_cgk_tmp/config/cgtop2/config
+	rm -rf "$_cgk_tmp/config/cgtop2"
+	ENV=NO_COLOR=1 start -d 0.3 "/$S" || return 0
+	pane_wait "order cpu .*every 0.3s" || fail "start: $(pane | head -n 1)"
+	key m T D
+	pane_wait "order memory .*every 0.6s .*tree" || fail "m T D: $(pane | head -n 1)"
+	# the columns chooser: TASKS hidden
+	key C
+	pane_wait "│ \[x\] TASKS" || fail "C: $(pane)"
+	key Space
+	pane_wait "│ \[ \] TASKS" || fail "Space: $(pane)"
+	key Escape
+	pane_gone "│ \[ \] TASKS" || fail "Esc: $(pane)"
+	assertNotContains "TASKS hidden" "$(pane | sed -n 2p)" "TASKS"
+	key W
+	pane_wait "^settings written to $_cgk_tmp/config/cgtop2/config" || fail "W: $(status)"
+	assertEquals "the file" "order=memory
+columns=cpu,memory,in,out,psi-cpu,psi-memory,psi-io,history
+view=tree
+delay=600ms" "$(grep -v '^#' "$cfg")"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+	# read at start
+	ENV=NO_COLOR=1 start "/$S" || return 0
+	pane_wait "order memory .*every 0.6s .*tree" || fail "read at start: $(pane | head -n 1)"
+	pane_wait "^CGROUP +%CPU +MEMORY▼" || fail "the columns read: $(pane | sed -n 2p)"
+	key q
+	ended >/dev/null
+	# the command line wins
+	ENV=NO_COLOR=1 start -c -d 0.4 "/$S" || return 0
+	pane_wait "order cpu .*every 0.4s .*tree" || fail "options over the file: $(pane | head -n 1)"
+	key q
+	ended >/dev/null
+	# damaged: ignored, said once on the status line
+	printf 'order=memory\norder=sideways\n' >"$cfg"
+	ENV=NO_COLOR=1 start "/$S" || return 0
+	pane_wait "^settings ignored: $cfg: line 2: order takes path, tasks, cpu, memory, io or pressure" ||
+		fail "damaged: $(status)"
+	assertContains "the defaults" "$(pane | head -n 1)" "order cpu"
+	key q
+	ended >/dev/null
+	# a symbolic link: not followed when read, replaced (not written through) by W
+	echo "order=path" >"$_cgk_tmp/elsewhere"
+	ln -sf "$_cgk_tmp/elsewhere" "$cfg"
+	ENV=NO_COLOR=1 start "/$S" || return 0
+	pane_wait "^settings ignored: $cfg: a symbolic link, not followed" || fail "link: $(status)"
+	assertContains "link: the defaults" "$(pane | head -n 1)" "order cpu"
+	key W
+	pane_wait "^settings written" || fail "W over a link: $(status)"
+	assertEquals "the link's target untouched" "order=path" "$(cat "$_cgk_tmp/elsewhere")"
+	assertFalse "the link replaced by a file" "[ -L '$cfg' ]"
+	assertContains "the file written" "$(cat "$cfg")" "order=cpu"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
 }
 
 . "$SHUNIT2"

@@ -18,6 +18,8 @@ struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
 	bool batch, raw, threads, verbose, cpu_time;
 	bool tree; /* --tree: the screen starts in its tree view */
+	bool read_only; /* --read-only: the screen offers no action */
+	bool order_set, delay_set; /* -o (-p, -t, ...), -d given: the settings file's yield */
 	unsigned long iterations; /* 0: until interrupted */
 	bool iterations_set; /* -n or -1 given: else 1 when stdout is no terminal */
 	uint64_t delay_ns;

@@ -36,6 +36,7 @@ enum {
 	OPT_CPU,
 	OPT_RECURSIVE,
 	OPT_TREE,
+	OPT_READ_ONLY,
 	OPT_RECORD,
 	OPT_RECORD_SIZE,
 	OPT_REPLAY,
@@ -96,6 +97,8 @@ static const struct argp_option options[] = {
 	{ "threads", 'H', 0, 0, "In threaded cgroups, list the threads (TID, comm, %CPU)", 2 },
 	{ "verbose", 'v', 0, 0, "Say on stderr which hierarchy serves each column", 2 },
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
+	{ "read-only", OPT_READ_ONLY, 0, 0,
+	  "The screen offers no action (freeze, signal, kill, limits, moves)", 2 },
 	{ "collectors", OPT_COLLECTORS, "LIST", 0,
 	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, limits, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json and csv, nor limits in openmetrics and prometheus; none in the table); help lists the names",
 	  2 },
@@ -187,6 +190,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				state,
 				"--delay takes seconds or a time with us, ms, s or min (more than 0, at most 86400s, fractions allowed), not '%s'",
 				TOOL_SHOWN(arg));
+		a->delay_set = true;
 		break;
 	case 'F':
 		i = choose(state, format_names, ARRAY_SIZE(format_names), arg,
@@ -204,6 +208,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		i = choose(state, order_names, ARRAY_SIZE(order_names), arg,
 			   "--order takes path, tasks, cpu, memory, io or pressure");
 		a->order = (enum order)i;
+		a->order_set = true;
 		break;
 	case 'p':
 	case 't':
@@ -214,6 +219,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		for (i = 0; order_names[i][0] != key; i++)
 			;
 		a->order = (enum order)i;
+		a->order_set = true;
 		break;
 	case 'r':
 		a->raw = true;
@@ -255,6 +261,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TREE:
 		a->tree = true;
+		break;
+	case OPT_READ_ONLY:
+		a->read_only = true;
 		break;
 	case OPT_RECORD:
 	case OPT_REPLAY:

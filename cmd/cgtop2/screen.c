@@ -262,9 +262,24 @@ static enum action key(struct ui *u, int c)
 	if (u->editing)
 		return edit_key(u, c);
 	if (u->help) {
-		if (c != KEY_RESIZE && c != KEY_MOUSE)
+		/* a help taller than the screen turns its pages */
+		if (c == KEY_NPAGE || c == KEY_PPAGE) {
+			/* after the last page, the first */
+			u->help_page += c == KEY_NPAGE ? 1 : u->help_page ? -1 : 0;
+			screen_help(u, true);
+		} else if (c != KEY_RESIZE && c != KEY_MOUSE) {
 			screen_help(u, false);
+		}
 		return A_NONE;
+	}
+	/* the actions, their questions and the settings' keys */
+	switch (screen_act_key(u, c)) {
+	case -1:
+		break;
+	case 0:
+		return A_NONE;
+	default:
+		return A_RESAMPLE;
 	}
 	/* the detail pane's own keys: its page keys scroll it (Up and Down still select) */
 	if (u->detail && (c == KEY_PPAGE || c == KEY_NPAGE || c == KEY_HOME || c == KEY_END)) {
@@ -415,6 +430,7 @@ static void resized(struct ui *u, bool from_signal)
 		screen_help(u, true);
 	if (u->detail)
 		screen_detail(u, true);
+	screen_act_draw(u, true);
 }
 
 /* Take a sample for action act; 1 when there is a new one, 0 when none, or -errno. */
@@ -468,6 +484,7 @@ static void draw(struct ui *u)
 	wnoutrefresh(stdscr);
 	if (u->detail)
 		screen_detail_draw(u);
+	screen_act_draw(u, false);
 	/* the overlays go over the table drawn anew (update_panels copies touched ones only) */
 	if (u->help_panel)
 		touchwin(panel_window(u->help_panel));
@@ -557,7 +574,7 @@ static int loop(struct ui *u, int sigfd)
 
 int tty_run(const struct cgtop2_args *a, struct source *src)
 {
-	struct ui u = { .a = *a, .src = src, .tree = a->tree };
+	struct ui u = { .a = *a, .src = src, .tree = a->tree, .proc_mark = -1 };
 	sigset_t blocked, old_mask;
 	SCREEN *scr = NULL;
 	const char *why = NULL;
@@ -604,6 +621,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	colors(&u);
+	screen_settings_load(&u);
 	/* a replay waits for keys: it is read, not watched; z plays it at its recorded pace */
 	u.paused = source_is_replay(src);
 	if (u.paused) {
@@ -616,6 +634,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	ret = u.hist ? loop(&u, sigfd) : -ENOMEM;
 	screen_help(&u, false);
 	screen_detail(&u, false);
+	screen_act_free(&u);
 	endwin();
 	in_curses = 0;
 	delscreen(scr);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2's overlays, each a panel above the table that leaves it as it was when it closes: the
- * help, and the detail pane of the selected cgroup (its figures from the sampler's row, and
- * graphs of its history). A figure the row does not carry is left out, never made up.
+ * cgtop2's detail pane of the selected cgroup, a panel above the table that leaves it as it was
+ * when it closes (so is the help, screen_act.c's): its figures from the sampler's row, graphs of
+ * its history, its processes. A figure the row does not carry is left out, never made up.
  */
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,32 +15,7 @@
 #include "cleanup.h"
 #include "screen.h"
 
-static const char *const help_lines[] = {
-	"cgtop2 keys",
-	"",
-	"q                  quit",
-	"p t c m i s        sort by path, tasks, CPU, memory, IO, pressure",
-	"P                  count user processes (no kernel threads) / tasks",
-	"k                  count processes and kernel threads / tasks",
-	"r                  with P or k: child cgroups' processes counted or not",
-	"+ -                show one level deeper / shallower",
-	"%                  CPU as percent / as time used",
-	"R                  raw numbers on / off",
-	"space              refresh now",
-	"z                  pause / resume refreshing",
-	"T                  tree / flat sorted list",
-	"Left Right         tree: fold / unfold the selected subtree",
-	"Up Down PgUp PgDn  move the selection (also Home End, the wheel)",
-	"Enter              details of the selected cgroup; Esc or Enter closes",
-	"  PgUp PgDn Home End, the wheel: scroll the details",
-	"/                  filter by path (Enter applies, Esc clears)",
-	"H                  threads of threaded cgroups on / off",
-	"[ ]  { }           replay: one sample back / on; first / last",
-	"h ?                this help; any key closes it",
-};
-
-/* A window for a panel: at least 1x1, inside the screen. */
-static WINDOW *window(int h, int w, int y, int x)
+WINDOW *screen_window(int h, int w, int y, int x)
 {
 	if (h > LINES - y)
 		h = LINES - y;
@@ -48,7 +24,7 @@ static WINDOW *window(int h, int w, int y, int x)
 	return newwin(h < 1 ? 1 : h, w < 1 ? 1 : w, y, x);
 }
 
-static void panel_close(PANEL **p)
+void screen_panel_close(PANEL **p)
 {
 	WINDOW *w;
 
@@ -63,51 +39,16 @@ static void panel_close(PANEL **p)
 	update_panels();
 }
 
-void screen_help(struct ui *u, bool show)
-{
-	int h = (int)ARRAY_SIZE(help_lines) + 2, w = 0, y, x;
-	WINDOW *win;
-
-	panel_close(&u->help_panel);
-	u->help = false;
-	if (!show)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(help_lines); i++)
-		if ((int)strlen(help_lines[i]) > w)
-			w = (int)strlen(help_lines[i]);
-	w += 4;
-	y = LINES > h ? (LINES - h) / 2 : 0;
-	x = COLS > w ? (COLS - w) / 2 : 0;
-	win = window(h, w, y, x);
-	if (!win)
-		return;
-	werase(win);
-	box(win, 0, 0);
-	for (size_t i = 0; i < ARRAY_SIZE(help_lines); i++) {
-		wmove(win, (int)i + 1, 2);
-		if (!i)
-			wattron(win, A_BOLD);
-		screen_put(win, help_lines[i], (size_t)(w > 4 ? w - 4 : 0));
-		if (!i)
-			wattroff(win, A_BOLD);
-	}
-	u->help_panel = new_panel(win);
-	if (!u->help_panel) {
-		delwin(win);
-		return;
-	}
-	u->help = true;
-	update_panels();
-}
-
 void screen_detail(struct ui *u, bool show)
 {
 	WINDOW *win;
 
 	/* opened anew at its top; made again in a new size (a resize) where it was */
-	if (!u->detail)
+	if (!u->detail) {
 		u->detail_top = 0;
-	panel_close(&u->detail_panel);
+		u->proc_mark = -1;
+	}
+	screen_panel_close(&u->detail_panel);
 	u->detail = false;
 	if (!show || !u->n_items) {
 		if (u->detail_pad)
@@ -116,7 +57,7 @@ void screen_detail(struct ui *u, bool show)
 		return;
 	}
 	/* below the title, above the status line */
-	win = window(LINES - 2, COLS, 1, 0);
+	win = screen_window(LINES - 2, COLS, 1, 0);
 	if (!win)
 		return;
 	u->detail_panel = new_panel(win);
@@ -145,12 +86,13 @@ void screen_detail(struct ui *u, bool show)
 struct pane {
 	WINDOW *w; /* the pad */
 	int y, width; /* the next line; the columns a line may take */
+	int reserve; /* lines kept free at the end, for what comes after */
 	bool utf8;
 };
 
 static bool room(const struct pane *p)
 {
-	return p->y < getmaxy(p->w);
+	return p->y < getmaxy(p->w) - p->reserve;
 }
 
 /* Escaped text as lines of at most p->width columns, broken at a space where there is one. */
@@ -556,26 +498,112 @@ static char state_of(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
 }
 
-/* The cgroup's own tasks, the most CPU first, as many as the pad holds. */
+/* A user's name as ps shows it: its number when it has none or one longer than 8 bytes. */
+static void user_of(uid_t uid, char *buf, size_t size)
+{
+	static struct {
+		uid_t uid;
+		char name[9];
+	} seen[64];
+	static size_t n_seen;
+	struct passwd pw, *res = NULL;
+	char tmp[1024];
+
+	for (size_t i = 0; i < n_seen; i++)
+		if (seen[i].uid == uid) {
+			snprintf(buf, size, "%s", seen[i].name);
+			return;
+		}
+	if (getpwuid_r(uid, &pw, tmp, sizeof(tmp), &res) == 0 && res && strlen(pw.pw_name) <= 8)
+		snprintf(buf, size, "%s", pw.pw_name);
+	else
+		snprintf(buf, size, "%u", (unsigned)uid);
+	/* the passwd database is asked once a user, not once a refresh */
+	if (n_seen < ARRAY_SIZE(seen)) {
+		seen[n_seen].uid = uid;
+		snprintf(seen[n_seen++].name, sizeof(seen[0].name), "%s", buf);
+	}
+}
+
+static int by_rss(const void *a, const void *b)
+{
+	const struct cg_stat_member *x = *(const struct cg_stat_member *const *)a,
+				    *y = *(const struct cg_stat_member *const *)b;
+
+	if (x->rss != y->rss)
+		return x->rss < y->rss ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* One task's line, cut to the pane's width (a long command line is cut, not wrapped). */
+static void task_line(struct pane *p, struct ui *u, const struct cg_stat_member *m, bool marked)
+{
+	_cleanup_free_ char *comm = screen_text(u, m->comm),
+			    *cmd = screen_text(u, m->have_proc ? m->cmdline : "");
+	char c[16] = "-", rss[32] = "-", user[16] = "-", l[1024];
+	_cleanup_free_ char *who = NULL;
+	int len;
+
+	if (m->cpu_percent >= 0)
+		snprintf(c, sizeof(c), "%.1f", m->cpu_percent);
+	if (m->have_proc) {
+		table_bytes(rss, sizeof(rss), (double)m->rss);
+		user_of(m->uid, user, sizeof(user));
+	}
+	who = screen_text(u, user);
+	len = snprintf(l, sizeof(l), "%8d %c %6s %6s %-8s  %-15s  %s", (int)m->id,
+		       state_of(m->state), c, rss, who ? who : "?", comm ? comm : "?",
+		       cmd ? cmd : "");
+	if (len < 0 || !room(p))
+		return;
+	if (marked)
+		u->mark_line = p->y;
+	wmove(p->w, p->y++, 0);
+	if (marked)
+		wattron(p->w, A_REVERSE);
+	screen_put(p->w, l, (size_t)p->width);
+	if (marked)
+		wattroff(p->w, A_REVERSE);
+}
+
+/*
+ * The cgroup's own tasks, as many as the pad holds: the most RSS first when the table is sorted
+ * by memory, else the most CPU; Tab marks one (M moves it).
+ */
 static void tasks(struct pane *p, struct ui *u, const struct cg_stat_member *m, size_t n,
 		  bool thread)
 {
-	line(p, 0, "%s", "");
-	line(p, A_BOLD, "%8s %s %6s  %-16s  (%zu %s of its own)", thread ? "TID" : "PID", "S",
-	     "%CPU", "COMM", n,
-	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));
-	for (size_t i = 0; i < n && room(p); i++) {
-		_cleanup_free_ char *comm = screen_text(u, m[i].comm);
-		char c[16] = "-";
+	_cleanup_free_ const struct cg_stat_member **v = calloc(n ? n : 1, sizeof(*v));
+	const char *mark = u->utf8 ? "\u25bc" : "*";
+	bool rss = u->a.order == ORDER_MEMORY;
+	char cpu_t[16], rss_t[16];
 
-		if (p->y == getmaxy(p->w) - 1 && i + 1 < n) {
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		v[i] = &m[i];
+	if (rss)
+		qsort(v, n, sizeof(*v), by_rss);
+	snprintf(cpu_t, sizeof(cpu_t), "%%CPU%s", rss ? "" : mark);
+	snprintf(rss_t, sizeof(rss_t), "RSS%s", rss ? mark : "");
+	if (u->proc_mark >= 0 && (size_t)u->proc_mark >= n)
+		u->proc_mark = (long)n - 1;
+	u->mark_pid = u->proc_mark >= 0 ? v[u->proc_mark]->id : 0;
+	if (u->mark_pid)
+		snprintf(u->mark_comm, sizeof(u->mark_comm), "%s", v[u->proc_mark]->comm);
+	line(p, 0, "%s", "");
+	line(p, A_BOLD, "%zu %s of its own", n,
+	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));
+	/* the sort's mark is one column of three bytes in UTF-8: padded by hand */
+	line(p, A_BOLD, "%8s S %*s%s %*s%s %-8s  %-15s  COMMAND", thread ? "TID" : "PID",
+	     (int)(6 - text_cols(cpu_t, strlen(cpu_t))), "", cpu_t,
+	     (int)(6 - text_cols(rss_t, strlen(rss_t))), "", rss_t, "USER", "COMM");
+	for (size_t i = 0; i < n && room(p); i++) {
+		if (p->y == getmaxy(p->w) - p->reserve - 1 && i + 1 < n) {
 			line(p, 0, "%8s (%zu more)", "", n - i);
 			break;
 		}
-		if (m[i].cpu_percent >= 0)
-			snprintf(c, sizeof(c), "%.1f", m[i].cpu_percent);
-		line(p, 0, "%8d %c %6s  %s", (int)m[i].id, state_of(m[i].state), c,
-		     comm ? comm : "?");
+		task_line(p, u, v[i], (long)i == u->proc_mark && screen_can_act(u));
 	}
 }
 
@@ -615,11 +643,19 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 	if (cg_stats_members(source_stats(u->src), r->path, &m, &n) < 0) {
 		/* selected since the last refresh: listed by the next */
 		line(p, 0, "%s", "");
-		line(p, A_BOLD, "%8s %s %6s  %-16s  (at the next refresh)",
-		     u->a.threads ? "TID" : "PID", "S", "%CPU", "COMM");
+		line(p, A_BOLD, "(listed at the next refresh)");
 		return;
 	}
 	tasks(p, u, m, n, n ? m[0].thread : u->a.threads);
+}
+
+static void graphs(struct pane *p, struct ui *u, const struct cg_stat_row *r, int tall, int low)
+{
+	line(p, 0, "%s", "");
+	graph(p, u, r->path, HIST_CPU, "CPU %", tall);
+	graph(p, u, r->path, HIST_MEM, "memory", tall);
+	graph(p, u, r->path, HIST_IO, "IO", low);
+	graph(p, u, r->path, HIST_PSI, "pressure", low);
 }
 
 void screen_detail_scroll(struct ui *u, int by)
@@ -673,6 +709,7 @@ void screen_detail_draw(struct ui *u)
 	if (!u->detail_pad && !(u->detail_pad = newpad(PAD_LINES, p.width)))
 		return;
 	p.w = u->detail_pad;
+	u->mark_line = -1;
 	werase(p.w);
 	if (!r) {
 		line(&p, 0, "the cgroup is gone");
@@ -681,14 +718,26 @@ void screen_detail_draw(struct ui *u)
 		line(&p, A_BOLD, "%s", path ? path : "?");
 		line(&p, 0, "%s", "");
 		figures(&p, u, r);
-		line(&p, 0, "%s", "");
-		graph(&p, u, r->path, HIST_CPU, "CPU %", tall);
-		graph(&p, u, r->path, HIST_MEM, "memory", tall);
-		graph(&p, u, r->path, HIST_IO, "IO", low);
-		graph(&p, u, r->path, HIST_PSI, "pressure", low);
+		/* a short screen keeps its first page for the processes: the graphs come after */
+		if (LINES >= 40)
+			graphs(&p, u, r, tall, low);
+		p.reserve = LINES >= 40 ? 0 : 6;
 		members(&p, u, r);
+		p.reserve = 0;
+		if (LINES < 40)
+			graphs(&p, u, r, tall, low);
 	}
 	u->detail_lines = p.y;
+	/* Tab marked another process: the pane goes where it is */
+	if (u->mark_follow && u->mark_line >= 0) {
+		int rows = getmaxy(win) - 2;
+
+		if (u->mark_line < u->detail_top)
+			u->detail_top = u->mark_line;
+		else if (rows > 0 && u->mark_line >= u->detail_top + rows)
+			u->detail_top = u->mark_line - rows + 1;
+	}
+	u->mark_follow = false;
 	screen_detail_scroll(u, 0);
 	werase(win);
 	box(win, 0, 0);

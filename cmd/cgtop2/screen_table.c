@@ -13,6 +13,7 @@
 
 #include "cleanup.h"
 #include "screen.h"
+#include "settings.h"
 
 /* What the tasks column counts, in the title. */
 static const char *const count_names[] = { "tasks", "processes", "user processes" };
@@ -410,6 +411,8 @@ static void draw_status(struct ui *u, size_t body)
 		screen_put(stdscr, s, (size_t)COLS);
 		return;
 	}
+	if (screen_act_status(u))
+		return;
 	if (!u->n_items) {
 		screen_put(stdscr, "no cgroup to show", (size_t)COLS);
 		return;
@@ -422,12 +425,19 @@ static void draw_status(struct ui *u, size_t body)
 	screen_put(stdscr, s, (size_t)COLS);
 }
 
+/* A column's title, with the sort's mark when the rows are sorted by it. */
+static void title_of(const struct ui *u, size_t c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", table_title(&u->a, c),
+		 screen_sorted(u, c) ? (u->utf8 ? "▼" : "*") : "");
+}
+
 void screen_draw(struct ui *u)
 {
 	size_t nc = table_columns(), w[32] = { 0 }, body = screen_body(), label_w, fixed = 0;
 	size_t cols = (size_t)COLS;
 	enum hist_metric hm = hist_of(u->a.order);
-	bool hist;
+	bool hist, shown[32] = { false };
 	char buf[256];
 	struct cg_stat_row tmp;
 	struct out o = { .fd = -1 };
@@ -437,7 +447,12 @@ void screen_draw(struct ui *u)
 	werase(stdscr);
 	draw_title(u);
 	for (size_t c = 1; c < nc; c++) {
-		w[c] = strlen(table_title(&u->a, c));
+		/* the columns chooser's (C): hidden ones take no room */
+		shown[c] = !(u->hidden & (1u << c));
+		if (!shown[c])
+			continue;
+		title_of(u, c, buf, sizeof(buf));
+		w[c] = text_cols(buf, strlen(buf));
 		for (size_t i = 0; i < u->n_items; i++) {
 			table_cell(&u->a, cells_row(&u->items[i], &tmp), c, buf, sizeof(buf));
 			if (strlen(buf) > w[c])
@@ -446,15 +461,24 @@ void screen_draw(struct ui *u)
 		fixed += 1 + w[c];
 	}
 	/* the history column when the path keeps 30 columns beside it */
-	hist = cols >= fixed + 1 + SPARK_W + 30;
+	hist = !(u->hidden & SETTINGS_HIST) && cols >= fixed + 1 + SPARK_W + 30;
 	if (hist)
 		fixed += 1 + SPARK_W;
 	label_w = cols > fixed + 10 ? cols - fixed : 10;
 	/* the header, then each line shown: composed, then cut to the screen's width */
 	o.len = 0;
-	out_printf(&o, "%-*s", (int)label_w, table_title(&u->a, 0));
-	for (size_t c = 1; c < nc; c++)
-		out_printf(&o, " %*s", (int)w[c], table_title(&u->a, c));
+	title_of(u, 0, buf, sizeof(buf));
+	out_printf(&o, "%s", buf);
+	out_pad(&o,
+		label_w > text_cols(buf, strlen(buf)) ? label_w - text_cols(buf, strlen(buf)) : 0);
+	for (size_t c = 1; c < nc; c++) {
+		if (!shown[c])
+			continue;
+		title_of(u, c, buf, sizeof(buf));
+		/* right-aligned by columns: the mark is one column of three bytes */
+		out_pad(&o, 1 + w[c] - text_cols(buf, strlen(buf)));
+		out_printf(&o, "%s", buf);
+	}
 	if (hist)
 		out_printf(&o, " %-*s", SPARK_W, hist_titles[hm]);
 	out_pad(&o, cols);
@@ -469,6 +493,8 @@ void screen_draw(struct ui *u)
 		o.len = 0;
 		put_ellipsized(&o, l->label, label_w);
 		for (size_t c = 1; c < nc; c++) {
+			if (!shown[c])
+				continue;
 			table_cell(&u->a, cells_row(l, &tmp), c, buf, sizeof(buf));
 			out_printf(&o, " %*s", (int)w[c], buf);
 		}

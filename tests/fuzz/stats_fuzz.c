@@ -144,6 +144,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strlen(comm) >= sizeof(comm))
 			abort();
 		cg_stats_parse_proc_flags(text, &a);
+		/* statm: a resident set only from two numbers at the start */
+		if (cg_kparse_statm(text, &a) == 0 && !(text[0] >= '0' && text[0] <= '9'))
+			abort();
 		{
 			char st;
 

@@ -52,6 +52,28 @@ int main(void)
 	    cg_proc_read("/proc/2/cmdline", buf, sizeof(buf)) == 0)
 		CHECK(cg_task_is_kthread(2));
 
+	/* the command line joined by spaces, cut where asked and saying so; RSS and owner */
+	{
+		char cmd[256], cut4[5];
+		bool cut = true;
+		uint64_t rss = 0;
+		uid_t uid = 12345;
+
+		n = cg_task_cmdline(self, cmd, sizeof(cmd), &cut);
+		CHECK(n > 0 && (size_t)n == strlen(cmd) && !cut);
+		CHECK(strstr(cmd, "proc_test") != NULL && !strchr(cmd, ' '));
+		CHECK_INT(cg_task_cmdline(self, cut4, sizeof(cut4), &cut), 4);
+		CHECK(cut && !strncmp(cut4, cmd, 4));
+		CHECK_INT(cg_task_rss_uid(self, &rss, &uid), 0);
+		CHECK(rss > 0 && rss % 4096 == 0 && uid == geteuid());
+		CHECK_INT(cg_task_cmdline(4194305, cmd, sizeof(cmd), NULL), -ESRCH);
+		CHECK_INT(cg_task_rss_uid(4194305, &rss, &uid), -ESRCH);
+		/* a kernel thread has no command line */
+		if (access("/proc/2/stat", F_OK) == 0 && cg_tid_tgid(2) == 2 &&
+		    cg_task_is_kthread(2))
+			CHECK_INT(cg_task_cmdline(2, cmd, sizeof(cmd), NULL), 0);
+	}
+
 	/* a thread: its own tid, the process's tgid, counted */
 	CHECK_INT(pipe(p), 0);
 	CHECK_INT(pthread_create(&th, NULL, idle, &p[0]), 0);

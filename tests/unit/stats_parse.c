@@ -184,6 +184,25 @@ static void test_env_value(void)
 	CHECK(!cg_kparse_env_value("SCOPE", "SCOPE"));
 }
 
+static void test_statm(void)
+{
+	uint64_t pages = 7;
+
+	CHECK(cg_kparse_statm("2345 678 123 45 0 890 0\n", &pages) == 0 && pages == 678);
+	CHECK(cg_kparse_statm("0 0 0 0 0 0 0", &pages) == 0 && pages == 0);
+	CHECK(cg_kparse_statm("12 34", &pages) == 0 && pages == 34);
+	CHECK(cg_kparse_statm("12 34\n", &pages) == 0 && pages == 34);
+	pages = 7;
+	CHECK(cg_kparse_statm("12", &pages) == -EINVAL && pages == 7);
+	CHECK(cg_kparse_statm("12  34", &pages) == -EINVAL);
+	CHECK(cg_kparse_statm("12 x4 5", &pages) == -EINVAL);
+	CHECK(cg_kparse_statm("12 34x 5", &pages) == -EINVAL);
+	CHECK(cg_kparse_statm("-1 34 5", &pages) == -EINVAL);
+	CHECK(cg_kparse_statm("12 99999999999999999999 5", &pages) == -EINVAL ||
+	      cg_kparse_statm("12 99999999999999999999 5", &pages) == -ERANGE);
+	CHECK(cg_kparse_statm("", &pages) == -EINVAL && pages == 7);
+}
+
 static void test_proc_flags(void)
 {
 	uint64_t flags = 0;
@@ -231,6 +250,7 @@ int main(void)
 	test_meminfo_events();
 	test_proc_stat();
 	test_proc_flags();
+	test_statm();
 	test_proc_state();
 	test_env_value();
 	if (failures)
