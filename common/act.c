@@ -44,7 +44,8 @@ static int targets(const struct cg_layout *l, const char *spec, struct cg_target
 {
 	_cleanup_close_ int fd = -1;
 	char where[PATH_MAX + 2];
-	int r = cg_spec_parse(l, spec, ts, d);
+	/* on hybrid the cgroup is its unified member with the v1 twins, as cgmigrate takes it */
+	int r = cg_spec_parse_flags(l, spec, CG_SPEC_TWINS, ts, d);
 
 	if (r < 0)
 		return r;
