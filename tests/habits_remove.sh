@@ -212,8 +212,20 @@ test_root_refused() {
 		echo "rc=$?"
 		grep -qx "$pid" "$d/child/cgroup.procs" && echo still-in-child
 		[ -d "$d/child" ] && echo child-kept
-		echo "$pid" >"$d/cgroup.procs"; rmdir "$d/child"; umount "$d"' _ "$d" "$CG" "${PIDS[0]}")
+		echo "$pid" >"$d/cgroup.procs"; rmdir "$d/child"; umount "$d"
+		# The kernel frees a v1 hierarchy at its last umount only if it has no child then, and
+		# a removed cgroup stays its parent'"'"'s child until released (RCU, a workqueue): an umount
+		# right after the rmdir keeps the hierarchy alive, nameless and unmounted, until the
+		# machine reboots. Mount it again (the kernel reuses the live root) and let go until
+		# /proc/self/cgroup no longer lists it.
+		for i in $(seq 1 100); do
+			grep -q ":name=cgkittest$$:" /proc/self/cgroup || exit 0
+			sleep 0.05
+			mount -t cgroup -o none,name=cgkittest$$ cgkittest "$d" && umount "$d"
+		done
+		echo hierarchy-kept' _ "$d" "$CG" "${PIDS[0]}")
 	[ "$res" = mount-failed ] && { cgk_skip "cannot mount a named v1 hierarchy here"; return 0; }
+	assertNotContains "the named hierarchy is gone after its umount: $res" "$res" hierarchy-kept
 	assertContains "exit 64: $res" "$res" "rc=64"
 	assertContains "says why: $res" "$res" "(name=cgkittest"
 	assertContains "says why: $res" "$res" "remove: the hierarchy root cannot be removed"
