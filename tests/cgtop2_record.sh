@@ -234,9 +234,9 @@ test_fixture_format_1_0() {
 	assertEquals "the recorded times" "1796397040160
 1796397040283" "$(echo "$out" | json_times)"
 	assertContains "the first sample" "$(echo "$out" | sed -n 1p)" \
-		'{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,'
+		'{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,'
 	assertContains "the second, its rates" "$(echo "$out" | sed -n 2p)" \
-		'{"path":"/app/web","tasks":4,"cpu_percent":0.00,"memory_bytes":52428800,'
+		'{"path":"/app/web","origin":{},"tasks":4,"cpu_percent":0.00,"memory_bytes":52428800,'
 	assertEquals "the major version 1, minor 0" "CGTOPREC 1 0" \
 		"$(head -c 8 "$FX/record-1.0") $(od -An -tu2 -j 8 -N 4 "$FX/record-1.0" | xargs)"
 }
@@ -317,7 +317,7 @@ test_vm_legacy_round_trip() {
 	assertEquals "host replay stderr" "" "$err"
 	assertEquals "the host replays what the guest did" "$there" "$out"
 	got=$(echo "$out" | sed -n 3p)
-	assertContains "v1 memory and tasks recorded" "$got" '{"path":"/","tasks":'
+	assertContains "v1 memory and tasks recorded" "$got" '{"path":"/","origin":{},"tasks":'
 	assertTrue "the root's memory recorded: $got" "echo '$got' | grep -q '\"path\":\"/\",\"tasks\":[0-9]*,\"cpu_percent\":[0-9.]*,\"memory_bytes\":[0-9]'"
 }
 

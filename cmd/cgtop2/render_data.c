@@ -12,6 +12,7 @@
 
 #include "cgtop2.h"
 #include "cleanup.h"
+#include "origin.h"
 
 /* ---- machine formats -------------------------------------------------------------------- */
 
@@ -43,9 +44,9 @@ static double wall_time(const struct view *v)
 
 /*
  * The JSON schema: a new key may come with a new number; a key never changes its meaning.
- * 1: the cumulative keys; 2: pressure_averages.
+ * 1: the cumulative keys; 2: pressure_averages; 3: origin.
  */
-#define JSON_SCHEMA 2
+#define JSON_SCHEMA 3
 
 /* Nanoseconds as seconds, exactly; null when unknown */
 static void json_ns(struct out *o, bool have, uint64_t ns)
@@ -132,6 +133,26 @@ static void json_pressure_averages(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, "}");
 }
 
+/* Who the cgroup belongs to (schema 3): the fields its path names, as the expositions' labels. */
+static void json_origin(struct out *o, const char *path)
+{
+	struct cg_origin org;
+	bool first = true;
+
+	cg_origin_parse(path, &org);
+	out_printf(o, ",\"origin\":{");
+	for (int k = 0; k < CG_ORIGIN_N; k++) {
+		const char *val = cg_origin_field(&org, (enum cg_origin_key)k);
+
+		if (!*val)
+			continue;
+		out_printf(o, "%s\"%s\":", first ? "" : ",", cg_origin_names[k]);
+		json_string(o, val);
+		first = false;
+	}
+	out_printf(o, "}");
+}
+
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
 	out_printf(o, "{\"schema\":%d,\"time\":%.3f,\"cgroups\":[", JSON_SCHEMA, wall_time(v));
@@ -140,6 +161,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 
 		out_printf(o, "%s{\"path\":", i ? "," : "");
 		json_string(o, r->path);
+		json_origin(o, r->path);
 		out_printf(o, ",\"%s\":", count_keys[a->count]);
 		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
 		/* --cpu=time: the time only (cpu_usage_seconds below), no percentage */
