@@ -53,6 +53,61 @@ test_usage() {
 	assertContains "$out" "--compat=cadvisor"
 }
 
+# cgtop2 on fixture layout $1 (tests/fixtures/cgtop2_metrics: unified, legacy) with the
+# remaining arguments; sets $rc $out $err.
+fx() {
+	local layout=$1 FX=$FIXTURES/cgtop2_metrics
+	shift
+	sed "s|@DIR@|$FX|" "$FX/$layout.mountinfo.in" >"$_cgk_tmp/mi.$layout"
+	cgk_capture env CGKIT_MOUNTINFO="$_cgk_tmp/mi.$layout" "$T" "$@"
+}
+
+# Each cAdvisor family from the file cgkit reads for it, on the fixture files' numbers (the
+# native families' values in tests/cgtop2_metrics.sh).
+test_fixture_compat_cadvisor_values() {
+	local l
+	fx unified -F prometheus --compat=cadvisor --collectors=all -1
+	assertEquals "exit" 0 "$rc"
+	for l in \
+		'container_cpu_usage_seconds_total{cpu="total",id="/svc"} 2.500000000' \
+		'container_cpu_user_seconds_total{id="/svc"} 1.500000000' \
+		'container_cpu_system_seconds_total{id="/svc"} 1.000000000' \
+		'container_cpu_cfs_periods_total{id="/svc"} 40' \
+		'container_cpu_cfs_throttled_periods_total{id="/svc"} 7' \
+		'container_cpu_cfs_throttled_seconds_total{id="/svc"} 0.350000000' \
+		'container_memory_usage_bytes{id="/svc"} 104857600' \
+		'container_memory_working_set_bytes{id="/svc"} 73400320' \
+		'container_memory_rss{id="/svc"} 41943040' \
+		'container_memory_cache{id="/svc"} 52428800' \
+		'container_memory_swap{id="/svc"} 4096' \
+		'container_memory_kernel_usage{id="/svc"} 6291456' \
+		'container_memory_max_usage_bytes{id="/svc"} 209715200' \
+		'container_memory_failcnt{id="/svc"} 5' \
+		'container_oom_events_total{id="/svc"} 1' \
+		'container_spec_memory_limit_bytes{id="/svc"} 0' \
+		'container_spec_memory_swap_limit_bytes{id="/svc"} 0' \
+		'container_spec_memory_reservation_limit_bytes{id="/svc"} 16777216' \
+		'container_threads{id="/svc"} 3' \
+		'container_threads_max{id="/svc"} 100' \
+		'container_blkio_device_usage_total{id="/svc",device="",major="8",minor="0",operation="Read"} 1000' \
+		'container_blkio_device_usage_total{id="/svc",device="",major="259",minor="0",operation="Write"} 48' \
+		'container_pressure_cpu_waiting_seconds_total{id="/svc"} 2.500000' \
+		'container_pressure_cpu_stalled_seconds_total{id="/svc"} 1.250000' \
+		'container_pressure_memory_stalled_seconds_total{id="/svc"} 0.000005' \
+		'# TYPE container_memory_failcnt counter'; do
+		assertContains "$l" "$out" "$l"
+	done
+	fx unified -F openmetrics --compat=cadvisor --collectors=all -1
+	assertContains "OpenMetrics has no counter without _total" "$out" "# TYPE container_memory_failcnt unknown"
+	assertContains "$out" "# UNIT container_memory_usage_bytes bytes"
+	assertNotContains "no unit a name does not end in" "$out" "# UNIT container_memory_rss"
+	# v1: the reservation is the soft limit, the swap limit memory plus swap's, as cAdvisor
+	fx legacy -F prometheus --compat=cadvisor --collectors=all -1
+	assertContains "$out" 'container_spec_memory_reservation_limit_bytes{id="/svc"} 268435456'
+	assertContains "$out" 'container_spec_memory_swap_limit_bytes{id="/svc"} 1073741824'
+	assertContains "$out" 'container_memory_failcnt{id="/svc"} 6'
+}
+
 test_live_origin_labels() {
 	local res
 	fleet_tree || return 0

@@ -285,11 +285,11 @@ test_live_round_trip() {
 		assertEquals "$p in every sample" 3 "$(echo "$out" | grep -c "{\"path\":\"$p\",")"
 	done
 	line=$(echo "$out" | sed -n 3p)
-	busy=$(echo "$line" | grep -o "{\"path\":\"/$S/busy\",[^{]*" | head -n 1)
+	busy=$(echo "$line" | grep -o "{\"path\":\"/$S/busy\",\"origin\":{[^}]*},[^{]*" | head -n 1)
 	assertContains "busy: one task" "$busy" '"tasks":1,'
 	assertTrue "busy: a CPU rate recorded ($busy)" \
 		"echo '$busy' | grep -q '\"cpu_percent\":[0-9]*[1-9][0-9]*\.'"
-	assertContains "idle: no task" "$(echo "$line" | grep -o "{\"path\":\"/$S/idle\",[^{]*")" '"tasks":0,'
+	assertContains "idle: no task" "$(echo "$line" | grep -o "{\"path\":\"/$S/idle\",\"origin\":{[^}]*},[^{]*")" '"tasks":0,'
 	cgk_capture "$T" --replay="$R" -F openmetrics -n 1
 	assertContains "counters too" "$out" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S/busy\"} "
 }
@@ -318,7 +318,7 @@ test_vm_legacy_round_trip() {
 	assertEquals "the host replays what the guest did" "$there" "$out"
 	got=$(echo "$out" | sed -n 3p)
 	assertContains "v1 memory and tasks recorded" "$got" '{"path":"/","origin":{},"tasks":'
-	assertTrue "the root's memory recorded: $got" "echo '$got' | grep -q '\"path\":\"/\",\"tasks\":[0-9]*,\"cpu_percent\":[0-9.]*,\"memory_bytes\":[0-9]'"
+	assertTrue "the root's memory recorded: $got" "echo '$got' | grep -q '\"path\":\"/\",\"origin\":{},\"tasks\":[0-9]*,\"cpu_percent\":[0-9.]*,\"memory_bytes\":[0-9]'"
 }
 
 . "$SHUNIT2"
