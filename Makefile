@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # cgkit: plain GNU make, non-recursive. Each directory adds itself through its module.mk.
 #   make | make check | make check SAN=1 | make check-vm | make check-pkg | make bench | make man
-#   make install | make install-man | make uninstall      (PREFIX, BINDIR, MANDIR, DESTDIR)
+#   make install | make install-man | make uninstall
+#     (PREFIX, BINDIR, MANDIR, DATADIR, SYSTEMDUNITDIR, DESTDIR)
 # CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS are the user's (GNU conventions): they come after the
 # project's own flags, so that a distribution's hardening flags win. WERROR=1 turns warnings
 # into errors (CI and developers); a user's build does not break on a newer compiler's warning.
@@ -13,6 +14,11 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # where zsh's default fpath looks: a distribution's zsh, /usr/share/zsh/vendor-completions for its
 # packages; zsh built for /usr/local (and any other prefix), PREFIX/share/zsh/site-functions
 ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+# the monitoring mixin and the OpenRC service (contrib/)
+DATADIR ?= $(PREFIX)/share/cgkit
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+MIXIN := $(addprefix contrib/mixin/,rules.yml rules-cadvisor.yml rules_test.yml \
+	rules-cadvisor_test.yml dashboard.json dashboard-cadvisor.json)
 DESTDIR ?=
 
 CC ?= cc
@@ -98,7 +104,8 @@ man/%.1: man/%.1.scd
 man/%.5: man/%.5.scd
 	$(SCDOC) < $< > $@
 
-# install puts the binaries and the shell completions, so that it needs no scdoc; install-man
+# install puts the binaries, the shell completions, the mixin (rules and dashboards) and the
+# services, so that it needs no scdoc; the services name cgtop2 where BINDIR put it. install-man
 # builds the man pages and puts them. uninstall removes the files either put there, and no
 # directory. bash-completion looks a completion up by the command's name: one file, a link per
 # tool.
@@ -108,6 +115,14 @@ install: all
 	install -m 0644 completions/cgkit.bash $(DESTDIR)$(BASHCOMPDIR)/cgkit
 	for t in $(notdir $(BINS)); do ln -sf cgkit $(DESTDIR)$(BASHCOMPDIR)/$$t; done
 	install -m 0644 completions/zsh/_cgkit $(DESTDIR)$(ZSHCOMPDIR)/_cgkit
+	install -d $(DESTDIR)$(DATADIR)/mixin $(DESTDIR)$(DATADIR)/openrc $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0644 $(MIXIN) $(DESTDIR)$(DATADIR)/mixin/
+	sed 's|/usr/local/bin/cgtop2|$(BINDIR)/cgtop2|' contrib/cgtop2.service \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service
+	sed 's|/usr/local/bin/cgtop2|$(BINDIR)/cgtop2|' contrib/cgtop2.openrc \
+		>$(DESTDIR)$(DATADIR)/openrc/cgtop2
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service
+	chmod 0755 $(DESTDIR)$(DATADIR)/openrc/cgtop2
 
 install-man: man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -119,7 +134,9 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(filter %.1,$(MANS)))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(filter %.5,$(MANS)))) \
 		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,cgkit $(notdir $(BINS))) \
-		$(DESTDIR)$(ZSHCOMPDIR)/_cgkit
+		$(DESTDIR)$(ZSHCOMPDIR)/_cgkit \
+		$(addprefix $(DESTDIR)$(DATADIR)/mixin/,$(notdir $(MIXIN))) \
+		$(DESTDIR)$(DATADIR)/openrc/cgtop2 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service
 
 format-check:
 	clang-format --dry-run --Werror $(shell git ls-files '*.c' '*.h')

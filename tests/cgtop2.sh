@@ -360,9 +360,9 @@ test_fixture_json() {
 	assertEquals "one line per iteration" 2 "$(echo "$out" | wc -l | tr -d ' ')"
 	l1=$(echo "$out" | sed -n 1p)
 	l2=$(echo "$out" | sed -n 2p)
-	assertContains "$l1" '{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
+	assertContains "$l1" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
 	# the files do not change: the second sample has rates, all zero
-	assertContains "$l2" '{"path":"/app","tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
+	assertContains "$l2" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
 	case $l1 in '{"schema":3,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	# schema 2: every PSI average; those of the psi collector null without it
 	fx unified -F json -1 --depth=0 --collectors=none /app
@@ -380,7 +380,7 @@ import json, sys
 want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
         "io_write_bytes_per_sec", "pressure", "cpu_usage_seconds", "io_read_bytes",
         "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds",
-        "pressure_averages", "limits"}
+        "pressure_averages", "limits", "origin"}
 limits = ["memory.max", "memory.high", "memory.low", "memory.min", "memory.swap.max", "cpu.max",
           "cpu.weight", "cpuset.cpus", "pids.max", "io.max", "io.weight"]
 n = 0
@@ -411,7 +411,7 @@ assert n > 0
 print(n)'
 	elif command -v jq >/dev/null 2>&1; then
 		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 3) and all(.cgroups[];
-			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
+			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","origin","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else
 		return 2
@@ -488,7 +488,7 @@ test_fixture_legacy() {
 	assertContains "blkio Write" "$out" 'cgroup_io_write_bytes_total{cgroup="/svc"} 8192'
 	assertContains "a cgroup in one hierarchy only" "$out" 'cgroup_memory_bytes{cgroup="/only-mem"} 4096'
 	assertContains "root tasks: its own plus the counted children" "$out" 'cgroup_tasks{cgroup="/"} 6'
-	assertContains "a unit only in name=systemd: its tasks" "$out" 'cgroup_tasks{cgroup="/unit.scope"} 3'
+	assertContains "a unit only in name=systemd: its tasks" "$out" 'cgroup_tasks{cgroup="/unit.scope",unit="unit.scope"} 3'
 	assertContains "-v names the layout" "$err" "cgtop2: legacy layout; cpu: cpu,cpuacct cpuacct.usage; memory: memory memory.usage_in_bytes"
 	fx legacy -b -1 -p
 	assertEquals "table" "CGROUP TASKS %CPU MEMORY IN/S OUT/S PSI-CPU PSI-MEM PSI-IO" "$(echo "$out" | awk 'NR == 1 { $1 = $1; print }')"
@@ -589,7 +589,7 @@ start_helper() {
 
 # The JSON object of cgroup $2 in JSON line $1 (no parser needed: cgtop2 writes one per row).
 json_row() {
-	echo "$1" | grep -o "{\"path\":\"$2\",[^{]*\"pressure\":{[^}]*}" | head -n 1
+	echo "$1" | grep -o "{\"path\":\"$2\",\"origin\":{[^}]*},[^{]*\"pressure\":{[^}]*}" | head -n 1
 }
 
 json_field() {

@@ -373,16 +373,6 @@ test_live_promtool() {
 	assertEquals "openmetrics ends in # EOF" "# EOF" "$(echo "$out" | tail -n 1)"
 }
 
-# A free TCP port on 127.0.0.1 (nothing listens on it now).
-free_port() {
-	local p i
-	for i in $(seq 1 50); do
-		p=$((20000 + RANDOM % 20000))
-		ss -ltnH "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
-	done
-	return 1
-}
-
 # GET http://127.0.0.1:$1$2 into stdout, with curl or bash's /dev/tcp.
 http_get() {
 	if command -v curl >/dev/null; then
@@ -405,7 +395,7 @@ test_live_node_exporter_textfile() {
 	mkdir -p "$dir"
 	"$T" -1 -F prometheus "/$S" >"$dir/cgroups.prom.tmp" && mv "$dir/cgroups.prom.tmp" "$dir/cgroups.prom"
 	for i in 1 2 3; do
-		port=$(free_port) || { fail "no free port"; return 0; }
+		port=$(cgk_free_port) || { fail "no free port"; return 0; }
 		"$ne" --collector.disable-defaults --collector.textfile \
 			--collector.textfile.directory="$dir" --web.listen-address="127.0.0.1:$port" \
 			>"$_cgk_tmp/ne.log" 2>&1 &
@@ -452,7 +442,7 @@ test_live_cpu_counter_rises() {
 	# JSON and CSV carry the same cumulative value, --cpu=time there too
 	cgk_capture "$T" -F json -1 --cpu=time "/$S"
 	assertNotContains "no percentage with --cpu=time" "$out" '"cpu_percent"'
-	line=$(echo "$out" | grep -o "{\"path\":\"/$S/busy\",[^{]*{[^}]*},\"cpu_usage_seconds\":[0-9.]*")
+	line=$(echo "$out" | grep -o "{\"path\":\"/$S/busy\",\"origin\":{[^}]*},[^{]*{[^}]*},\"cpu_usage_seconds\":[0-9.]*")
 	a=${line##*:}
 	assertTrue "json cpu_usage_seconds $a >= $b" "awk 'BEGIN { exit !($a >= $b) }'"
 	cgk_capture "$T" -F csv -1 --cpu=time "/$S"

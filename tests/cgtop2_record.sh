@@ -275,9 +275,9 @@ test_fixture_format_1_0() {
 	assertEquals "the recorded times" "1796397040160
 1796397040283" "$(echo "$out" | json_times)"
 	assertContains "the first sample" "$(echo "$out" | sed -n 1p)" \
-		'{"path":"/app","tasks":7,"cpu_percent":null,"memory_bytes":104857600,'
+		'{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,'
 	assertContains "the second, its rates" "$(echo "$out" | sed -n 2p)" \
-		'{"path":"/app/web","tasks":4,"cpu_percent":0.00,"memory_bytes":52428800,'
+		'{"path":"/app/web","origin":{},"tasks":4,"cpu_percent":0.00,"memory_bytes":52428800,'
 	assertEquals "the major version 1, minor 0" "CGTOPREC 1 0" \
 		"$(head -c 8 "$FX/record-1.0") $(od -An -tu2 -j 8 -N 4 "$FX/record-1.0" | xargs)"
 }
@@ -326,11 +326,11 @@ test_live_round_trip() {
 		assertEquals "$p in every sample" 3 "$(echo "$out" | grep -c "{\"path\":\"$p\",")"
 	done
 	line=$(echo "$out" | sed -n 3p)
-	busy=$(echo "$line" | grep -o "{\"path\":\"/$S/busy\",[^{]*" | head -n 1)
+	busy=$(echo "$line" | grep -o "{\"path\":\"/$S/busy\",\"origin\":{[^}]*},[^{]*" | head -n 1)
 	assertContains "busy: one task" "$busy" '"tasks":1,'
 	assertTrue "busy: a CPU rate recorded ($busy)" \
 		"echo '$busy' | grep -q '\"cpu_percent\":[0-9]*[1-9][0-9]*\.'"
-	assertContains "idle: no task" "$(echo "$line" | grep -o "{\"path\":\"/$S/idle\",[^{]*")" '"tasks":0,'
+	assertContains "idle: no task" "$(echo "$line" | grep -o "{\"path\":\"/$S/idle\",\"origin\":{[^}]*},[^{]*")" '"tasks":0,'
 	cgk_capture "$T" --replay="$R" -F openmetrics -n 1
 	assertContains "counters too" "$out" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S/busy\"} "
 }
@@ -358,8 +358,8 @@ test_vm_legacy_round_trip() {
 	assertEquals "host replay stderr" "" "$err"
 	assertEquals "the host replays what the guest did" "$there" "$out"
 	got=$(echo "$out" | sed -n 3p)
-	assertContains "v1 memory and tasks recorded" "$got" '{"path":"/","tasks":'
-	assertTrue "the root's memory recorded: $got" "echo '$got' | grep -q '\"path\":\"/\",\"tasks\":[0-9]*,\"cpu_percent\":[0-9.]*,\"memory_bytes\":[0-9]'"
+	assertContains "v1 memory and tasks recorded" "$got" '{"path":"/","origin":{},"tasks":'
+	assertTrue "the root's memory recorded: $got" "echo '$got' | grep -q '\"path\":\"/\",\"origin\":{},\"tasks\":[0-9]*,\"cpu_percent\":[0-9.]*,\"memory_bytes\":[0-9]'"
 }
 
 . "$SHUNIT2"

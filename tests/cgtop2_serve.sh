@@ -787,16 +787,6 @@ busy_cpu_ns() {
 	cat "$c/$S/busy/cpuacct.usage"
 }
 
-# A port nobody listens on (Prometheus has no port 0 that it would tell).
-free_port() {
-	local p i
-	for i in $(seq 1 50); do
-		p=$((20000 + RANDOM % 30000))
-		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
-	done
-	return 1
-}
-
 # The value of instant query $1 on the Prometheus at $PROM, or nothing.
 prom_query() {
 	local q
@@ -837,7 +827,7 @@ test_prometheus_scrapes() {
 		    basic_auth: { username: scraper, password: wrong }
 		    static_configs: [{ targets: ['127.0.0.1:$tls'] }]
 	EOF
-	p=$(free_port) || { fail "no free port for Prometheus"; return 0; }
+	p=$(cgk_free_port) || { fail "no free port for Prometheus"; return 0; }
 	PROM=127.0.0.1:$p
 	prometheus --config.file="$cfg" --storage.tsdb.path="$_cgk_tmp/tsdb" \
 		--web.listen-address="$PROM" >"$_cgk_tmp/prometheus.log" 2>&1 &

@@ -284,6 +284,31 @@ tearDown() {
 	[ "$took" -lt "${CGKIT_SLOW_S:-10}" ] || echo "# slow: ${_shunit_test_:-?} took $took s"
 }
 
+# A TCP port of 127.0.0.1 nobody listens on now (for servers that cannot take port 0 and tell).
+cgk_free_port() {
+	local p i
+	for i in $(seq 1 50); do
+		p=$((20000 + RANDOM % 30000))
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+# cgtop2 --listen on 127.0.0.1, port 0, with the arguments given, in the background (killed
+# with the suite's _pids); sets PORT once it serves (the first sample comes before).
+cgk_listen() {
+	local i err=$_cgk_tmp/listen.err.$RANDOM
+	: >"$err"
+	"$CGKIT_BIN/cgtop2" --listen=127.0.0.1:0 "$@" 2>"$err" &
+	_pids+=($!)
+	for i in $(seq 1 300); do
+		grep -q 'serving ' "$err" && break
+		sleep 0.1
+	done
+	PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$err")
+	[ -n "$PORT" ] || { fail "cgtop2 --listen did not start: $(cat "$err")"; return 1; }
+}
+
 # CGKIT_VM_ONLY=1 (tests/vm/check, in the guest of the host's own layout, whose make check ran
 # everything else): only the tests that ask for the VM, in their own body or in a function they
 # call. shunit2 calls suite() before it would list every test itself; in the file's order.

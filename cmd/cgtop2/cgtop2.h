@@ -3,6 +3,7 @@
 #ifndef CGTOP2_H
 #define CGTOP2_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,16 @@
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
+/* --cgroup-include, --cgroup-exclude: POSIX extended regexes, anchored, on a row's path */
+struct path_filter {
+	regex_t *re; /* the includes, then the excludes */
+	bool *exclude;
+	size_t n;
+	bool any_include;
+};
+
+/* --compat: whose metric names and labels the expositions use */
+enum compat { COMPAT_NONE, COMPAT_CADVISOR };
 
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
@@ -37,6 +48,8 @@ struct cgtop2_args {
 	bool serve; /* --listen: serve.c */
 	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 	unsigned collectors; /* --collectors: a bit per enum cg_collector */
+	enum compat compat; /* --compat */
+	struct path_filter paths; /* --cgroup-include, --cgroup-exclude */
 	bool collectors_set; /* else: the default set in machine formats, none in the table */
 	/* --events (events.c) */
 	bool events;
@@ -91,9 +104,24 @@ struct view {
 	uint64_t sample_ns; /* how long cg_stats_sample took */
 	/* --listen --psi-trigger: wake-ups by resource, some (0) and full (1); NULL: none asked */
 	const uint64_t (*trigger_events)[2];
+	unsigned collect; /* --listen's ?collect[]=: the collectors' families to write; 0: all */
 };
 
-/* The rows whose path holds filter (NULL or "": all), sorted by order, into v. */
+/*
+ * Add an --cgroup-include (exclude: --cgroup-exclude) regex, anchored at both ends: 0, or
+ * -EINVAL with regcomp's message in err, -ENOMEM.
+ */
+int path_filter_add(struct path_filter *pf, bool exclude, const char *regex, char *err,
+		    size_t errlen);
+/* A path is kept when it matches an include (or none is given) and no exclude. */
+bool path_filter_keeps(const struct path_filter *pf, const char *path);
+void path_filter_free(struct path_filter *pf);
+/* The filter every make_view applies from now on (NULL: none); it must outlive the views. */
+void view_set_path_filter(const struct path_filter *pf);
+/*
+ * The rows whose path holds filter (NULL or "": all) and that the path filter keeps, sorted
+ * by order, into v.
+ */
 int make_view(struct cg_stat_row *const *rows, size_t n, enum order order, const char *filter,
 	      struct view *v);
 void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,

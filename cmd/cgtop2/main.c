@@ -49,6 +49,9 @@ enum {
 	OPT_PSI_TRIGGER,
 	OPT_TIMEOUT,
 	OPT_COLLECTORS,
+	OPT_COMPAT,
+	OPT_INCLUDE,
+	OPT_EXCLUDE,
 };
 
 const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
@@ -72,6 +75,9 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
 	  "With --listen: TLS and basic auth from FILE, in Prometheus's exporter-toolkit web config format (SIGHUP re-reads it)",
+	  1 },
+	{ "compat", OPT_COMPAT, "cadvisor", 0,
+	  "With -F openmetrics, -F prometheus or --listen: cAdvisor's metric names, units and labels (id, name) instead of cgkit's",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
@@ -99,6 +105,12 @@ static const struct argp_option options[] = {
 	{ "tree", OPT_TREE, 0, 0, "Start the screen in its tree view (key T)", 2 },
 	{ "read-only", OPT_READ_ONLY, 0, 0,
 	  "The screen offers no action (freeze, signal, kill, limits, moves)", 2 },
+	{ "cgroup-include", OPT_INCLUDE, "REGEX", 0,
+	  "Show only the cgroups whose whole path (/a/b) matches REGEX, a POSIX extended regular expression; may be repeated",
+	  2 },
+	{ "cgroup-exclude", OPT_EXCLUDE, "REGEX", 0,
+	  "Leave out the cgroups whose whole path matches REGEX (after --cgroup-include); may be repeated",
+	  2 },
 	{ "collectors", OPT_COLLECTORS, "LIST", 0,
 	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, limits, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json and csv, nor limits in openmetrics and prometheus; none in the table); help lists the names",
 	  2 },
@@ -303,6 +315,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_WEB_CONFIG:
 		a->web_config = arg;
 		break;
+	case OPT_COMPAT:
+		if (strcmp(arg, "cadvisor"))
+			argp_error(state, "--compat takes cadvisor, not '%s'", TOOL_SHOWN(arg));
+		a->compat = COMPAT_CADVISOR;
+		break;
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE: {
+		char err[256];
+
+		i = path_filter_add(&a->paths, key == OPT_EXCLUDE, arg, err, sizeof(err));
+		if (i == -ENOMEM)
+			return ENOMEM;
+		if (i < 0)
+			argp_error(state, "--cgroup-%s takes a POSIX extended regex; '%s': %s",
+				   key == OPT_EXCLUDE ? "exclude" : "include", TOOL_SHOWN(arg),
+				   err);
+		break;
+	}
 	case OPT_COLLECTORS: {
 		const char *bad = arg;
 
@@ -404,6 +434,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--at needs --replay");
 		if (a->web_config && !a->serve)
 			argp_error(state, "--web-config needs --listen");
+		if (a->compat && !a->serve && a->format != FMT_OPENMETRICS &&
+		    a->format != FMT_PROMETHEUS)
+			argp_error(state,
+				   "--compat needs -F openmetrics, -F prometheus or --listen");
+		if (a->paths.n && (a->events || a->record_file))
+			argp_error(
+				state,
+				"--cgroup-include and --cgroup-exclude do not apply to --events and --record");
 		if (a->serve && (a->record_file || a->replay_file))
 			argp_error(state, "--listen excludes --record and --replay");
 		if (a->serve && a->format_set)
@@ -752,7 +790,9 @@ int main(int argc, char **argv)
 		a.iterations = 1;
 	/* a closed pipe ends batch output quietly, as for head(1) */
 	signal(SIGPIPE, SIG_IGN);
+	view_set_path_filter(&a.paths);
 	ret = run(&a);
+	path_filter_free(&a.paths);
 	free(a.path);
 	for (size_t i = 0; i < a.n_thresholds; i++)
 		free((char *)a.thresholds[i].path);

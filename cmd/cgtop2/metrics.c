@@ -9,15 +9,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgtop2.h"
 #include "cleanup.h"
+#include "origin.h"
 #include "parse.h"
 
-enum ftype { T_COUNTER, T_GAUGE };
+/* T_BARE_COUNTER: cAdvisor's container_memory_failcnt, a counter whose samples have no _total */
+enum ftype { T_COUNTER, T_GAUGE, T_BARE_COUNTER };
 
-static const char *const type_names[] = { "counter", "gauge" };
+/* by enum ftype; OpenMetrics has no counter without _total: that one is "unknown" there */
+static const char *const type_names[] = { "counter", "gauge", "counter" };
+static const char *const om_type_names[] = { "counter", "gauge", "unknown" };
 
 /* Where a family's value comes from. */
 enum vsrc {
@@ -30,10 +35,12 @@ enum vsrc {
 	V_X, /* x[idx] */
 	V_PSI_X, /* x[idx + resource] (psi_full[] for the avg10), a sample per resource */
 	V_DEV, /* iodevs[].io.v[idx], a sample per device */
+	V_BLKIO, /* cAdvisor's: iodevs[] read and write bytes, a sample per device and operation */
+	V_SEEN, /* the sample's wall-clock time */
 };
 
-/* How a number is written. */
-enum vfmt { N_INT, N_NS, N_US, N_LIMIT, N_RATIO };
+/* How a number is written. N_LIMIT0: a limit, 0 without one (cAdvisor's spec families). */
+enum vfmt { N_INT, N_NS, N_US, N_LIMIT, N_RATIO, N_LIMIT0 };
 
 struct family {
 	const char *name; /* without a counter's _total */
@@ -43,23 +50,25 @@ struct family {
 	enum vsrc src;
 	int idx;
 	enum vfmt fmt;
+	const char *extra; /* labels every sample has before the cgroup's: "cpu=\"total\"," */
+	int alt; /* V_X: x[alt] where x[idx] is unknown (v1's file for it); 0: none */
 };
 
 #define BASE(name, type, unit, help, src)                                                          \
 	{                                                                                          \
-		name, type, unit, help, src, 0, N_INT                                              \
+		name, type, unit, help, src, 0, N_INT, NULL, 0                                     \
 	}
 #define X(name, type, unit, help, idx, fmt)                                                        \
 	{                                                                                          \
-		name, type, unit, help, V_X, idx, fmt                                              \
+		name, type, unit, help, V_X, idx, fmt, NULL, 0                                     \
 	}
 #define PSI(name, type, unit, help, idx, fmt)                                                      \
 	{                                                                                          \
-		name, type, unit, help, V_PSI_X, idx, fmt                                          \
+		name, type, unit, help, V_PSI_X, idx, fmt, NULL, 0                                 \
 	}
 #define DEV(name, unit, help, idx)                                                                 \
 	{                                                                                          \
-		name, T_COUNTER, unit, help, V_DEV, idx, N_INT                                     \
+		name, T_COUNTER, unit, help, V_DEV, idx, N_INT, NULL, 0                            \
 	}
 
 /*
@@ -77,7 +86,7 @@ static const struct family families[] = {
 	BASE("cgroup_io_write_bytes", T_COUNTER, "bytes", "Bytes written to block devices", V_IOW),
 	{ "cgroup_pressure_some_avg10_ratio", T_GAUGE, NULL,
 	  "Share of the last 10 s in which some tasks stalled on the resource (PSI some avg10)",
-	  V_PSI_SOME, 0, N_RATIO },
+	  V_PSI_SOME, 0, N_RATIO, NULL, 0 },
 	/* cpu */
 	X("cgroup_cpu_user_seconds", T_COUNTER, "seconds", "CPU time used in user mode",
 	  CG_X_CPU_USER_NS, N_NS),
@@ -224,7 +233,11 @@ static void put_num(struct out *o, enum vfmt fmt, uint64_t v)
 			out_put(o, "+Inf", 4);
 			break;
 		}
-		/* fall through */
+		put_u64(o, v);
+		break;
+	case N_LIMIT0:
+		put_u64(o, v == CG_UNLIMITED ? 0 : v);
+		break;
 	default:
 		put_u64(o, v);
 		break;
@@ -238,6 +251,92 @@ static void put_ratio(struct out *o, double pct)
 		out_put(o, "0.0000", 6);
 	else
 		out_printf(o, "%.4f", pct / 100.0);
+}
+
+/*
+ * --compat=cadvisor: cAdvisor's families (its metrics/prometheus.go) for what cgkit reads,
+ * with its names, types, units and help. Its spec families say 0 for no limit; its label of a
+ * cgroup is id. What cgkit cannot know (image, container_label_*, the kubelet's pod and
+ * namespace names) is not made up: man cgtop2, CADVISOR COMPATIBILITY.
+ */
+/* cAdvisor's PSI families: a pair a resource, some ("waiting") and full ("stalled") */
+#define CADVISOR_PSI(res, what, r)                                                                 \
+	X("container_pressure_" res "_waiting_seconds", T_COUNTER, "seconds",                      \
+	  "Total time duration tasks in the container have waited due to " what " congestion",     \
+	  CG_X_PSI_SOME_US + (r), N_US),                                                           \
+		X("container_pressure_" res "_stalled_seconds", T_COUNTER, "seconds",              \
+		  "Total time duration no tasks in the container could make progress due to " what \
+		  " congestion",                                                                   \
+		  CG_X_PSI_FULL_US + (r), N_US)
+
+static const struct family cadvisor[] = {
+	{ "container_cpu_usage_seconds", T_COUNTER, "seconds",
+	  "Cumulative cpu time consumed in seconds", V_CPU_S, 0, N_NS, "cpu=\"total\",", 0 },
+	X("container_cpu_user_seconds", T_COUNTER, "seconds",
+	  "Cumulative user cpu time consumed in seconds", CG_X_CPU_USER_NS, N_NS),
+	X("container_cpu_system_seconds", T_COUNTER, "seconds",
+	  "Cumulative system cpu time consumed in seconds", CG_X_CPU_SYSTEM_NS, N_NS),
+	X("container_cpu_cfs_periods", T_COUNTER, NULL,
+	  "Number of elapsed enforcement period intervals", CG_X_CPU_PERIODS, N_INT),
+	X("container_cpu_cfs_throttled_periods", T_COUNTER, NULL,
+	  "Number of throttled period intervals", CG_X_CPU_THROTTLED, N_INT),
+	X("container_cpu_cfs_throttled_seconds", T_COUNTER, "seconds",
+	  "Total time duration the container has been throttled", CG_X_CPU_THROTTLED_NS, N_NS),
+	BASE("container_memory_usage_bytes", T_GAUGE, "bytes",
+	     "Current memory usage in bytes, including all memory regardless of when it was accessed",
+	     V_MEM),
+	X("container_memory_working_set_bytes", T_GAUGE, "bytes", "Current working set in bytes",
+	  CG_X_MEM_WORKING_SET, N_INT),
+	X("container_memory_rss", T_GAUGE, NULL, "Size of RSS in bytes", CG_X_MEM_ANON, N_INT),
+	X("container_memory_cache", T_GAUGE, NULL, "Number of bytes of page cache memory",
+	  CG_X_MEM_FILE, N_INT),
+	X("container_memory_swap", T_GAUGE, NULL, "Container swap usage in bytes", CG_X_MEM_SWAP,
+	  N_INT),
+	X("container_memory_kernel_usage", T_GAUGE, NULL,
+	  "Size of kernel memory allocated in bytes", CG_X_MEM_KERNEL, N_INT),
+	X("container_memory_max_usage_bytes", T_GAUGE, "bytes",
+	  "Maximum memory usage recorded in bytes", CG_X_MEM_PEAK, N_INT),
+	X("container_memory_failcnt", T_BARE_COUNTER, NULL, "Number of memory usage hits limits",
+	  CG_X_MEM_EV_MAX, N_INT),
+	X("container_oom_events", T_COUNTER, NULL,
+	  "Count of out of memory events observed for the container", CG_X_MEM_EV_OOM_KILL, N_INT),
+	X("container_spec_memory_limit_bytes", T_GAUGE, "bytes", "Memory limit for the container",
+	  CG_X_MEM_MAX, N_LIMIT0),
+	{ "container_spec_memory_swap_limit_bytes", T_GAUGE, "bytes",
+	  "Memory swap limit for the container", V_X, CG_X_MEM_SWAP_MAX, N_LIMIT0, NULL,
+	  CG_X_MEM_MEMSW_MAX },
+	{ "container_spec_memory_reservation_limit_bytes", T_GAUGE, "bytes",
+	  "Memory reservation limit for the container", V_X, CG_X_MEM_MIN, N_LIMIT0, NULL,
+	  CG_X_MEM_SOFT_LIMIT },
+	BASE("container_threads", T_GAUGE, NULL, "Number of threads running inside the container",
+	     V_TASKS),
+	X("container_threads_max", T_GAUGE, NULL,
+	  "Maximum number of threads allowed inside the container, infinity if value is zero",
+	  CG_X_PIDS_MAX, N_LIMIT0),
+	{ "container_blkio_device_usage", T_COUNTER, NULL, "Blkio Device bytes usage", V_BLKIO, 0,
+	  N_INT, NULL, 0 },
+	CADVISOR_PSI("cpu", "CPU", CG_PSI_CPU),
+	CADVISOR_PSI("memory", "memory", CG_PSI_MEMORY),
+	CADVISOR_PSI("io", "IO", CG_PSI_IO),
+	BASE("container_last_seen", T_GAUGE, NULL, "Last time a container was seen by the exporter",
+	     V_SEEN),
+};
+
+/* cAdvisor counts processes in another family than threads (-P and -k) */
+static const struct family cadvisor_processes =
+	BASE("container_processes", T_GAUGE, NULL,
+	     "Number of processes running inside the container", V_TASKS);
+
+/* V_BLKIO's label set j: device j / 2, cAdvisor's operation j % 2 */
+static const char *const blkio_ops[] = { "Read", "Write" };
+static const int blkio_idx[] = { CG_IO_RBYTES, CG_IO_WBYTES };
+
+/* The x[] index V_X reads in row r: idx, or alt where idx is unknown. */
+static int x_index(const struct family *f, const struct cg_stat_row *r)
+{
+	if (f->alt && !(r->x_have & (1ull << f->idx)))
+		return f->alt;
+	return f->idx;
 }
 
 /* Whether row r has family f's value for label set j (a resource, a device), and writes it. */
@@ -256,16 +355,32 @@ static bool has_value(const struct family *f, const struct cg_stat_row *r, size_
 	case V_PSI_SOME:
 		return r->have & (CG_STAT_PSI_CPU << j);
 	case V_X:
-		return r->x_have & (1ull << f->idx);
+		return r->x_have & (1ull << x_index(f, r));
 	case V_PSI_X:
 		return r->x_have & (1ull << (f->idx + (int)j));
 	case V_DEV:
 		return j < r->n_iodevs && (r->iodevs[j].io.have & (1u << f->idx));
+	case V_BLKIO:
+		return j / 2 < r->n_iodevs && (r->iodevs[j / 2].io.have & (1u << blkio_idx[j % 2]));
+	case V_SEEN:
+		return true;
 	}
 	return false;
 }
 
-static void put_value(struct out *o, const struct family *f, const struct cg_stat_row *r, size_t j)
+/* the sample's time (a replay's is the recorded one), else now, in nanoseconds */
+static uint64_t wall_ns(const struct view *v)
+{
+	struct timespec ts;
+
+	if (v->time_ns)
+		return v->time_ns;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void put_value(struct out *o, const struct family *f, const struct cg_stat_row *r, size_t j,
+		      const struct view *v)
 {
 	switch (f->src) {
 	case V_CPU_S:
@@ -287,7 +402,7 @@ static void put_value(struct out *o, const struct family *f, const struct cg_sta
 		put_ratio(o, r->psi[j]);
 		break;
 	case V_X:
-		put_num(o, f->fmt, r->x[f->idx]);
+		put_num(o, f->fmt, r->x[x_index(f, r)]);
 		break;
 	case V_PSI_X:
 		if (f->fmt == N_RATIO)
@@ -298,15 +413,58 @@ static void put_value(struct out *o, const struct family *f, const struct cg_sta
 	case V_DEV:
 		put_num(o, N_INT, r->iodevs[j].io.v[f->idx]);
 		break;
+	case V_BLKIO:
+		put_num(o, N_INT, r->iodevs[j / 2].io.v[blkio_idx[j % 2]]);
+		break;
+	case V_SEEN:
+		/* cAdvisor's whole seconds */
+		put_u64(o, wall_ns(v) / NSEC_PER_SEC);
+		break;
 	}
 }
 
-/* Label sets of family f in row r: one, a resource each, or a device each. */
+/* Label sets of family f in row r: one, a resource each, a device each, or two a device. */
 static size_t label_sets(const struct family *f, const struct cg_stat_row *r)
 {
 	if (f->src == V_PSI_SOME || f->src == V_PSI_X)
 		return CG_PSI_N;
+	if (f->src == V_BLKIO)
+		return 2 * r->n_iodevs;
 	return f->src == V_DEV ? r->n_iodevs : 1;
+}
+
+/* The collector family f belongs to, for ?collect[]=: -1 for those always written. */
+static int family_collector(const struct family *f)
+{
+	switch (f->src) {
+	case V_CPU_S:
+		return CG_COLL_CPU;
+	case V_MEM:
+		return CG_COLL_MEMORY;
+	case V_IOR:
+	case V_IOW:
+		return CG_COLL_IO;
+	case V_PSI_SOME:
+	case V_PSI_X:
+		return CG_COLL_PSI;
+	case V_DEV:
+	case V_BLKIO:
+		return CG_COLL_IODEVICE;
+	case V_TASKS:
+	case V_SEEN:
+		return -1;
+	case V_X:
+		break;
+	}
+	if (f->idx <= CG_X_CPU_THROTTLED_NS)
+		return CG_COLL_CPU;
+	if (f->idx <= CG_X_MEM_MEMSW_MAX)
+		return CG_COLL_MEMORY;
+	if (f->idx <= CG_X_IO_DIOS)
+		return CG_COLL_IO;
+	if (f->idx <= CG_X_PIDS_EV_MAX)
+		return CG_COLL_PIDS;
+	return CG_COLL_PSI;
 }
 
 /*
@@ -322,25 +480,49 @@ static void header(struct out *o, bool prom, const struct family *f)
 		out_printf(o, "# TYPE %s%s %s\n", f->name, total, type_names[f->type]);
 		return;
 	}
-	out_printf(o, "# TYPE %s %s\n", f->name, type_names[f->type]);
+	out_printf(o, "# TYPE %s %s\n", f->name, om_type_names[f->type]);
 	if (f->unit)
 		out_printf(o, "# UNIT %s %s\n", f->name, f->unit);
 	out_printf(o, "# HELP %s %s.\n", f->name, f->help);
 }
 
 /*
- * Each row's cgroup label value, escaped once for all the families that write it (a dozen and
- * more a row) rather than once a line. Without memory for it, each line escapes its own.
+ * The labels of row r after its cgroup label's opening quote, up to the closing quote of its
+ * last: the escaped path, then who the cgroup belongs to (the fields its path names, common/
+ * origin.c), and with --compat=cadvisor a name as cAdvisor's for a container: its ID.
+ */
+static void put_row_labels(struct out *o, const struct cg_stat_row *r, bool cadv)
+{
+	struct cg_origin org;
+
+	put_name(o, r->path, Q_OPENMETRICS);
+	cg_origin_parse(r->path, &org);
+	for (int k = 0; k < CG_ORIGIN_N; k++) {
+		const char *val = cg_origin_field(&org, (enum cg_origin_key)k);
+
+		if (!*val)
+			continue;
+		out_printf(o, "\",%s=\"", cg_origin_names[k]);
+		put_name(o, val, Q_OPENMETRICS);
+	}
+	if (cadv && org.container_id[0])
+		out_printf(o, "\",name=\"%s", org.container_id);
+}
+
+/*
+ * Each row's labels, escaped once for all the families that write them (a dozen and more a
+ * row) rather than once a line. Without memory for it, each line makes its own.
  */
 struct labels {
-	struct out text; /* the escaped paths one after the other */
+	struct out text; /* the rows' labels one after the other */
 	size_t *end; /* row i's runs from end[i - 1] (0 for the first) to end[i] */
 	/* the values any row has: a family none has is left out without a look at each row */
 	uint64_t x_have;
 	unsigned dev_have;
+	bool cadv;
 };
 
-static void labels_make(struct labels *l, const struct view *v)
+static void labels_make(struct labels *l, const struct view *v, bool cadv)
 {
 	uint64_t x_have = 0;
 	unsigned dev_have = 0;
@@ -350,17 +532,19 @@ static void labels_make(struct labels *l, const struct view *v)
 		for (size_t j = 0; j < v->rows[i]->n_iodevs; j++)
 			dev_have |= v->rows[i]->iodevs[j].io.have;
 	}
-	*l = (struct labels){ .text = { .fd = -1 }, .x_have = x_have, .dev_have = dev_have };
+	*l = (struct labels){
+		.text = { .fd = -1 }, .x_have = x_have, .dev_have = dev_have, .cadv = cadv
+	};
 	l->end = malloc((v->n ? v->n : 1) * sizeof(*l->end));
 	for (size_t i = 0; l->end && i < v->n; i++) {
-		put_name(&l->text, v->rows[i]->path, Q_OPENMETRICS);
+		put_row_labels(&l->text, v->rows[i], cadv);
 		l->end[i] = l->text.len;
 	}
 	if (l->end && !l->text.failed)
 		return;
 	free(l->end);
 	free(l->text.s);
-	*l = (struct labels){ .x_have = x_have, .dev_have = dev_have };
+	*l = (struct labels){ .x_have = x_have, .dev_have = dev_have, .cadv = cadv };
 }
 
 /* Whether any row has a value of collector family f (has_value's bits, over all rows). */
@@ -368,13 +552,17 @@ static bool family_present(const struct family *f, const struct labels *l)
 {
 	if (f->src == V_DEV)
 		return l->dev_have & (1u << f->idx);
+	if (f->src == V_BLKIO)
+		return l->dev_have & ((1u << CG_IO_RBYTES) | (1u << CG_IO_WBYTES));
+	if (f->src == V_SEEN)
+		return true;
 	if (f->src == V_PSI_X) {
 		for (int j = 0; j < CG_PSI_N; j++)
 			if (l->x_have & (1ull << (f->idx + j)))
 				return true;
 		return false;
 	}
-	return l->x_have & (1ull << f->idx);
+	return (l->x_have & (1ull << f->idx)) || (f->alt && (l->x_have & (1ull << f->alt)));
 }
 
 static void labels_free(struct labels *l)
@@ -385,14 +573,15 @@ static void labels_free(struct labels *l)
 
 /* A family's sample name and the start of its cgroup label, as written before each value. */
 struct prefix {
-	char s[128];
+	char s[160];
 	size_t len;
 };
 
-static void prefix_make(struct prefix *p, const struct family *f)
+static void prefix_make(struct prefix *p, const struct family *f, bool cadv)
 {
-	int n = snprintf(p->s, sizeof(p->s), "%s%s{cgroup=\"", f->name,
-			 f->type == T_COUNTER ? "_total" : "");
+	int n = snprintf(p->s, sizeof(p->s), "%s%s{%s%s=\"", f->name,
+			 f->type == T_COUNTER ? "_total" : "", f->extra ? f->extra : "",
+			 cadv ? "id" : "cgroup");
 
 	p->len = n > 0 && (size_t)n < sizeof(p->s) ? (size_t)n : 0;
 }
@@ -407,9 +596,25 @@ static void sample_start(struct out *o, const struct prefix *p, const struct lab
 
 		out_put(o, l->text.s + from, l->end[i] - from);
 	} else {
-		put_name(o, v->rows[i]->path, Q_OPENMETRICS);
+		put_row_labels(o, v->rows[i], l->cadv);
 	}
 	out_put(o, "\"", 1);
+}
+
+/* A device's labels: cgkit's device and devname, or cAdvisor's device, major, minor, operation. */
+static void device_labels(struct out *o, const struct family *f, const struct cg_stat_iodev *d,
+			  size_t j)
+{
+	if (f->src == V_BLKIO) {
+		out_printf(o, ",device=\"%s", d->name[0] ? "/dev/" : "");
+		put_name(o, d->name, Q_OPENMETRICS);
+		out_printf(o, "\",major=\"%u\",minor=\"%u\",operation=\"%s\"} ", d->io.major,
+			   d->io.minor, blkio_ops[j % 2]);
+		return;
+	}
+	out_printf(o, ",device=\"%u:%u\",devname=\"", d->io.major, d->io.minor);
+	put_name(o, d->name, Q_OPENMETRICS);
+	out_put(o, "\"} ", 3);
 }
 
 static void family(struct out *o, bool prom, const struct family *f, const struct view *v,
@@ -421,13 +626,17 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
 		",resource=\"io\"} ",
 	};
 	bool psi = f->src == V_PSI_SOME || f->src == V_PSI_X;
+	int coll = family_collector(f);
 	struct prefix pre;
 
 	/* a collector's family without a single value (the collector is off) is left out */
 	if (f->src >= V_X && !family_present(f, l))
 		return;
+	/* ?collect[]= names the collectors to write */
+	if (v->collect && coll >= 0 && !(v->collect & (1u << coll)))
+		return;
 	header(o, prom, f);
-	prefix_make(&pre, f);
+	prefix_make(&pre, f, l->cadv);
 	/* the resources one after the other, as the base family always wrote them */
 	for (size_t p = 0; p < (psi ? CG_PSI_N : 1); p++) {
 		for (size_t i = 0; i < v->n; i++) {
@@ -437,17 +646,15 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
 				if (!has_value(f, r, j))
 					continue;
 				sample_start(o, &pre, l, v, i);
-				if (psi) {
+				if (psi)
 					out_put(o, psi_labels[j], strlen(psi_labels[j]));
-				} else if (f->src == V_DEV) {
-					out_printf(o, ",device=\"%u:%u\",devname=\"",
-						   r->iodevs[j].io.major, r->iodevs[j].io.minor);
-					put_name(o, r->iodevs[j].name, Q_OPENMETRICS);
-					out_put(o, "\"} ", 3);
-				} else {
+				else if (f->src == V_DEV)
+					device_labels(o, f, &r->iodevs[j], j);
+				else if (f->src == V_BLKIO)
+					device_labels(o, f, &r->iodevs[j / 2], j);
+				else
 					out_put(o, "} ", 2);
-				}
-				put_value(o, f, r, j);
+				put_value(o, f, r, j, v);
 				out_put(o, "\n", 1);
 				out_maybe_flush(o);
 			}
@@ -495,7 +702,7 @@ static void threads(struct out *o, bool prom, const struct view *v, const struct
 	struct prefix pre;
 
 	header(o, prom, &f);
-	prefix_make(&pre, &f);
+	prefix_make(&pre, &f, l->cadv);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
@@ -538,14 +745,17 @@ static void trigger_events(struct out *o, bool prom, const struct cgtop2_args *a
 
 static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
 {
+	bool cadv = a->compat == COMPAT_CADVISOR;
+	const struct family *table = cadv ? cadvisor : families;
+	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families);
 	struct labels l;
 
-	labels_make(&l, v);
-	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
-		const struct family *f = &families[i];
+	labels_make(&l, v, cadv);
+	for (size_t i = 0; i < n; i++) {
+		const struct family *f = &table[i];
 
 		if (f->src == V_TASKS && a->count != CG_COUNT_TASKS)
-			f = &processes[a->count];
+			f = cadv ? &cadvisor_processes : &processes[a->count];
 		family(o, prom, f, v, &l);
 	}
 	if (a->threads)

@@ -12,6 +12,7 @@
 
 #include "cgtop2.h"
 #include "cleanup.h"
+#include "origin.h"
 
 /* ---- machine formats -------------------------------------------------------------------- */
 
@@ -61,7 +62,7 @@ void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size)
 
 /*
  * The JSON schema: a new key may come with a new number; a key never changes its meaning.
- * 1: the cumulative keys; 2: pressure_averages; 3: limits.
+ * 1: the cumulative keys; 2: pressure_averages; 3: time_unix, time_iso, limits and origin.
  */
 #define JSON_SCHEMA 3
 
@@ -168,6 +169,26 @@ static void json_limits(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, "}");
 }
 
+/* Who the cgroup belongs to (schema 3): the fields its path names, as the expositions' labels. */
+static void json_origin(struct out *o, const char *path)
+{
+	struct cg_origin org;
+	bool first = true;
+
+	cg_origin_parse(path, &org);
+	out_printf(o, ",\"origin\":{");
+	for (int k = 0; k < CG_ORIGIN_N; k++) {
+		const char *val = cg_origin_field(&org, (enum cg_origin_key)k);
+
+		if (!*val)
+			continue;
+		out_printf(o, "%s\"%s\":", first ? "" : ",", cg_origin_names[k]);
+		json_string(o, val);
+		first = false;
+	}
+	out_printf(o, "}");
+}
+
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
 	uint64_t ns = wall_time(v);
@@ -183,6 +204,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 
 		out_printf(o, "%s{\"path\":", i ? "," : "");
 		json_string(o, r->path);
+		json_origin(o, r->path);
 		out_printf(o, ",\"%s\":", count_keys[a->count]);
 		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
 		/* --cpu=time: the time only (cpu_usage_seconds below), no percentage */

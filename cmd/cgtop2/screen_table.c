@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "origin.h"
 #include "screen.h"
 #include "settings.h"
 
@@ -132,12 +133,38 @@ static int push_threads(struct ui *u, size_t *cap, struct cg_stat_row *r, const 
 	return 0;
 }
 
+/*
+ * What the path alone does not show at a glance (common/origin.c): a container's short ID, a
+ * machine, or the unit a cgroup below a unit's belongs to. "" for none.
+ */
+static void origin_tag(const char *path, char *buf, size_t size)
+{
+	const char *leaf = strrchr(path, '/');
+	struct cg_origin o;
+
+	cg_origin_parse(path, &o);
+	if (o.container_id[0])
+		snprintf(buf, size, "  [container %.12s]", o.container_id);
+	else if (o.machine[0])
+		snprintf(buf, size, "  [machine %s]", o.machine);
+	else if (o.unit[0] && strcmp(leaf ? leaf + 1 : path, o.unit))
+		snprintf(buf, size, "  [%s]", o.unit);
+	else
+		buf[0] = '\0';
+}
+
 static int flat_lines(struct ui *u, size_t *cap)
 {
 	for (size_t i = 0; i < u->v.n; i++) {
 		struct cg_stat_row *r = u->v.rows[i];
+		char tag[300];
+		_cleanup_free_ char *full = NULL;
 
-		if (push(u, cap, r, -1, screen_text(u, r->path)) < 0 ||
+		/* the tag is data from the path: escaped as the path is */
+		origin_tag(r->path, tag, sizeof(tag));
+		if (asprintf(&full, "%s%s", r->path, tag) < 0)
+			return -ENOMEM;
+		if (push(u, cap, r, -1, screen_text(u, full)) < 0 ||
 		    push_threads(u, cap, r, "") < 0)
 			return -ENOMEM;
 	}

@@ -225,7 +225,69 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 	return 0;
 }
 
+/*
+ * A scrape with ?collect[]=: the families of those collectors only (node_exporter's
+ * parameter), rendered for this request alone from the shared sample; *ret is the caller's.
+ */
+static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned collect,
+			  struct MHD_Response **ret)
+{
+	struct view v;
+	struct out o = { .fd = -1 };
+	unsigned char *z;
+	size_t zlen;
+	int r;
+
+	r = fresh_sample(sv);
+	if (r < 0)
+		return r;
+	v = sv->v;
+	v.collect = collect;
+	if (e == EXPO_OPENMETRICS)
+		render_openmetrics(&o, sv->a, &v);
+	else
+		render_prometheus(&o, sv->a, &v);
+	if (o.failed || !o.s) {
+		free(o.s);
+		return -ENOMEM;
+	}
+	if (!gz) {
+		*ret = metrics_response(sv, o.s, o.len, e, false);
+		return *ret ? 0 : -ENOMEM;
+	}
+	r = gzip_body(o.s, o.len, &z, &zlen);
+	free(o.s);
+	if (r < 0)
+		return r;
+	*ret = metrics_response(sv, z, zlen, e, true);
+	return *ret ? 0 : -ENOMEM;
+}
+
 /* ---- requests -------------------------------------------------------------------------- */
+
+/* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused. */
+struct collect_arg {
+	unsigned mask;
+	bool bad;
+};
+
+static enum MHD_Result on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
+				   const char *value)
+{
+	struct collect_arg *ca = cls;
+	int c;
+
+	if (strcmp(key, "collect[]"))
+		return MHD_YES;
+	for (c = 0; c < CG_COLL_N; c++)
+		if (value && !strcmp(value, cg_collector_names[c]))
+			break;
+	if (c == CG_COLL_N)
+		ca->bad = true;
+	else
+		ca->mask |= 1u << c;
+	return MHD_YES;
+}
 
 static enum MHD_Result reply(struct server *sv, struct MHD_Connection *c, unsigned status,
 			     const void *body, size_t len, const char *type, bool basic_auth)
@@ -370,6 +432,7 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 {
 	const char *why, *accept, *enc;
 	struct MHD_Response *resp;
+	struct collect_arg ca = { 0 };
 	enum MHD_Result ret;
 	enum expo e;
 	bool gz;
@@ -412,13 +475,22 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 	enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
 	e = negotiate_format(accept);
 	gz = negotiate_gzip(enc);
-	r = scrape(sv, e, gz, &resp);
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, on_argument, &ca);
+	if (ca.bad)
+		return text(
+			sv, c, MHD_HTTP_BAD_REQUEST,
+			"Bad Request: collect[] takes cpu, memory, io, iodevice, pids or psi\n");
+	r = ca.mask ? scrape_collect(sv, e, gz, ca.mask, &resp) : scrape(sv, e, gz, &resp);
 	if (r < 0) {
 		tool_say("scrape: %s", strerror(-r));
 		return text(sv, c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 			    "Internal Server Error: sample failed\n");
 	}
-	return MHD_queue_response(c, MHD_HTTP_OK, resp);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, resp);
+	/* a shared body is the sample's; a collect[] one is this request's */
+	if (ca.mask)
+		MHD_destroy_response(resp);
+	return ret;
 }
 
 static bool has_body(struct MHD_Connection *c)

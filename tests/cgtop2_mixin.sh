@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The monitoring mixin (contrib/mixin): promtool check rules and promtool test rules on both
+# rule files; every metric name in every query of the dashboards and the rules is one a real
+# scrape of cgtop2 has (cgkit's names and --compat=cadvisor's); a real Prometheus scraping
+# cgtop2 --listen loads each rule file, evaluates every rule without error and answers every
+# dashboard query; in the unified VM, an OOM kill fires CgroupOOMKilled.
+. "$(dirname "$0")/lib.sh"
+
+T=$CGKIT_BIN/cgtop2
+S=$SANDBOX_NAME
+MIXIN=$(cd "$(dirname "$0")/../contrib/mixin" && pwd)
+_pids=()
+
+teardown_test() {
+	cgk_kill_pids
+	return 0
+}
+
+# Command $1 installed, else a skip saying why it is needed ($2).
+need() {
+	command -v "$1" >/dev/null || { cgk_skip "$1 is not installed: $2"; return 1; }
+}
+
+# promtool check rules on both rule files, then promtool test rules on their unit tests.
+test_rules_check_and_unit_tests() {
+	local f res
+	need promtool "checks and tests the rules (Debian: prometheus)" || return 0
+	for f in "check rules rules.yml" "check rules rules-cadvisor.yml" \
+		"test rules rules_test.yml" "test rules rules-cadvisor_test.yml"; do
+		# shellcheck disable=SC2086 # the words of the promtool command
+		res=$(cd "$MIXIN" && promtool $f 2>&1)
+		assertEquals "promtool $f: $res" 0 $?
+		assertContains "promtool $f" "$res" "SUCCESS"
+	done
+}
+
+# Sandboxes where the families of every collector have a cgroup: the CPU controller's
+# hierarchy (throttling), pids (pids.max); the root has memory, IO and PSI.
+scrape_tree() {
+	local h
+	cgk_need_root || return 1
+	for h in unified cpu cpuacct pids; do
+		[ -n "$(cgk_mnt "$h")" ] && { cgk_sandbox "$h" >/dev/null || return 1; }
+	done
+	return 0
+}
+
+# The metric names queries $2.. use (JSON dashboards, rule YAML) that scrape $1 lacks, one a
+# line; names the rule files record, and Prometheus's own (up, scrape_duration_seconds), count.
+missing_names() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+
+scrape = open(sys.argv[1]).read()
+have = {l.split("{")[0].split(" ")[0] for l in scrape.splitlines() if l and not l.startswith("#")}
+have |= {"up", "scrape_duration_seconds"}
+exprs = []
+for f in sys.argv[2:]:
+    text = open(f).read()
+    if f.endswith(".json"):
+        def walk(o):
+            if isinstance(o, dict):
+                for k, v in o.items():
+                    if k in ("expr", "definition") and isinstance(v, str):
+                        exprs.append(v)
+                    else:
+                        walk(v)
+            elif isinstance(o, list):
+                for v in o:
+                    walk(v)
+        walk(json.loads(text))
+    else:
+        have |= set(re.findall(r"^\s*- record:\s*(\S+)", text, re.M))
+        exprs += re.findall(r"^\s*expr:\s*(?!\|)(.+)$", text, re.M)
+        exprs += [m.replace("\n", " ") for m in re.findall(r"expr: \|\n((?:\s{10,}.+\n)+)", text)]
+keywords = {"by", "without", "on", "ignoring", "group_left", "group_right", "offset", "bool",
+            "and", "or", "unless", "Inf", "inf", "NaN", "nan"}
+bad = set()
+for e in exprs:
+    e = re.sub(r'"(?:[^"\\]|\\.)*"', '""', e)            # strings
+    e = re.sub(r"\[[^\]]*\]", "", e)                      # ranges
+    e = re.sub(r"\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)", "", e)
+    e = re.sub(r"\{[^}]*\}", "", e)                       # matchers
+    e = re.sub(r"\blabel_values\(([^,]*),[^)]*\)", r"\1", e)
+    e = re.sub(r"\$\w+", "", e)
+    for m in re.finditer(r"[A-Za-z_:][A-Za-z0-9_:]*(?:\s*\()?", e):
+        tok = m.group(0)
+        if tok.endswith("(") or tok.rstrip() in keywords:
+            continue
+        if tok not in have:
+            bad.add(tok)
+if not exprs:
+    bad.add("(no query found)")
+print("\n".join(sorted(bad)))
+PY
+}
+
+test_dashboard_and_rule_names_exist() {
+	local res
+	need python3 "reads the dashboards and the API's JSON" || return 0
+	scrape_tree || return 0
+	cgk_capture "$T" -F prometheus -1 --collectors=all --depth=1
+	assertEquals "scrape exit" 0 "$rc"
+	echo "$out" >"$_cgk_tmp/native.prom"
+	res=$(missing_names "$_cgk_tmp/native.prom" "$MIXIN/dashboard.json" "$MIXIN/rules.yml")
+	assertEquals "metrics the dashboard and rules name that cgtop2 does not export" "" "$res"
+	cgk_capture "$T" -F prometheus --compat=cadvisor -1 --collectors=all --depth=1
+	assertEquals "compat scrape exit" 0 "$rc"
+	echo "$out" >"$_cgk_tmp/cadvisor.prom"
+	res=$(missing_names "$_cgk_tmp/cadvisor.prom" "$MIXIN/dashboard-cadvisor.json" "$MIXIN/rules-cadvisor.yml")
+	assertEquals "--compat=cadvisor: metrics named that cgtop2 does not export" "" "$res"
+	# the check itself: a name cgtop2 does not export is found
+	echo '{"panels":[{"targets":[{"expr":"rate(cgroup_no_such_total{job=\"x\"}[5m])"}]}]}' >"$_cgk_tmp/bad.json"
+	assertEquals "the check finds a wrong name" "cgroup_no_such_total" \
+		"$(missing_names "$_cgk_tmp/native.prom" "$_cgk_tmp/bad.json")"
+}
+
+# A Prometheus scraping 127.0.0.1:$1 every second as job cgtop2, with rule file $2 evaluated
+# every second; sets PROM (host:port) and PROM_PID.
+prometheus_start() {
+	local cfg=$_cgk_tmp/prom.$RANDOM p
+	mkdir -p "$cfg"
+	cp "$MIXIN/$2" "$cfg/"
+	cat >"$cfg/prometheus.yml" <<-EOF
+		global:
+		  scrape_interval: 1s
+		  scrape_timeout: 1s
+		  evaluation_interval: 1s
+		rule_files: ['$cfg/$2']
+		scrape_configs:
+		  - job_name: cgtop2
+		    static_configs: [{ targets: ['127.0.0.1:$1'] }]
+	EOF
+	p=$(cgk_free_port) || { fail "no free port for Prometheus"; return 1; }
+	PROM=127.0.0.1:$p
+	prometheus --config.file="$cfg/prometheus.yml" --storage.tsdb.path="$cfg/tsdb" \
+		--web.listen-address="$PROM" >"$cfg/log" 2>&1 &
+	PROM_PID=$!
+	_pids+=("$PROM_PID")
+}
+
+# Prometheus's answer to API path $1 (GET), into stdout.
+prom_api() {
+	curl -s --max-time 5 "http://$PROM/api/v1/$1"
+}
+
+# Wait until every rule of the loaded file has been evaluated twice (its health known); then
+# print each rule that is not "ok", with its error. Nothing: all are.
+rules_health() {
+	local i js
+	for i in $(seq 1 120); do
+		js=$(prom_api rules)
+		echo "$js" | python3 -c '
+import json, sys
+g = json.load(sys.stdin)["data"]["groups"]
+rules = [r for x in g for r in x["rules"]]
+sys.exit(0 if rules and all(r.get("health") in ("ok", "err") and r.get("lastEvaluation", "").find("0001-") != 0 for r in rules) else 1)' 2>/dev/null && break
+		sleep 0.5
+	done
+	sleep 2
+	prom_api rules | python3 -c '
+import json, sys
+g = json.load(sys.stdin)["data"]["groups"]
+n = 0
+for x in g:
+    for r in x["rules"]:
+        n += 1
+        if r.get("health") != "ok":
+            print(r.get("name"), r.get("health"), r.get("lastError"))
+if n == 0:
+    print("no rule loaded")'
+}
+
+# Each dashboard query of $1, its variables set, answered by Prometheus without an error.
+dashboard_queries_fail() {
+	python3 - "$1" "$PROM" <<'PY'
+import json, sys, urllib.parse, urllib.request
+d = json.load(open(sys.argv[1]))
+subst = {"$__rate_interval": "1m", "$job": "cgtop2", "$instance": ".*", "$unit": ".*",
+         "$container_id": ".*", "$pod_uid": ".*"}
+n = 0
+for p in d["panels"]:
+    for t in p.get("targets", []):
+        q = t["expr"]
+        for k, v in subst.items():
+            q = q.replace(k, v)
+        url = "http://%s/api/v1/query?query=%s" % (sys.argv[2], urllib.parse.quote(q))
+        try:
+            r = json.load(urllib.request.urlopen(url, timeout=5))
+        except Exception as e:
+            r = {"status": "error", "error": str(e)}
+        n += 1
+        if r.get("status") != "success":
+            print(p["title"], q, r.get("error"))
+if n == 0:
+    print("no query")
+PY
+}
+
+prometheus_evaluates() {
+	local rules=$1 dashboard=$2 res
+	shift 2
+	cgk_listen "$@" || return 0
+	prometheus_start "$PORT" "$rules" || return 0
+	res=$(rules_health)
+	assertEquals "rules of $rules that Prometheus could not evaluate" "" "$res"
+	res=$(dashboard_queries_fail "$MIXIN/$dashboard")
+	assertEquals "queries of $dashboard that Prometheus refused" "" "$res"
+	assertEquals "the target is up" 1 \
+		"$(prom_api 'query?query=up%7Bjob%3D%22cgtop2%22%7D' | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')"
+	kill "$PROM_PID" 2>/dev/null
+	wait "$PROM_PID" 2>/dev/null
+}
+
+test_prometheus_evaluates_rules() {
+	cgk_need_root || return 0
+	need python3 "reads the dashboards and the API's JSON" || return 0
+	need prometheus "evaluates the rules" || return 0
+	need curl "asks Prometheus's API" || return 0
+	scrape_tree || return 0
+	prometheus_evaluates rules.yml dashboard.json --collectors=all --depth=1
+	prometheus_evaluates rules-cadvisor.yml dashboard-cadvisor.json --compat=cadvisor --collectors=all --depth=1
+}
+
+# The shipped services start with no file of their own: plain HTTP on the loopback. Their
+# command lines, run as they are (port 0 for a free one), and systemd-analyze's verdict.
+test_services_start_without_tls() {
+	local line args unit=$_cgk_tmp/cgtop2.service
+	cgk_need_root || return 0
+	line=$(sed -n 's|^ExecStart=/usr/local/bin/cgtop2 ||p' "$MIXIN/../cgtop2.service")
+	assertEquals "the unit's arguments" '--listen=127.0.0.1:10306 $CGTOP2_ARGS' "$line"
+	args=$(sed -n 's|^command_args="\(.*\) ${CGTOP2_ARGS}"$|\1|p' "$MIXIN/../cgtop2.openrc")
+	assertEquals "the OpenRC service's" "--listen=127.0.0.1:10306" "$args"
+	# CGTOP2_ARGS unset: the default line serves plain HTTP on 127.0.0.1
+	cgk_listen "${args%:10306}:0" --depth=0 || return 0
+	assertEquals "plain HTTP on the loopback" 200 \
+		"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")"
+	if command -v systemd-analyze >/dev/null; then
+		sed "s|/usr/local/bin/cgtop2|$T|; /^Documentation=/d" "$MIXIN/../cgtop2.service" >"$unit"
+		assertEquals "systemd-analyze verify" "" "$(systemd-analyze verify "$unit" 2>&1)"
+	fi
+}
+
+# The unified VM, where memory can be limited: a process that outgrows memory.max is killed,
+# and Prometheus, scraping cgtop2 and evaluating rules.yml, fires CgroupOOMKilled for its cgroup.
+# The guest has no python3: the alerts are read with grep. Run it with the tools copied in:
+# CGKIT_VM_TOOLS="prometheus curl" CGKIT_VM_MEM=1024 tests/vm/run unified -- tests/run cgtop2_mixin
+test_oom_alert_fires() {
+	local u i alert=
+	cgk_need_vm "an OOM kill needs the memory controller of cgroup2 (tests/vm/run unified)" || return 0
+	cgk_need_v2 memory || return 0
+	need prometheus "evaluates the rules (CGKIT_VM_TOOLS=\"prometheus curl\")" || return 0
+	need curl "asks Prometheus's API" || return 0
+	u=$(cgk_sandbox unified) || { fail "no sandbox"; return 0; }
+	echo +memory >"$u/cgroup.subtree_control"
+	mkdir "$u/hog"
+	echo $((16 << 20)) >"$u/hog/memory.max"
+	echo 0 >"$u/hog/memory.swap.max" 2>/dev/null
+	cgk_listen --collectors=memory "/$S" || return 0
+	prometheus_start "$PORT" rules.yml || return 0
+	# the counter's 0 must be scraped before the kill for increase() to see it rise
+	for i in $(seq 1 120); do
+		prom_api 'query?query=cgroup_memory_oom_kill_events_total' | grep -q "/$S/hog" && break
+		sleep 1
+	done
+	# a shell in the cgroup that grows a string until the OOM killer ends it
+	sh -c 'echo $$ > "$1/cgroup.procs"; x=0123456789; while :; do x="$x$x"; done' _ "$u/hog" 2>/dev/null &
+	wait $! 2>/dev/null
+	assertTrue "the hog was OOM-killed" "grep -q '^oom_kill [1-9]' '$u/hog/memory.events'"
+	for i in $(seq 1 120); do
+		alert=$(prom_api alerts | tr '{}' '\n\n' | grep '"alertname":"CgroupOOMKilled"' | grep -o "\"cgroup\":\"[^\"]*\"")
+		case $alert in *"/$S/hog"*) break ;; esac
+		sleep 1
+	done
+	assertContains "CgroupOOMKilled fires for the hog's cgroup" "$alert" "/$S/hog"
+	assertContains "and it fires" "$(prom_api alerts)" '"state":"firing"'
+}
+
+. "$SHUNIT2"
