@@ -205,9 +205,19 @@ static int twin_exists(const struct cg_hier *h, const char *path)
 
 	if (asprintf(&full, "%s/%s", cg_hier_dir(h), path) < 0)
 		return -ENOMEM;
-	if (fstatat(AT_FDCWD, full, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	return S_ISDIR(st.st_mode);
+	if (fstatat(AT_FDCWD, full, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return S_ISDIR(st.st_mode);
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 0;
+	/* a path past PATH_MAX (a deep delegated tree): the open beneath the root walks it */
+	if (errno == ENAMETOOLONG) {
+		int fd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
+
+		if (fd >= 0)
+			close(fd);
+		return fd >= 0 ? 1 : fd == -ENOENT || fd == -ENOTDIR ? 0 : fd;
+	}
+	return -errno;
 }
 
 /*
