@@ -132,13 +132,18 @@ test_usage_errors() {
 
 	cgk_capture "$X" -r pids.max true
 	assertEquals "-r without =: exit" 64 "$rc"
-	assertEquals "-r without =: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max'")" "$err"
+	assertEquals "-r without =: stderr" "$(set_usage 'pids.max')" "$err"
 
 	cgk_capture "$X" --no-such-option true
 	assertEquals "unknown option: exit" 64 "$rc"
 
 	cgk_capture "$X" --version
 	assertTrue "--version: $out" "echo '$out' | grep -Eqx 'cgexec2 \(cgkit\) [0-9]+\.[0-9]+\.[0-9]+'"
+}
+
+# the usage error of a -r argument ($1, as shown)
+set_usage() {
+	usage_error "--set takes FILE=VALUE, FILE an interface file's name (a letter, then letters, digits, '_' or '.', as cpu.weight), not '$1'"
 }
 
 # Arguments in error lines: control bytes as \xNN, long values cut (the old code echoed them
@@ -148,10 +153,10 @@ test_escaped_arguments() {
 	long=$(printf 'a%.0s' $(seq 1 200))
 	cgk_capture "$X" -r $'pids.max\e[2J' true
 	assertEquals "-r: exit" 64 "$rc"
-	assertEquals "-r: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max\\x1b[2J'")" "$err"
+	assertEquals "-r: stderr" "$(set_usage 'pids.max\x1b[2J')" "$err"
 	cgk_capture "$X" -r "$long" true
 	# cut to fit cmd/tool.h's TOOL_SHOWN_SIZE (72): 68 bytes, then "..."
-	assertEquals "long -r: stderr" "$(usage_error "--set takes FILE=VALUE, not '${long:0:68}...'")" "$err"
+	assertEquals "long -r: stderr" "$(set_usage "${long:0:68}...")" "$err"
 	cgk_capture "$X" $'--transient=a\x07' true
 	assertContains "-t: stderr" "$err" "not 'a\\x07'"
 	cgk_capture "$X" $'--bogus\e]0;x\a' true
@@ -217,6 +222,18 @@ test_fixture_refuses_non_cgroupfs() {
 	assertContains "transient: why" "$err" "cgexec2: cgroup /x/new (pids): mkdir: No such device or address"
 	assertFalse "transient: nothing made" "[ -e $FXR/pids/x/new ]"
 	assertFalse "transient: COMMAND did not run" "[ -e $marker ]"
+}
+
+# -r ' pids.max=1' took " pids:/" as a path (a transient cgroup under " pids:" at the root)
+test_fixture_set_file_name_refused() {
+	fixture_layout
+	local marker=$_cgk_tmp/ran before
+	before=$(find "$FXR" | sort)
+	CGKIT_MOUNTINFO=$_cgk_tmp/mountinfo cgk_capture "$X" -r ' pids.max=1' touch "$marker"
+	assertEquals "exit" 64 "$rc"
+	assertEquals "stderr" "$(set_usage ' pids.max=1')" "$err"
+	assertFalse "COMMAND did not run" "[ -e $marker ]"
+	assertEquals "nothing made" "$before" "$(find "$FXR" | sort)"
 }
 
 # ---- placement -----------------------------------------------------------------------------

@@ -156,8 +156,12 @@ test_quote_set_file_name() {
 	cgk_need_unified || return 0
 	cgk_sandbox unified >/dev/null || { fail "no unified sandbox"; return; }
 	cgk_capture "$C" -r "$(printf 'cpu.we\e]0;owned\aight')=1" "/$S/q"
-	assertEquals "exit ($err)" 1 "$rc"
+	# no interface file's name: refused with the arguments (argp's "Try" line follows)
+	assertEquals "exit ($err)" 64 "$rc"
+	assertEquals "argp's hint second" "Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information." "$(sed -n 2p <<<"$err")"
+	err=$(head -n 1 <<<"$err")
 	assert_one_safe_line "-r file"
+	assertFalse "nothing made" "[ -e '$(cgk_mnt unified)/$S/q' ]"
 	assertContains "escaped" "$err" 'cpu.we\x1b]0;owned\x07ight'
 }
 

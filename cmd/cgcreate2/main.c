@@ -68,7 +68,7 @@ static const struct argp_option options[] = {
 	  "v2: enable these controllers top-down from the root so the cgroup has them", 2 },
 	{ "threaded", 'T', 0, 0, "v2: make the new cgroup threaded (cgroup.type)", 2 },
 	{ "set", 'r', "FILE=VALUE", 0,
-	  "Write an interface file after creation; CPU names (cpu.weight, cpu.max, ...) are translated on v1; repeatable",
+	  "Write an interface file (FILE: its name, as cpu.weight) after creation; CPU names (cpu.weight, cpu.max, ...) are translated on v1; repeatable",
 	  2 },
 	{ 0, 0, 0, 0, "Ownership and permissions (as libcgroup's cgcreate):", 3 },
 	{ "admin", 'a', "UID:GID", 0, "Owner of the directory and its interface files", 3 },
@@ -190,7 +190,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'", TOOL_SHOWN(arg));
+			argp_error(state, TOOL_SET_USAGE, TOOL_SHOWN(arg));
 		break;
 	}
 	case 'a':

@@ -72,7 +72,7 @@ static const struct argp_option options[] = {
 	{ "name", OPT_NAME, "NAME", 0, "The transient cgroup's name, a plain name (implies -t)",
 	  1 },
 	{ "set", 'r', "FILE=VALUE", 0,
-	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
+	  "Write an interface file (FILE: its name, as pids.max) of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
 	  1 },
 	{ "keep", OPT_KEEP, 0, 0, "Leave the transient cgroup and what runs in it", 1 },
 	{ 0, 0, 0, 0, "Where systemd runs (-t without -g):", 3 },
@@ -138,8 +138,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'",
-				   cg_quote(arg, show, sizeof(show)));
+			argp_error(state, TOOL_SET_USAGE, cg_quote(arg, show, sizeof(show)));
 		a->transient = true;
 		break;
 	}
