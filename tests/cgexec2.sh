@@ -481,6 +481,62 @@ test_sigterm_cleans_up() {
 	done
 }
 
+# cgexec2 -t -v -s ... 2>&1 | true: cgexec2's own lines meet a reader that has gone. SIGPIPE
+# killed it (141), COMMAND ran on reparented and the transient cgroup stayed (45 of 50 runs).
+# Now such a write fails with EPIPE and changes nothing: the same wait, cleanup and status.
+# The runs go side by side (COMMAND lives 2 s); the reader is gone before the first -v line.
+test_sigpipe_cleans_up() {
+	need_pids || return 0
+	local i n=25 f pids=() alive=() left=() bad=()
+	for ((i = 0; i < n; i++)); do
+		f=$_cgk_tmp/pipe.$i
+		(
+			sleep 0.2
+			"$X" -g "pids:$S" -tpipe$i -v -s -- sh -c 'echo $$ >"$1"; exec sleep 2' _ "$f.pid"
+			echo $? >"$f.rc"
+			# once cgexec2 is gone, so must COMMAND be
+			[ -s "$f.pid" ] && kill -0 "$(cat "$f.pid")" 2>/dev/null && cat "$f.pid" >"$f.alive"
+		) 2>&1 | true &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i"; done
+	for ((i = 0; i < n; i++)); do
+		f=$_cgk_tmp/pipe.$i
+		[ "$(cat "$f.rc" 2>/dev/null)" = 0 ] || bad+=("$i:$(cat "$f.rc" 2>/dev/null)")
+		[ -d "$PSB/pipe$i" ] && left+=("pipe$i")
+		[ -s "$f.alive" ] && alive+=("$(cat "$f.alive")")
+	done
+	assertEquals "cgexec2 exits with COMMAND's status (run:status)" "" "${bad[*]}"
+	assertEquals "transient cgroups left" "" "${left[*]}"
+	assertEquals "commands running on after cgexec2 ended" "" "${alive[*]}"
+	for i in "${alive[@]}"; do pid_gone "$i" || kill -9 "$i"; done
+}
+
+# COMMAND gets SIGPIPE at its default action (cgexec2 ignores it for itself), spawned or exec'd
+# in place; ignored only when cgexec2 was started with it ignored. $1: the SigIgn bit of SIGPIPE.
+sigpipe_ignored() {
+	local hex
+	hex=$(awk '$1 == "SigIgn:" { print $2 }' <<<"$1")
+	[ -n "$hex" ] && echo $(((0x$hex >> 12) & 1))
+}
+
+test_sigpipe_default_for_command() {
+	need_pids || return 0
+	cgk_capture "$X" -g "pids:$S" -tdfl -- grep ^SigIgn: /proc/self/status
+	assertEquals "spawned: exit" 0 "$rc"
+	assertEquals "spawned: SIGPIPE not ignored" 0 "$(sigpipe_ignored "$out")"
+	cgk_capture "$X" -g "pids:$S" -- grep ^SigIgn: /proc/self/status
+	assertEquals "in place: exit" 0 "$rc"
+	assertEquals "in place: SIGPIPE not ignored" 0 "$(sigpipe_ignored "$out")"
+	cgk_capture bash -c 'trap "" PIPE; exec "$@"' _ "$X" -g "pids:$S" -tign -- grep ^SigIgn: /proc/self/status
+	assertEquals "inherited: exit" 0 "$rc"
+	assertEquals "inherited: SIGPIPE stays ignored" 1 "$(sigpipe_ignored "$out")"
+	# what that is for: yes(1) ends at its first write after head has gone
+	"$X" -g "pids:$S" -tyes -- yes | head -n 1 >/dev/null
+	assertEquals "yes | head: COMMAND died of SIGPIPE" 141 "${PIPESTATUS[0]}"
+	assertTrue "yes | head: removed" "dir_gone $PSB/yes"
+}
+
 # a COMMAND that ignores SIGTERM: the second one kills the transient cgroup
 test_second_sigterm_kills() {
 	need_pids || return 0

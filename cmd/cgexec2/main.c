@@ -223,6 +223,29 @@ static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cl
 	}
 }
 
+/*
+ * cgexec2's own lines (-v, --stats, errors) into a pipe whose reader has gone must not end it
+ * between the spawn and the cleanup: SIGPIPE's default action left COMMAND running, reparented,
+ * and the transient cgroup behind (cgexec2 -t -v ... 2>&1 | true). It is ignored, so such a
+ * write fails with EPIPE, which changes nothing (the same wait, the same cleanup, COMMAND's
+ * status), and COMMAND gets back the disposition cgexec2 was started with.
+ */
+static sigset_t pipe_default; /* SIGPIPE, unless cgexec2 was started with it ignored */
+
+static void sigpipe_ignore(void)
+{
+	sigemptyset(&pipe_default);
+	if (signal(SIGPIPE, SIG_IGN) != SIG_IGN)
+		sigaddset(&pipe_default, SIGPIPE);
+}
+
+/* before an exec in place (the spawned child: cg_spawn_opts.child_default) */
+static void sigpipe_restore(void)
+{
+	if (sigismember(&pipe_default, SIGPIPE) == 1)
+		signal(SIGPIPE, SIG_DFL);
+}
+
 static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
 {
 	return cg_rules_sticky(pid, true, d);
@@ -309,6 +332,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 {
 	struct cg_spawn_opts so = {
 		.child_mask = oldmask,
+		.child_default = &pipe_default,
 		.no_clone3 = a->no_clone3,
 		.before_exec = a->sticky ? sticky_hook : NULL,
 	};
@@ -499,8 +523,10 @@ static int run_scope(struct cgexec2_args *a)
 		cg_layout_free(l);
 	}
 	fflush(NULL);
+	sigpipe_restore();
 	execvp(a->argv[0], a->argv);
 	r = errno;
+	sigpipe_ignore();
 	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
 	return cg_exec_errno_status(r);
 }
@@ -579,8 +605,10 @@ static int run(struct cgexec2_args *a)
 		say_placed(&t, getpid(), true, false);
 	/* no freeing first: exec discards the memory, and every fd we hold is close-on-exec */
 	fflush(NULL);
+	sigpipe_restore();
 	execvp(a->argv[0], a->argv);
 	r = errno;
+	sigpipe_ignore();
 	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
 	ret = cg_exec_errno_status(r);
 	goto out;
@@ -665,6 +693,7 @@ int main(int argc, char **argv)
 	struct cgexec2_args a = { 0 };
 	int ret;
 
+	sigpipe_ignore();
 	tool_check_stdout(EXIT_CGEXEC);
 	check_option_names(argc, argv);
 	argp_err_exit_status = TOOL_EXIT_USAGE;
