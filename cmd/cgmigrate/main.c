@@ -356,7 +356,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		if (a->verbose && res.started)
 			printf("moved %zu %s, %zu gone, %zu failed; %s (%s) %s after %u round%s\n",
 			       res.moved, tool_plural(res.moved, "process", "processes"), res.gone,
-			       res.failed, cg_target_name(&src.t[i], name, sizeof(name)),
+			       res.failed, TOOL_PATH(cg_target_name(&src.t[i], name, sizeof(name))),
 			       src.t[i].hier->label, r < 0 ? "not empty" : "empty", res.rounds,
 			       res.rounds == 1 ? "" : "s");
 	}
