@@ -212,48 +212,48 @@ has_text() {
 
 # -v names every cgroup it creates, signals, kills, moves from and removes escaped, as the
 # error lines do: cgcreate2 -x -R -v printed listed names raw (an OSC title, a screen clear, a
-# tab, a C1 CSI and invalid UTF-8 reached the terminal).
+# tab, a C1 CSI and invalid UTF-8 reached the terminal). All under qv/: later tests make d and m.
 test_quote_verbose_names() {
 	local sb osc clear c1 qosc qclear qc1
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
 	cgk_sandbox unified >/dev/null || { fail "no unified sandbox"; return; }
-	sb=$(cgk_mnt unified)/$S
+	sb=$(cgk_mnt unified)/$S/qv
 	osc=$(printf 'o\e]0;owned\a') clear=$(printf 'c\e[2J\e[H\tT') c1=$(printf 'x\xc2\x9b2J\xffy')
 	qosc='o\x1b]0;owned\x07' qclear='c\x1b[2J\x1b[H\tT' qc1='x\xc2\x9b2J\xffy'
 	mkdir -p "$sb/v/$c1/$osc/$clear" "$sb/m/$c1/$osc" || { fail "mkdir"; return; }
 	sleeper
 	echo "$SLEEPER" >"$sb/v/$c1/$osc/cgroup.procs" || { fail "move"; return; }
-	cgk_capture "$C" -x -R -k --grace=0 -v "/$S/v/$c1"
+	cgk_capture "$C" -x -R -k --grace=0 -v "/$S/qv/v/$c1"
 	assertEquals "-x -R -k: exit" 0 "$rc"
 	assertFalse "-x -R -k: removed" "[ -e '$sb/v/$c1' ]"
 	assert_safe_text "-x -R -k -v" "$out"
-	has_text "-x -R -k -v: the signal" "$out" "process in cgroup /$S/v/$qc1 (unified)"
-	has_text "-x -R -k -v: removed (C1)" "$out" "removed cgroup /$S/v/$qc1 (unified)"
-	has_text "-x -R -k -v: removed (OSC)" "$out" "removed cgroup /$S/v/$qc1/$qosc (unified)"
-	has_text "-x -R -k -v: removed (clear)" "$out" "removed cgroup /$S/v/$qc1/$qosc/$qclear (unified)"
+	has_text "-x -R -k -v: the signal" "$out" "process in cgroup /$S/qv/v/$qc1 (unified)"
+	has_text "-x -R -k -v: removed (C1)" "$out" "removed cgroup /$S/qv/v/$qc1 (unified)"
+	has_text "-x -R -k -v: removed (OSC)" "$out" "removed cgroup /$S/qv/v/$qc1/$qosc (unified)"
+	has_text "-x -R -k -v: removed (clear)" "$out" "removed cgroup /$S/qv/v/$qc1/$qosc/$qclear (unified)"
 
 	sleeper
 	echo "$SLEEPER" >"$sb/m/$c1/$osc/cgroup.procs" || { fail "move"; return; }
-	cgk_capture "$C" -x -R -v --migrate-to-parent "/$S/m/$c1"
+	cgk_capture "$C" -x -R -v --migrate-to-parent "/$S/qv/m/$c1"
 	assertEquals "--migrate-to-parent: exit" 0 "$rc"
 	assert_safe_text "--migrate-to-parent -v" "$out"
-	has_text "--migrate-to-parent -v: moved" "$out" "from cgroup /$S/m/$qc1 (unified) and its subtree to its parent /$S/m"
-	has_text "--migrate-to-parent -v: removed" "$out" "removed cgroup /$S/m/$qc1/$qosc (unified)"
+	has_text "--migrate-to-parent -v: moved" "$out" "from cgroup /$S/qv/m/$qc1 (unified) and its subtree to its parent /$S/qv/m"
+	has_text "--migrate-to-parent -v: removed" "$out" "removed cgroup /$S/qv/m/$qc1/$qosc (unified)"
 
-	cgk_capture "$C" -p -v "/$S/c/$c1/z"
+	cgk_capture "$C" -p -v "/$S/qv/c/$c1/z"
 	assertEquals "create: exit" 0 "$rc"
 	assert_safe_text "create -v" "$out"
-	has_text "create -v" "$out" "created cgroup /$S/c/$qc1/z (unified)"
+	has_text "create -v" "$out" "created cgroup /$S/qv/c/$qc1/z (unified)"
 
 	# cgmigrate's drain names its source the same way
 	mkdir -p "$sb/d/$c1" || { fail "mkdir"; return; }
 	sleeper
 	echo "$SLEEPER" >"$sb/d/$c1/cgroup.procs" || { fail "move"; return; }
-	cgk_capture "$M" -v -F "/$S/d/$c1" -g "/$S/d"
+	cgk_capture "$M" -v -F "/$S/qv/d/$c1" -g "/$S/qv/d"
 	assertEquals "cgmigrate -F: exit" 0 "$rc"
 	assert_safe_text "cgmigrate -F -v" "$out"
-	has_text "cgmigrate -F -v" "$out" "; /$S/d/$qc1 (unified) empty after 1 round"
+	has_text "cgmigrate -F -v" "$out" "; /$S/qv/d/$qc1 (unified) empty after 1 round"
 }
 
 # 100 KB of value (an argument's limit is 128 KB) is cut, with "...", not echoed whole.
