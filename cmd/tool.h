@@ -5,6 +5,7 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "parse.h"
 
 /* argp's --version line, the same in every tool: "cgtop2 (cgkit) 0.1.0" */
 #define TOOL_ARGP_VERSION(tool) const char *argp_program_version = tool " (cgkit) " CGKIT_VERSION
@@ -39,6 +41,18 @@
 #define TOOL_SHOWN_SIZE 72
 /* s escaped and cut, in a buffer that lives until the end of the enclosing block */
 #define TOOL_SHOWN(s) cg_quote((s), (char[TOOL_SHOWN_SIZE]){ 0 }, TOOL_SHOWN_SIZE)
+
+/*
+ * A cgroup's path or a unit's name in a -v line, escaped as cg_quote does and whole (only a
+ * path past PATH_MAX, from a walk, could be cut), in a buffer that lives until the end of the
+ * enclosing block.
+ */
+#define TOOL_PATH_SIZE (4 * PATH_MAX)
+#define TOOL_PATH(s)   cg_quote((s), (char[TOOL_PATH_SIZE]){ 0 }, TOOL_PATH_SIZE)
+
+/* cgcreate2's and cgexec2's refusal of a -r argument (an argument for %s) */
+#define TOOL_SET_USAGE                                                                             \
+	"--set takes FILE=VALUE, FILE an interface file's name (" CG_SETTING_NAME_RULE "), not '%s'"
 
 /* "tool: TEXT" on stderr, the whole text escaped: one line, whatever it holds. */
 static inline void __attribute__((format(printf, 1, 2))) tool_say(const char *fmt, ...)

@@ -430,6 +430,11 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 	r = cg_cpu_translate(h->version, file, value, out, ret_n, d);
 	if (r == 1 && (!strcmp(file, "io.max") || !strcmp(file, "io.weight"))) {
 		r = cg_vocab_device(value, dev, sizeof(dev));
+		if (r == -ENODEV)
+			return cg_diag_say(
+				d, ENODEV, where, h->label, "set",
+				"%s=%s: no block device %.*s on this system (/sys/dev/block): %s needs an existing block device, as MAJ:MIN or a /dev path",
+				file, value, (int)strcspn(value, " "), value, file);
 		if (r < 0)
 			return cg_diag_say(
 				d, -r, where, h->label, "set",

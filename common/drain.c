@@ -27,17 +27,29 @@ static bool is_under(const char *path, const char *top)
 }
 
 /*
- * Does a recursive drain leave path out? Only a target inside the source's subtree, and what
- * is below it: those processes are where they are to go. A target above the source (a child
- * emptied into its parent, or into the root) is no part of the source and leaves nothing out.
+ * A target the drain of src cannot have (same hierarchy): src itself, or with recursive a
+ * cgroup inside its subtree, which the drain would fill while it is to empty it (left out of
+ * the listing, it was reported empty while the target held processes). A target above the
+ * source (a child emptied into its parent) is fine. 0, or -EINVAL with d.
  */
-static bool left_out(const struct cg_target *src, const struct cg_targets *dst, const char *path)
+static int target_refused(const struct cg_target *src, const struct cg_target *t, bool recursive,
+			  struct cg_diag *d)
 {
-	for (size_t i = 0; i < dst->n; i++)
-		if (dst->t[i].hier == src->hier && is_under(dst->t[i].path, src->path) &&
-		    is_under(path, dst->t[i].path))
-			return true;
-	return false;
+	char where[PATH_MAX + 2], to[PATH_MAX + 2];
+
+	if (t->hier != src->hier || !is_under(t->path, src->path))
+		return 0;
+	cg_target_name(src, where, sizeof(where));
+	if (!strcmp(t->path, src->path))
+		return cg_diag_say(
+			d, EINVAL, where, src->hier->label, "drain",
+			"the source is also the target: nothing would move (-g names where the processes go, -F where they come from)");
+	if (recursive && *src->path)
+		return cg_diag_say(
+			d, EINVAL, where, src->hier->label, "drain",
+			"the target %s is inside the subtree that -R empties: it would be filled instead (name a target outside %s, or drop -R to drain only the source's own processes)",
+			cg_target_name(t, to, sizeof(to)), where);
+	return 0;
 }
 
 static int pids_append(pid_t **v, size_t *n, const pid_t *add, size_t na)
@@ -80,8 +92,6 @@ static int members_read_slice(const struct cg_hier *h, const char *path, pid_t *
 }
 
 struct source_walk {
-	const struct cg_target *src;
-	const struct cg_targets *dst;
 	pid_t **v;
 	size_t *n;
 	bool *cut;
@@ -94,8 +104,6 @@ static int list_one(const struct cg_hier *h, const char *path, int depth, void *
 	size_t no = 0;
 	int r;
 
-	if (left_out(w->src, w->dst, path))
-		return CG_WALK_PRUNE;
 	/* a child cgroup removed during the walk held nobody: the walk skips it */
 	r = members_read_slice(h, path, &own, &no, w->cut);
 	/*
@@ -107,11 +115,10 @@ static int list_one(const struct cg_hier *h, const char *path, int depth, void *
 	return r < 0 ? r : pids_append(w->v, w->n, own, no);
 }
 
-/* Processes of the source (recursive: its subtree, without the targets inside it). */
-static int list_source(const struct cg_target *src, const struct cg_targets *dst, bool recursive,
-		       pid_t **v, size_t *n, bool *cut)
+/* Processes of the source (recursive: its subtree). */
+static int list_source(const struct cg_target *src, bool recursive, pid_t **v, size_t *n, bool *cut)
 {
-	struct source_walk w = { .src = src, .dst = dst, .v = v, .n = n, .cut = cut };
+	struct source_walk w = { .v = v, .n = n, .cut = cut };
 
 	if (!recursive)
 		return list_one(src->hier, src->path, 0, &w);
@@ -209,24 +216,38 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 		char why[PATH_MAX * 2 + 256];
 		int r;
 
-		r = list_source(src, dst, o->recursive, &ids, &n, &cut);
+		r = list_source(src, o->recursive, &ids, &n, &cut);
 		if (r < 0)
 			return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
 					    src->hier->label, "list processes");
 		res->started = true;
-		/* what failed already was reported once; it does not keep the drain going */
+		/*
+		 * What failed already was reported once; it does not keep the drain going, but it
+		 * is still there: swapped behind the live ones, counted when nothing else is left.
+		 */
 		for (size_t k = 0; k < n; k++)
-			if (!cg_pids_contain(skip, nskip, ids[k]))
+			if (!cg_pids_contain(skip, nskip, ids[k])) {
+				pid_t keep = ids[live];
+
 				ids[live++] = ids[k];
+				ids[k] = keep;
+			}
 		if (!live) {
+			size_t failed_there = 0;
+
+			for (size_t k = 0; k < n; k++)
+				failed_there += !cg_task_dead(ids[k], 0);
 			r = recheck_own(src, skip, nskip, &ids, &live, &cut);
 			if (r < 0)
 				return cg_diag_fail(d, -r, CG_OP_READ, src->hier->version, where,
 						    src->hier->label, "list processes");
+			/* never empty while a process whose move failed is listed */
+			if (!live) {
+				res->left = failed_there;
+				return 0;
+			}
 		}
 		res->left = live;
-		if (!live)
-			return 0;
 		if (cg_signals_waiting(o->stop))
 			return -EINTR;
 		if (round >= max || cg_now_ns() >= deadline)
@@ -288,18 +309,16 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 	}
 }
 
-int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, struct cg_diag *d)
+int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, bool recursive,
+		   struct cg_diag *d)
 {
-	char where[PATH_MAX + 2];
-
 	for (size_t i = 0; i < src->n; i++)
-		for (size_t k = 0; k < dst->n; k++)
-			if (src->t[i].hier == dst->t[k].hier &&
-			    !strcmp(src->t[i].path, dst->t[k].path))
-				return cg_diag_say(
-					d, EINVAL, cg_target_name(&src->t[i], where, sizeof(where)),
-					src->t[i].hier->label, "drain",
-					"the source is also the target: nothing would move (-g names where the processes go, -F where they come from)");
+		for (size_t k = 0; k < dst->n; k++) {
+			int r = target_refused(&src->t[i], &dst->t[k], recursive, d);
+
+			if (r < 0)
+				return r;
+		}
 	return 0;
 }
 
@@ -361,11 +380,9 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		goto out;
 	}
 	for (size_t i = 0; i < dst->n; i++) {
-		if (dst->t[i].hier == src->hier && !strcmp(dst->t[i].path, src->path)) {
-			r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
-					"the source is also the target");
+		r = target_refused(src, &dst->t[i], o->recursive, d);
+		if (r < 0)
 			goto out;
-		}
 		fds[i] = cg_attach_open(dst->t[i].hier, dst->t[i].path, false);
 		if (fds[i] < 0) {
 			char w[PATH_MAX + 2];

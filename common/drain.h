@@ -34,7 +34,11 @@ struct cg_drain_opts {
 struct cg_drain_result {
 	size_t moved, gone, failed;
 	unsigned rounds; /* rounds of moves; a listing after the last one came back empty */
-	size_t left; /* processes still in the source when it gave up */
+	/*
+	 * Processes still in the source when it gave up, or, when it ended (0), those whose move
+	 * failed that it still listed: 0 then means the source was seen empty.
+	 */
+	size_t left;
 	bool started; /* the source was listed: the counts above mean something */
 	struct cg_move *failures; /* the failed ones, for cg_move_diag; freed by the caller */
 	size_t nfailures;
@@ -43,17 +47,20 @@ struct cg_drain_result {
 /*
  * Move every process of src into the targets, listing and moving again until the source is
  * empty, so that children forked meanwhile are caught too. With recursive, the source's whole
- * subtree, except a target inside it and what is below that target; a target above the source
- * (a child drained into its parent) leaves nothing out. With freeze, the source is frozen first
- * and thawed at the end whatever happens. Returns 0 when the source ended empty (failures, if
- * any, are in res), -EAGAIN with d when it gave up after max_rounds or timeout_ns, -EINTR with d
- * when a signal of o->stop stopped it (thawed; an ignored signal does not), other -errno with d.
+ * subtree; a target inside it is refused as cg_drain_check does, a target above the source (a
+ * child drained into its parent) is fine. With freeze, the source is frozen first and thawed at
+ * the end whatever happens. Returns 0 when nothing is left to move: the source ended empty but
+ * for the processes whose moves failed (in res; left counts those still listed), -EAGAIN with d
+ * when it gave up after max_rounds or timeout_ns, -EINTR with d when a signal of o->stop
+ * stopped it (thawed; an ignored signal does not), other -errno with d.
  */
 /*
- * Before any drain starts: -EINVAL with d when a source is also a target (nothing would move,
- * so the request cannot be meant as written), else 0.
+ * Before any drain starts: -EINVAL with d when a source is also a target (nothing would move),
+ * or with recursive a target is inside a source's subtree (it would fill what is to be
+ * emptied): the request cannot be meant as written. Else 0.
  */
-int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, struct cg_diag *d);
+int cg_drain_check(const struct cg_targets *src, const struct cg_targets *dst, bool recursive,
+		   struct cg_diag *d);
 
 int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struct cg_targets *dst,
 	     const struct cg_drain_opts *o, struct cg_drain_result *res, struct cg_diag *d);

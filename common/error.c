@@ -72,6 +72,9 @@ const char *cg_explain(int err, enum cg_op op, int version)
 			return "threaded rule: the target is not threaded";
 		return NULL;
 	case ENODEV:
+		/* io.max and blkio's files answer a device the kernel lacks with ENODEV too */
+		if (op == CG_OP_WRITE)
+			return "the cgroup was removed meanwhile, or the block device the value names is gone";
 		return "the cgroup was removed meanwhile";
 	case ESTALE:
 		return "the hierarchy's mount point is gone: unmounted since the mount table was read";

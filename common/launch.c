@@ -262,8 +262,10 @@ void cg_child_close(struct cg_child *c)
  * The child between clone and exec: only system calls here. It may be a raw clone3 child, in
  * which glibc's idea of its own thread id is the parent's (no raise(), no abort()).
  */
-static _Noreturn void child_main(int go_rd, int err_wr, char *const argv[], const sigset_t *mask)
+static _Noreturn void child_main(int go_rd, int err_wr, char *const argv[],
+				 const struct cg_spawn_opts *o)
 {
+	const sigset_t *mask = o->child_mask;
 	sigset_t empty;
 	ssize_t n;
 	char c;
@@ -279,6 +281,9 @@ static _Noreturn void child_main(int go_rd, int err_wr, char *const argv[], cons
 		sigemptyset(&empty);
 		mask = &empty;
 	}
+	for (int sig = 1; o->child_default && sig < NSIG; sig++)
+		if (sigismember(o->child_default, sig) == 1)
+			signal(sig, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	execvp(argv[0], argv);
 	e = errno;
@@ -343,7 +348,7 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 		if (pid == 0) {
 			close(go_wr);
 			close(err_rd);
-			child_main(go_rd, err_wr, argv, o->child_mask);
+			child_main(go_rd, err_wr, argv, o);
 		}
 		/*
 		 * Any failure (no clone3, a seccomp filter, or a cgroup rule) falls back to
@@ -359,7 +364,7 @@ int cg_spawn(const struct cg_targets *t, char *const argv[], const struct cg_spa
 		if (pid == 0) {
 			close(go_wr);
 			close(err_rd);
-			child_main(go_rd, err_wr, argv, o->child_mask);
+			child_main(go_rd, err_wr, argv, o);
 		}
 		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd < 0)

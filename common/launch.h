@@ -42,6 +42,11 @@ struct cg_child {
 
 struct cg_spawn_opts {
 	const sigset_t *child_mask; /* signal mask the command starts with (NULL: empty) */
+	/*
+	 * Signals the caller ignores for itself (cgexec2: SIGPIPE) that the command gets back at
+	 * their default action before its exec (NULL: none), as an ignored signal survives exec.
+	 */
+	const sigset_t *child_default;
 	bool no_clone3; /* force the fork + move path (tests, old kernels) */
 	/* called with the child's pid after placement, before it may exec (e.g. --sticky) */
 	int (*before_exec)(pid_t pid, void *userdata, struct cg_diag *d);

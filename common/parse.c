@@ -373,6 +373,16 @@ int cg_parse_mode(const char *s, mode_t *ret)
 	return 0;
 }
 
+bool cg_setting_name_valid(const char *s, size_t n)
+{
+	if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!s[i] || !strchr(CG_SETTING_NAME_CHARS, s[i]))
+			return false;
+	return true;
+}
+
 int cg_assignments_add(struct cg_assignments *a, const char *s)
 {
 	const char *eq = strchr(s, '=');
@@ -380,7 +390,7 @@ int cg_assignments_add(struct cg_assignments *a, const char *s)
 	_cleanup_free_ char *file = NULL;
 	char *value;
 
-	if (!eq || eq == s)
+	if (!eq || !cg_setting_name_valid(s, (size_t)(eq - s)))
 		return -EINVAL;
 	nv = realloc(a->v, (a->n + 1) * sizeof(*nv));
 	if (!nv)

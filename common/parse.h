@@ -3,6 +3,7 @@
 #ifndef CGKIT_PARSE_H
 #define CGKIT_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,7 +79,19 @@ struct cg_assignments {
 	struct cg_assignment *v;
 	size_t n;
 };
-/* Append "FILE=VALUE": -EINVAL without '=' or without FILE, -ENOMEM. */
+/*
+ * The n bytes at s are an interface file's name as -r takes it: a letter, then letters, digits,
+ * '_' and '.' (every file the kernel makes: cpu.weight, memory.limit_in_bytes, hugetlb.2MB.max).
+ * Nothing else, because the part before the first '.' names the controller that picks the
+ * hierarchy: a blank or a ',' there once turned " cpu.weight" into a cgroup named " cpu:".
+ */
+#define CG_SETTING_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_."
+#define CG_SETTING_NAME_RULE  "a letter, then letters, digits, '_' or '.', as cpu.weight"
+bool cg_setting_name_valid(const char *s, size_t n);
+/*
+ * Append "FILE=VALUE": -EINVAL without '=' or when FILE is no interface file's name
+ * (cg_setting_name_valid), -ENOMEM.
+ */
 int cg_assignments_add(struct cg_assignments *a, const char *s);
 void cg_assignments_clear(struct cg_assignments *a);
 /* octal mode, 0..07777 */

@@ -51,9 +51,10 @@ int cg_setup_route(const struct cg_layout *l, struct cg_targets *ts, const char 
 	const char *why;
 	struct cg_hier *h;
 
-	if (!cg_name_is_plain(file))
-		return cg_diag_say(d, EINVAL, file, "", "-r",
-				   "not an interface file name (no '/' allowed)");
+	/* ctrl below becomes a spec: a name of other characters could make it a path or a list */
+	if (!cg_setting_name_valid(file, strlen(file)))
+		return cg_diag_say(d, EINVAL, file, "", "-r", "not an interface file's name (%s)",
+				   CG_SETTING_NAME_RULE);
 	why = cg_setting_refused(file);
 	if (why)
 		return cg_diag_say(d, EINVAL, file, "", "-r", "%s is not a setting: %s", file, why);

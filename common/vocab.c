@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "error.h"
@@ -413,8 +414,20 @@ int cg_vocab_device(const char *value, char *out, size_t size)
 	struct stat st;
 
 	if (value[0] != '/') {
+		size_t dl = device_len(value);
+
 		if (strlen(value) >= size)
 			return -ENAMETOOLONG;
+		/*
+		 * The kernel's answer to a device it does not have is ENODEV at the write, which
+		 * reads as a cgroup removed meanwhile: ask sysfs first, where it is mounted.
+		 */
+		if (dl) {
+			snprintf(path, sizeof(path), "/sys/dev/block/%.*s", (int)dl, value);
+			if (access(path, F_OK) < 0 && errno == ENOENT &&
+			    access("/sys/dev/block", F_OK) == 0)
+				return -ENODEV;
+		}
 		snprintf(out, size, "%s", value);
 		return 0;
 	}

@@ -66,8 +66,9 @@ const char *cg_vocab_v1_controller(const char *ctrl);
 
 /*
  * io.max/io.weight values name a device as MAJ:MIN or as a block device path: the value with
- * a leading /dev path replaced by its MAJ:MIN (not pure: stat). 0, -EINVAL (not a block
- * device), -ENOENT, or -ENAMETOOLONG.
+ * a leading /dev path replaced by its MAJ:MIN (not pure: stat, and a MAJ:MIN is looked up in
+ * /sys/dev/block where sysfs is mounted). 0, -EINVAL (not a block device), -ENOENT (no such
+ * path), -ENODEV (no block device MAJ:MIN), or -ENAMETOOLONG.
  */
 int cg_vocab_device(const char *value, char *out, size_t size);
 

@@ -58,7 +58,7 @@ test_usage_bad_values() {
 	assertEquals "cgcreate2: -d takes an octal mode, not '0999'" "$(head -n 1 <<<"$err")"
 	cgk_capture "$CG" -r cpu.weight /x
 	assertEquals 64 "$rc"
-	assertEquals "cgcreate2: --set takes FILE=VALUE, not 'cpu.weight'" "$(head -n 1 <<<"$err")"
+	assertEquals "cgcreate2: --set takes FILE=VALUE, FILE an interface file's name (a letter, then letters, digits, '_' or '.', as cpu.weight), not 'cpu.weight'" "$(head -n 1 <<<"$err")"
 	cgk_capture "$CG" -x -r cpu.weight=1 /x
 	assertEquals 64 "$rc"
 	cgk_capture "$CG" -R /x
@@ -68,6 +68,23 @@ test_usage_bad_values() {
 	assertEquals "cgcreate2: --kill takes a signal name or number, not 'SIGNOPE'" "$(head -n 1 <<<"$err")"
 	cgk_capture "$CG" -a no-such-user-cgkit:0 /x
 	assertEquals 64 "$rc"
+}
+
+# -r ' cpu.weight=100' made a cgroup " cpu:" at the hierarchy root and set nothing: the file's
+# controller part became the spec " cpu:/", a path. Run on plain directories named as the
+# hierarchies (CGKIT_MOUNTINFO), so that code which still took it makes nothing real.
+test_usage_set_file_names() {
+	local fx=$_cgk_tmp/fx-set f
+	mkdir -p "$fx/systemd" "$fx/cpu,cpuacct" "$fx/pids"
+	sed "s|@ROOT@|$fx|g" "$FIXTURES/cgexec2/mountinfo.legacy" >"$_cgk_tmp/mountinfo-set"
+	for f in ' cpu.weight' 'cpu.weight ' 'a b' '*.max' 'cpu,pids.max' '.x' $'cpu.weight\t'; do
+		CGKIT_MOUNTINFO=$_cgk_tmp/mountinfo-set cgk_capture "$CG" -p -v -r "$f=100" /rv
+		assertEquals "'$f': exit" 64 "$rc"
+		assertEquals "'$f': stderr" "cgcreate2: --set takes FILE=VALUE, FILE an interface file's name (a letter, then letters, digits, '_' or '.', as cpu.weight), not '${f//$'\t'/\\t}=100'" \
+			"$(head -n 1 <<<"$err")"
+		assertEquals "'$f': nothing said on stdout" "" "$out"
+	done
+	assertEquals "nothing made" "" "$(find "$fx" -mindepth 2)"
 }
 
 # --- v1 -------------------------------------------------------------------------------------
@@ -135,7 +152,8 @@ test_set_refuses_membership_and_paths() {
 	assertEquals "cgcreate2: cgroup.procs: -r: cgroup.procs is not a setting: a membership file: processes are placed with cgexec2 and moved with cgmigrate" "$err"
 	assertFalse "[ -e '$base/mem' ]"
 	cgk_capture "$CG" -g "$P/$S/mem" -r ../../cpu.shares=2
-	assertEquals 1 "$rc"
+	assertEquals "a path as FILE: a usage error" 64 "$rc"
+	assertContains "$err" "cgcreate2: --set takes FILE=VALUE, FILE an interface file's name"
 	assertFalse "[ -e '$base/mem' ]"
 	cgk_capture "$CG" -g "$P/$S/mem" -r memory.limit_in_bytes=1G
 	assertEquals 1 "$rc"

@@ -132,13 +132,18 @@ test_usage_errors() {
 
 	cgk_capture "$X" -r pids.max true
 	assertEquals "-r without =: exit" 64 "$rc"
-	assertEquals "-r without =: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max'")" "$err"
+	assertEquals "-r without =: stderr" "$(set_usage 'pids.max')" "$err"
 
 	cgk_capture "$X" --no-such-option true
 	assertEquals "unknown option: exit" 64 "$rc"
 
 	cgk_capture "$X" --version
 	assertTrue "--version: $out" "echo '$out' | grep -Eqx 'cgexec2 \(cgkit\) [0-9]+\.[0-9]+\.[0-9]+'"
+}
+
+# the usage error of a -r argument ($1, as shown)
+set_usage() {
+	usage_error "--set takes FILE=VALUE, FILE an interface file's name (a letter, then letters, digits, '_' or '.', as cpu.weight), not '$1'"
 }
 
 # Arguments in error lines: control bytes as \xNN, long values cut (the old code echoed them
@@ -148,10 +153,10 @@ test_escaped_arguments() {
 	long=$(printf 'a%.0s' $(seq 1 200))
 	cgk_capture "$X" -r $'pids.max\e[2J' true
 	assertEquals "-r: exit" 64 "$rc"
-	assertEquals "-r: stderr" "$(usage_error "--set takes FILE=VALUE, not 'pids.max\\x1b[2J'")" "$err"
+	assertEquals "-r: stderr" "$(set_usage 'pids.max\x1b[2J')" "$err"
 	cgk_capture "$X" -r "$long" true
 	# cut to fit cmd/tool.h's TOOL_SHOWN_SIZE (72): 68 bytes, then "..."
-	assertEquals "long -r: stderr" "$(usage_error "--set takes FILE=VALUE, not '${long:0:68}...'")" "$err"
+	assertEquals "long -r: stderr" "$(set_usage "${long:0:68}...")" "$err"
 	cgk_capture "$X" $'--transient=a\x07' true
 	assertContains "-t: stderr" "$err" "not 'a\\x07'"
 	cgk_capture "$X" $'--bogus\e]0;x\a' true
@@ -217,6 +222,18 @@ test_fixture_refuses_non_cgroupfs() {
 	assertContains "transient: why" "$err" "cgexec2: cgroup /x/new (pids): mkdir: No such device or address"
 	assertFalse "transient: nothing made" "[ -e $FXR/pids/x/new ]"
 	assertFalse "transient: COMMAND did not run" "[ -e $marker ]"
+}
+
+# -r ' pids.max=1' took " pids:/" as a path (a transient cgroup under " pids:" at the root)
+test_fixture_set_file_name_refused() {
+	fixture_layout
+	local marker=$_cgk_tmp/ran before
+	before=$(find "$FXR" | sort)
+	CGKIT_MOUNTINFO=$_cgk_tmp/mountinfo cgk_capture "$X" -r ' pids.max=1' touch "$marker"
+	assertEquals "exit" 64 "$rc"
+	assertEquals "stderr" "$(set_usage ' pids.max=1')" "$err"
+	assertFalse "COMMAND did not run" "[ -e $marker ]"
+	assertEquals "nothing made" "$before" "$(find "$FXR" | sort)"
 }
 
 # ---- placement -----------------------------------------------------------------------------
@@ -511,6 +528,62 @@ test_sigterm_cleans_up() {
 		assertTrue "$sig: leftover $bg killed" "cgk_wait_for pid_gone $bg"
 		assertTrue "$sig: removed" "dir_gone $PSB/st$sig"
 	done
+}
+
+# cgexec2 -t -v -s ... 2>&1 | true: cgexec2's own lines meet a reader that has gone. SIGPIPE
+# killed it (141), COMMAND ran on reparented and the transient cgroup stayed (45 of 50 runs).
+# Now such a write fails with EPIPE and changes nothing: the same wait, cleanup and status.
+# The runs go side by side (COMMAND lives 2 s); the reader is gone before the first -v line.
+test_sigpipe_cleans_up() {
+	need_pids || return 0
+	local i n=25 f pids=() alive=() left=() bad=()
+	for ((i = 0; i < n; i++)); do
+		f=$_cgk_tmp/pipe.$i
+		(
+			sleep 0.2
+			"$X" -g "pids:$S" -tpipe$i -v -s -- sh -c 'echo $$ >"$1"; exec sleep 2' _ "$f.pid"
+			echo $? >"$f.rc"
+			# once cgexec2 is gone, so must COMMAND be
+			[ -s "$f.pid" ] && kill -0 "$(cat "$f.pid")" 2>/dev/null && cat "$f.pid" >"$f.alive"
+		) 2>&1 | true &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i"; done
+	for ((i = 0; i < n; i++)); do
+		f=$_cgk_tmp/pipe.$i
+		[ "$(cat "$f.rc" 2>/dev/null)" = 0 ] || bad+=("$i:$(cat "$f.rc" 2>/dev/null)")
+		[ -d "$PSB/pipe$i" ] && left+=("pipe$i")
+		[ -s "$f.alive" ] && alive+=("$(cat "$f.alive")")
+	done
+	assertEquals "cgexec2 exits with COMMAND's status (run:status)" "" "${bad[*]}"
+	assertEquals "transient cgroups left" "" "${left[*]}"
+	assertEquals "commands running on after cgexec2 ended" "" "${alive[*]}"
+	for i in "${alive[@]}"; do pid_gone "$i" || kill -9 "$i"; done
+}
+
+# COMMAND gets SIGPIPE at its default action (cgexec2 ignores it for itself), spawned or exec'd
+# in place; ignored only when cgexec2 was started with it ignored. $1: the SigIgn bit of SIGPIPE.
+sigpipe_ignored() {
+	local hex
+	hex=$(awk '$1 == "SigIgn:" { print $2 }' <<<"$1")
+	[ -n "$hex" ] && echo $(((0x$hex >> 12) & 1))
+}
+
+test_sigpipe_default_for_command() {
+	need_pids || return 0
+	cgk_capture "$X" -g "pids:$S" -tdfl -- grep ^SigIgn: /proc/self/status
+	assertEquals "spawned: exit" 0 "$rc"
+	assertEquals "spawned: SIGPIPE not ignored" 0 "$(sigpipe_ignored "$out")"
+	cgk_capture "$X" -g "pids:$S" -- grep ^SigIgn: /proc/self/status
+	assertEquals "in place: exit" 0 "$rc"
+	assertEquals "in place: SIGPIPE not ignored" 0 "$(sigpipe_ignored "$out")"
+	cgk_capture bash -c 'trap "" PIPE; exec "$@"' _ "$X" -g "pids:$S" -tign -- grep ^SigIgn: /proc/self/status
+	assertEquals "inherited: exit" 0 "$rc"
+	assertEquals "inherited: SIGPIPE stays ignored" 1 "$(sigpipe_ignored "$out")"
+	# what that is for: yes(1) ends at its first write after head has gone
+	"$X" -g "pids:$S" -tyes -- yes | head -n 1 >/dev/null
+	assertEquals "yes | head: COMMAND died of SIGPIPE" 141 "${PIPESTATUS[0]}"
+	assertTrue "yes | head: removed" "dir_gone $PSB/yes"
 }
 
 # a COMMAND that ignores SIGTERM: the second one kills the transient cgroup

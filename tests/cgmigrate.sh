@@ -820,13 +820,20 @@ test_drain_into_ancestor() {
 	assertEquals "recursive, into the grandparent: exit ($err)" 0 "$rc"
 	assertEquals "recursive: summary" "moved 1 process, 0 gone, 0 failed; /$S/up/kid ($LABEL) empty after 1 round" "$(moves "$out")"
 	assertEquals "recursive: moved" "/$S" "$(cgk_cgroup_of "$3" "$H")"
-	# a target inside the source: its subtree stays out, the rest of the source drains into it
+	# -R with a target inside the source: refused before anything moves. It left the target's
+	# subtree out, moved the rest into it and said "/up empty" while /up/kid held processes.
 	"$M" -g "$PFX/$S/up/kid/grand" "$1" || { fail "setup 2"; return; }
 	cgk_capture "$M" -v -R -F "$PFX/$S/up" -g "$PFX/$S/up/kid"
-	assertEquals "target inside: exit ($err)" 0 "$rc"
-	assertEquals "target inside: summary" "moved 2 processes, 0 gone, 0 failed; /$S/up ($LABEL) empty after 1 round" "$(moves "$out")"
-	assertEquals "target inside: the parent's and the sibling's moved" "/$S/up/kid /$S/up/kid" "$(cgk_cgroup_of "$2" "$H") $(cgk_cgroup_of "$4" "$H")"
-	assertEquals "target inside: below the target stays" "/$S/up/kid/grand" "$(cgk_cgroup_of "$1" "$H")"
+	assertEquals "target inside: a usage error" 64 "$rc"
+	assertEquals "target inside: why" "cgmigrate: cgroup /$S/up ($LABEL): drain: the target /$S/up/kid is inside the subtree that -R empties: it would be filled instead (name a target outside /$S/up, or drop -R to drain only the source's own processes)" "$err"
+	assertEquals "target inside: no summary" "" "$(moves "$out")"
+	assertEquals "target inside: nothing moved" "/$S/up /$S/up/other /$S/up/kid/grand" \
+		"$(cgk_cgroup_of "$2" "$H") $(cgk_cgroup_of "$4" "$H") $(cgk_cgroup_of "$1" "$H")"
+	# without -R the source's own processes go into its child, as for any target
+	cgk_capture "$M" -v -F "$PFX/$S/up" -g "$PFX/$S/up/kid"
+	assertEquals "flat into a child: exit ($err)" 0 "$rc"
+	assertEquals "flat into a child: moved" "/$S/up/kid" "$(cgk_cgroup_of "$2" "$H")"
+	"$M" -g "$PFX/$S/up" "$2" "$4" || { fail "setup 3"; return; }
 	# an empty source says so with -v, and that is success
 	cgk_capture "$M" -v -F "$PFX/$S/up/other" -g "$PFX/$S/up"
 	assertEquals "empty: exit" 0 "$rc"

@@ -156,8 +156,12 @@ test_quote_set_file_name() {
 	cgk_need_unified || return 0
 	cgk_sandbox unified >/dev/null || { fail "no unified sandbox"; return; }
 	cgk_capture "$C" -r "$(printf 'cpu.we\e]0;owned\aight')=1" "/$S/q"
-	assertEquals "exit ($err)" 1 "$rc"
+	# no interface file's name: refused with the arguments (argp's "Try" line follows)
+	assertEquals "exit ($err)" 64 "$rc"
+	assertEquals "argp's hint second" "Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information." "$(sed -n 2p <<<"$err")"
+	err=$(head -n 1 <<<"$err")
 	assert_one_safe_line "-r file"
+	assertFalse "nothing made" "[ -e '$(cgk_mnt unified)/$S/q' ]"
 	assertContains "escaped" "$err" 'cpu.we\x1b]0;owned\x07ight'
 }
 
@@ -190,6 +194,66 @@ test_quote_kernel_name() {
 	assertContains "escaped" "$err" 'k\x1b[7mX\x1b[2Kforged: line\t'
 	kill -9 "$SLEEPER"
 	cgk_wait_for test ! -s "$sb/p/$name/cgroup.procs"
+}
+
+# No byte of $2 (lines on stdout) is a control character but the newlines, a C1 control or
+# invalid UTF-8 ($1 names the check).
+assert_safe_text() {
+	local LC_ALL=C text=${2//$'\n'/}
+	[[ $text != *[[:cntrl:]]* && $text != *$'\xc2'[$'\x80'-$'\x9f']* && $text != *$'\xff'* ]] ||
+		fail "$1: raw bytes on stdout: $(printf '%s' "$2" | od -c | head -n 5)"
+}
+
+# $2 holds the text $3 (both escaped already); a failure shows them as od does, never raw
+has_text() {
+	[[ $2 == *"$3"* ]] ||
+		fail "$1: not found: $(printf '%s' "$3" | od -c | head -n 3); in: $(printf '%s' "$2" | od -c | head -n 8)"
+}
+
+# -v names every cgroup it creates, signals, kills, moves from and removes escaped, as the
+# error lines do: cgcreate2 -x -R -v printed listed names raw (an OSC title, a screen clear, a
+# tab, a C1 CSI and invalid UTF-8 reached the terminal). All under qv/: later tests make d and m.
+test_quote_verbose_names() {
+	local sb osc clear c1 qosc qclear qc1
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_sandbox unified >/dev/null || { fail "no unified sandbox"; return; }
+	sb=$(cgk_mnt unified)/$S/qv
+	osc=$(printf 'o\e]0;owned\a') clear=$(printf 'c\e[2J\e[H\tT') c1=$(printf 'x\xc2\x9b2J\xffy')
+	qosc='o\x1b]0;owned\x07' qclear='c\x1b[2J\x1b[H\tT' qc1='x\xc2\x9b2J\xffy'
+	mkdir -p "$sb/v/$c1/$osc/$clear" "$sb/m/$c1/$osc" || { fail "mkdir"; return; }
+	sleeper
+	echo "$SLEEPER" >"$sb/v/$c1/$osc/cgroup.procs" || { fail "move"; return; }
+	cgk_capture "$C" -x -R -k --grace=0 -v "/$S/qv/v/$c1"
+	assertEquals "-x -R -k: exit" 0 "$rc"
+	assertFalse "-x -R -k: removed" "[ -e '$sb/v/$c1' ]"
+	assert_safe_text "-x -R -k -v" "$out"
+	has_text "-x -R -k -v: the signal" "$out" "process in cgroup /$S/qv/v/$qc1 (unified)"
+	has_text "-x -R -k -v: removed (C1)" "$out" "removed cgroup /$S/qv/v/$qc1 (unified)"
+	has_text "-x -R -k -v: removed (OSC)" "$out" "removed cgroup /$S/qv/v/$qc1/$qosc (unified)"
+	has_text "-x -R -k -v: removed (clear)" "$out" "removed cgroup /$S/qv/v/$qc1/$qosc/$qclear (unified)"
+
+	sleeper
+	echo "$SLEEPER" >"$sb/m/$c1/$osc/cgroup.procs" || { fail "move"; return; }
+	cgk_capture "$C" -x -R -v --migrate-to-parent "/$S/qv/m/$c1"
+	assertEquals "--migrate-to-parent: exit" 0 "$rc"
+	assert_safe_text "--migrate-to-parent -v" "$out"
+	has_text "--migrate-to-parent -v: moved" "$out" "from cgroup /$S/qv/m/$qc1 (unified) and its subtree to its parent /$S/qv/m"
+	has_text "--migrate-to-parent -v: removed" "$out" "removed cgroup /$S/qv/m/$qc1/$qosc (unified)"
+
+	cgk_capture "$C" -p -v "/$S/qv/c/$c1/z"
+	assertEquals "create: exit" 0 "$rc"
+	assert_safe_text "create -v" "$out"
+	has_text "create -v" "$out" "created cgroup /$S/qv/c/$qc1/z (unified)"
+
+	# cgmigrate's drain names its source the same way
+	mkdir -p "$sb/d/$c1" || { fail "mkdir"; return; }
+	sleeper
+	echo "$SLEEPER" >"$sb/d/$c1/cgroup.procs" || { fail "move"; return; }
+	cgk_capture "$M" -v -F "/$S/qv/d/$c1" -g "/$S/qv/d"
+	assertEquals "cgmigrate -F: exit" 0 "$rc"
+	assert_safe_text "cgmigrate -F -v" "$out"
+	has_text "cgmigrate -F -v" "$out" "; /$S/qv/d/$qc1 (unified) empty after 1 round"
 }
 
 # 100 KB of value (an argument's limit is 128 KB) is cut, with "...", not echoed whole.

@@ -223,6 +223,22 @@ test_refuse_move_outside() {
 	assertEquals "cgexec2: the line" "cgexec2: cgroup /$S (unified): open cgroup.procs: $rule" "$err"
 }
 
+# A drain whose moves all fail (the source beside the delegation: the common ancestor is
+# root's) reports each failure, exits 1 and never calls the source empty: it said "empty
+# after 1 round" with the process still there, as a refused process is not listed again.
+test_drain_failed_not_empty() {
+	ready || return 0
+	local rule="Permission denied (delegation rule: the writer must own cgroup.procs of the target and of the common ancestor of source and target (see cgcreate2 -D))"
+	mkdir "$UM/$S/other"
+	as_user "$D/home" "$CGKIT_BIN/cgcreate2" "$D/a"
+	user_sleeper "/$S/other"
+	as_user "$D/home" "$CGKIT_BIN/cgmigrate" -v -F "/$S/other" -g "$D/a"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "the failure" "cgmigrate: cgroup $D/a (unified): move process $sleeper: $rule" "$err"
+	assertEquals "the summary" "moved 0 processes, 0 gone, 1 failed; /$S/other (unified) not empty after 1 round" "$out"
+	assertEquals "still there" "/$S/other" "$(cgk_cgroup_of "$sleeper" unified)"
+}
+
 # Outside the delegation: a cgroup beside it, exit 1, nothing made.
 test_refuse_create_outside() {
 	ready || return 0

@@ -160,6 +160,28 @@ test_io_max_device_path() {
 	assertContains "says so" "$err" "not a block device"
 }
 
+# io.max with a MAJ:MIN the system has no block device for: one line naming the device and
+# the rule, before anything is made. The kernel's ENODEV at the write read "No such device
+# (the cgroup was removed meanwhile)".
+test_io_max_missing_device() {
+	cgk_need_root || return 0
+	local d dev=8:0 m lab
+	d=$(where iom io)
+	[ -n "$d" ] || d=$(where iom blkio)
+	[ -n "$d" ] || { cgk_skip "no io or blkio controller"; return 0; }
+	[ -d /sys/dev/block ] || { cgk_skip "no /sys/dev/block to tell a missing device"; return 0; }
+	for m in 8:0 4095:0 4095:1048575; do
+		[ -e "/sys/dev/block/$m" ] || { dev=$m; break; }
+	done
+	[ -e "/sys/dev/block/$dev" ] && { cgk_skip "every device tried exists"; return 0; }
+	lab=unified
+	v1 "$d" && lab=blkio
+	cgk_capture "$C" -p -r "io.max=$dev rbps=1000" "/$S/iom"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "names the device and the rule" "cgcreate2: cgroup /$S/iom ($lab): set: io.max=$dev rbps=1000: no block device $dev on this system (/sys/dev/block): io.max needs an existing block device, as MAJ:MIN or a /dev path" "$err"
+	assertFalse "nothing made" "[ -d '$d' ]"
+}
+
 # cgexec2 -t with a v2 name and nothing else: the transient cgroup goes where pids is.
 test_cgexec2_pids_transient() {
 	cgk_need_root || return 0

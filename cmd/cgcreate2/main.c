@@ -70,7 +70,7 @@ static const struct argp_option options[] = {
 	  "v2: enable these controllers top-down from the root so the cgroup has them", 2 },
 	{ "threaded", 'T', 0, 0, "v2: make the new cgroup threaded (cgroup.type)", 2 },
 	{ "set", 'r', "FILE=VALUE", 0,
-	  "Write an interface file after creation; CPU names (cpu.weight, cpu.max, ...) are translated on v1; repeatable",
+	  "Write an interface file (FILE: its name, as cpu.weight) after creation; CPU names (cpu.weight, cpu.max, ...) are translated on v1; repeatable",
 	  2 },
 	{ 0, 0, 0, 0, "Ownership and permissions (as libcgroup's cgcreate):", 3 },
 	{ "admin", 'a', "UID:GID", 0, "Owner of the directory and its interface files", 3 },
@@ -211,7 +211,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"-r is --set FILE=VALUE, not '%s'; to remove a subtree (cgdelete -r) use -x -R",
 				TOOL_SHOWN(arg));
 		if (r < 0)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'", TOOL_SHOWN(arg));
+			argp_error(state, TOOL_SET_USAGE, TOOL_SHOWN(arg));
 		break;
 	}
 	case 'a':
@@ -367,7 +367,7 @@ static void say_mount(const char *what)
 
 static void say_made(const struct cg_setup_event *e, void *ctx)
 {
-	const char *where = e->path, *label = e->hier->label;
+	const char *where = TOOL_PATH(e->path), *label = e->hier->label;
 	char written[1024];
 
 	switch (e->what) {
@@ -375,7 +375,7 @@ static void say_made(const struct cg_setup_event *e, void *ctx)
 		printf("created cgroup /%s (%s)\n", where, label);
 		break;
 	case CG_SETUP_ENABLED:
-		printf("enabled +%s in cgroup /%s (%s)\n", e->arg, where, label);
+		printf("enabled +%s in cgroup /%s (%s)\n", TOOL_SHOWN(e->arg), where, label);
 		break;
 	case CG_SETUP_THREADED:
 		printf("made cgroup /%s threaded\n", where);
@@ -453,14 +453,14 @@ static void say_step(const struct cg_remove_event *e, void *ctx)
 	switch (e->what) {
 	case CG_REMOVE_SIGNAL:
 		printf("sent SIG%s to %d %s in cgroup /%s (%s)\n", sig ? sig : "?", e->count, what,
-		       e->path, e->hier->label);
+		       TOOL_PATH(e->path), e->hier->label);
 		break;
 	case CG_REMOVE_KILL:
 		printf("killed %d %s still in cgroup /%s (%s) after the grace\n", e->count, what,
-		       e->path, e->hier->label);
+		       TOOL_PATH(e->path), e->hier->label);
 		break;
 	case CG_REMOVE_RMDIR:
-		printf("removed cgroup /%s (%s)\n", e->path, e->hier->label);
+		printf("removed cgroup /%s (%s)\n", TOOL_PATH(e->path), e->hier->label);
 		break;
 	case CG_REMOVE_MOVE:
 		printf("moved %d %s%s from cgroup /%s (%s)%s to its parent /%s\n", e->count,
@@ -468,9 +468,9 @@ static void say_step(const struct cg_remove_event *e, void *ctx)
 		       e->count == 1 ? ""
 		       : e->thread   ? "s"
 				     : "es",
-		       e->path, e->hier->label,
+		       TOOL_PATH(e->path), e->hier->label,
 		       ((const struct cgcreate2_args *)ctx)->recursive ? " and its subtree" : "",
-		       e->to);
+		       TOOL_PATH(e->to));
 		break;
 	}
 }
@@ -558,8 +558,8 @@ static int stop_scopes(struct cgcreate2_args *a, struct cg_targets *ts)
 			tool_report(&d, r);
 			ret = TOOL_EXIT_FAILED;
 		} else if (a->verbose) {
-			printf("stopped scope %s%s, cgroup /%s (unified)\n", o.unit,
-			       o.user_manager ? " (user)" : "", t->path);
+			printf("stopped scope %s%s, cgroup /%s (unified)\n", TOOL_PATH(o.unit),
+			       o.user_manager ? " (user)" : "", TOOL_PATH(t->path));
 		}
 		free(t->path);
 		cg_strv_free(t->controllers);
@@ -640,9 +640,10 @@ static int do_scope(struct cgcreate2_args *a)
 	}
 	if (a->verbose)
 		printf("started scope %s (Delegate=yes) in cgroup /%s (unified), keeper pid %d in /%s\n",
-		       unit, cg, (int)keeper, cg_target_name(&ts.t[0], name, sizeof(name)) + 1);
+		       TOOL_PATH(unit), TOOL_PATH(cg), (int)keeper,
+		       TOOL_PATH(cg_target_name(&ts.t[0], name, sizeof(name)) + 1));
 	else
-		printf("/%s\n", cg);
+		printf("/%s\n", TOOL_PATH(cg));
 	cg_journal_clear(&j);
 	cg_targets_clear(&ts);
 	cg_layout_free(l);
@@ -676,7 +677,7 @@ static int run(struct cgcreate2_args *a)
 				printf("cgroup filesystems already mounted (%s layout), nothing changed:\n",
 				       cg_layout_kind_name(cg_layout_kind(l)));
 				for (size_t i = 0; i < l->n; i++)
-					printf("  %s %s\n", l->hier[i].mountpoint,
+					printf("  %s %s\n", TOOL_PATH(l->hier[i].mountpoint),
 					       l->hier[i].label);
 				cg_layout_free(l);
 				l = NULL;

@@ -72,7 +72,7 @@ static const struct argp_option options[] = {
 	{ "name", OPT_NAME, "NAME", 0, "The transient cgroup's name, a plain name (implies -t)",
 	  1 },
 	{ "set", 'r', "FILE=VALUE", 0,
-	  "Write an interface file of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
+	  "Write an interface file (FILE: its name, as pids.max) of the transient cgroup before COMMAND starts (implies -t); CPU names (cpu.weight, cpu.max, ...) are translated on v1; on v2 the controller is enabled on the way down; repeatable",
 	  1 },
 	{ "keep", OPT_KEEP, 0, 0, "Leave the transient cgroup and what runs in it", 1 },
 	{ 0, 0, 0, 0, "Where systemd runs (-t without -g):", 3 },
@@ -138,8 +138,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
-			argp_error(state, "--set takes FILE=VALUE, not '%s'",
-				   cg_quote(arg, show, sizeof(show)));
+			argp_error(state, TOOL_SET_USAGE, cg_quote(arg, show, sizeof(show)));
 		a->transient = true;
 		break;
 	}
@@ -222,6 +221,29 @@ static void say_placed(const struct cg_targets *t, pid_t pid, bool exec, bool cl
 		tool_say("pid %d in %s (%s): %s", (int)pid, cg_target_name(x, where, sizeof(where)),
 			 x->hier->label, how);
 	}
+}
+
+/*
+ * cgexec2's own lines (-v, --stats, errors) into a pipe whose reader has gone must not end it
+ * between the spawn and the cleanup: SIGPIPE's default action left COMMAND running, reparented,
+ * and the transient cgroup behind (cgexec2 -t -v ... 2>&1 | true). It is ignored, so such a
+ * write fails with EPIPE, which changes nothing (the same wait, the same cleanup, COMMAND's
+ * status), and COMMAND gets back the disposition cgexec2 was started with.
+ */
+static sigset_t pipe_default; /* SIGPIPE, unless cgexec2 was started with it ignored */
+
+static void sigpipe_ignore(void)
+{
+	sigemptyset(&pipe_default);
+	if (signal(SIGPIPE, SIG_IGN) != SIG_IGN)
+		sigaddset(&pipe_default, SIGPIPE);
+}
+
+/* before an exec in place (the spawned child: cg_spawn_opts.child_default) */
+static void sigpipe_restore(void)
+{
+	if (sigismember(&pipe_default, SIGPIPE) == 1)
+		signal(SIGPIPE, SIG_DFL);
 }
 
 static int sticky_hook(pid_t pid, void *userdata, struct cg_diag *d)
@@ -310,6 +332,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 {
 	struct cg_spawn_opts so = {
 		.child_mask = oldmask,
+		.child_default = &pipe_default,
 		.no_clone3 = a->no_clone3,
 		.before_exec = a->sticky ? sticky_hook : NULL,
 	};
@@ -500,8 +523,10 @@ static int run_scope(struct cgexec2_args *a)
 		cg_layout_free(l);
 	}
 	fflush(NULL);
+	sigpipe_restore();
 	execvp(a->argv[0], a->argv);
 	r = errno;
+	sigpipe_ignore();
 	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
 	return cg_exec_errno_status(r);
 }
@@ -581,8 +606,10 @@ static int run(struct cgexec2_args *a)
 		say_placed(&t, getpid(), true, false);
 	/* no freeing first: exec discards the memory, and every fd we hold is close-on-exec */
 	fflush(NULL);
+	sigpipe_restore();
 	execvp(a->argv[0], a->argv);
 	r = errno;
+	sigpipe_ignore();
 	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
 	ret = cg_exec_errno_status(r);
 	goto out;
@@ -667,6 +694,7 @@ int main(int argc, char **argv)
 	struct cgexec2_args a = { 0 };
 	int ret;
 
+	sigpipe_ignore();
 	tool_check_stdout(EXIT_CGEXEC);
 	check_option_names(argc, argv);
 	argp_err_exit_status = TOOL_EXIT_USAGE;

@@ -332,7 +332,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		tool_report(&d, r);
 		return EXIT_USAGE;
 	}
-	r = cg_drain_check(&src, dst, &d);
+	r = cg_drain_check(&src, dst, a->recursive, &d);
 	if (r < 0) {
 		tool_report(&d, r);
 		cg_targets_clear(&src);
@@ -372,9 +372,9 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		if (a->verbose && res.started)
 			printf("moved %zu %s, %zu gone, %zu failed; %s (%s) %s after %u round%s\n",
 			       res.moved, tool_plural(res.moved, "process", "processes"), res.gone,
-			       res.failed, cg_target_name(&src.t[i], name, sizeof(name)),
-			       src.t[i].hier->label, r < 0 ? "not empty" : "empty", res.rounds,
-			       res.rounds == 1 ? "" : "s");
+			       res.failed, TOOL_PATH(cg_target_name(&src.t[i], name, sizeof(name))),
+			       src.t[i].hier->label, r < 0 || res.left ? "not empty" : "empty",
+			       res.rounds, res.rounds == 1 ? "" : "s");
 	}
 	cg_targets_clear(&src);
 	return rc;

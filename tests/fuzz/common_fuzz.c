@@ -16,6 +16,7 @@
 #include "migrate.h"
 #include "mount.h"
 #include "parse.h"
+#include "setup.h"
 #include "spec.h"
 #include "strv.h"
 
@@ -244,6 +245,38 @@ static void sizes(const char *s)
 	}
 }
 
+/*
+ * -r FILE=VALUE: FILE taken only as an interface file's name, and routed from an empty call
+ * (cgexec2 -t without -g) only to hierarchy roots: " cpu.weight" once made the path " cpu:".
+ */
+static void setting_names(const char *s)
+{
+	struct cg_assignments a = { 0 };
+	struct cg_layout *l = NULL;
+	struct cg_targets t = { 0 };
+	struct cg_diag d;
+	int r = cg_assignments_add(&a, s);
+
+	if (r == 0) {
+		if (!isalpha((unsigned char)a.v[0].file[0]))
+			abort();
+		for (const char *c = a.v[0].file; *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.')
+				abort();
+	} else if (r != -EINVAL && r != -ENOMEM) {
+		abort();
+	}
+	if (cg_layout_parse(hybrid, &l) == 0) {
+		if (cg_setup_route(l, &t, r == 0 ? a.v[0].file : s, true, &d) == 0)
+			for (size_t i = 0; i < t.n; i++)
+				if (t.t[i].path[0])
+					abort();
+		cg_targets_clear(&t);
+		cg_layout_free(l);
+	}
+	cg_assignments_clear(&a);
+}
+
 /* PSI's percentages: what strtod made of them before, for the digits the kernel prints */
 static void decimal(const char *s)
 {
@@ -409,6 +442,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct cg_diag d;
 		char *eq = strchr(s, '=');
 
+		setting_names(s);
 		if (eq) {
 			*eq = '\0';
 			for (int v = 1; v <= 2; v++) {

@@ -66,6 +66,8 @@ static const struct {
 	/* the same for every operation */
 	{ ESRCH, CG_OP_OTHER, 2, "no such process" },
 	{ ENODEV, CG_OP_READ, 2, "removed meanwhile" },
+	/* a write's ENODEV is also io.max's (blkio's) answer to a device the kernel lacks */
+	{ ENODEV, CG_OP_WRITE, 1, "or the block device the value names is gone" },
 	{ ESTALE, CG_OP_OPEN, 1, "unmounted since the mount table was read" },
 	{ EROFS, CG_OP_MKDIR, 2, "read-only" },
 	{ ENOSPC, CG_OP_MKDIR, 2, "cgroup.max.descendants" },

@@ -201,6 +201,59 @@ static void formats(void)
 	}
 }
 
+/*
+ * -r FILE=VALUE: FILE is an interface file's name or the whole argument is refused. " cpu.weight"
+ * was taken, and its controller " cpu" became the spec " cpu:/", a path: a cgroup " cpu:".
+ */
+static void assignments(void)
+{
+	static const char *const good[] = {
+		"cpu.weight=100",
+		"memory.limit_in_bytes=1G",
+		"hugetlb.2MB.max=0",
+		"io.max=8:0 rbps=1",
+		"x=",
+		"cpu.max=a=b",
+		"cgroup.max.depth=3",
+	};
+	static const char *const bad[] = {
+		" cpu.weight=100",
+		"cpu.weight =100",
+		"a b=1",
+		"*.max=1",
+		"cpu,memory.max=1",
+		"../cpu.shares=1",
+		"a/pids.max=1",
+		".x=1",
+		"1cpu.weight=1",
+		"_x=1",
+		"=1",
+		"cpu.weight",
+		"cpu-x.max=1",
+		"cpu.weight\t=1",
+		"memory.max\n=1",
+		"caf\xc3\xa9.max=1",
+		"",
+	};
+	struct cg_assignments a = { 0 };
+
+	for (size_t k = 0; k < sizeof(good) / sizeof(good[0]); k++)
+		CHECK_INT(cg_assignments_add(&a, good[k]), 0);
+	CHECK_INT(a.n, sizeof(good) / sizeof(good[0]));
+	CHECK_STR(a.v[5].file, "cpu.max");
+	CHECK_STR(a.v[5].value, "a=b");
+	CHECK_STR(a.v[4].value, "");
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		CHECK_INT(cg_assignments_add(&a, bad[k]), -EINVAL);
+	CHECK_INT(a.n, sizeof(good) / sizeof(good[0]));
+	cg_assignments_clear(&a);
+	/* the length is the caller's: a name may be cut out of a longer text */
+	CHECK(cg_setting_name_valid("cpu.weight=1", 10));
+	CHECK(!cg_setting_name_valid("cpu.weight=1", 11));
+	CHECK(!cg_setting_name_valid("cpu", 0));
+	CHECK(!cg_setting_name_valid("cpu\0x", 5));
+}
+
 int main(void)
 {
 	uint64_t u = 0;
@@ -214,6 +267,7 @@ int main(void)
 	decimals();
 	pid_files();
 	formats();
+	assignments();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
 	CHECK_INT(cg_parse_u64("42\n", 100, &u), 0); /* kernel files end in a newline */

@@ -106,7 +106,8 @@ static void test_refused(void)
 	static const char *const files[] = {
 		"cgroup.procs",	 "cgroup.threads", "tasks",	  "cgroup.freeze",
 		"freezer.state", "cgroup.kill",	   "cgroup.type", "cgroup.subtree_control",
-		"release_agent", "../cpu.shares",  "a/pids.max",
+		"release_agent", "../cpu.shares",  "a/pids.max",  " cpu.weight",
+		"*.max",	 "cpu,pids.max",   "name=x.y",
 	};
 	struct cg_layout *un = fixture_layout(unified, "pids");
 	struct cg_targets t = { 0 };
@@ -123,10 +124,34 @@ static void test_refused(void)
 	cg_layout_free(un);
 }
 
+/*
+ * A file whose controller part is no controller's name never becomes a spec: " cpu.weight" on
+ * a hybrid layout made the spec " cpu:/", which is a path, and cgcreate2 -p made a cgroup
+ * " cpu:" at the unified root; "*.max" would have made every hierarchy's root a target.
+ */
+static void test_never_a_spec(void)
+{
+	static const char *const files[] = { " cpu.weight", "*.max", "cpu,pids.max", " x.y" };
+	struct cg_layout *hy = fixture_layout(hybrid, "");
+	struct cg_targets t = { 0 };
+	struct cg_diag d = { 0 };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		CHECK_INT(cg_setup_route(hy, &t, files[i], true, &d), -EINVAL);
+		CHECK_INT(t.n, 0);
+	}
+	CHECK_STR(
+		d.why,
+		"not an interface file's name (a letter, then letters, digits, '_' or '.', as cpu.weight)");
+	cg_targets_clear(&t);
+	cg_layout_free(hy);
+}
+
 int main(void)
 {
 	test_core_file();
 	test_controller_file();
 	test_refused();
+	test_never_a_spec();
 	return CHECK_DONE();
 }
