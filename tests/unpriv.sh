@@ -235,7 +235,8 @@ test_drain_failed_not_empty() {
 	as_user "$D/home" "$CGKIT_BIN/cgmigrate" -v -F "/$S/other" -g "$D/a"
 	assertEquals "exit" 1 "$rc"
 	assertEquals "the failure" "cgmigrate: cgroup $D/a (unified): move process $sleeper: $rule" "$err"
-	assertEquals "the summary" "moved 0 processes, 0 gone, 1 failed; /$S/other (unified) not empty after 1 round" "$out"
+	assertEquals "the summary" "into $D/a (unified)
+moved 0 processes, 0 gone, 1 failed; /$S/other (unified) not empty after 1 round" "$out"
 	assertEquals "still there" "/$S/other" "$(cgk_cgroup_of "$sleeper" unified)"
 }
 
