@@ -177,7 +177,7 @@ static int psi_refused(struct cg_watch *w, struct wnode *n, const struct cg_psi_
 	for (size_t i = 0; i < ARRAY_SIZE(psi_rules); i++)
 		if (psi_rules[i].err == e)
 			return cg_diag_say(w->d, e, where, label, what, "%s", psi_rules[i].why);
-	return cg_diag_fail(w->d, e, CG_OP_WRITE, 2, where, label, what);
+	return cg_diag_fail(w->d, e, CG_OP_WRITE, 2, where, label, "%s", what);
 }
 
 static int psi_register(struct cg_watch *w, struct wnode *n, size_t i, bool top)

@@ -117,8 +117,8 @@ test_live_origin_labels() {
 		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/$CTR\",unit=\"cri-containerd-$ID.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$ID\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
 	assertContains "a service's own cgroup" "$out" \
 		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/system.slice/nginx.service/worker\",unit=\"nginx.service\",slice=\"system.slice\"} "
-	assertContains "a machine, unescaped" "$out" \
-		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/machine.slice/machine-qemu\\\\x2d1\\\\x2dvm.scope\",unit=\"machine-qemu\\\\x2d1\\\\x2dvm.scope\",slice=\"machine.slice\",machine=\"qemu-1-vm\"} "
+	assertContains "a machine, unescaped (the path and unit: a backslash escaped, reversibly, then for the label)" "$out" \
+		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/machine.slice/machine-qemu\\\\\\\\x2d1\\\\\\\\x2dvm.scope\",unit=\"machine-qemu\\\\\\\\x2d1\\\\\\\\x2dvm.scope\",slice=\"machine.slice\",machine=\"qemu-1-vm\"} "
 	assertContains "Docker's cgroupfs driver" "$out" \
 		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/docker/$ID\",container_id=\"$ID\"} "
 	assertContains "nothing to say: no label" "$out" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S\"} "

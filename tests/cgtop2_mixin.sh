@@ -207,6 +207,11 @@ prometheus_evaluates() {
 	assertEquals "rules of $rules that Prometheus could not evaluate" "" "$res"
 	res=$(dashboard_queries_fail "$MIXIN/$dashboard")
 	assertEquals "queries of $dashboard that Prometheus refused" "" "$res"
+	# the rules may be evaluated before the first scrape: up comes with that scrape
+	target_up() {
+		[ "$(prom_api 'query?query=up%7Bjob%3D%22cgtop2%22%7D' | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')" = 1 ]
+	}
+	CGK_WAIT_TICKS=300 cgk_wait_for target_up
 	assertEquals "the target is up" 1 \
 		"$(prom_api 'query?query=up%7Bjob%3D%22cgtop2%22%7D' | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')"
 	kill "$PROM_PID" 2>/dev/null

@@ -41,7 +41,7 @@ json_times() {
 # Output without its times and the exposition's own metrics (the scrape's duration and the
 # sampler's error counts, which a replay does not have)
 untimed() {
-	sed 's/"time":[0-9.]*,/"time":T,/; s/^[0-9]*\.[0-9]\{3\},/T,/' | grep -v '^\(# [A-Z]* \)\{0,1\}cgtop2_'
+	sed 's/"time":[0-9.]*,/"time":T,/; s/"time_unix":[0-9.]*,/"time_unix":T,/; s/"time_iso":"[^"]*",/"time_iso":T,/; s/^[0-9]*\.[0-9]\{3\},/T,/' | grep -v '^\(# [A-Z]* \)\{0,1\}cgtop2_'
 }
 
 test_usage_errors() {

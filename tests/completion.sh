@@ -78,7 +78,7 @@ CGKIT_BIN=$(printf %q "$CGKIT_BIN") $cmd"
 }
 
 # the servers, and their sockets: tmux leaves a socket behind
-tearDown() {
+teardown_test() {
 	local s p
 	for s in "${_sh_socks[@]}"; do
 		p=$(tmux -L "$s" display -p '#{socket_path}' 2>/dev/null)

@@ -279,7 +279,7 @@ Try \`cgcreate2 --help' or \`cgcreate2 --usage' for more information."
 	assertTrue "nothing removed" "[ -d $MNT/$S/d/kid ]"
 	# without -x, the plain usage line
 	cgk_capture "$C" -r "/$S/d"
-	assertContains "no -x: plain" "$err" "cgcreate2: --set takes FILE=VALUE, not '/$S/d'"
+	assertContains "no -x: plain" "$err" "cgcreate2: --set takes FILE=VALUE, FILE an interface file's name"
 }
 
 # cgset -r on an existing cgroup is cgcreate2 -p -r: without -p the error says so

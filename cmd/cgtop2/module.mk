@@ -7,7 +7,7 @@ CGTOP2_CURSES := $(shell pkg-config --libs ncursesw panelw)
 CGTOP2_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw panelw)
 $(OBJ)/cmd/cgtop2/screen%.o $(OBJ)/cmd/cgtop2/history.o: ALL_CFLAGS += $(CGTOP2_CURSES_CFLAGS)
 # --listen: libmicrohttpd (with GnuTLS), libyaml for --web-config, libcrypt for bcrypt, zlib
-CGTOP2_OBJ += $(addprefix $(OBJ)/cmd/cgtop2/,serve.o serve_auth.o serve_guard.o webconfig.o negotiate.o triggers.o)
+CGTOP2_OBJ += $(addprefix $(OBJ)/cmd/cgtop2/,serve.o serve_auth.o serve_guard.o serve_io.o webconfig.o negotiate.o triggers.o)
 CGTOP2_LIBS := $(shell pkg-config --libs libmicrohttpd yaml-0.1 libcrypt zlib gnutls) -lpthread
 $(O)/cgtop2: $(CGTOP2_OBJ) $(LIBCGKIT)
 	$(LINK) -o $@ $^ -lm $(CGTOP2_CURSES) $(CGTOP2_LIBS) $(LIBCGKIT_LIBS) $(LDLIBS)

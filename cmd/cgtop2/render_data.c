@@ -305,7 +305,12 @@ static void csv_limits(struct out *o, const struct cg_stat_row *r, bool header)
 
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
 {
-	double now = wall_time(v);
+	/* the JSON's seconds with their milliseconds cut, as "time" and "time_unix" have them */
+	uint64_t ns = wall_time(v);
+	char now[32];
+
+	snprintf(now, sizeof(now), "%" PRIu64 ".%03" PRIu64, (uint64_t)(ns / NSEC_PER_SEC),
+		 (uint64_t)(ns % NSEC_PER_SEC / NSEC_PER_MSEC));
 	/* the empty fields of a thread's row between its CPU and its tid */
 	const char *thread_gap = a->cpu_time ? ",,,,,,,,,,,,,," : ",,,,,,,,,,,,,,,";
 
@@ -321,7 +326,7 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
 
-		out_printf(o, "%.3f,", now);
+		out_printf(o, "%s,", now);
 		csv_field(o, r->path);
 		csv_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
 		if (a->cpu_time)
@@ -343,7 +348,7 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 		     t++) {
 			const struct cg_stat_thread *th = &r->threads[t];
 
-			out_printf(o, "%.3f,", now);
+			out_printf(o, "%s,", now);
 			csv_field(o, r->path);
 			out_printf(o, ",");
 			csv_num(o, th->cpu_percent >= 0, "%.2f", th->cpu_percent);

@@ -503,7 +503,7 @@ static void user_of(uid_t uid, char *buf, size_t size)
 {
 	static struct {
 		uid_t uid;
-		char name[9];
+		char name[16]; /* as buf: a name of up to 8 bytes, or a uid */
 	} seen[64];
 	static size_t n_seen;
 	struct passwd pw, *res = NULL;

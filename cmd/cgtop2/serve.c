@@ -134,37 +134,6 @@ static int fresh_sample(struct server *sv)
 	return 1;
 }
 
-/* Fast compression: a scrape's text repeats itself, level 1 already takes it to a tenth or less. */
-static int gzip_body(const char *text, size_t len, unsigned char **ret, size_t *ret_len)
-{
-	z_stream z = { 0 };
-	unsigned char *p;
-	uLong bound;
-
-	/* 16 + 15: a gzip wrapper around the largest window */
-	if (deflateInit2(&z, 1, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	bound = deflateBound(&z, (uLong)len);
-	p = malloc(bound);
-	if (!p) {
-		deflateEnd(&z);
-		return -ENOMEM;
-	}
-	z.next_in = (Bytef *)text;
-	z.avail_in = (uInt)len;
-	z.next_out = p;
-	z.avail_out = (uInt)bound;
-	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
-		deflateEnd(&z);
-		free(p);
-		return -EIO;
-	}
-	*ret_len = z.total_out;
-	deflateEnd(&z);
-	*ret = p;
-	return 0;
-}
-
 static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response **ret)
 {
 	struct body *b = &sv->body[e];
@@ -208,7 +177,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 		unsigned char *z;
 		size_t zlen;
 
-		r = gzip_body(b->text, b->len, &z, &zlen);
+		r = serve_gzip(b->text, b->len, &z, &zlen);
 		if (r < 0)
 			return r;
 		b->resp[1] = metrics_response(sv, z, zlen, e, true);
@@ -255,7 +224,7 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 		*ret = metrics_response(sv, o.s, o.len, e, false);
 		return *ret ? 0 : -ENOMEM;
 	}
-	r = gzip_body(o.s, o.len, &z, &zlen);
+	r = serve_gzip(o.s, o.len, &z, &zlen);
 	free(o.s);
 	if (r < 0)
 		return r;
@@ -264,30 +233,6 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 }
 
 /* ---- requests -------------------------------------------------------------------------- */
-
-/* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused. */
-struct collect_arg {
-	unsigned mask;
-	bool bad;
-};
-
-static enum MHD_Result on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
-				   const char *value)
-{
-	struct collect_arg *ca = cls;
-	int c;
-
-	if (strcmp(key, "collect[]"))
-		return MHD_YES;
-	for (c = 0; c < CG_COLL_N; c++)
-		if (value && !strcmp(value, cg_collector_names[c]))
-			break;
-	if (c == CG_COLL_N)
-		ca->bad = true;
-	else
-		ca->mask |= 1u << c;
-	return MHD_YES;
-}
 
 static enum MHD_Result reply(struct server *sv, struct MHD_Connection *c, unsigned status,
 			     const void *body, size_t len, const char *type, bool basic_auth)
@@ -475,7 +420,7 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 	enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
 	e = negotiate_format(accept);
 	gz = negotiate_gzip(enc);
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, on_argument, &ca);
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, serve_on_argument, &ca);
 	if (ca.bad)
 		return text(
 			sv, c, MHD_HTTP_BAD_REQUEST,
@@ -557,54 +502,6 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	*con_cls = NULL;
 }
 
-/*
- * libmicrohttpd's own messages (TLS handshakes that failed, limits hit), one escaped line each,
- * at most SERVE_LOG_BURST in SERVE_LOG_WINDOW: a flood of hostile connections floods no log.
- */
-#define SERVE_LOG_BURST	 5
-#define SERVE_LOG_WINDOW (10 * NSEC_PER_SEC)
-
-static void __attribute__((format(printf, 1, 0))) say_limited(const char *fmt, va_list ap)
-{
-	static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-	static uint64_t window;
-	static unsigned lines;
-	uint64_t now = cg_now_ns();
-	char buf[1024];
-	size_t n;
-
-	pthread_mutex_lock(&log_lock);
-	if (now - window > SERVE_LOG_WINDOW) {
-		window = now;
-		lines = 0;
-	}
-	if (++lines <= SERVE_LOG_BURST) {
-		vsnprintf(buf, sizeof(buf), fmt, ap);
-		n = strlen(buf);
-		while (n && buf[n - 1] == '\n')
-			buf[--n] = '\0';
-		tool_say("http: %s", buf);
-	} else if (lines == SERVE_LOG_BURST + 1) {
-		tool_say("http: more messages in the next %d s left out",
-			 (int)(SERVE_LOG_WINDOW / NSEC_PER_SEC));
-	}
-	pthread_mutex_unlock(&log_lock);
-}
-
-static void on_log(void *cls, const char *fmt, va_list ap)
-{
-	say_limited(fmt, ap);
-}
-
-static void __attribute__((format(printf, 1, 2))) say_http(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say_limited(fmt, ap);
-	va_end(ap);
-}
-
 /* ---- the daemon ------------------------------------------------------------------------ */
 
 static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
@@ -620,7 +517,7 @@ static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 	size_t n = 0;
 
 	/* first: libmicrohttpd logs the options after it with its own logger */
-	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)on_log, sv };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)serve_on_log, sv };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, sv->fd, NULL };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)sv->conn_limit,
 					  NULL };
@@ -823,6 +720,9 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_
 	}
 	if (a->n_triggers && (ret = trig_counter_start(a, l, &sv.tc)) != 0)
 		goto out;
+	/* the first sample was taken before the counter: its scrapes say 0 wake-ups so far */
+	if (sv.tc)
+		sv.v.trigger_events = sv.trig;
 	ret = 1;
 	d = start(&sv, sv.wc);
 	if (!d) {
@@ -842,7 +742,7 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_
 		sig = sigtimedwait(&set, NULL, &tick);
 		shut = guard_sweep(sv.guard, &open);
 		if (shut)
-			say_http(
+			serve_say_http(
 				"closed %zu of %zu connections: no complete request line and headers within %d s",
 				shut, open, (int)(SERVE_HEADER_NS / NSEC_PER_SEC));
 		if (sig < 0)

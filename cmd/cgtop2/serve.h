@@ -4,6 +4,7 @@
 #define CGTOP2_SERVE_H
 
 #include <microhttpd.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -197,5 +198,21 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l,
 /* The wake-ups so far, by enum cg_psi_res and some (0) or full (1). */
 void trig_counter_read(struct trig_counter *t, uint64_t out[CG_PSIR_N][2]);
 void trig_counter_stop(struct trig_counter *t);
+
+/* ---- serve_io.c: what the server uses and knows no server ---------------------------------- */
+
+/* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
+int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
+/* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
+struct collect_arg {
+	unsigned mask;
+	bool bad;
+};
+/* MHD_get_connection_values' iterator filling a struct collect_arg */
+enum MHD_Result serve_on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
+				  const char *value);
+/* libmicrohttpd's log, and the server's own lines about it: rate-limited, escaped */
+void serve_on_log(void *cls, const char *fmt, va_list ap);
+void __attribute__((format(printf, 1, 2))) serve_say_http(const char *fmt, ...);
 
 #endif
