@@ -503,6 +503,9 @@ test_drain_storm_frozen_in_seconds() {
 	"$CGKIT_BIN/cgcreate2" -x -k "/$S/calm" >/dev/null 2>&1
 	n=$(cat "$u/storm/pids.current")
 	assertEquals "nothing forked back into the source" 0 "$n"
+	# the sandbox's top takes processes again for the later tests: no controller for children
+	"$CGKIT_BIN/cgcreate2" -x -R -k "/$S/storm" >/dev/null 2>&1
+	echo -pids >"$u/cgroup.subtree_control" 2>/dev/null
 }
 
 test_drain_forking_source() {

@@ -494,7 +494,7 @@ test_exec_storm_bounded() {
 	: >"$pids"
 	watch_start --events=created,removed --exec='echo $$ >>'"$pids"'; exec sleep 300' "/$S/st" || return
 	rss0=$(awk '/^VmRSS/ { print $2 }' "/proc/$_watch/status")
-	"$HELPERS/runas" 65534 65534 sh -c 'cd "$1" && seq -f "n%.0f" 1 "$2" | xargs mkdir && seq -f "n%.0f" 1 "$2" | xargs rmdir' _ "$u/st" $n
+	"$HELPERS/runas" 65534 65534 sh -c 'cd "$1" && seq 1 "$2" | sed "s/^/n/" | xargs mkdir && seq 1 "$2" | sed "s/^/n/" | xargs rmdir' _ "$u/st" $n
 	mkdir "$u/st/last"
 	# the events come in order: once the last is printed, the storm has been taken in
 	CGK_WAIT_TICKS=1200 cgk_wait_for grep -q "/$S/st/last unified created" "$_cgk_tmp/ev.out" ||
@@ -577,6 +577,9 @@ test_psi_trigger_cpu() {
 	local u t0 t1 ms line
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || [ -e /proc/pressure/cpu ] ||
 		{ cgk_skip "no PSI in this kernel (CONFIG_PSI off or psi=0)"; return 0; }
+	# under TCG the busy loops' stalls come late and uneven (19 s for a 2 s window seen): the
+	# trigger's timing is tested on the host's kernel; the guests test memory.high's trigger
+	cgk_in_vm && { cgk_skip "emulated CPUs (TCG) do not stall on the trigger's clock"; return 0; }
 	u=$(cgk_sandbox unified)
 	mkdir "$u/psi" "$u/psi/busy" "$u/psi/idle"
 	watch_start --timeout=60 --events=pressure,removed --psi-trigger=cpu:some:500ms:2s \
@@ -665,8 +668,9 @@ test_psi_window_rule() {
 	cgk_need_unified || return 0
 	local u
 	u=$(cgk_sandbox unified)
-	mkdir "$u/w"
-	if command -v capsh >/dev/null && capsh --has-p=cap_sys_resource 2>/dev/null; then
+	mkdir -p "$u/w"
+	# CAP_SYS_RESOURCE is bit 24 of the effective set (root in the VM guests has it)
+	if (((0x$(awk '/^CapEff:/ { print $2 }' /proc/self/status) >> 24) & 1)); then
 		cgk_skip "this process has CAP_SYS_RESOURCE: the kernel takes any window"
 		return 0
 	fi

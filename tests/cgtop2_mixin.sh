@@ -233,6 +233,7 @@ test_prometheus_evaluates_rules() {
 test_services_start_without_tls() {
 	local line args unit=$_cgk_tmp/cgtop2.service
 	cgk_need_root || return 0
+	need curl "asks the service for /metrics" || return 0
 	line=$(sed -n 's|^ExecStart=/usr/local/bin/cgtop2 ||p' "$MIXIN/../cgtop2.service")
 	assertEquals "the unit's arguments" '--listen=127.0.0.1:10306 $CGTOP2_ARGS' "$line"
 	args=$(sed -n 's|^command_args="\(.*\) ${CGTOP2_ARGS}"$|\1|p' "$MIXIN/../cgtop2.openrc")
