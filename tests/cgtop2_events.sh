@@ -713,16 +713,17 @@ test_psi_memory_high() {
 	mkdir "$u/mh"
 	echo 8M >"$u/mh/memory.high"
 	: >"$log"
-	watch_start --timeout=12 --events=pressure --psi-trigger=memory:some:50ms:2s \
+	# 20 s: a guest on a loaded host reaches the hog's reclaim late (none in 12 s seen once)
+	watch_start --timeout=20 --events=pressure --psi-trigger=memory:some:50ms:2s \
 		--exec='echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_COUNT" >>'"$log" "/$S" || return
 	"$BUSY" -m 64 "$u/mh/cgroup.procs" &
 	_pids+=($!)
-	watch_end 20 || return
+	watch_end 30 || return
 	assertEquals "exit: $everr" 0 "$evrc"
 	n=$(count_ev "/$S/mh" unified pressure)
 	assertTrue "memory:some fired: $ev" "[ $n -ge 1 ]"
-	# 12 s of 2 s windows: at most one a window
-	assertTrue "at most one a window: $n" "[ $n -le 7 ]"
+	# 20 s of 2 s windows: at most one a window
+	assertTrue "at most one a window: $n" "[ $n -le 11 ]"
 	e=$(grep -c "^/$S/mh memory " "$log")
 	assertEquals "--exec once an event: $(cat "$log")" "$n" "$e"
 }
