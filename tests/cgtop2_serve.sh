@@ -435,8 +435,7 @@ test_header_deadline() {
 # The connection limit follows the fd limit: half of what is over a 64-fd margin.
 test_connection_limit_from_fd_limit() {
 	local st
-	# valgrind keeps fds of its own below the limit: the count is the unwrapped program's
-	cgk_need_unwrapped || return 0
+	cgk_need_unwrapped "valgrind keeps fds of its own below the limit: the count is the program's" || return 0
 	SERVE_ERR=$_cgk_tmp/serve.err.$RANDOM
 	(ulimit -n 300 && exec "$T" --listen=127.0.0.1:0 -v --depth=0 "${SERVE_CG[@]}") 2>"$SERVE_ERR" &
 	SERVE_PID=$!
