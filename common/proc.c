@@ -14,21 +14,28 @@
 #include "kparse.h"
 #include "parse.h"
 
+int cg_proc_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 int cg_proc_read(const char *path, char *buf, size_t size)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = cg_proc_open(path);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	return (int)cg_pread_buf(fd, buf, size);
 }
 
 int cg_proc_read_all(const char *path, char **ret)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = cg_proc_open(path);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	return cg_read_fd(fd, ret, NULL);
 }
 
@@ -52,11 +59,9 @@ static int gone(int r)
  */
 static int read_stat(pid_t pid, pid_t tid, char *buf, size_t size, char **ret_after)
 {
-	char path[64], *p;
-	int r;
+	char *p;
+	int r = cg_task_stat(pid, tid, buf, size);
 
-	task_path(path, sizeof(path), pid, tid, "stat");
-	r = gone(cg_proc_read(path, buf, size));
 	if (r < 0)
 		return r;
 	p = strrchr(buf, ')');
@@ -66,12 +71,19 @@ static int read_stat(pid_t pid, pid_t tid, char *buf, size_t size, char **ret_af
 	return 0;
 }
 
-/* comm may take 64 bytes (a workqueue worker's), the rest is fifty numbers at most */
-#define STAT_SIZE 2048
+int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	int r;
+
+	task_path(path, sizeof(path), pid, tid, "stat");
+	r = gone(cg_proc_read(path, buf, size));
+	return r < 0 ? r : 0;
+}
 
 int cg_task_state(pid_t pid, pid_t tid)
 {
-	char buf[STAT_SIZE], *p;
+	char buf[CG_TASK_STAT_SIZE], *p;
 	int r = read_stat(pid, tid, buf, sizeof(buf), &p);
 
 	return r < 0 ? r : (unsigned char)p[2];
@@ -84,14 +96,21 @@ bool cg_task_dead(pid_t pid, pid_t tid)
 	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
 }
 
+int cg_task_kthread(pid_t pid)
+{
+	char buf[CG_TASK_STAT_SIZE], *p;
+	uint64_t flags;
+	int r = read_stat(pid, 0, buf, sizeof(buf), &p);
+
+	if (r < 0)
+		return r;
+	r = cg_stats_parse_proc_flags(buf, &flags);
+	return r < 0 ? r : !!(flags & CG_PF_KTHREAD);
+}
+
 bool cg_task_is_kthread(pid_t pid)
 {
-	char buf[STAT_SIZE], *p;
-	uint64_t flags;
-
-	if (read_stat(pid, 0, buf, sizeof(buf), &p) < 0)
-		return false;
-	return cg_stats_parse_proc_flags(buf, &flags) == 0 && (flags & CG_PF_KTHREAD);
+	return cg_task_kthread(pid) > 0;
 }
 
 pid_t cg_tid_tgid(pid_t tid)

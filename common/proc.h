@@ -10,6 +10,8 @@
 
 struct cg_hier;
 
+/* A /proc file opened for reading (O_CLOEXEC): fd or -errno. */
+int cg_proc_open(const char *path);
 /*
  * A /proc file whole into buf, NUL-terminated: its length, or -EFBIG when it does not fit (a
  * text is never cut short silently), or -errno of the open or read. For files of a known
@@ -23,6 +25,13 @@ int cg_proc_read_all(const char *path, char **ret);
  * A task's files. tid 0 means the process itself (/proc/PID/...), else /proc/PID/task/TID/.
  * A missing file is a task that has gone: -ESRCH.
  */
+/* comm may take 64 bytes (a workqueue worker's), the rest is fifty numbers at most */
+#define CG_TASK_STAT_SIZE 2048
+/*
+ * A task's stat line into buf (CG_TASK_STAT_SIZE), for kparse.h's cg_stats_parse_proc_*: 0 or
+ * -errno (-EMFILE and -ENFILE as they are: the sampler gives fds back and asks again).
+ */
+int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size);
 /* Where a task is: 'R'unning, 'S'leeping..., 'Z'ombie or 'X' dead (exited, not yet gone). */
 int cg_task_state(pid_t pid, pid_t tid);
 /* Has the task ended: no such task, a zombie, or dead (the kernel moves none of them)? */
@@ -42,7 +51,9 @@ int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 int cg_task_cmdline(pid_t pid, char *buf, size_t size, bool *ret_cut);
 /* A process's resident set in bytes (/proc/PID/statm) and owner (of /proc/PID: its euid). */
 int cg_task_rss_uid(pid_t pid, uint64_t *ret_rss, uid_t *ret_uid);
-/* Is the task a kernel thread (CG_PF_KTHREAD, kparse.h)? false when it cannot be told. */
+/* Is the process a kernel thread (CG_PF_KTHREAD, kparse.h): 1, 0, or -errno of the read. */
+int cg_task_kthread(pid_t pid);
+/* The same, false when it cannot be told. */
 bool cg_task_is_kthread(pid_t pid);
 /* The text of /proc/PID/cgroup (pid 0: the calling process), allocated, or -errno. */
 int cg_task_cgroups(pid_t pid, pid_t tid, char **ret);

@@ -100,7 +100,7 @@ static void limits_forget(struct cg_stats *s, struct node *n)
 {
 	if (on(s, CG_COLL_LIMITS))
 		return;
-	st_limits_free(&n->row);
+	st_row_limits_free(&n->row);
 	n->limits_t = 0;
 	n->limits_have = 0;
 }

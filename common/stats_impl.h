@@ -127,8 +127,12 @@ struct file_def {
 	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */
 };
 
-/* Every file the sampler knows (common/stats.c); preference order within a metric. */
+/* Every file the sampler knows (common/stats_defs.c); preference order within a metric. */
 extern const struct file_def st_defs[F_N];
+
+struct cg_stats;
+/* Which files serve M_TASKS: the task counters, or the process listings (s->count). */
+bool st_kind_wanted(const struct cg_stats *s, int k);
 
 /* fd[] states besides a real fd */
 #define FD_UNTRIED  (-1)
@@ -247,7 +251,14 @@ static inline bool out_of_fds(int r)
 	return r == -EMFILE || r == -ENFILE;
 }
 
-/* ---- common/stats.c, for stats_collect.c ------------------------------------------------------ */
+/*
+ * The layers below, each calling only the ones under it: stats.c (cg_stats_new and the settings)
+ * and stats_sample.c (cg_stats_sample), the collectors
+ * (stats_collect.c, stats_limits.c, stats_members.c), the read layer (stats_read.c), the tree
+ * (stats_tree.c), the table (stats_defs.c).
+ */
+
+/* ---- common/stats_read.c: the read layer, under the collectors --------------------------- */
 
 /* Read a stat file of a node into s->buf (or *heap when it is bigger): 0 or -errno. */
 int st_read_kind(struct cg_stats *s, struct node *n, int k, char **heap);
@@ -255,8 +266,10 @@ int st_read_kind(struct cg_stats *s, struct node *n, int k, char **heap);
 void st_read_failed(struct cg_stats *s, struct node *n, int k, int r);
 /* The directories st_read_kind opened for the node it read (sample_dfd), closed. */
 void st_sample_dirs_close(struct cg_stats *s);
-/* A small /proc file read whole into buf, NUL-terminated: length or -errno. */
-ssize_t st_read_small(struct cg_stats *s, const char *path, char *buf, size_t size);
+/* A task's stat line (proc.h's cg_task_stat), cached fds given back for it: 0 or -errno. */
+int st_task_stat(struct cg_stats *s, pid_t pid, pid_t tid, char *buf, size_t size);
+/* Is the process a kernel thread? false when it cannot be told (gone since the listing). */
+bool st_task_is_kthread(struct cg_stats *s, pid_t pid);
 
 /* ---- common/stats_collect.c: the collectors ------------------------------------------------- */
 
@@ -275,8 +288,6 @@ int st_kind_collector(int k);
 
 /* The node's limit files when their refresh is due, else last time's; into its row. */
 void st_limits_collect(struct cg_stats *s, struct node *n);
-/* A row's limit texts freed. */
-void st_limits_free(struct cg_stat_row *row);
 
 /* ---- common/stats_members.c: the tasks of one cgroup --------------------------------------- */
 
@@ -285,6 +296,10 @@ void st_members_sample(struct cg_stats *s, uint64_t now);
 /* The nodes' tasks (every row's), with members_all. */
 void st_members_all_sample(struct cg_stats *s, uint64_t now);
 void st_members_free(struct cg_stats *s);
+/* A threaded cgroup's threads (CG_STAT_THREADED) into its row, CPU against those of prev_t. */
+void st_threads_sample(struct cg_stats *s, struct node *n, uint64_t now, uint64_t prev_t);
+/* Processes in a cgroup.procs listing; without kernel threads for CG_COUNT_USER_PROCESSES. */
+int st_procs_count(struct cg_stats *s, const char *text, uint64_t *ret);
 
 /* ---- common/stats_tree.c: the cgroup tree, inotify, the fd budget -------------------------- */
 
@@ -311,6 +326,13 @@ int st_node_open(struct cg_stats *s, struct node *n, int role, const char *name,
 		 int *own);
 /* A file outside cgroupfs (/proc): opened as st_node_open does, giving cached fds back for it. */
 int st_open_relieved(struct cg_stats *s, const char *path);
+/*
+ * A read or an open failed with r: true when it was for want of an fd and cached fds were
+ * given back (try again); false otherwise (out of fds for good: s->out_of_fds says so).
+ */
+bool st_relieved(struct cg_stats *s, int r);
+/* A row's limit texts freed (the limits collector's, freed with the node). */
+void st_row_limits_free(struct cg_stat_row *row);
 /* List the whole tree again in every hierarchy, down to s->depth. */
 int st_scan_all(struct cg_stats *s);
 /* Apply what inotify saw since the last sample. */

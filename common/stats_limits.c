@@ -195,14 +195,6 @@ void st_limits_collect(struct cg_stats *s, struct node *n)
 	}
 }
 
-void st_limits_free(struct cg_stat_row *row)
-{
-	for (int i = 0; i < CG_LT_N; i++) {
-		free(row->limit_text[i]);
-		row->limit_text[i] = NULL;
-	}
-}
-
 static bool x_known(const struct cg_stat_row *r, int i)
 {
 	return r->x_have & (1ull << i);

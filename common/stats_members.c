@@ -111,29 +111,44 @@ static int by_cpu(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/*
+ * The one CPU figure of a task: percent of one CPU between then (when it had used prev ticks)
+ * and now, -1 when it cannot be told; a pid reused since would not have used less.
+ */
+static double cpu_percent(const struct cg_stats *s, uint64_t ticks, uint64_t prev, uint64_t then,
+			  uint64_t now)
+{
+	if (now <= then || ticks < prev)
+		return -1;
+	return (double)(ticks - prev) / (double)s->clk_tck /
+	       ((double)(now - then) / (double)NSEC_PER_SEC) * 100.0;
+}
+
+/* A task's name and ticks from its stat line, state too when asked: false when it has gone. */
+static bool task_stat(struct cg_stats *s, pid_t id, bool thread, char *comm, size_t size,
+		      uint64_t *ticks, char *state)
+{
+	char buf[CG_TASK_STAT_SIZE];
+
+	/* a failed read: exited since the listing */
+	return st_task_stat(s, id, thread ? id : 0, buf, sizeof(buf)) >= 0 &&
+	       cg_stats_parse_proc_stat(buf, comm, size, ticks) >= 0 &&
+	       (!state || cg_stats_parse_proc_state(buf, state) >= 0);
+}
+
 /* A task's figures from /proc, no CPU figure yet: false when it has gone. */
 static bool task_read(struct cg_stats *s, pid_t id, bool thread, struct cg_stat_member *m)
 {
-	char path[64], buf[1024];
-
-	if (thread)
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)id, (int)id);
-	else
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
 	*m = (struct cg_stat_member){ .id = id, .thread = thread, .cpu_percent = -1 };
-	/* a failed read: exited since the listing */
-	return st_read_small(s, path, buf, sizeof(buf)) >= 0 &&
-	       cg_stats_parse_proc_stat(buf, m->comm, sizeof(m->comm), &m->ticks) >= 0 &&
-	       cg_stats_parse_proc_state(buf, &m->state) >= 0;
+	return task_stat(s, id, thread, m->comm, sizeof(m->comm), &m->ticks, &m->state);
 }
 
-/* m's CPU since it had used ticks at then; a pid reused since would not have used less. */
+/* m's CPU since it had used ticks at then (0: no previous sample). */
 static void task_cpu(const struct cg_stats *s, struct cg_stat_member *m, uint64_t ticks,
 		     uint64_t then, uint64_t now)
 {
-	if (then && now > then && m->ticks >= ticks)
-		m->cpu_percent = (double)(m->ticks - ticks) / (double)s->clk_tck /
-				 ((double)(now - then) / (double)NSEC_PER_SEC) * 100.0;
+	if (then)
+		m->cpu_percent = cpu_percent(s, m->ticks, ticks, then, now);
 }
 
 /* A task's figures from /proc, its CPU against its previous ones: false when it has gone. */
@@ -154,6 +169,66 @@ static bool member(struct cg_stats *s, pid_t id, bool thread, uint64_t now,
 		}
 	}
 	return true;
+}
+
+void st_threads_sample(struct cg_stats *s, struct node *n, uint64_t now, uint64_t prev_t)
+{
+	_cleanup_free_ char *heap = NULL;
+	_cleanup_free_ pid_t *tids = NULL;
+	struct cg_stat_thread *old = n->row.threads, *nt = NULL;
+	size_t n_old = n->row.n_threads, n_new = 0, cap = 0, n_tids = 0;
+	int r;
+
+	r = st_read_kind(s, n, F_THREADS_V2, &heap);
+	if (r < 0 || cg_members_parse(heap ? heap : s->buf, &tids, &n_tids) < 0)
+		goto out;
+	for (size_t i = 0; i < n_tids; i++) {
+		struct cg_stat_thread t = { .cpu_percent = -1 };
+		pid_t tid = tids[i];
+
+		if (!task_stat(s, tid, true, t.comm, sizeof(t.comm), &t.ticks, NULL))
+			continue;
+		t.tid = tid;
+		for (size_t j = 0; j < n_old; j++) {
+			if (old[j].tid == tid) {
+				t.cpu_percent = cpu_percent(s, t.ticks, old[j].ticks, prev_t, now);
+				break;
+			}
+		}
+		if (n_new == cap) {
+			size_t c = cap ? cap * 2 : 8;
+			struct cg_stat_thread *g = realloc(nt, c * sizeof(*g));
+
+			if (!g)
+				break;
+			nt = g;
+			cap = c;
+		}
+		nt[n_new++] = t;
+	}
+out:
+	free(old);
+	n->row.threads = nt;
+	n->row.n_threads = n_new;
+}
+
+int st_procs_count(struct cg_stats *s, const char *text, uint64_t *ret)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	int r;
+
+	if (s->count != CG_COUNT_USER_PROCESSES) {
+		*ret = cg_stats_count_lines(text);
+		return 0;
+	}
+	r = cg_members_parse(text, &pids, &n);
+	if (r < 0)
+		return r;
+	*ret = 0;
+	for (size_t i = 0; i < n; i++)
+		*ret += !st_task_is_kthread(s, pids[i]);
+	return 0;
 }
 
 /* A node's own tasks: processes, or threads with threads on or where no process is listed. */

@@ -20,6 +20,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "proc.h"
 
 static size_t hash_path(const char *p, size_t size)
 {
@@ -146,6 +147,14 @@ static void node_drop_role(struct cg_stats *s, struct node *n, int role)
 	n->has_prev = false;
 }
 
+void st_row_limits_free(struct cg_stat_row *row)
+{
+	for (int i = 0; i < CG_LT_N; i++) {
+		free(row->limit_text[i]);
+		row->limit_text[i] = NULL;
+	}
+}
+
 void st_node_free(struct cg_stats *s, struct node *n)
 {
 	struct node **pp;
@@ -168,7 +177,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 	s->nodes[n->index]->index = n->index;
 	free(n->row.threads);
 	free(n->row.iodevs);
-	st_limits_free(&n->row);
+	st_row_limits_free(&n->row);
 	free(n->row.path);
 	free(n->path);
 	free(n);
@@ -287,22 +296,25 @@ int st_node_open(struct cg_stats *s, struct node *n, int role, const char *name,
 	}
 }
 
+bool st_relieved(struct cg_stats *s, int r)
+{
+	if (!out_of_fds(r))
+		return false;
+	if (st_fd_relief(s))
+		return true;
+	s->out_of_fds = r;
+	return false;
+}
+
 /* A file outside cgroupfs (/proc): opened as st_node_open does, giving cached fds back for it. */
 int st_open_relieved(struct cg_stats *s, const char *path)
 {
-	for (;;) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-		if (fd >= 0)
-			return fd;
-		fd = -errno;
-		if (!out_of_fds(fd))
-			return fd;
-		if (!st_fd_relief(s)) {
-			s->out_of_fds = fd;
-			return fd;
-		}
-	}
+	do
+		fd = cg_proc_open(path);
+	while (st_relieved(s, fd));
+	return fd;
 }
 
 static void watch(struct cg_stats *s, struct node *n, int role)

@@ -5,12 +5,11 @@
 # common/parse.c alone.
 . "$(dirname "$0")/lib.sh"
 
-# The subject a file of common/ belongs to (stats_tree.c, stats_collect.c, stats_members.c and
-# stats_impl.h are stats, walk.c is cgroup, record_read.c and record_impl.h are record,
+# The subject a file of common/ belongs to (stats_*.c and stats_impl.h are stats, walk.c is cgroup, record_read.c and record_impl.h are record,
 # watch_files.c and watch_impl.h are watch)
 subject() {
 	case $1 in
-	stats_tree | stats_collect | stats_limits | stats_members | stats_impl) echo stats ;;
+	stats_*) echo stats ;;
 	walk) echo cgroup ;;
 	record_read | record_impl) echo record ;;
 	watch_files | watch_psi | watch_impl) echo watch ;;
@@ -43,11 +42,15 @@ test_no_include_cycle() {
 }
 
 # "a b" lines: subject a uses a symbol (a function, a table) that subject b defines, from the
-# objects' symbol tables: a call cycle can hide behind headers that form none
+# objects' symbol tables: a call cycle can hide behind headers that form none. $1: what names
+# a file's subject (subject, or basename for one file a subject); the objects: common/'s.
 call_edges() {
-	local o
-	for o in "$CGKIT_OBJ"/common/*.o; do
-		nm "$o" | awk -v m="$(subject "$(basename "${o%.o}")")" \
+	local of=${1:-subject} o objs
+	[ $# -gt 0 ] && shift
+	objs=("$@")
+	[ $# -gt 0 ] || objs=("$CGKIT_OBJ"/common/*.o)
+	for o in "${objs[@]}"; do
+		nm "$o" | awk -v m="$($of "$(basename "${o%.o}")")" \
 			'$1 == "U" { print "U", m, $2 } NF == 3 && $2 ~ /^[TDBR]$/ { print "D", m, $3 }'
 	done | awk '$1 == "D" { def[$3] = $2; next } { use[++n] = $2 " " $3 }
 		END { for (i = 1; i <= n; i++) { split(use[i], p, " ")
@@ -61,6 +64,21 @@ test_no_call_cycle() {
 	local edges
 	edges=$(call_edges)
 	assertNotEquals "edges found" "" "$edges"
+	cgk_capture tsort <<<"$edges"
+	assertEquals "tsort finds no loop: $err" 0 "$rc"
+	assertNotContains "$err" "loop"
+}
+
+# issue 29: the sampler's files call one way, down through stats_impl.h's layers (stats.c and
+# stats_sample.c, the collectors, the read layer, the tree, the table), never back up
+test_stats_layers_call_down() {
+	command -v tsort >/dev/null || { cgk_skip "no tsort(1)"; return 0; }
+	command -v nm >/dev/null || { cgk_skip "no nm(1) (binutils)"; return 0; }
+	ls "$CGKIT_OBJ"/common/stats_*.o >/dev/null 2>&1 || { cgk_skip "no objects in $CGKIT_OBJ/common (make first)"; return 0; }
+	local edges
+	edges=$(call_edges basename "$CGKIT_OBJ"/common/stats*.o)
+	assertContains "the collectors read through the read layer" "$edges" "stats_collect stats_read"
+	assertContains "the read layer opens through the tree" "$edges" "stats_read stats_tree"
 	cgk_capture tsort <<<"$edges"
 	assertEquals "tsort finds no loop: $err" 0 "$rc"
 	assertNotContains "$err" "loop"
