@@ -95,10 +95,10 @@ static int probe_one(const struct cg_hier *h, const char *path, int depth, void 
 	struct probe *p = ctx;
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
-	int r = cg_read_pids(h, path, false, &pids, &n);
+	int r = cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n);
 
 	if (r == -EOPNOTSUPP && h->version == 2)
-		r = cg_read_pids(h, path, true, &pids, &n);
+		r = cg_members_read(h, path, CG_MEMBERS_LAX | CG_MEMBERS_THREADS, &pids, &n);
 	if (r < 0)
 		return depth && cg_vanished(r) ? 0 : r;
 	for (size_t i = 0; i < n; i++)

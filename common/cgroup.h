@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "file.h"
 #include "mount.h"
 #include "spec.h"
 
@@ -151,9 +152,25 @@ int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_per
 /* Hand the cgroup to a user per the kernel's delegation rules (/sys/kernel/cgroup/delegate). */
 int cg_delegate(const struct cg_hier *h, const char *path, uid_t uid, gid_t gid, struct cg_diag *d);
 
-/* Member pids (threads: true lists thread ids: v2 cgroup.threads, v1 tasks). */
-int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t **ret,
-		 size_t *ret_n);
+/*
+ * The membership file for a move: v2 cgroup.procs / cgroup.threads; v1 cgroup.procs for a
+ * whole process, tasks for a single thread.
+ */
+const char *cg_membership_file(const struct cg_hier *h, bool thread);
+/*
+ * The ids a cgroup lists (cgroup.procs, or with CG_MEMBERS_THREADS its threads), sorted and
+ * unique: cg_members_read_at (file.h) on the cgroup's membership file, strict unless
+ * CG_MEMBERS_LAX.
+ */
+int cg_members_read(const struct cg_hier *h, const char *path, unsigned flags, pid_t **ret,
+		    size_t *ret_n);
+/*
+ * The same, cut at a line's end by b (cg_read_fd_bounded), *ret_cut set when it was: a drain's
+ * slice of a listing that a fork storm grows faster than it is read.
+ */
+int cg_members_read_bounded(const struct cg_hier *h, const char *path, unsigned flags,
+			    const struct cg_read_bound *b, pid_t **ret, size_t *ret_n,
+			    bool *ret_cut);
 /* 1 if the cgroup (subtree) has processes, 0 if not. */
 int cg_populated(const struct cg_hier *h, const char *path);
 #endif

@@ -84,7 +84,7 @@ static int members_read_slice(const struct cg_hier *h, const char *path, pid_t *
 	const struct cg_read_bound b = { .deadline_ns = cg_now_ns() + CG_LISTING_SLICE_NS,
 					 .max_len = CG_LISTING_MAX };
 	bool c = false;
-	int r = cg_members_read_bounded(h, path, false, &b, ret, ret_n, &c);
+	int r = cg_members_read_bounded(h, path, 0, &b, ret, ret_n, &c);
 
 	if (c)
 		*cut = true;

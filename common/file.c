@@ -19,6 +19,7 @@
 
 #include "cleanup.h"
 #include "clock.h"
+#include "kparse.h"
 #include "parse.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -331,6 +332,19 @@ int cg_read_at(int dirfd, const char *path, char **ret)
 	if (fd < 0)
 		return fd;
 	return cg_read_fd(fd, ret, NULL);
+}
+
+int cg_members_read_at(int dirfd, const char *path, unsigned flags, const struct cg_read_bound *b,
+		       pid_t **ret, size_t *ret_n, bool *ret_cut)
+{
+	_cleanup_close_ int fd = cg_open_beneath(dirfd, path, O_RDONLY, 0);
+	_cleanup_free_ char *buf = NULL;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_read_fd_bounded(fd, b, &buf, NULL, ret_cut);
+	return r < 0 ? r : cg_kparse_members(buf, flags & CG_MEMBERS_LAX, ret, ret_n);
 }
 
 int cg_write_fd(int fd, const char *value, size_t len)

@@ -66,6 +66,19 @@ struct cg_read_bound {
 int cg_read_fd_bounded(int fd, const struct cg_read_bound *b, char **ret, size_t *ret_len,
 		       bool *ret_cut);
 int cg_read_at(int dirfd, const char *path, char **ret);
+
+/* How cg_members_read_at (and cgroup.h's cg_members_read) read a membership listing. */
+enum {
+	CG_MEMBERS_THREADS = 1 << 0, /* the threads' listing (cgroup.h's readers pick the file) */
+	CG_MEMBERS_LAX = 1 << 1, /* a line that is no id is skipped, not -EINVAL */
+};
+/*
+ * The one pid-list reader: the membership file (cgroup.procs, cgroup.threads, tasks) at path
+ * beneath dirfd, opened as cg_open_beneath does, read to its end (or cut by b, which may be
+ * NULL, as cg_read_fd_bounded cuts) and parsed by cg_kparse_members: sorted, unique ids.
+ */
+int cg_members_read_at(int dirfd, const char *path, unsigned flags, const struct cg_read_bound *b,
+		       pid_t **ret, size_t *ret_n, bool *ret_cut);
 /* Read into a caller buffer (hot path of the sampler): returns length or -errno; -EFBIG if full. */
 ssize_t cg_pread_buf(int fd, char *buf, size_t size);
 

@@ -579,3 +579,54 @@ int cg_kparse_blkio_devs(const char *text, bool ops, struct cg_io_dev **devs, si
 	}
 	return 0;
 }
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int cg_kparse_members(const char *text, bool lax, pid_t **ret, size_t *ret_n)
+{
+	_cleanup_free_ pid_t *v = NULL;
+	size_t n = 0, cap = 0, u = 0;
+
+	for (const char *p = text; *p;) {
+		const char *e = p;
+		uint64_t id = 0;
+		/* the hot loop of every verification: digits only, bounded as cg_parse_pid */
+		int r = cg_parse_u64_prefix(&e, CG_PID_MAX, &id);
+
+		if (r == -ERANGE || (*e && *e != '\n') || (r == 0 && !id)) {
+			if (!lax)
+				return -EINVAL;
+			/* a line that is no id, skipped whole */
+			e = strchrnul(p, '\n');
+			r = -EINVAL;
+		}
+		if (r == 0) {
+			if (n == cap) {
+				pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(pid_t));
+
+				if (!nv)
+					return -ENOMEM;
+				v = nv;
+			}
+			v[n++] = (pid_t)id;
+		}
+		p = *e ? e + 1 : e;
+	}
+	/* v1 hands its listings out sorted already; v2 in css_set order */
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] > v[i]) {
+			qsort(v, n, sizeof(pid_t), pid_cmp);
+			break;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*ret = TAKE_PTR(v);
+	*ret_n = u;
+	return 0;
+}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * PF_KTHREAD of include/linux/sched.h: the flag in /proc/PID/stat field 9 that marks a kernel
@@ -34,6 +35,12 @@ int cg_stats_parse_number(const char *text, uint64_t *ret);
 int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used);
 /* cgroup2 cgroup.events: 0 when "populated 0", else 1 (a file that does not say counts as 1). */
 int cg_stats_parse_populated(const char *text);
+/*
+ * A membership listing ("12\n34\n": cgroup.procs, cgroup.threads, tasks) as a sorted vector
+ * without repeats. Strict: -EINVAL for a line that is no id (0, beyond CG_PID_MAX, a blank or a
+ * sign); lax skips such a line. Empty lines are none. -ENOMEM.
+ */
+int cg_kparse_members(const char *text, bool lax, pid_t **ret, size_t *ret_n);
 /* Lines of a membership file (cgroup.procs, cgroup.threads, tasks). */
 uint64_t cg_stats_count_lines(const char *text);
 /* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */

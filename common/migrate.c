@@ -23,13 +23,6 @@
 #include "parse.h"
 #include "proc.h"
 
-const char *cg_membership_file(const struct cg_hier *h, bool thread)
-{
-	if (!thread)
-		return "cgroup.procs";
-	return h->version == 2 ? "cgroup.threads" : "tasks";
-}
-
 /* the membership file of path's cgroup, opened beneath it */
 static int membership_open(const struct cg_hier *h, const char *path, bool thread, int flags)
 {
@@ -97,67 +90,6 @@ int cg_pid_cmp(const void *a, const void *b)
 bool cg_pids_contain(const pid_t *v, size_t n, pid_t id)
 {
 	return v && bsearch(&id, v, n, sizeof(pid_t), cg_pid_cmp);
-}
-
-int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n)
-{
-	_cleanup_free_ pid_t *v = NULL;
-	size_t n = 0, cap = 0, u = 0;
-
-	for (const char *p = text; *p;) {
-		const char *e = p;
-		uint64_t id = 0;
-		/* the hot loop of every verification: digits only, bounded as cg_parse_pid */
-		int r = cg_parse_u64_prefix(&e, CG_PID_MAX, &id);
-
-		if (r == -ERANGE || (*e && *e != '\n'))
-			return -EINVAL;
-		if (r == 0) {
-			if (!id)
-				return -EINVAL;
-			if (n == cap) {
-				pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(pid_t));
-
-				if (!nv)
-					return -ENOMEM;
-				v = nv;
-			}
-			v[n++] = (pid_t)id;
-		}
-		p = *e ? e + 1 : e;
-	}
-	/* v1 hands its listings out sorted already; v2 in css_set order */
-	for (size_t i = 1; i < n; i++)
-		if (v[i - 1] > v[i]) {
-			qsort(v, n, sizeof(pid_t), cg_pid_cmp);
-			break;
-		}
-	for (size_t i = 0; i < n; i++)
-		if (!u || v[u - 1] != v[i])
-			v[u++] = v[i];
-	*ret = TAKE_PTR(v);
-	*ret_n = u;
-	return 0;
-}
-
-int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
-		    size_t *ret_n)
-{
-	return cg_members_read_bounded(h, path, thread, NULL, ret, ret_n, NULL);
-}
-
-int cg_members_read_bounded(const struct cg_hier *h, const char *path, bool thread,
-			    const struct cg_read_bound *b, pid_t **ret, size_t *ret_n,
-			    bool *ret_cut)
-{
-	_cleanup_close_ int fd = membership_open(h, path, thread, O_RDONLY);
-	_cleanup_free_ char *buf = NULL;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	r = cg_read_fd_bounded(fd, b, &buf, NULL, ret_cut);
-	return r < 0 ? r : cg_members_parse(buf, ret, ret_n);
 }
 
 static void fail(struct cg_move *m, enum cg_move_step step, int err, size_t target)
@@ -238,8 +170,8 @@ struct move_job {
 static void read_listing(struct move_job *j, size_t i)
 {
 	if (j->n > CG_VERIFY_BY_LISTING &&
-	    cg_members_read(j->t->t[i].hier, j->t->t[i].path, j->o->thread, &j->lists[i],
-			    &j->nlists[i]) < 0)
+	    cg_members_read(j->t->t[i].hier, j->t->t[i].path, j->o->thread ? CG_MEMBERS_THREADS : 0,
+			    &j->lists[i], &j->nlists[i]) < 0)
 		j->lists[i] = NULL;
 }
 

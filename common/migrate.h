@@ -16,12 +16,6 @@
 #include "mount.h"
 #include "spec.h"
 
-/*
- * The membership file for a move: v2 cgroup.procs / cgroup.threads; v1 cgroup.procs for a
- * whole process, tasks for a single thread.
- */
-const char *cg_membership_file(const struct cg_hier *h, bool thread);
-
 /* Open the target's membership file once (O_WRONLY, verified cgroupfs), for many moves. */
 int cg_attach_open(const struct cg_hier *h, const char *path, bool thread);
 /* Move one pid (or tid) through an fd from cg_attach_open: one write, -errno. */
@@ -29,24 +23,9 @@ int cg_attach_fd(int fd, pid_t id);
 /* Open + move + close, with a diagnostic naming the cgroup and the rule on failure. */
 int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d);
 
-/*
- * The ids a cgroup lists (cgroup.procs, or its threads), sorted and unique. The kernel hands
- * a listing out a page at a time, so unlike a settings file it is read to the end.
- */
-int cg_members_read(const struct cg_hier *h, const char *path, bool thread, pid_t **ret,
-		    size_t *ret_n);
-/*
- * The same, cut at a line's end by b (cg_read_fd_bounded), *ret_cut set when it was: a drain's
- * slice of a listing that a fork storm grows faster than it is read.
- */
-int cg_members_read_bounded(const struct cg_hier *h, const char *path, bool thread,
-			    const struct cg_read_bound *b, pid_t **ret, size_t *ret_n,
-			    bool *ret_cut);
 /* qsort/bsearch order of pid_t; is id in the sorted vector v (NULL when n is 0)? */
 int cg_pid_cmp(const void *a, const void *b);
 bool cg_pids_contain(const pid_t *v, size_t n, pid_t id);
-/* Parse listing text ("12\n34\n") into a sorted, unique vector (pure: unit tests). */
-int cg_members_parse(const char *text, pid_t **ret, size_t *ret_n);
 
 enum cg_move_state {
 	CG_MOVE_PENDING,

@@ -16,7 +16,6 @@
 #include "cleanup.h"
 #include "file.h"
 #include "kparse.h"
-#include "parse.h"
 #include "proc.h"
 
 int cg_root_levels_up(const char *root)
@@ -41,20 +40,17 @@ int cg_root_levels_up(const char *root)
 /* Is pid listed in dfd/path/cgroup.procs? */
 static bool lists_pid(int dfd, const char *path, pid_t pid)
 {
-	_cleanup_free_ char *file = NULL, *text = NULL;
+	_cleanup_free_ char *file = NULL;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
 
 	if (asprintf(&file, "%s%scgroup.procs", path, *path ? "/" : "") < 0)
 		return false;
-	if (cg_read_at(dfd, file, &text) < 0)
+	if (cg_members_read_at(dfd, file, CG_MEMBERS_LAX, NULL, &pids, &n, NULL) < 0)
 		return false;
-	for (const char *p = text; *p;) {
-		uint64_t v;
-
-		if (cg_parse_u64_prefix(&p, INT_MAX, &v) == 0 && v == (uint64_t)pid)
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
 			return true;
-		p += strcspn(p, "\n");
-		p += *p == '\n';
-	}
 	return false;
 }
 

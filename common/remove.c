@@ -31,9 +31,9 @@ static int signal_members(const struct cg_hier *h, const char *path, int sig)
 	size_t n = 0;
 	int r, count = 0;
 
-	r = cg_read_pids(h, path, false, &pids, &n);
+	r = cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n);
 	if (r == -EOPNOTSUPP && h->version == 2)
-		r = cg_read_pids(h, path, true, &pids, &n);
+		r = cg_members_read(h, path, CG_MEMBERS_LAX | CG_MEMBERS_THREADS, &pids, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++)
@@ -97,8 +97,8 @@ static int count_one(const struct cg_hier *h, const char *path, int depth, void 
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
 
-	if (cg_read_pids(h, path, false, &pids, &n) == -EOPNOTSUPP)
-		cg_read_pids(h, path, true, &pids, &n);
+	if (cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n) == -EOPNOTSUPP)
+		cg_members_read(h, path, CG_MEMBERS_LAX | CG_MEMBERS_THREADS, &pids, &n);
 	*(size_t *)ctx += n;
 	return 0;
 }
@@ -285,9 +285,9 @@ static int find_one(const struct cg_hier *h, const char *path, int depth, void *
 		if (r <= 0)
 			return r < 0 ? r : CG_WALK_PRUNE;
 	}
-	r = cg_read_pids(h, path, false, &pids, &n);
+	r = cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n);
 	if (r == -EOPNOTSUPP)
-		r = cg_read_pids(h, path, true, &pids, &n);
+		r = cg_members_read(h, path, CG_MEMBERS_LAX | CG_MEMBERS_THREADS, &pids, &n);
 	if (r < 0 || !n)
 		return r;
 	*(char **)ctx = strdup(path);
@@ -447,7 +447,7 @@ static int list_threads(const struct cg_hier *h, const char *path, int depth, vo
 	_cleanup_free_ pid_t *own = NULL;
 	size_t n = 0;
 	pid_t *nv;
-	int r = cg_members_read(h, path, true, &own, &n);
+	int r = cg_members_read(h, path, CG_MEMBERS_THREADS, &own, &n);
 
 	if (r < 0)
 		return r;

@@ -12,7 +12,6 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "kparse.h"
-#include "migrate.h"
 #include "proc.h"
 #include "stats_impl.h"
 
@@ -95,7 +94,7 @@ static void list(struct cg_stats *s, struct node *nd, const int *kinds, size_t n
 		}
 		free(*ret);
 		*ret = NULL;
-		if (cg_members_parse(heap ? heap : s->buf, ret, ret_n) < 0)
+		if (cg_kparse_members(heap ? heap : s->buf, false, ret, ret_n) < 0)
 			*ret_n = 0;
 	}
 }
@@ -180,7 +179,7 @@ void st_threads_sample(struct cg_stats *s, struct node *n, uint64_t now, uint64_
 	int r;
 
 	r = st_read_kind(s, n, F_THREADS_V2, &heap);
-	if (r < 0 || cg_members_parse(heap ? heap : s->buf, &tids, &n_tids) < 0)
+	if (r < 0 || cg_kparse_members(heap ? heap : s->buf, false, &tids, &n_tids) < 0)
 		goto out;
 	for (size_t i = 0; i < n_tids; i++) {
 		struct cg_stat_thread t = { .cpu_percent = -1 };
@@ -222,7 +221,7 @@ int st_procs_count(struct cg_stats *s, const char *text, uint64_t *ret)
 		*ret = cg_stats_count_lines(text);
 		return 0;
 	}
-	r = cg_members_parse(text, &pids, &n);
+	r = cg_kparse_members(text, false, &pids, &n);
 	if (r < 0)
 		return r;
 	*ret = 0;

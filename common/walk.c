@@ -16,42 +16,31 @@
 
 #include "cleanup.h"
 #include "file.h"
-#include "parse.h"
 #include "strv.h"
 
-int cg_read_pids(const struct cg_hier *h, const char *path, bool threads, pid_t **ret,
-		 size_t *ret_n)
+const char *cg_membership_file(const struct cg_hier *h, bool thread)
 {
-	_cleanup_close_ int fd = cg_open_dir(h, path);
-	_cleanup_free_ char *text = NULL;
-	_cleanup_free_ pid_t *v = NULL;
-	size_t n = 0, cap = 0;
-	char *save = NULL;
-	const char *file =
-		threads ? (h->version == 2 ? "cgroup.threads" : "tasks") : "cgroup.procs";
-	int r;
+	if (!thread)
+		return "cgroup.procs";
+	return h->version == 2 ? "cgroup.threads" : "tasks";
+}
 
-	if (fd < 0)
-		return fd;
-	r = cg_read_at(fd, file, &text);
-	if (r < 0)
-		return r;
-	for (char *t = strtok_r(text, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
-		pid_t pid;
+int cg_members_read(const struct cg_hier *h, const char *path, unsigned flags, pid_t **ret,
+		    size_t *ret_n)
+{
+	return cg_members_read_bounded(h, path, flags, NULL, ret, ret_n, NULL);
+}
 
-		if (cg_parse_pid(t, &pid) < 0)
-			continue;
-		if (n == cap) {
-			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(pid_t));
-			if (!nv)
-				return -ENOMEM;
-			v = nv;
-		}
-		v[n++] = pid;
-	}
-	*ret = TAKE_PTR(v);
-	*ret_n = n;
-	return 0;
+int cg_members_read_bounded(const struct cg_hier *h, const char *path, unsigned flags,
+			    const struct cg_read_bound *b, pid_t **ret, size_t *ret_n,
+			    bool *ret_cut)
+{
+	_cleanup_close_ int dfd = cg_hier_open(h, path, O_PATH | O_DIRECTORY);
+
+	if (dfd < 0)
+		return dfd;
+	return cg_members_read_at(dfd, cg_membership_file(h, flags & CG_MEMBERS_THREADS), flags, b,
+				  ret, ret_n, ret_cut);
 }
 
 /* A cgroup removed under a walk: its directory is gone (ENOENT) or dead (ENODEV). */
@@ -182,7 +171,7 @@ static int has_members(const struct cg_hier *h, const char *path, int depth, voi
 {
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
-	int r = cg_read_pids(h, path, false, &pids, &n);
+	int r = cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n);
 
 	return r < 0 ? r : n ? CG_WALK_STOP : 0;
 }

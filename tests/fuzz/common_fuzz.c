@@ -13,6 +13,7 @@
 #include "vocab.h"
 #include "error.h"
 #include "file.h"
+#include "kparse.h"
 #include "migrate.h"
 #include "mount.h"
 #include "parse.h"
@@ -502,11 +503,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pid_t *v = NULL;
 		size_t n = 0;
 
-		if (cg_members_parse(s, &v, &n) == 0)
+		pid_t *lv = NULL;
+		size_t ln = 0;
+		int strict = cg_kparse_members(s, false, &v, &n);
+
+		if (strict == 0)
 			for (size_t k = 0; k < n; k++)
 				if (v[k] <= 0 || (uint32_t)v[k] > CG_PID_MAX ||
 				    (k && v[k - 1] >= v[k]))
 					abort();
+		/* lax never refuses, and where strict takes the text it finds the same ids */
+		if (cg_kparse_members(s, true, &lv, &ln) == 0) {
+			for (size_t k = 0; k < ln; k++)
+				if (lv[k] <= 0 || (uint32_t)lv[k] > CG_PID_MAX ||
+				    (k && lv[k - 1] >= lv[k]))
+					abort();
+			if (strict == 0 && (ln != n || (n && memcmp(v, lv, n * sizeof(*v)))))
+				abort();
+		} else {
+			abort();
+		}
+		free(lv);
 		free(v);
 		(void)cg_cpulist_validate(s);
 		/* v1 per-device files as kernel text: read back as v2 or refused, never overrun */
