@@ -143,47 +143,6 @@ static int check_regular(int fd, int flags)
 	return S_ISREG(st.st_mode) ? 0 : -EMEDIUMTYPE;
 }
 
-int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id)
-{
-	uint64_t cur = mnt_id;
-	size_t lines = 1;
-
-	for (const char *p = text; *p; p++)
-		lines += *p == '\n';
-	/* one step up per round; more rounds than lines is a loop in the table */
-	for (size_t round = 0; round <= lines; round++) {
-		const char *line = text;
-		bool found = false;
-
-		while (*line && !found) {
-			const char *end = strchrnul(line, '\n'), *sep, *e = line;
-			uint64_t id, parent;
-
-			if (cg_parse_u64_prefix(&e, UINT64_MAX, &id) == 0 && *e == ' ' &&
-			    id == cur) {
-				e++;
-				sep = memmem(line, (size_t)(end - line), " - ", 3);
-				if (cg_parse_u64_prefix(&e, UINT64_MAX, &parent) < 0 || *e != ' ' ||
-				    !sep)
-					return -EINVAL;
-				sep += 3;
-				if ((end - sep >= 7 && !memcmp(sep, "cgroup ", 7)) ||
-				    (end - sep >= 8 && !memcmp(sep, "cgroup2 ", 8)))
-					return 1;
-				if (parent == cur)
-					return 0;
-				cur = parent;
-				found = true;
-			}
-			line = *end ? end + 1 : end;
-		}
-		/* the root mount's parent is outside this namespace's table */
-		if (!found)
-			return 0;
-	}
-	return -ELOOP;
-}
-
 /*
  * A fixture tree: plain directories a test's mount table ($CGKIT_MOUNTINFO, or its own
  * struct cg_hier) names as a hierarchy. Its files may be read where no cgroup hierarchy is
@@ -203,7 +162,7 @@ static bool fixture_file(int fd)
 		if (mfd < 0 || cg_read_fd(mfd, &text, NULL) < 0)
 			return false;
 	}
-	return cg_mountinfo_in_cgroup(text, stx.stx_mnt_id) == 0;
+	return cg_kparse_mountinfo_in_cgroup(text, stx.stx_mnt_id) == 0;
 }
 
 int cg_fd_check_interface(int fd, int flags)
@@ -369,47 +328,6 @@ int cg_write_at(int dirfd, const char *path, const char *value)
 	if (fd < 0)
 		return fd;
 	return cg_write_fd(fd, value, strlen(value));
-}
-
-int cg_path_normalize(const char *in, char **ret)
-{
-	size_t len = strlen(in);
-	_cleanup_free_ char *out = malloc(len + 1);
-	char *w;
-
-	if (!out)
-		return -ENOMEM;
-	if (len >= PATH_MAX)
-		return -ENAMETOOLONG;
-	w = out;
-	for (const char *p = in; *p;) {
-		const char *e;
-		size_t n;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		e = strchrnul(p, '/');
-		n = (size_t)(e - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return -EINVAL;
-		if (n > NAME_MAX)
-			return -ENAMETOOLONG;
-		for (const char *c = p; c < e; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return -EINVAL;
-		if (!(n == 1 && p[0] == '.')) {
-			if (w != out)
-				*w++ = '/';
-			memcpy(w, p, n);
-			w += n;
-		}
-		p = e;
-	}
-	*w = '\0';
-	*ret = TAKE_PTR(out);
-	return 0;
 }
 
 char *cg_path_join(const char *parent, const char *child)

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "parse.h"
+
 /*
  * Open PATH (relative, "" or "." for dirfd itself) beneath dirfd: it may not leave dirfd's
  * tree nor pass a symlink or magic link (-EXDEV, -ELOOP); unless O_PATH, it may not cross a
@@ -38,12 +40,6 @@ int cg_fd_check_cgroupfs(int fd);
  * sampler's kept fds): once at open time, never per read.
  */
 int cg_fd_check_interface(int fd, int flags);
-
-/*
- * Whether mount MNT_ID (statx STATX_MNT_ID) of mountinfo TEXT is a cgroup or cgroup2 mount or
- * mounted somewhere inside one: 1, 0, -EINVAL for a malformed line on the way, -ELOOP.
- */
-int cg_mountinfo_in_cgroup(const char *text, uint64_t mnt_id);
 
 /*
  * Whole content of a virtual file from offset 0 to EOF, NUL-terminated. seq_file files
@@ -87,8 +83,6 @@ int cg_write_fd(int fd, const char *value, size_t len);
 /* Open beneath dirfd (checked as cg_open_beneath does), write value in one write(). */
 int cg_write_at(int dirfd, const char *path, const char *value);
 
-/* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */
-int cg_path_normalize(const char *in, char **ret);
 /* Join a cgroup path and a child name: "a" + "b" -> "a/b", "" + "b" -> "b". */
 char *cg_path_join(const char *parent, const char *child);
 

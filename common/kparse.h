@@ -113,4 +113,26 @@ int cg_kparse_io_devs(const char *text, struct cg_io_dev **devs, size_t *n);
  */
 int cg_kparse_blkio_devs(const char *text, bool ops, struct cg_io_dev **devs, size_t *n);
 
+struct cg_hier;
+
+/*
+ * Whether mount MNT_ID (statx STATX_MNT_ID) of mountinfo TEXT is a cgroup or cgroup2 mount or
+ * mounted somewhere inside one: 1, 0, -EINVAL for a malformed line on the way, -ELOOP.
+ */
+int cg_kparse_mountinfo_in_cgroup(const char *text, uint64_t mnt_id);
+/*
+ * How many levels above this process's cgroup namespace root a mountinfo root is: "/.." is 1,
+ * "/../.." 2; 0 for "/" or a root below the namespace's ("/x", a bind of a subtree); -EREMOTE
+ * for a root in another branch ("/../x"), from which the namespace's root cannot be reached.
+ */
+int cg_kparse_root_levels_up(const char *root);
+/*
+ * "/proc/PID/cgroup" text -> this hierarchy's cgroup path relative to h->dir ("" for its
+ * root): the mount's root, or the cgroup namespace's when the mount reaches above it (the
+ * kernel prints both relative to the reader's namespace root). -ENOENT when the line is
+ * missing or outside the mount, -EREMOTE when the cgroup is outside the namespace's root
+ * ("/../x": CG_NS_RULE says why it cannot be used).
+ */
+int cg_kparse_proc_cgroup(const char *text, const struct cg_hier *h, char **ret);
+
 #endif

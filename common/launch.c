@@ -19,6 +19,7 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "kparse.h"
 #include "clock.h"
 #include "file.h"
 #include "freeze.h"
@@ -87,7 +88,7 @@ static int misplaced(const struct cg_targets *t, const char *text, size_t *first
 {
 	for (size_t i = 0; i < t->n; i++) {
 		_cleanup_free_ char *cur = NULL;
-		int r = cg_proc_cgroup_parse(text, t->t[i].hier, &cur);
+		int r = cg_kparse_proc_cgroup(text, t->t[i].hier, &cur);
 
 		if (r < 0 && r != -ENOENT)
 			return r;
@@ -140,7 +141,8 @@ static int move_all(const struct cg_targets *t, pid_t pid, const struct cg_hier 
 		if (r == 0) {
 			_cleanup_free_ char *cur = NULL;
 
-			if (cg_proc_cgroup_parse(text, x->hier, &cur) == 0 && !strcmp(cur, x->path))
+			if (cg_kparse_proc_cgroup(text, x->hier, &cur) == 0 &&
+			    !strcmp(cur, x->path))
 				continue;
 		}
 		int k = cg_attach(x->hier, x->path, pid, false, d);

@@ -16,6 +16,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "kparse.h"
 #include "parse.h"
 #include "proc.h"
 #include "strv.h"
@@ -194,7 +195,7 @@ static int parse_line(char *line, struct cg_hier *h)
 static size_t root_depth(const char *root)
 {
 	size_t d = 0;
-	int up = cg_root_levels_up(root);
+	int up = cg_kparse_root_levels_up(root);
 
 	if (up < 0)
 		return SIZE_MAX;
@@ -242,8 +243,9 @@ int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
 				size_t dh = root_depth(h.root), dor = root_depth(o->root);
 
 				/* on a tie the mount from inside the namespace: nothing to search */
-				if (dh < dor || (dh == dor && cg_root_levels_up(o->root) > 0 &&
-						 cg_root_levels_up(h.root) == 0)) {
+				if (dh < dor ||
+				    (dh == dor && cg_kparse_root_levels_up(o->root) > 0 &&
+				     cg_kparse_root_levels_up(h.root) == 0)) {
 					hier_clear(o);
 					*o = h;
 				} else {
@@ -288,7 +290,7 @@ int cg_layout_load(struct cg_layout **ret)
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < l->n; i++)
-		if (cg_root_levels_up(l->hier[i].root) != 0)
+		if (cg_kparse_root_levels_up(l->hier[i].root) != 0)
 			atomic_store(&l->hier[i].ns_pending, true);
 	/*
 	 * Read when asked: a v1 spec (cgexec2 -g cpu:X) never needs them, and the read cost

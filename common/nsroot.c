@@ -18,22 +18,6 @@
 #include "kparse.h"
 #include "proc.h"
 
-int cg_root_levels_up(const char *root)
-{
-	const char *p = root;
-	int up = 0;
-
-	/* PATH_MAX bounds what the kernel prints; the cap keeps a forged table from overflowing */
-	while (!strncmp(p, "/..", 3) && (p[3] == '/' || !p[3]) && up < PATH_MAX) {
-		up++;
-		p += 3;
-	}
-	/* "/../x": the mount's root is in a branch beside the namespace's, not above it */
-	if (up && *p && strcmp(p, "/"))
-		return -EREMOTE;
-	return up;
-}
-
 /* Searching a machine's whole tree for the namespace's root is a bug: stop well before. */
 #define NS_SEARCH_MAX 100000
 
@@ -122,7 +106,7 @@ static int ns_locate(struct cg_hier *h)
 	_cleanup_free_ char *self_cgroups = NULL, *self = NULL, *rel = NULL;
 	_cleanup_close_ int mfd = -1;
 	size_t budget = NS_SEARCH_MAX;
-	int up = cg_root_levels_up(h->root), r;
+	int up = cg_kparse_root_levels_up(h->root), r;
 
 	h->ns_error = -EREMOTE;
 	if (up <= 0)
@@ -132,7 +116,7 @@ static int ns_locate(struct cg_hier *h)
 		return r;
 	if (r < 0)
 		return 0;
-	r = cg_proc_cgroup_parse(self_cgroups, h, &self);
+	r = cg_kparse_proc_cgroup(self_cgroups, h, &self);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -190,81 +174,10 @@ const char *cg_hier_nsbase(const struct cg_hier *h)
 	return h->nsbase;
 }
 
-/* Whether the comma-separated list [s, e) holds the word w, optionally after a prefix. */
-static bool list_has(const char *s, const char *e, const char *prefix, const char *w)
-{
-	size_t pl = strlen(prefix), wl = strlen(w);
-
-	while (s < e) {
-		const char *c = memchr(s, ',', (size_t)(e - s));
-		size_t n = (size_t)((c ? c : e) - s);
-
-		if (n == pl + wl && !memcmp(s, prefix, pl) && !memcmp(s + pl, w, wl))
-			return true;
-		s += n + 1;
-	}
-	return false;
-}
-
-/*
- * Runs twice in every cgexec2 (before its move and to verify it): the text is walked in place,
- * with no copy and no allocation but the path returned.
- */
-int cg_proc_cgroup_parse(const char *text, const struct cg_hier *h, char **ret)
-{
-	for (const char *line = text ? text : ""; *line;) {
-		const char *eol = strchrnul(line, '\n'), *next = *eol ? eol + 1 : eol;
-		const char *c1 = memchr(line, ':', (size_t)(eol - line)), *c2, *path;
-		_cleanup_free_ char *own = NULL;
-		size_t rl, pl;
-		bool match = false;
-		int r, up;
-
-		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(eol - c1 - 1)) : NULL;
-		if (!c2) {
-			line = next;
-			continue;
-		}
-		if (h->version == 2)
-			match = c1 - line == 1 && line[0] == '0' && c2 == c1 + 1;
-		else if (c2 > c1 + 1 && h->controllers && h->controllers[0])
-			match = list_has(c1 + 1, c2, "", h->controllers[0]);
-		else if (c2 > c1 + 1 && h->name)
-			match = list_has(c1 + 1, c2, "name=", h->name);
-		if (!match) {
-			line = next;
-			continue;
-		}
-		path = c2 + 1;
-		pl = (size_t)(eol - path);
-		/* beyond our cgroup namespace's root: /proc shows it relative to that root */
-		if (pl >= 3 && !strncmp(path, "/..", 3) && (pl == 3 || path[3] == '/'))
-			return -EREMOTE;
-		/*
-		 * The root of a mount from before the namespace is printed relative to the same root
-		 * ("/.."): such a mount is used from the namespace's root (h->dir), where the path
-		 * already starts; one in a branch beside it shows nothing inside the namespace.
-		 */
-		up = cg_root_levels_up(h->root);
-		if (up < 0)
-			return -ENOENT;
-		rl = up == 0 && strcmp(h->root, "/") ? strlen(h->root) : 0;
-		if (pl < rl || strncmp(path, h->root, rl) || (pl > rl && path[rl] != '/'))
-			return -ENOENT;
-		own = strndup(path + rl, pl - rl);
-		if (!own)
-			return -ENOMEM;
-		/* the kernel never prints ".." inside a path, but this text decides what we open */
-		r = cg_path_normalize(own, ret);
-		return r == -ENOMEM ? r : r < 0 ? -ENOENT : 0;
-	}
-	return -ENOENT;
-}
-
 int cg_pid_cgroup(const struct cg_hier *h, pid_t pid, pid_t tid, char **ret)
 {
 	_cleanup_free_ char *text = NULL;
 	int r = cg_task_cgroups(pid, tid, &text);
 
-	return r < 0 ? r : cg_proc_cgroup_parse(text, h, ret);
+	return r < 0 ? r : cg_kparse_proc_cgroup(text, h, ret);
 }

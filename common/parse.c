@@ -418,3 +418,44 @@ void cg_assignments_clear(struct cg_assignments *a)
 	a->v = NULL;
 	a->n = 0;
 }
+
+int cg_path_normalize(const char *in, char **ret)
+{
+	size_t len = strlen(in);
+	_cleanup_free_ char *out = malloc(len + 1);
+	char *w;
+
+	if (!out)
+		return -ENOMEM;
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	w = out;
+	for (const char *p = in; *p;) {
+		const char *e;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		for (const char *c = p; c < e; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return -EINVAL;
+		if (!(n == 1 && p[0] == '.')) {
+			if (w != out)
+				*w++ = '/';
+			memcpy(w, p, n);
+			w += n;
+		}
+		p = e;
+	}
+	*w = '\0';
+	*ret = TAKE_PTR(out);
+	return 0;
+}

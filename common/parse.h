@@ -97,4 +97,7 @@ void cg_assignments_clear(struct cg_assignments *a);
 /* octal mode, 0..07777 */
 int cg_parse_mode(const char *s, mode_t *ret);
 
+/* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */
+int cg_path_normalize(const char *in, char **ret);
+
 #endif

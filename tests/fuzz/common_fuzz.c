@@ -380,7 +380,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			for (size_t i = 0; i < l->n; i++) {
 				char *p = NULL;
-				int r = cg_proc_cgroup_parse(s, &l->hier[i], &p);
+				int r = cg_kparse_proc_cgroup(s, &l->hier[i], &p);
 
 				if (r == 0) {
 					check_path(p);
@@ -393,7 +393,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		/* as a mountinfo root: levels up only from a root made of "/.." alone */
 		{
-			int up = cg_root_levels_up(s);
+			int up = cg_kparse_root_levels_up(s);
 
 			if ((up < 0 && up != -EREMOTE) || (up > 0 && strncmp(s, "/..", 3)) ||
 			    up > (int)size)
@@ -492,7 +492,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 7: {
 		uint64_t id = size > 1 ? data[1] % 64 : 0;
-		int r = cg_mountinfo_in_cgroup(s, id);
+		int r = cg_kparse_mountinfo_in_cgroup(s, id);
 
 		if (r != 0 && r != 1 && r != -EINVAL && r != -ELOOP)
 			abort();

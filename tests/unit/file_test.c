@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "file.h"
+#include "kparse.h"
 
 int main(void)
 {
@@ -110,17 +111,17 @@ int main(void)
 			"61 60 0:62 / /b rw - tmpfs b rw\n"
 			"70 26 0:70 / /bad rw tmpfs\n";
 
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 26), 0);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 50), 0);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 30), 0);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 31), 1);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 42), 1);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 40), 1);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 41), 1);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 99), 0);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 60), -ELOOP);
-		CHECK_INT(cg_mountinfo_in_cgroup(mi, 70), -EINVAL);
-		CHECK_INT(cg_mountinfo_in_cgroup("", 1), 0);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 26), 0);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 50), 0);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 30), 0);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 31), 1);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 42), 1);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 40), 1);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 41), 1);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 99), 0);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 60), -ELOOP);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup(mi, 70), -EINVAL);
+		CHECK_INT(cg_kparse_mountinfo_in_cgroup("", 1), 0);
 	}
 
 	/* seq_file gives a page per read (as cgroup.procs of a big cgroup does): read to EOF */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "kparse.h"
 #include "mount.h"
 #include "strv.h"
 
@@ -59,22 +60,22 @@ static void test_hybrid(void)
 	CHECK(cg_layout_find(l, "io") == NULL);
 	CHECK(cg_layout_find(l, "name=other") == NULL);
 
-	CHECK_INT(cg_proc_cgroup_parse("4:memory:/process_api/x\n2:cpuacct:/\n0::/a/b\n",
-				       cg_layout_find(l, "memory"), &p),
+	CHECK_INT(cg_kparse_proc_cgroup("4:memory:/process_api/x\n2:cpuacct:/\n0::/a/b\n",
+					cg_layout_find(l, "memory"), &p),
 		  0);
 	CHECK_STR(p, "process_api/x");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("9:name=systemd:/user.slice\n0::/a/b\n",
-				       cg_layout_find(l, "name=systemd"), &p),
+	CHECK_INT(cg_kparse_proc_cgroup("9:name=systemd:/user.slice\n0::/a/b\n",
+					cg_layout_find(l, "name=systemd"), &p),
 		  0);
 	CHECK_STR(p, "user.slice");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n0::/a/b\n", l->unified, &p), 0);
+	CHECK_INT(cg_kparse_proc_cgroup("1:cpu:/\n0::/a/b\n", l->unified, &p), 0);
 	CHECK_STR(p, "a/b");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_kparse_proc_cgroup("1:cpu:/\n", l->unified, &p), -ENOENT);
 	/* a process outside our cgroup namespace */
-	CHECK_INT(cg_proc_cgroup_parse("0::/../../sibling\n", l->unified, &p), -EREMOTE);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/../../sibling\n", l->unified, &p), -EREMOTE);
 	cg_layout_free(l);
 }
 
@@ -133,14 +134,14 @@ static void test_odd(void)
 
 	/* a mount of a subtree only sees paths below its root */
 	CHECK_INT(cg_layout_parse("42 31 0:41 /app /srv/app rw - cgroup2 cgroup2 rw\n", &l), 0);
-	CHECK_INT(cg_proc_cgroup_parse("0::/app/x/y\n", l->unified, &p), 0);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/app/x/y\n", l->unified, &p), 0);
 	CHECK_STR(p, "x/y");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("0::/app\n", l->unified, &p), 0);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/app\n", l->unified, &p), 0);
 	CHECK_STR(p, "");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("0::/apple\n", l->unified, &p), -ENOENT);
-	CHECK_INT(cg_proc_cgroup_parse("0::/../outside\n", l->unified, &p), -EREMOTE);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/apple\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/../outside\n", l->unified, &p), -EREMOTE);
 	cg_layout_free(l);
 }
 
@@ -163,15 +164,15 @@ static void test_ns_roots(void)
 	struct cg_layout *l;
 	char *p = NULL;
 
-	CHECK_INT(cg_root_levels_up("/"), 0);
-	CHECK_INT(cg_root_levels_up("/x/y"), 0);
-	CHECK_INT(cg_root_levels_up("/.."), 1);
-	CHECK_INT(cg_root_levels_up("/../../.."), 3);
-	CHECK_INT(cg_root_levels_up("/../"), 1);
-	CHECK_INT(cg_root_levels_up("/../x"), -EREMOTE);
-	CHECK_INT(cg_root_levels_up("/..x"), 0);
-	CHECK_INT(cg_root_levels_up("/../..x"), -EREMOTE);
-	CHECK_INT(cg_root_levels_up(""), 0);
+	CHECK_INT(cg_kparse_root_levels_up("/"), 0);
+	CHECK_INT(cg_kparse_root_levels_up("/x/y"), 0);
+	CHECK_INT(cg_kparse_root_levels_up("/.."), 1);
+	CHECK_INT(cg_kparse_root_levels_up("/../../.."), 3);
+	CHECK_INT(cg_kparse_root_levels_up("/../"), 1);
+	CHECK_INT(cg_kparse_root_levels_up("/../x"), -EREMOTE);
+	CHECK_INT(cg_kparse_root_levels_up("/..x"), 0);
+	CHECK_INT(cg_kparse_root_levels_up("/../..x"), -EREMOTE);
+	CHECK_INT(cg_kparse_root_levels_up(""), 0);
 
 	CHECK_INT(cg_layout_parse(from_outside, &l), 0);
 	CHECK_INT(l->n, 5);
@@ -181,26 +182,26 @@ static void test_ns_roots(void)
 	/* parsing alone searches nothing: the view is the mount's until cg_layout_load */
 	CHECK(l->unified->dir == NULL && l->unified->nsbase == NULL && !l->unified->ns_error);
 	/* /proc/self/cgroup is relative to the namespace's root, and so is the view */
-	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/\n0::/\n", l->unified, &p), 0);
+	CHECK_INT(cg_kparse_proc_cgroup("1:cpu:/\n0::/\n", l->unified, &p), 0);
 	CHECK_STR(p, "");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("0::/inner/x\n", l->unified, &p), 0);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/inner/x\n", l->unified, &p), 0);
 	CHECK_STR(p, "inner/x");
 	free(p);
-	CHECK_INT(cg_proc_cgroup_parse("1:cpu:/a\n", cg_layout_find(l, "cpu"), &p), 0);
+	CHECK_INT(cg_kparse_proc_cgroup("1:cpu:/a\n", cg_layout_find(l, "cpu"), &p), 0);
 	CHECK_STR(p, "a");
 	free(p);
 	/* beyond the namespace's root, though inside the mount */
-	CHECK_INT(cg_proc_cgroup_parse("0::/../other\n", l->unified, &p), -EREMOTE);
-	CHECK_INT(cg_proc_cgroup_parse("4:memory:/..\n", cg_layout_find(l, "memory"), &p),
+	CHECK_INT(cg_kparse_proc_cgroup("0::/../other\n", l->unified, &p), -EREMOTE);
+	CHECK_INT(cg_kparse_proc_cgroup("4:memory:/..\n", cg_layout_find(l, "memory"), &p),
 		  -EREMOTE);
 	cg_layout_free(l);
 
 	/* a mount of a branch beside the namespace's root shows nothing inside it */
 	CHECK_INT(cg_layout_parse("41 31 0:38 /../side /srv/side rw - cgroup2 cgroup2 rw\n", &l),
 		  0);
-	CHECK_INT(cg_proc_cgroup_parse("0::/x\n", l->unified, &p), -ENOENT);
-	CHECK_INT(cg_proc_cgroup_parse("0::/../side/x\n", l->unified, &p), -EREMOTE);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/x\n", l->unified, &p), -ENOENT);
+	CHECK_INT(cg_kparse_proc_cgroup("0::/../side/x\n", l->unified, &p), -EREMOTE);
 	cg_layout_free(l);
 }
 
