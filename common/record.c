@@ -379,12 +379,19 @@ struct cg_rec_writer {
 	uint64_t next_id;
 };
 
-int cg_rec_writer_new(struct cg_rec_writer **ret)
+int cg_rec_diag(struct cg_diag *d, int r, const char *what, const char *why)
+{
+	if (why)
+		return cg_diag_say(d, -r, "", "", what, "%s", why);
+	return cg_diag_fail(d, -r, CG_OP_OTHER, 0, "", "", "%s", what);
+}
+
+int cg_rec_writer_new(struct cg_rec_writer **ret, struct cg_diag *d)
 {
 	struct cg_rec_writer *w = calloc(1, sizeof(*w));
 
 	if (!w)
-		return -ENOMEM;
+		return cg_rec_diag(d, -ENOMEM, "record", NULL);
 	*ret = w;
 	return 0;
 }
@@ -508,7 +515,7 @@ static void put_table(struct wbuf *b, const struct table *t)
 	}
 }
 
-int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info,
+static int encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info,
 			 const uint8_t **ret, size_t *ret_len)
 {
 	struct wbuf *b = &w->rec;
@@ -539,7 +546,7 @@ int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info
 	return r;
 }
 
-int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_stat_row *const *rows,
+static int encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_stat_row *const *rows,
 			 size_t n, const uint8_t **ret, size_t *ret_len)
 {
 	struct wbuf *b = &w->rec;
@@ -571,4 +578,20 @@ int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_st
 		}
 	}
 	return frame_end(b, ret, ret_len);
+}
+
+int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info,
+			 const uint8_t **ret, size_t *ret_len, struct cg_diag *d)
+{
+	int r = encode_header(w, info, ret, ret_len);
+
+	return r < 0 ? cg_rec_diag(d, r, "record a session header", NULL) : r;
+}
+
+int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_stat_row *const *rows,
+			 size_t n, const uint8_t **ret, size_t *ret_len, struct cg_diag *d)
+{
+	int r = encode_sample(w, time_ns, rows, n, ret, ret_len);
+
+	return r < 0 ? cg_rec_diag(d, r, "record a sample", NULL) : r;
 }

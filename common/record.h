@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "stats.h"
 
 #define CG_REC_MAGIC "CGTOPREC"
@@ -36,11 +37,13 @@ struct cg_rec_info {
 	bool tasks;
 };
 
+/* Every call that fails tells why in its struct cg_diag (may be NULL), naming no cgroup. */
+
 /* ---- writing -------------------------------------------------------------------------------- */
 
 struct cg_rec_writer;
 
-int cg_rec_writer_new(struct cg_rec_writer **ret);
+int cg_rec_writer_new(struct cg_rec_writer **ret, struct cg_diag *d);
 void cg_rec_writer_free(struct cg_rec_writer *w);
 /* The 12 bytes a file starts with. */
 void cg_rec_file_head(uint8_t head[CG_REC_HEAD_SIZE]);
@@ -50,10 +53,10 @@ void cg_rec_file_head(uint8_t head[CG_REC_HEAD_SIZE]);
  * not be written whole. The record is in the writer, valid until its next call.
  */
 int cg_rec_encode_header(struct cg_rec_writer *w, const struct cg_rec_info *info,
-			 const uint8_t **ret, size_t *ret_len);
+			 const uint8_t **ret, size_t *ret_len, struct cg_diag *d);
 /* A sample record: its wall-clock time (ns since the epoch) and rows. */
 int cg_rec_encode_sample(struct cg_rec_writer *w, uint64_t time_ns, struct cg_stat_row *const *rows,
-			 size_t n, const uint8_t **ret, size_t *ret_len);
+			 size_t n, const uint8_t **ret, size_t *ret_len, struct cg_diag *d);
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
@@ -72,7 +75,8 @@ struct cg_rec_damage {
  * a newer major version (*ret_major, *ret_minor say which); -ENOMEM.
  */
 int cg_rec_parse(const uint8_t *buf, size_t len, struct cg_rec_file **ret,
-		 struct cg_rec_damage *damage, unsigned *ret_major, unsigned *ret_minor);
+		 struct cg_rec_damage *damage, unsigned *ret_major, unsigned *ret_minor,
+		 struct cg_diag *d);
 void cg_rec_file_free(struct cg_rec_file *f);
 size_t cg_rec_count(const struct cg_rec_file *f);
 uint64_t cg_rec_time(const struct cg_rec_file *f, size_t i);
@@ -93,7 +97,8 @@ struct cg_rec_rows {
 };
 
 /* Sample i into out (paths point into f): 0, -ENOMEM or -EBADMSG. */
-int cg_rec_decode(const struct cg_rec_file *f, size_t i, struct cg_rec_rows *out);
+int cg_rec_decode(const struct cg_rec_file *f, size_t i, struct cg_rec_rows *out,
+		  struct cg_diag *d);
 void cg_rec_rows_free(struct cg_rec_rows *out);
 
 #endif

@@ -67,4 +67,7 @@ static inline uint64_t cg_rec_get_le(const uint8_t *p, size_t n)
 	return v;
 }
 
+/* A failure r of what in d (may be NULL): why in our words, or NULL for the errno's. -r. */
+int cg_rec_diag(struct cg_diag *d, int r, const char *what, const char *why);
+
 #endif

@@ -598,7 +598,7 @@ static int add_session(struct cg_rec_file *f, const uint8_t *p, size_t n)
 	return 0;
 }
 
-int cg_rec_parse(const uint8_t *buf, size_t len, struct cg_rec_file **ret,
+static int parse(const uint8_t *buf, size_t len, struct cg_rec_file **ret,
 		 struct cg_rec_damage *damage, unsigned *ret_major, unsigned *ret_minor)
 {
 	struct cg_rec_file *f;
@@ -678,13 +678,27 @@ int cg_rec_parse(const uint8_t *buf, size_t len, struct cg_rec_file **ret,
 	return 0;
 }
 
-int cg_rec_decode(const struct cg_rec_file *f, size_t i, struct cg_rec_rows *out)
+int cg_rec_parse(const uint8_t *buf, size_t len, struct cg_rec_file **ret,
+		 struct cg_rec_damage *damage, unsigned *ret_major, unsigned *ret_minor,
+		 struct cg_diag *d)
+{
+	int r = parse(buf, len, ret, damage, ret_major, ret_minor);
+
+	if (r == -EPROTONOSUPPORT)
+		return cg_diag_say(d, EPROTONOSUPPORT, "", "", "replay",
+				   "format version %u.%u is newer than this reader's (%u.x)",
+				   *ret_major, *ret_minor, CG_REC_MAJOR);
+	return r < 0 ? cg_rec_diag(d, r, "replay", r == -EBADMSG ? damage->why : NULL) : r;
+}
+
+int cg_rec_decode(const struct cg_rec_file *f, size_t i, struct cg_rec_rows *out, struct cg_diag *d)
 {
 	const struct sample_ix *x = &f->ix[i];
 	uint64_t t;
-
 	/* decoding writes nothing into the session (only the parse learns paths) */
-	return walk_sample((struct session *)&f->ss[x->session], x->p, x->len, &t, out);
+	int r = walk_sample((struct session *)&f->ss[x->session], x->p, x->len, &t, out);
+
+	return r < 0 ? cg_rec_diag(d, r, "replay a sample", NULL) : r;
 }
 
 void cg_rec_rows_free(struct cg_rec_rows *out)

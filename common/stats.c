@@ -87,7 +87,8 @@ void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only)
 		describe_sources(s, root);
 }
 
-int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret)
+int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret,
+		 struct cg_diag *d)
 {
 	static const char *const v1ctl[R_N] = {
 		[R_CPUACCT] = "cpuacct", [R_MEMORY] = "memory", [R_BLKIO] = "blkio",
@@ -187,7 +188,8 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	return 0;
 fail:
 	cg_stats_free(s);
-	return r;
+	return st_diag(d, l, o->path ? o->path : "", r, CG_OP_OPEN, "open",
+		       r == -ENOENT ? "no such cgroup in any mounted hierarchy" : NULL);
 }
 
 void cg_stats_free(struct cg_stats *s)

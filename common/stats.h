@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "error.h"
 #include "kparse.h"
 #include "mount.h"
 
@@ -260,11 +261,13 @@ struct cg_stats_opts {
  * Find path in every hierarchy that offers statistics and start watching it. -ENOENT when
  * no hierarchy has it. The layout must outlive the sampler. The stat files it keeps open are
  * bounded by RLIMIT_NOFILE as it finds it, less o->fd_reserve (it changes no limit; the tool
- * may raise it first).
+ * may raise it first). A failure is told in d (may be NULL): the cgroup, the layout, why.
  */
-int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret);
+int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struct cg_stats **ret,
+		 struct cg_diag *d);
 void cg_stats_free(struct cg_stats *s);
-int cg_stats_set_depth(struct cg_stats *s, int depth);
+/* 0, or -errno of the listing of the levels that came into view (told in d, may be NULL). */
+int cg_stats_set_depth(struct cg_stats *s, int depth, struct cg_diag *d);
 void cg_stats_set_threads(struct cg_stats *s, bool threads);
 void cg_stats_set_count(struct cg_stats *s, enum cg_count count, bool own_only);
 /*
@@ -287,18 +290,21 @@ void cg_stats_errors(const struct cg_stats *s, uint64_t ret[CG_COLL_N]);
 /*
  * Take a sample: pick up cgroups that appeared, drop those that vanished (never an error),
  * re-read every stat file and compute rates against the previous sample. The rows stay
- * valid until the next call; they are in no particular order.
+ * valid until the next call; they are in no particular order. A failure (inotify, a listing,
+ * out of fds with none left to give back) is told in d (may be NULL).
  */
-int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n);
+int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n,
+		    struct cg_diag *d);
 
 /*
  * From the next sample on, also list the tasks of one cgroup (path as rows name it, "/" or
  * "/a/b"; NULL: none), for a view of that cgroup alone: each sample reads /proc for each of
  * them. Its own tasks only (not its descendants'), from the first hierarchy that lists any
  * (cgroup2, then v1): processes, or threads with threads on (cg_stats_set_threads) and where
- * no process can be listed (a threaded cgroup's cgroup.procs cannot be read). 0 or -ENOMEM.
+ * no process can be listed (a threaded cgroup's cgroup.procs cannot be read). 0 or -ENOMEM
+ * (told in d, may be NULL).
  */
-int cg_stats_set_members(struct cg_stats *s, const char *path);
+int cg_stats_set_members(struct cg_stats *s, const char *path, struct cg_diag *d);
 /*
  * From the next sample on, also list the tasks of every cgroup sampled, as cg_stats_set_members
  * does for one, into each row's members (valid until the next sample): a /proc read per task

@@ -331,6 +331,12 @@ int st_open_relieved(struct cg_stats *s, const char *path);
  * given back (try again); false otherwise (out of fds for good: s->out_of_fds says so).
  */
 bool st_relieved(struct cg_stats *s, int r);
+/*
+ * The failure r of what (op) on the cgroup at path, in d (may be NULL) for the tool, why in our
+ * own words or (NULL) the errno's and its rule: -r.
+ */
+int st_diag(struct cg_diag *d, const struct cg_layout *l, const char *path, int r, enum cg_op op,
+	    const char *what, const char *why);
 /* A row's limit texts freed (the limits collector's, freed with the node). */
 void st_row_limits_free(struct cg_stat_row *row);
 /* List the whole tree again in every hierarchy, down to s->depth. */

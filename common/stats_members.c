@@ -21,14 +21,14 @@ static const int procs_kinds[] = { F_PROCS_V2,	   F_PROCS_PIDS,  F_PROCS_CPUACCT
 static const int threads_kinds[] = { F_THREADS_V2,   F_TASKS_PIDS,  F_TASKS_CPUACCT,
 				     F_TASKS_MEMORY, F_TASKS_BLKIO, F_TASKS_SYSTEMD };
 
-int cg_stats_set_members(struct cg_stats *s, const char *path)
+int cg_stats_set_members(struct cg_stats *s, const char *path, struct cg_diag *d)
 {
 	char *p = NULL;
 
 	if (path && s->members_path && !strcmp(path + (*path == '/'), s->members_path))
 		return 0;
 	if (path && !(p = strdup(path + (*path == '/'))))
-		return -ENOMEM;
+		return st_diag(d, s->layout, path, -ENOMEM, CG_OP_OTHER, "list the tasks", NULL);
 	st_members_free(s);
 	s->members_path = p;
 	return 0;

@@ -249,7 +249,8 @@ static void sum_counted_tasks(struct cg_stats *s)
 	}
 }
 
-int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n)
+int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, size_t *ret_n,
+		    struct cg_diag *d)
 {
 	uint64_t now;
 	int r;
@@ -257,11 +258,11 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	s->out_of_fds = 0;
 	r = st_drain_events(s);
 	if (r < 0)
-		return r;
+		return st_diag(d, s->layout, s->root, r, CG_OP_READ, "sample", NULL);
 	if (s->rescan || s->ifd < 0) {
 		r = st_scan_all(s);
 		if (r < 0)
-			return r;
+			return st_diag(d, s->layout, s->root, r, CG_OP_READ, "sample", NULL);
 	}
 	now = cg_now_ns();
 	s->now = now;
@@ -270,13 +271,13 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	/* ENODEV: removed while we read; inotify says so too, but do not show a half row */
 	r = st_collect_removed(s);
 	if (r < 0)
-		return r;
+		return st_diag(d, s->layout, s->root, r, CG_OP_READ, "sample", NULL);
 	/*
 	 * Every cached fd was given back and a file still could not be opened: its figures would
 	 * be missing without a word. Fewer fds than one open at a time needs is an error.
 	 */
 	if (s->out_of_fds)
-		return s->out_of_fds;
+		return st_diag(d, s->layout, s->root, s->out_of_fds, CG_OP_READ, "sample", NULL);
 	sum_counted_tasks(s);
 	st_members_sample(s, now);
 	st_members_all_sample(s, now);

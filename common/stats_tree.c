@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,23 @@ int st_node_open(struct cg_stats *s, struct node *n, int role, const char *name,
 		s->out_of_fds = r;
 		return r;
 	}
+}
+
+int st_diag(struct cg_diag *d, const struct cg_layout *l, const char *path, int r, enum cg_op op,
+	    const char *what, const char *why)
+{
+	char where[PATH_MAX + 2];
+	const char *hier = cg_layout_kind_name(cg_layout_kind(l));
+
+	snprintf(where, sizeof(where), "/%s", path + (*path == '/'));
+	if (why)
+		return cg_diag_say(d, -r, where, hier, what, "%s", why);
+	if (out_of_fds(r))
+		return cg_diag_say(
+			d, -r, where, hier, what,
+			"%s (every cached file descriptor was given back and a file still could not be opened)",
+			strerror(-r));
+	return cg_diag_fail(d, -r, op, 0, where, hier, "%s", what);
 }
 
 bool st_relieved(struct cg_stats *s, int r)
@@ -670,8 +688,10 @@ int st_collect_removed(struct cg_stats *s)
 	return 0;
 }
 
-int cg_stats_set_depth(struct cg_stats *s, int depth)
+int cg_stats_set_depth(struct cg_stats *s, int depth, struct cg_diag *d)
 {
+	int r;
+
 	if (depth < 0)
 		depth = 0;
 	if (depth < s->depth) {
@@ -687,5 +707,6 @@ int cg_stats_set_depth(struct cg_stats *s, int depth)
 		}
 	}
 	s->depth = depth;
-	return st_scan_all(s);
+	r = st_scan_all(s);
+	return r < 0 ? st_diag(d, s->layout, s->root, r, CG_OP_READ, "list", NULL) : 0;
 }

@@ -716,7 +716,7 @@ static int run(const struct cgtop2_args *args)
 	}
 	/* the exporter's connections take fds the sampler's cache must leave free */
 	so.fd_reserve = serve_fds(pre);
-	r = cg_stats_new(l, &so, &s);
+	r = cg_stats_new(l, &so, &s, NULL);
 	if (r < 0) {
 		serve_pre_free(pre);
 		struct cg_diag d = { 0 };

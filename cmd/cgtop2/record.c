@@ -126,7 +126,7 @@ static int rec_header(struct recorder *rc)
 {
 	const uint8_t *p;
 	size_t n;
-	int r = cg_rec_encode_header(rc->w, &rc->info, &p, &n);
+	int r = cg_rec_encode_header(rc->w, &rc->info, &p, &n, NULL);
 
 	if (r == 0)
 		r = write_all(rc, p, n);
@@ -145,7 +145,7 @@ static int rec_sample(struct recorder *rc, const struct source_sample *s, const 
 	if (rc->need_header && (r = rec_header(rc)) < 0)
 		return r;
 	*why = "encode a sample";
-	r = cg_rec_encode_sample(rc->w, s->time_ns, s->rows, s->n, &p, &n);
+	r = cg_rec_encode_sample(rc->w, s->time_ns, s->rows, s->n, &p, &n, NULL);
 	if (r < 0)
 		return r;
 	if (rc->limit && rc->samples && rc->size + n > rc->limit) {
@@ -156,7 +156,7 @@ static int rec_sample(struct recorder *rc, const struct source_sample *s, const 
 		/* the sample named its cgroups for the old file: once more for the new one */
 		r = rec_header(rc);
 		if (r == 0)
-			r = cg_rec_encode_sample(rc->w, s->time_ns, s->rows, s->n, &p, &n);
+			r = cg_rec_encode_sample(rc->w, s->time_ns, s->rows, s->n, &p, &n, NULL);
 		if (r < 0)
 			return r;
 	}
@@ -188,7 +188,7 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 		rc.rotated = NULL;
 		return report_errno(a, "record", -ENOMEM);
 	}
-	r = cg_rec_writer_new(&rc.w);
+	r = cg_rec_writer_new(&rc.w, NULL);
 	if (r == 0)
 		r = rec_open(&rc, &why);
 	for (unsigned long it = 0; r == 0 && (!a->iterations || it < a->iterations); it++) {
@@ -315,7 +315,7 @@ static int load(struct rfile *rf, const char *file, char **ret_msg)
 			*ret_msg = NULL;
 		return r;
 	}
-	r = cg_rec_parse(rf->buf, rf->len, &rf->f, &d, &major, &minor);
+	r = cg_rec_parse(rf->buf, rf->len, &rf->f, &d, &major, &minor, NULL);
 	if (r == -EPROTONOSUPPORT)
 		r = asprintf(
 			    ret_msg,
@@ -416,7 +416,7 @@ int replay_step(struct replay *rp, enum replay_step step, uint64_t time_ns,
 		break;
 	}
 	f = locate(rp, k, &i);
-	r = cg_rec_decode(f, i, &rp->rows);
+	r = cg_rec_decode(f, i, &rp->rows, NULL);
 	if (r < 0)
 		return r;
 	rp->cur = k;

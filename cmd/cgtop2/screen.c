@@ -346,13 +346,13 @@ static enum action key(struct ui *u, int c)
 		if (!s)
 			break;
 		u->a.depth++;
-		cg_stats_set_depth(s, u->a.depth);
+		cg_stats_set_depth(s, u->a.depth, NULL);
 		return A_RESAMPLE;
 	case '-':
 		if (!s || u->a.depth <= 0)
 			break;
 		u->a.depth--;
-		cg_stats_set_depth(s, u->a.depth);
+		cg_stats_set_depth(s, u->a.depth, NULL);
 		return A_RESAMPLE;
 	case 'H':
 		if (!s)
@@ -440,7 +440,7 @@ static int step(struct ui *u, enum action act)
 	int r;
 
 	/* the detail pane lists the selected cgroup's tasks: read only while it is open */
-	if (s && cg_stats_set_members(s, u->detail ? u->sel : NULL) < 0)
+	if (s && cg_stats_set_members(s, u->detail ? u->sel : NULL, NULL) < 0)
 		return -ENOMEM;
 
 	switch (act) {

@@ -114,7 +114,7 @@ static int fresh_sample(struct server *sv)
 	if (sv->sampled && now - sv->sampled_ns < sv->reuse_ns)
 		return 0;
 	sv->sampled = false;
-	r = cg_stats_sample(sv->s, &rows, &n);
+	r = cg_stats_sample(sv->s, &rows, &n, NULL);
 	if (r < 0)
 		return r;
 	/* a stable order: a series is found at the same place in every scrape */

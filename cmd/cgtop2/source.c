@@ -82,7 +82,7 @@ static int live_sample(struct source *src, struct source_sample *ret)
 {
 	struct cg_stat_row *const *rows;
 	size_t n;
-	int r = cg_stats_sample(src->stats, &rows, &n);
+	int r = cg_stats_sample(src->stats, &rows, &n, NULL);
 
 	if (r < 0)
 		return r;

@@ -76,13 +76,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!buf)
 		return 0;
-	if (cg_rec_parse(buf, len, &f, &d, &major, &minor) == 0) {
+	if (cg_rec_parse(buf, len, &f, &d, &major, &minor, NULL) == 0) {
 		if (d.why && (d.offset >= len || d.bytes > len))
 			abort();
 		for (size_t i = 0; i < cg_rec_count(f); i++) {
 			const struct cg_rec_info *info = cg_rec_info_of(f, i);
 
-			if (!info->path || !info->host || cg_rec_decode(f, i, &rows) < 0)
+			if (!info->path || !info->host || cg_rec_decode(f, i, &rows, NULL) < 0)
 				abort();
 			for (size_t r = 0; r < rows.n; r++) {
 				const struct cg_stat_row *row = rows.ptrs[r];

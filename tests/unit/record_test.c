@@ -67,7 +67,7 @@ static struct cg_rec_file *parse(const struct buf *b, size_t len, struct cg_rec_
 	struct cg_rec_file *f = NULL;
 	unsigned major, minor;
 
-	CHECK_INT(cg_rec_parse(b->p, len, &f, d, &major, &minor), 0);
+	CHECK_INT(cg_rec_parse(b->p, len, &f, d, &major, &minor, NULL), 0);
 	return f;
 }
 
@@ -137,12 +137,12 @@ static void round_trip(void)
 	r1.n_members = 2;
 	r2.have = CG_STAT_THREADED;
 	cg_rec_file_head(b.p);
-	CHECK_INT(cg_rec_writer_new(&w), 0);
-	CHECK_INT(cg_rec_encode_header(w, &info, &p, &n), 0);
+	CHECK_INT(cg_rec_writer_new(&w, NULL), 0);
+	CHECK_INT(cg_rec_encode_header(w, &info, &p, &n, NULL), 0);
 	add(&b, p, n);
-	CHECK_INT(cg_rec_encode_sample(w, 1000, rows, 3, &p, &n), 0);
+	CHECK_INT(cg_rec_encode_sample(w, 1000, rows, 3, &p, &n, NULL), 0);
 	add(&b, p, n);
-	CHECK_INT(cg_rec_encode_sample(w, 2000, rows2, 2, &p, &n), 0);
+	CHECK_INT(cg_rec_encode_sample(w, 2000, rows2, 2, &p, &n, NULL), 0);
 	add(&b, p, n);
 	cg_rec_writer_free(w);
 
@@ -157,7 +157,7 @@ static void round_trip(void)
 	CHECK(cg_rec_info_of(f, 1)->own_only && cg_rec_info_of(f, 1)->threads);
 	CHECK_INT(cg_rec_info_of(f, 1)->depth, 7);
 	CHECK_INT(cg_rec_info_of(f, 1)->delay_ns, 5);
-	CHECK_INT(cg_rec_decode(f, 0, &out), 0);
+	CHECK_INT(cg_rec_decode(f, 0, &out, NULL), 0);
 	CHECK_INT(out.n, 3);
 	if (out.n == 3) {
 		const struct cg_stat_row *a = out.ptrs[0], *c = out.ptrs[1], *t = out.ptrs[2];
@@ -219,7 +219,7 @@ static void round_trip(void)
 		}
 	}
 	/* the second sample names known cgroups by number only */
-	CHECK_INT(cg_rec_decode(f, 1, &out), 0);
+	CHECK_INT(cg_rec_decode(f, 1, &out, NULL), 0);
 	CHECK_INT(out.n, 2);
 	if (out.n == 2) {
 		CHECK_STR(out.ptrs[0]->path, "/t");
@@ -344,7 +344,7 @@ static void newer_minor(void)
 	CHECK_INT(cg_rec_count(f), 1);
 	CHECK_STR(cg_rec_info_of(f, 0)->path, "x");
 	CHECK_INT(cg_rec_info_of(f, 0)->count, CG_COUNT_PROCESSES);
-	CHECK_INT(cg_rec_decode(f, 0, &out), 0);
+	CHECK_INT(cg_rec_decode(f, 0, &out, NULL), 0);
 	CHECK_INT(out.n, 1);
 	if (out.n == 1) {
 		CHECK_STR(out.ptrs[0]->path, "/a");
@@ -372,14 +372,26 @@ static void versions(void)
 	cg_rec_file_head(b.p);
 	b.p[8] = 2;
 	b.p[10] = 3;
-	CHECK_INT(cg_rec_parse(b.p, b.len, &f, &d, &major, &minor), -EPROTONOSUPPORT);
+	{
+		struct cg_diag diag = { 0 };
+
+		CHECK_INT(cg_rec_parse(b.p, b.len, &f, &d, &major, &minor, &diag),
+			  -EPROTONOSUPPORT);
+		CHECK_STR(diag.what, "replay");
+		CHECK_STR(diag.why, "format version 2.3 is newer than this reader's (1.x)");
+	}
 	CHECK_INT(major, 2);
 	CHECK_INT(minor, 3);
 	CHECK(f == NULL);
 	b.p[0] = 'X';
-	CHECK_INT(cg_rec_parse(b.p, b.len, &f, &d, &major, &minor), -EBADMSG);
+	{
+		struct cg_diag diag = { 0 };
+
+		CHECK_INT(cg_rec_parse(b.p, b.len, &f, &d, &major, &minor, &diag), -EBADMSG);
+		CHECK_STR(diag.why, "not a cgtop2 recording");
+	}
 	CHECK_STR(d.why, "not a cgtop2 recording");
-	CHECK_INT(cg_rec_parse(b.p, 3, &f, &d, &major, &minor), -EBADMSG);
+	CHECK_INT(cg_rec_parse(b.p, 3, &f, &d, &major, &minor, NULL), -EBADMSG);
 	/* a head alone is an empty recording */
 	cg_rec_file_head(b.p);
 	f = parse(&b, b.len, &d);

@@ -5,6 +5,7 @@
  * first mounted hierarchy's root at depth 0, nothing else. Skips (77) when no cgroup filesystem
  * is mounted or the hard limit leaves no room below it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -33,11 +34,24 @@ int main(void)
 		cg_layout_free(l);
 		return 77;
 	}
-	CHECK_INT(cg_stats_new(l, &o, &s), 0);
+	CHECK_INT(cg_stats_new(l, &o, &s, NULL), 0);
 	CHECK_INT(getrlimit(RLIMIT_NOFILE, &after), 0);
 	CHECK_INT(after.rlim_cur, 150);
 	CHECK_INT(after.rlim_max, rl.rlim_max);
 	cg_stats_free(s);
+	/* a cgroup no hierarchy has: the tool's one line from the sampler's diagnostic */
+	{
+		struct cg_stats_opts none = o;
+		struct cg_diag d = { 0 };
+
+		s = NULL;
+		none.path = "cgkit-no-such-cgroup/\x1b[31m";
+		CHECK_INT(cg_stats_new(l, &none, &s, &d), -ENOENT);
+		CHECK(s == NULL);
+		CHECK_STR(d.where, "/cgkit-no-such-cgroup/\\x1b[31m"); /* escaped */
+		CHECK_STR(d.what, "open");
+		CHECK_STR(d.why, "no such cgroup in any mounted hierarchy");
+	}
 	cg_layout_free(l);
 	return CHECK_DONE();
 }
