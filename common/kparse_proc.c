@@ -15,13 +15,6 @@
 #include "hier.h"
 #include "parse.h"
 
-static int pid_cmp(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int cg_kparse_members(const char *text, bool lax, pid_t **ret, size_t *ret_n)
 {
 	_cleanup_free_ pid_t *v = NULL;
@@ -55,7 +48,7 @@ int cg_kparse_members(const char *text, bool lax, pid_t **ret, size_t *ret_n)
 	/* v1 hands its listings out sorted already; v2 in css_set order */
 	for (size_t i = 1; i < n; i++)
 		if (v[i - 1] > v[i]) {
-			qsort(v, n, sizeof(pid_t), pid_cmp);
+			qsort(v, n, sizeof(pid_t), cg_pid_cmp);
 			break;
 		}
 	for (size_t i = 0; i < n; i++)

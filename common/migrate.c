@@ -2,10 +2,8 @@
 /* Moving processes and threads between cgroups: one write per id, verified (drains: drain.c). */
 #include "migrate.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -78,13 +76,6 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
 	if (r < 0)
 		return nsdelegate_diag(d, h, where, thread ? "thread" : "process", id);
 	return 0;
-}
-
-int cg_pid_cmp(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 bool cg_pids_contain(const pid_t *v, size_t n, pid_t id)
@@ -393,44 +384,4 @@ void cg_moves_free(struct cg_move *m, size_t n)
 	for (size_t k = 0; m && k < n; k++)
 		free(m[k].seen);
 	free(m);
-}
-
-int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n)
-{
-	char path[64];
-	_cleanup_closedir_ DIR *dir = NULL;
-	_cleanup_free_ pid_t *v = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((e = readdir(dir))) {
-		char comm[128];
-		pid_t tid;
-
-		if (cg_parse_pid(e->d_name, &tid) < 0)
-			continue;
-		if (glob) {
-			if (cg_task_comm(pid, tid, comm, sizeof(comm)) < 0)
-				continue; /* the thread ended meanwhile */
-			if (fnmatch(glob, comm, 0) != 0)
-				continue;
-		}
-		if (n == cap) {
-			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(pid_t));
-
-			if (!nv)
-				return -ENOMEM;
-			v = nv;
-		}
-		v[n++] = tid;
-	}
-	if (n)
-		qsort(v, n, sizeof(pid_t), cg_pid_cmp);
-	*ret = TAKE_PTR(v);
-	*ret_n = n;
-	return 0;
 }

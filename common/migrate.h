@@ -14,6 +14,7 @@
 #include "file.h"
 #include "freeze.h"
 #include "mount.h"
+#include "proc.h"
 #include "spec.h"
 
 /* Open the target's membership file once (O_WRONLY, verified cgroupfs), for many moves. */
@@ -23,8 +24,7 @@ int cg_attach_fd(int fd, pid_t id);
 /* Open + move + close, with a diagnostic naming the cgroup and the rule on failure. */
 int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d);
 
-/* qsort/bsearch order of pid_t; is id in the sorted vector v (NULL when n is 0)? */
-int cg_pid_cmp(const void *a, const void *b);
+/* Is id in the sorted vector v (NULL when n is 0)? */
 bool cg_pids_contain(const pid_t *v, size_t n, pid_t id);
 
 enum cg_move_state {
@@ -90,11 +90,5 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 size_t cg_moves_report(const struct cg_targets *t, const struct cg_move_opts *o,
 		       const struct cg_move *m, size_t n, cg_diag_fn *on_fail, void *ctx);
 void cg_moves_free(struct cg_move *m, size_t n);
-
-/*
- * Threads of pid whose name (/proc/PID/task/TID/comm) matches the fnmatch(3) glob (NULL: all).
- * -ESRCH when pid does not exist.
- */
-int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n);
 
 #endif

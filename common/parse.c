@@ -459,3 +459,10 @@ int cg_path_normalize(const char *in, char **ret)
 	*ret = TAKE_PTR(out);
 	return 0;
 }
+
+int cg_pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}

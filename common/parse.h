@@ -100,4 +100,7 @@ int cg_parse_mode(const char *s, mode_t *ret);
 /* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */
 int cg_path_normalize(const char *in, char **ret);
 
+/* qsort/bsearch order of pid_t. */
+int cg_pid_cmp(const void *a, const void *b);
+
 #endif

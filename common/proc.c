@@ -2,9 +2,12 @@
 /* The one reader of /proc: small kernel files, and what cgkit asks of a task's. */
 #include "proc.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -227,5 +230,45 @@ int cg_task_rss_uid(pid_t pid, uint64_t *ret_rss, uid_t *ret_uid)
 		return gone(-errno);
 	*ret_rss = pages * (uint64_t)(page > 0 ? page : 4096);
 	*ret_uid = st.st_uid;
+	return 0;
+}
+
+int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n)
+{
+	char path[64];
+	_cleanup_closedir_ DIR *dir = NULL;
+	_cleanup_free_ pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((e = readdir(dir))) {
+		char comm[128];
+		pid_t tid;
+
+		if (cg_parse_pid(e->d_name, &tid) < 0)
+			continue;
+		if (glob) {
+			if (cg_task_comm(pid, tid, comm, sizeof(comm)) < 0)
+				continue; /* the thread ended meanwhile */
+			if (fnmatch(glob, comm, 0) != 0)
+				continue;
+		}
+		if (n == cap) {
+			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(pid_t));
+
+			if (!nv)
+				return -ENOMEM;
+			v = nv;
+		}
+		v[n++] = tid;
+	}
+	if (n)
+		qsort(v, n, sizeof(pid_t), cg_pid_cmp);
+	*ret = TAKE_PTR(v);
+	*ret_n = n;
 	return 0;
 }

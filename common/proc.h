@@ -58,4 +58,10 @@ bool cg_task_is_kthread(pid_t pid);
 /* The text of /proc/PID/cgroup (pid 0: the calling process), allocated, or -errno. */
 int cg_task_cgroups(pid_t pid, pid_t tid, char **ret);
 
+/*
+ * The thread listing: threads of pid whose name (/proc/PID/task/TID/comm) matches the fnmatch(3) glob (NULL: all).
+ * -ESRCH when pid does not exist. Sorted.
+ */
+int cg_threads_of(pid_t pid, const char *glob, pid_t **ret, size_t *ret_n);
+
 #endif
