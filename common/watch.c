@@ -7,7 +7,6 @@
  */
 #include "watch_impl.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +17,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "file.h"
@@ -325,28 +325,22 @@ static void node_removed(struct cg_watch *w, struct wnode *n, enum cg_watch_sour
 	node_free(w, n);
 }
 
-static int scan(struct cg_watch *w, struct wnode *n, bool report, enum cg_watch_source src);
-
 /*
- * Directory name appeared under parent: a node, its watches, then its own subtree listed (a
- * cgroup made inside it before its watch existed is found there; one made after is an
- * IN_CREATE). A directory already gone by then was still created: reported, and its IN_DELETE,
- * which follows in the queue, reports the removal.
+ * The cgroup at path appeared under parent: a node and its watches, its own subtree still to be
+ * listed (a cgroup made inside it before its watch existed is found by that listing; one made
+ * after is an IN_CREATE). A directory already gone by then was still created: reported, and its
+ * IN_DELETE, which follows in the queue, reports the removal. CG_WALK_PRUNE: nothing to list
+ * below it (gone, or known already: a rescan alone looks below what it knows).
  */
-static int child_add(struct cg_watch *w, struct wnode *parent, const char *name, bool report,
-		     enum cg_watch_source src)
+static int node_add(struct cg_watch *w, struct wnode *parent, const char *path, bool report,
+		    enum cg_watch_source src)
 {
-	_cleanup_free_ char *path = cg_path_join(parent->path, name);
-	struct wnode *n;
+	struct wnode *n = node_find(w, parent->h, path);
 	int r;
 
-	if (!path)
-		return -ENOMEM;
-	n = node_find(w, parent->h, path);
 	if (n) {
 		n->gen = w->gen;
-		/* a rescan looks below what it knows too */
-		return src == CG_SRC_RESCAN ? scan(w, n, report, src) : 0;
+		return src == CG_SRC_RESCAN ? 0 : CG_WALK_PRUNE;
 	}
 	n = node_new(w, parent->h, parent, path);
 	if (!n)
@@ -357,35 +351,58 @@ static int child_add(struct cg_watch *w, struct wnode *parent, const char *name,
 		      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
 			      IN_ONLYDIR);
 	if (r == -ENOENT)
-		return 0;
+		return CG_WALK_PRUNE;
 	if (r < 0)
 		return r;
 	r = node_arm(w, n, report, src);
-	return r < 0 ? r : scan(w, n, report, src);
+	return r < 0 ? r : 0;
 }
 
+struct scan {
+	struct cg_watch *w;
+	struct whier *h;
+	bool report;
+	enum cg_watch_source src;
+};
+
+/* A directory of the walk below a node: its parent, met just before, is known by then. */
+static int scan_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	const struct scan *s = ctx;
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *up = strndup(path, slash ? (size_t)(slash - path) : 0);
+	struct wnode *parent;
+
+	if (!depth)
+		return 0;
+	if (!up)
+		return -ENOMEM;
+	parent = node_find(s->w, s->h, up);
+	return parent ? node_add(s->w, parent, path, s->report, s->src) : CG_WALK_PRUNE;
+}
+
+/* n's subtree listed (the watch first, then the listing: see node_add); n gone is no error */
 static int scan(struct cg_watch *w, struct wnode *n, bool report, enum cg_watch_source src)
 {
-	_cleanup_closedir_ DIR *dir = NULL;
-	struct dirent *de;
-	int fd, r;
+	struct scan s = { .w = w, .h = n->h, .report = report, .src = src };
+	int r = cg_walk(n->h->h, n->path, 0, scan_one, &s);
 
-	fd = cg_hier_open(n->h->h, *n->path ? n->path : ".", O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return fd == -ENOENT || fd == -ENODEV ? 0 : fd;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(dir))) {
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		r = child_add(w, n, de->d_name, report, src);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return cg_vanished(r) ? 0 : r;
+}
+
+/* Directory name appeared under parent (an IN_CREATE): a node, then its subtree. */
+static int child_add(struct cg_watch *w, struct wnode *parent, const char *name,
+		     enum cg_watch_source src)
+{
+	_cleanup_free_ char *path = cg_path_join(parent->path, name);
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = node_add(w, parent, path, true, src);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	return scan(w, node_find(w, parent->h, path), true, src);
 }
 
 /* ---- public ------------------------------------------------------------------------------- */
@@ -623,7 +640,7 @@ static int on_inotify(struct cg_watch *w, const struct inotify_event *ev, bool *
 	if (!(ev->mask & IN_ISDIR) || !ev->len)
 		return 0;
 	if (ev->mask & (IN_CREATE | IN_MOVED_TO))
-		return child_add(w, n, ev->name, true, CG_SRC_INOTIFY);
+		return child_add(w, n, ev->name, CG_SRC_INOTIFY);
 	if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
 		path = cg_path_join(n->path, ev->name);
 		if (!path)
