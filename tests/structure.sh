@@ -13,7 +13,7 @@ subject() {
 	stats_tree | stats_collect | stats_limits | stats_members | stats_impl) echo stats ;;
 	walk) echo cgroup ;;
 	record_read | record_impl) echo record ;;
-	watch_files | watch_psi | watch_impl) echo watch ;;
+	watch_core | watch_files | watch_psi | watch_impl) echo watch ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -27,6 +27,7 @@ include_edges() {
 			[ "$inc" = stats_impl ] && inc=stats
 			[ "$inc" = record_impl ] && inc=record
 			[ "$inc" = watch_impl ] && inc=watch
+			[ "$inc" = watch_core ] && inc=watch
 			[ "$inc" != "$m" ] && echo "$m $inc"
 		done
 	done | sort -u
@@ -43,11 +44,14 @@ test_no_include_cycle() {
 }
 
 # "a b" lines: subject a uses a symbol (a function, a table) that subject b defines, from the
-# objects' symbol tables: a call cycle can hide behind headers that form none
+# objects' symbol tables: a call cycle can hide behind headers that form none. With "file", a and
+# b are files (the object's name) rather than subjects.
 call_edges() {
-	local o
+	local o m
 	for o in "$CGKIT_OBJ"/common/*.o; do
-		nm "$o" | awk -v m="$(subject "$(basename "${o%.o}")")" \
+		m=$(basename "${o%.o}")
+		[ "${1:-}" = file ] || m=$(subject "$m")
+		nm "$o" | awk -v m="$m" \
 			'$1 == "U" { print "U", m, $2 } NF == 3 && $2 ~ /^[TDBR]$/ { print "D", m, $3 }'
 	done | awk '$1 == "D" { def[$3] = $2; next } { use[++n] = $2 " " $3 }
 		END { for (i = 1; i <= n; i++) { split(use[i], p, " ")
@@ -61,6 +65,21 @@ test_no_call_cycle() {
 	local edges
 	edges=$(call_edges)
 	assertNotEquals "edges found" "" "$edges"
+	cgk_capture tsort <<<"$edges"
+	assertEquals "tsort finds no loop: $err" 0 "$rc"
+	assertNotContains "$err" "loop"
+}
+
+# A subject split into files is layered too: its files call one way (watch.c above watch_files.c
+# and watch_psi.c above watch_core.c). stats' files still call each other both ways (issue 29's
+# read layer under the collectors): left out until they are layered.
+test_no_call_cycle_between_files() {
+	command -v tsort >/dev/null || { cgk_skip "no tsort(1)"; return 0; }
+	command -v nm >/dev/null || { cgk_skip "no nm(1) (binutils)"; return 0; }
+	ls "$CGKIT_OBJ"/common/*.o >/dev/null 2>&1 || { cgk_skip "no objects in $CGKIT_OBJ/common (make first)"; return 0; }
+	local edges
+	edges=$(call_edges file | awk '!($1 ~ /^stats/ && $2 ~ /^stats/)')
+	assertContains "the watcher's files are seen" "$edges" "watch_files watch_core"
 	cgk_capture tsort <<<"$edges"
 	assertEquals "tsort finds no loop: $err" 0 "$rc"
 	assertNotContains "$err" "loop"
