@@ -12,6 +12,7 @@
 #include "file.h"
 #include "mount.h"
 #include "spec.h"
+#include "subtree.h"
 
 /*
  * What a call changed, newest last, so that a failure can take all of it back (deepest
@@ -35,8 +36,6 @@ void cg_journal_clear(struct cg_journal *j);
 
 /* "/" + path, the way every message names a cgroup; returns buf. */
 const char *cg_path_display(const char *path, char *buf, size_t size);
-/* A cgroup that is gone (ENOENT, or ENODEV from a file of a removed one): skipped in scans. */
-bool cg_vanished(int r);
 /* rmdir of one cgroup beneath its parent (verified cgroupfs); the root is -EBUSY. */
 int cg_rmdir(const struct cg_hier *h, const char *path);
 
@@ -48,26 +47,14 @@ int cg_rmdir(const struct cg_hier *h, const char *path);
 int cg_open_dir(const struct cg_hier *h, const char *path);
 
 /*
- * Walk the subtree at path (path included, depth 0; children at depth 1, ...), calling fn for
- * each cgroup with the hierarchy, the cgroup's path relative to the hierarchy root and its
- * depth. Children come in strcmp order of their names, which may hold any byte but '/' (a
- * delegatee can mkdir names with control characters: quote them before printing). Pre-order
- * (a cgroup before its children) unless flags has CG_WALK_POST (after them: removals).
- * fn returns 0 to go on, CG_WALK_PRUNE (pre-order) to leave that cgroup's children out, or a
- * negative value that ends the walk and is returned: -errno, or CG_WALK_STOP for a search
- * that found what it looked for. A cgroup below path that vanishes during the walk (ENOENT,
- * ENODEV: from the walk's own open or listing, or returned by fn) is skipped with its
- * subtree; path itself not being there is -ENOENT. The walk holds one directory fd at a
- * time (a level's names are read, then it is closed), so the depth costs no descriptors.
+ * cg_walk_fd (subtree.h) on the hierarchy h: fn hears each cgroup with the hierarchy, its path
+ * relative to the hierarchy root and its depth.
  */
-enum cg_walk_flags {
-	CG_WALK_POST = 1 << 0,
-};
-#define CG_WALK_PRUNE 1
-/* Not an errno (those end at 4095): a search's "found", returned by cg_walk as it is. */
-#define CG_WALK_STOP (-4096)
 typedef int (*cg_walk_fn)(const struct cg_hier *h, const char *path, int depth, void *ctx);
 int cg_walk(const struct cg_hier *h, const char *path, unsigned flags, cg_walk_fn fn, void *ctx);
+/* cg_walk within b (NULL: none) */
+int cg_walk_bounded(const struct cg_hier *h, const char *path, unsigned flags,
+		    const struct cg_walk_budget *b, cg_walk_fn fn, void *ctx);
 /* 1 if the cgroup has child cgroups, 0 if not, -errno. */
 int cg_has_children(const struct cg_hier *h, const char *path);
 

@@ -2,7 +2,6 @@
 /* The freezer on every layout: find it, freeze and wait, thaw, is a cgroup frozen and why. */
 #include "freeze.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -247,41 +246,29 @@ int cg_targets_frozen(const struct cg_targets *t, struct cg_diag *d)
 	return 0;
 }
 
-static int thaw_tree(const struct cg_hier *h, const char *path, int depth)
+static int thaw_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
 {
 	_cleanup_close_ int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
-	_cleanup_closedir_ DIR *dir = NULL;
 	_cleanup_free_ char *state = NULL;
-	struct dirent *e;
-	int ret = 0;
+	int r;
 
 	if (fd < 0)
-		return fd == -ENOENT || fd == -ENODEV ? 0 : fd;
-	if (cg_read_at(fd, "freezer.state", &state) == 0 && !has_line(state, "THAWED")) {
-		int r = cg_write_at(fd, "freezer.state", "THAWED");
-
-		if (r < 0 && r != -ENOENT && r != -ENODEV)
-			ret = r;
-	}
-	if (depth > 64 || !(dir = fdopendir(TAKE_FD(fd))))
-		return ret;
-	while ((e = readdir(dir))) {
-		_cleanup_free_ char *sub = NULL;
-		int r;
-
-		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		sub = cg_path_join(path, e->d_name);
-		r = sub ? thaw_tree(h, sub, depth + 1) : -ENOMEM;
-		if (r < 0 && !ret)
-			ret = r;
-	}
-	return ret;
+		return fd;
+	if (cg_read_at(fd, "freezer.state", &state) < 0 || has_line(state, "THAWED"))
+		return 0;
+	r = cg_write_at(fd, "freezer.state", "THAWED");
+	/* removed meanwhile: nothing left to thaw, and no error */
+	return cg_vanished(r) ? 0 : r;
 }
 
 int cg_thaw_tree(const struct cg_hier *h, const char *path)
 {
+	/* a subtree made deep on purpose costs a bounded walk: 65 levels below path are thawed */
+	static const struct cg_walk_budget b = { .max_depth = 65 };
+	int r;
+
 	if (h->version != 1 || !cg_hier_has(h, "freezer"))
 		return 0;
-	return thaw_tree(h, path, 0);
+	r = cg_walk_bounded(h, path, CG_WALK_KEEP_GOING, &b, thaw_one, NULL);
+	return cg_vanished(r) ? 0 : r;
 }

@@ -2,7 +2,6 @@
 /* A hierarchy seen from this process's cgroup namespace, and which cgroup a process is in. */
 #include "nsroot.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +16,7 @@
 #include "file.h"
 #include "kparse.h"
 #include "proc.h"
+#include "subtree.h"
 
 /* Searching a machine's whole tree for the namespace's root is a bug: stop well before. */
 #define NS_SEARCH_MAX 100000
@@ -46,51 +46,36 @@ static bool unpopulated(int dfd)
 	return cg_read_at(dfd, "cgroup.events", &text) == 0 && cg_stats_parse_populated(text) == 0;
 }
 
+struct ns_walk {
+	int up;
+	const char *self;
+	pid_t pid;
+	int version;
+	char *found; /* the namespace's root, relative to the mountpoint */
+};
+
 /*
- * Below dfd, up levels down, the directory whose self/cgroup.procs lists pid: the namespace's
- * root, as its path (rel, of size PATH_MAX, filled from len on). 1 when found, 0 when not,
- * -E2BIG when the budget of directories ran out.
+ * A candidate for the namespace's root, up levels below the mountpoint: the directory whose
+ * self/cgroup.procs lists pid. On cgroup2 an unpopulated subtree is passed by (every ancestor of
+ * this process's cgroup is populated).
  */
-static int ns_search(int dfd, int up, const char *self, pid_t pid, int version, char *rel,
-		     size_t len, size_t *budget)
+static int ns_candidate(int mfd, const char *path, int depth, void *ctx)
 {
-	_cleanup_closedir_ DIR *dir = NULL;
-	struct dirent *e;
-	int fd;
+	struct ns_walk *w = ctx;
+	_cleanup_close_ int fd = -1;
 
-	if (up == 0)
-		return lists_pid(dfd, self, pid);
-	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (depth == 0)
 		return 0;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	fd = cg_open_beneath(mfd, path, O_PATH | O_DIRECTORY, 0);
+	/* what cannot be read holds nothing this search can tell: passed by, not an error */
+	if (fd < 0 || (w->version == 2 && unpopulated(fd)))
+		return CG_WALK_PRUNE;
+	if (depth < w->up)
 		return 0;
-	}
-	while ((e = readdir(dir))) {
-		_cleanup_close_ int cfd = -1;
-		size_t n = strlen(e->d_name);
-		int r;
-
-		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (!(*budget)--)
-			return -E2BIG;
-		if (len + 1 + n >= PATH_MAX)
-			continue;
-		cfd = openat(dirfd(dir), e->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0 || (version == 2 && unpopulated(cfd)))
-			continue;
-		rel[len] = len ? '/' : '\0';
-		memcpy(rel + len + !!len, e->d_name, n + 1);
-		r = ns_search(cfd, up - 1, self, pid, version, rel, len + !!len + n, budget);
-		if (r != 0)
-			return r;
-		rel[len] = '\0';
-	}
-	return 0;
+	if (!lists_pid(fd, w->self, w->pid))
+		return CG_WALK_PRUNE;
+	w->found = strdup(path);
+	return w->found ? CG_WALK_STOP : -ENOMEM;
 }
 
 /*
@@ -103,15 +88,17 @@ static int ns_search(int dfd, int up, const char *self, pid_t pid, int version, 
  */
 static int ns_locate(struct cg_hier *h)
 {
-	_cleanup_free_ char *self_cgroups = NULL, *self = NULL, *rel = NULL;
+	const struct cg_walk_budget b = { .max_depth = cg_kparse_root_levels_up(h->root),
+					  .max_entries = NS_SEARCH_MAX };
+	_cleanup_free_ char *self_cgroups = NULL, *self = NULL;
+	struct ns_walk w = { .up = b.max_depth, .pid = getpid(), .version = h->version };
 	_cleanup_close_ int mfd = -1;
-	size_t budget = NS_SEARCH_MAX;
-	int up = cg_kparse_root_levels_up(h->root), r;
+	int r;
 
 	h->ns_error = -EREMOTE;
-	if (up <= 0)
+	if (w.up <= 0)
 		return 0;
-	r = cg_task_cgroups(getpid(), 0, &self_cgroups);
+	r = cg_task_cgroups(w.pid, 0, &self_cgroups);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -121,17 +108,18 @@ static int ns_locate(struct cg_hier *h)
 		return r;
 	if (r < 0)
 		return 0;
-	rel = calloc(1, PATH_MAX);
-	if (!rel)
-		return -ENOMEM;
+	w.self = self;
 	mfd = open(h->mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0)
 		return 0;
-	r = ns_search(mfd, up, self, getpid(), h->version, rel, 0, &budget);
-	if (r <= 0)
+	/* not found, out of budget (-E2BIG), unreadable: the same "not found", h->ns_error */
+	r = cg_walk_fd(mfd, "", CG_WALK_KEEP_GOING, &b, ns_candidate, &w);
+	if (r == -ENOMEM)
+		return r;
+	if (r != CG_WALK_STOP)
 		return 0;
-	h->nsbase = strdup(rel);
-	if (!h->nsbase || asprintf(&h->dir, "%s/%s", h->mountpoint, rel) < 0) {
+	h->nsbase = TAKE_PTR(w.found);
+	if (asprintf(&h->dir, "%s/%s", h->mountpoint, h->nsbase) < 0) {
 		h->dir = NULL;
 		return -ENOMEM;
 	}

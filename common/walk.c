@@ -43,116 +43,31 @@ int cg_members_read_bounded(const struct cg_hier *h, const char *path, unsigned 
 				  ret, ret_n, ret_cut);
 }
 
-/* A cgroup removed under a walk: its directory is gone (ENOENT) or dead (ENODEV). */
-bool cg_vanished(int r)
+struct hier_walk {
+	const struct cg_hier *h;
+	cg_walk_fn fn;
+	void *ctx;
+};
+
+static int hier_step(int rootfd, const char *path, int depth, void *ctx)
 {
-	return r == -ENOENT || r == -ENODEV;
+	struct hier_walk *w = ctx;
+
+	return w->fn(w->h, path, depth, w->ctx);
 }
 
-static int cmp_name(const void *a, const void *b)
+int cg_walk_bounded(const struct cg_hier *h, const char *path, unsigned flags,
+		    const struct cg_walk_budget *b, cg_walk_fn fn, void *ctx)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	struct hier_walk w = { .h = h, .fn = fn, .ctx = ctx };
+	int fd = cg_hier_fd(h);
 
-/* Names of the child cgroups in the directory fd (taken, closed), sorted; NULL-terminated. */
-static int read_children(int fd, char ***ret)
-{
-	_cleanup_closedir_ DIR *dir = fdopendir(fd);
-	_cleanup_strv_free_ char **v = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-
-	if (!dir) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	for (;;) {
-		errno = 0;
-		e = readdir(dir);
-		if (!e) {
-			if (errno)
-				return -errno;
-			break;
-		}
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (e->d_type == DT_UNKNOWN) {
-			struct stat st;
-
-			/* a filesystem without d_type (a test's fixture tree); gone is skipped */
-			if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-			    !S_ISDIR(st.st_mode))
-				continue;
-		} else if (e->d_type != DT_DIR) {
-			continue;
-		}
-		/* grown by doubling: a cgroup with 10,000 children is a benchmark's case */
-		if (n + 1 >= cap) {
-			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(char *));
-
-			if (!nv)
-				return -ENOMEM;
-			v = nv;
-		}
-		v[n] = strdup(e->d_name);
-		v[n + 1] = NULL;
-		if (!v[n])
-			return -ENOMEM;
-		n++;
-	}
-	if (!v && !(v = calloc(1, sizeof(char *))))
-		return -ENOMEM;
-	qsort(v, n, sizeof(char *), cmp_name);
-	*ret = TAKE_PTR(v);
-	return 0;
-}
-
-static int walk_at(const struct cg_hier *h, const char *path, int depth, unsigned flags,
-		   cg_walk_fn fn, void *ctx)
-{
-	_cleanup_strv_free_ char **kids = NULL;
-	int fd = cg_hier_open(h, path, O_RDONLY | O_DIRECTORY);
-	int r;
-
-	if (fd < 0)
-		return depth && cg_vanished(fd) ? 0 : fd;
-	if (!(flags & CG_WALK_POST)) {
-		r = fn(h, path, depth, ctx);
-		if (r > 0 || (r < 0 && depth && cg_vanished(r))) {
-			close(fd);
-			return 0;
-		}
-		if (r < 0) {
-			close(fd);
-			return r;
-		}
-	}
-	r = read_children(fd, &kids);
-	/* removed since it was opened: no children; fn, called or still to be, finds it gone */
-	if (r < 0 && !cg_vanished(r))
-		return r;
-	for (char **k = kids; k && *k; k++) {
-		_cleanup_free_ char *sub = cg_path_join(path, *k);
-
-		if (!sub)
-			return -ENOMEM;
-		r = walk_at(h, sub, depth + 1, flags, fn, ctx);
-		if (r < 0)
-			return r;
-	}
-	if (flags & CG_WALK_POST) {
-		r = fn(h, path, depth, ctx);
-		if (r < 0 && !(depth && cg_vanished(r)))
-			return r;
-	}
-	return 0;
+	return fd < 0 ? fd : cg_walk_fd(fd, path, flags, b, hier_step, &w);
 }
 
 int cg_walk(const struct cg_hier *h, const char *path, unsigned flags, cg_walk_fn fn, void *ctx)
 {
-	return walk_at(h, path, 0, flags, fn, ctx);
+	return cg_walk_bounded(h, path, flags, NULL, fn, ctx);
 }
 
 static int first_child(const struct cg_hier *h, const char *path, int depth, void *ctx)

@@ -7,7 +7,6 @@
  */
 #include "watch_impl.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,265 +17,18 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "clock.h"
 #include "file.h"
 #include "kparse.h"
 
-static size_t hash_of(const struct whier *h, const char *p, size_t size)
+/* Everything of n but its directory watch: its files (watch_files.c), then its PSI triggers */
+static int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source src)
 {
-	uint64_t x = 14695981039346656037ULL ^ (uintptr_t)h;
+	int r = wf_arm(w, n, fresh, src);
 
-	for (; *p; p++)
-		x = (x ^ (unsigned char)*p) * 1099511628211ULL;
-	return (size_t)(x & (size - 1));
-}
-
-static struct wnode *node_find(struct cg_watch *w, const struct whier *h, const char *path)
-{
-	for (struct wnode *n = w->hash[hash_of(h, path, w->hash_size)]; n; n = n->hnext)
-		if (n->h == h && !strcmp(n->path, path))
-			return n;
-	return NULL;
-}
-
-/* Twice as many buckets as entries at most, grown fourfold (sizes stay powers of two). */
-static int nodes_grow(struct cg_watch *w)
-{
-	size_t ns = w->hash_size * 4;
-	struct wnode **nt;
-
-	if (w->n_nodes < w->hash_size * 2)
-		return 0;
-	nt = calloc(ns, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	for (size_t i = 0; i < w->hash_size; i++)
-		for (struct wnode *n = w->hash[i], *next; n; n = next) {
-			size_t b = hash_of(n->h, n->path, ns);
-
-			next = n->hnext;
-			n->hnext = nt[b];
-			nt[b] = n;
-		}
-	free(w->hash);
-	w->hash = nt;
-	w->hash_size = ns;
-	return 0;
-}
-
-static int wds_grow(struct cg_watch *w)
-{
-	size_t ns = w->wds_size * 4;
-	struct wslot **nt;
-
-	if (w->n_wds < w->wds_size * 2)
-		return 0;
-	nt = calloc(ns, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	for (size_t i = 0; i < w->wds_size; i++)
-		for (struct wslot *s = w->wds[i], *next; s; s = next) {
-			size_t b = (size_t)s->wd & (ns - 1);
-
-			next = s->next;
-			s->next = nt[b];
-			nt[b] = s;
-		}
-	free(w->wds);
-	w->wds = nt;
-	w->wds_size = ns;
-	return 0;
-}
-
-static void wd_forget(struct cg_watch *w, int wd)
-{
-	for (struct wslot **p = &w->wds[(size_t)wd & (w->wds_size - 1)]; *p; p = &(*p)->next)
-		if ((*p)->wd == wd) {
-			struct wslot *s = *p;
-
-			*p = s->next;
-			free(s);
-			w->n_wds--;
-			return;
-		}
-}
-
-static struct wslot *wd_find(struct cg_watch *w, int wd)
-{
-	for (struct wslot *s = w->wds[(size_t)wd & (w->wds_size - 1)]; s; s = s->next)
-		if (s->wd == wd)
-			return s;
-	return NULL;
-}
-
-/* ---- events to the callback -------------------------------------------------------------- */
-
-static bool node_populated(const struct wnode *n)
-{
-	return n->h->h->version == 2 ? n->have[EF_CGROUP] && n->ev[EF_CGROUP][0] : n->populated;
-}
-
-/*
- * A path is one cgroup however many hierarchies have it (a hybrid layout's unified tree and
- * each v1 hierarchy): created when the first has it, removed when the last goes, populated
- * while any is, so that a change is one event. Whether another hierarchy's node of n's path
- * already says what ev would.
- */
-static bool said_elsewhere(struct cg_watch *w, const struct wnode *n, enum cg_watch_kind k)
-{
-	for (size_t i = 0; i < w->n_hiers; i++) {
-		struct wnode *o;
-
-		if (&w->hiers[i] == n->h || !(o = node_find(w, &w->hiers[i], n->path)))
-			continue;
-		if (k == CG_EV_CREATED || k == CG_EV_REMOVED ||
-		    ((k == CG_EV_POPULATED || k == CG_EV_EMPTY) && node_populated(o)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * A sampled counter rising every sample (a cgroup throttled for minutes) is one event when it
- * starts and one when it has been quiet for EPISODE_QUIET_SAMPLES samples, with the count:
- * whether ev is the start (to emit) or a rise within the episode (counted).
- */
-static bool episode_starts(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
-{
-	struct episode *e = &n->ep[ev->kind == CG_EV_PIDS_MAX];
-
-	e->last_ns = cg_now_ns();
-	e->total = ev->total;
-	if (e->on) {
-		e->count += ev->count;
-		return false;
-	}
-	e->on = true;
-	e->count = ev->count;
-	ev->edge = CG_EDGE_STARTED;
-	return true;
-}
-
-void episodes_end(struct cg_watch *w, struct wnode *n, uint64_t now)
-{
-	static const enum cg_watch_kind kinds[] = { CG_EV_THROTTLED, CG_EV_PIDS_MAX };
-	static const char *const files[] = { "cpu.stat", "pids.events" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(n->ep); i++) {
-		struct episode *e = &n->ep[i];
-		struct cg_watch_event ev = { .kind = kinds[i],
-					     .source = CG_SRC_SAMPLED,
-					     .edge = CG_EDGE_STOPPED,
-					     .file = files[i] };
-
-		if (!e->on || e->last_ns + EPISODE_QUIET_SAMPLES * w->o.interval_ns > now)
-			continue;
-		e->on = false;
-		ev.count = e->count;
-		ev.total = e->total;
-		emit(w, n, &ev);
-	}
-}
-
-void emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
-{
-	char path[PATH_MAX + 2];
-
-	if (w->stop || !(w->o.kinds & (1u << ev->kind)))
-		return;
-	if (ev->kind <= CG_EV_EMPTY && said_elsewhere(w, n, ev->kind))
-		return;
-	if (ev->source == CG_SRC_SAMPLED && !ev->edge &&
-	    (ev->kind == CG_EV_THROTTLED || ev->kind == CG_EV_PIDS_MAX) &&
-	    !episode_starts(w, n, ev))
-		return;
-	snprintf(path, sizeof(path), "/%s", n->path);
-	ev->path = path;
-	ev->hier = n->h->h->label;
-	ev->mountpoint = cg_hier_dir(n->h->h);
-	w->stop = w->cb(ev, w->ud);
-}
-
-void emit_simple(struct cg_watch *w, struct wnode *n, enum cg_watch_kind k,
-		 enum cg_watch_source src)
-{
-	struct cg_watch_event ev = { .kind = k, .source = src, .count = 1 };
-
-	emit(w, n, &ev);
-}
-
-/* ---- watches and eventfds ----------------------------------------------------------------- */
-
-int add_watch(struct cg_watch *w, struct wnode *n, int slot, const char *file, uint32_t mask)
-{
-	char abs[PATH_MAX];
-	struct wslot *s;
-	int wd;
-
-	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s%s%s", cg_hier_dir(n->h->h), n->path,
-			     file ? "/" : "", file ? file : "") >= sizeof(abs))
-		return cg_diag_say(w->d, ENAMETOOLONG, n->path, n->h->h->label, "watch",
-				   "the path is longer than PATH_MAX");
-	wd = inotify_add_watch(w->ifd, abs, mask | IN_DONT_FOLLOW);
-	if (wd < 0) {
-		int e = errno;
-
-		if (e == ENOENT || e == ENOTDIR)
-			return -ENOENT;
-		if (e == ENOSPC) {
-			char lim[32] = "?";
-			_cleanup_close_ int fd =
-				open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC);
-
-			if (fd >= 0 && cg_pread_buf(fd, lim, sizeof(lim)) > 0)
-				lim[strcspn(lim, "\n")] = '\0';
-			return cg_diag_say(
-				w->d, ENOSPC, *n->path ? n->path : "/", n->h->h->label, "watch",
-				"out of inotify watches: fs.inotify.max_user_watches is %s for this user (this watcher holds %zu, up to 4 a cgroup and hierarchy); raise it with sysctl fs.inotify.max_user_watches=N",
-				lim, w->n_wds);
-		}
-		return cg_diag_fail(w->d, e, CG_OP_READ, n->h->h->version, *n->path ? n->path : "/",
-				    n->h->h->label, "inotify_add_watch");
-	}
-	if (wd_find(w, wd))
-		wd_forget(w, wd);
-	if (wds_grow(w) < 0 || !(s = malloc(sizeof(*s))))
-		return -ENOMEM;
-	*s = (struct wslot){ .wd = wd, .node = n, .slot = slot };
-	s->next = w->wds[(size_t)wd & (w->wds_size - 1)];
-	w->wds[(size_t)wd & (w->wds_size - 1)] = s;
-	w->n_wds++;
-	n->wd[slot] = wd;
-	return 0;
-}
-
-static struct wnode *node_new(struct cg_watch *w, struct whier *h, struct wnode *parent,
-			      const char *path)
-{
-	struct wnode *n = calloc(1, sizeof(*n));
-	size_t b;
-
-	if (!n || !(n->path = strdup(path)) || nodes_grow(w) < 0) {
-		if (n)
-			free(n->path);
-		free(n);
-		return NULL;
-	}
-	for (int i = 0; i < S_N; i++)
-		n->wd[i] = -1;
-	n->h = h;
-	n->parent = parent;
-	if (parent) {
-		n->sibling = parent->child;
-		parent->child = n;
-	}
-	b = hash_of(h, path, w->hash_size);
-	n->hnext = w->hash[b];
-	w->hash[b] = n;
-	w->n_nodes++;
-	n->gen = w->gen;
-	return n;
+	return r < 0 ? r : wp_arm(w, n);
 }
 
 /* Forget n and its subtree (no event); the kernel drops the watches of removed inodes. */
@@ -284,36 +36,10 @@ static void node_free(struct cg_watch *w, struct wnode *n)
 {
 	while (n->child)
 		node_free(w, n->child);
-	if (n->parent)
-		for (struct wnode **p = &n->parent->child; *p; p = &(*p)->sibling)
-			if (*p == n) {
-				*p = n->sibling;
-				break;
-			}
-	for (struct wnode **p = &w->hash[hash_of(n->h, n->path, w->hash_size)]; *p;
-	     p = &(*p)->hnext)
-		if (*p == n) {
-			*p = n->hnext;
-			break;
-		}
-	for (int i = 0; i < S_N; i++)
-		if (n->wd[i] >= 0) {
-			struct wslot *s = wd_find(w, n->wd[i]);
-
-			if (s && s->node == n)
-				wd_forget(w, n->wd[i]);
-			/* the parent lives on: its watch does not go by itself */
-			if (i == S_PARENT)
-				inotify_rm_watch(w->ifd, n->wd[i]);
-		}
-	if (n->h->top == n)
-		n->h->top = NULL;
-	efd_free(n->oom);
-	efd_free(n->thr);
-	psi_free(w, n);
-	free(n->path);
-	free(n);
-	w->n_nodes--;
+	wf_efd_free(n->oom);
+	wf_efd_free(n->thr);
+	wp_free(w, n);
+	wc_node_drop(w, n);
 }
 
 /* n and everything below it is gone: removed, deepest first. */
@@ -321,71 +47,88 @@ static void node_removed(struct cg_watch *w, struct wnode *n, enum cg_watch_sour
 {
 	while (n->child)
 		node_removed(w, n->child, src);
-	emit_simple(w, n, CG_EV_REMOVED, src);
+	wc_emit_simple(w, n, CG_EV_REMOVED, src);
 	node_free(w, n);
 }
 
-static int scan(struct cg_watch *w, struct wnode *n, bool report, enum cg_watch_source src);
-
 /*
- * Directory name appeared under parent: a node, its watches, then its own subtree listed (a
- * cgroup made inside it before its watch existed is found there; one made after is an
- * IN_CREATE). A directory already gone by then was still created: reported, and its IN_DELETE,
- * which follows in the queue, reports the removal.
+ * The cgroup at path appeared under parent: a node and its watches, its own subtree still to be
+ * listed (a cgroup made inside it before its watch existed is found by that listing; one made
+ * after is an IN_CREATE). A directory already gone by then was still created: reported, and its
+ * IN_DELETE, which follows in the queue, reports the removal. CG_WALK_PRUNE: nothing to list
+ * below it (gone, or known already: a rescan alone looks below what it knows).
  */
-static int child_add(struct cg_watch *w, struct wnode *parent, const char *name, bool report,
+static int node_add(struct cg_watch *w, struct wnode *parent, const char *path, bool report,
+		    enum cg_watch_source src)
+{
+	struct wnode *n = wc_node_find(w, parent->h, path);
+	int r;
+
+	if (n) {
+		n->gen = w->gen;
+		return src == CG_SRC_RESCAN ? 0 : CG_WALK_PRUNE;
+	}
+	n = wc_node_new(w, parent->h, parent, path);
+	if (!n)
+		return -ENOMEM;
+	if (report)
+		wc_emit_simple(w, n, CG_EV_CREATED, src);
+	r = wc_add_watch(w, n, S_DIR, NULL,
+			 IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
+				 IN_ONLYDIR);
+	if (r == -ENOENT)
+		return CG_WALK_PRUNE;
+	if (r < 0)
+		return r;
+	r = node_arm(w, n, report, src);
+	return r < 0 ? r : 0;
+}
+
+struct scan {
+	struct cg_watch *w;
+	struct whier *h;
+	bool report;
+	enum cg_watch_source src;
+};
+
+/* A directory of the walk below a node: its parent, met just before, is known by then. */
+static int scan_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	const struct scan *s = ctx;
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *up = strndup(path, slash ? (size_t)(slash - path) : 0);
+	struct wnode *parent;
+
+	if (!depth)
+		return 0;
+	if (!up)
+		return -ENOMEM;
+	parent = wc_node_find(s->w, s->h, up);
+	return parent ? node_add(s->w, parent, path, s->report, s->src) : CG_WALK_PRUNE;
+}
+
+/* n's subtree listed (the watch first, then the listing: see node_add); n gone is no error */
+static int scan(struct cg_watch *w, struct wnode *n, bool report, enum cg_watch_source src)
+{
+	struct scan s = { .w = w, .h = n->h, .report = report, .src = src };
+	int r = cg_walk(n->h->h, n->path, 0, scan_one, &s);
+
+	return cg_vanished(r) ? 0 : r;
+}
+
+/* Directory name appeared under parent (an IN_CREATE): a node, then its subtree. */
+static int child_add(struct cg_watch *w, struct wnode *parent, const char *name,
 		     enum cg_watch_source src)
 {
 	_cleanup_free_ char *path = cg_path_join(parent->path, name);
-	struct wnode *n;
 	int r;
 
 	if (!path)
 		return -ENOMEM;
-	n = node_find(w, parent->h, path);
-	if (n) {
-		n->gen = w->gen;
-		/* a rescan looks below what it knows too */
-		return src == CG_SRC_RESCAN ? scan(w, n, report, src) : 0;
-	}
-	n = node_new(w, parent->h, parent, path);
-	if (!n)
-		return -ENOMEM;
-	if (report)
-		emit_simple(w, n, CG_EV_CREATED, src);
-	r = add_watch(w, n, S_DIR, NULL,
-		      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
-			      IN_ONLYDIR);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return r;
-	r = node_arm(w, n, report, src);
-	return r < 0 ? r : scan(w, n, report, src);
-}
-
-static int scan(struct cg_watch *w, struct wnode *n, bool report, enum cg_watch_source src)
-{
-	_cleanup_closedir_ DIR *dir = NULL;
-	struct dirent *de;
-	int fd, r;
-
-	fd = cg_hier_open(n->h->h, *n->path ? n->path : ".", O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return fd == -ENOENT || fd == -ENODEV ? 0 : fd;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(dir))) {
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		r = child_add(w, n, de->d_name, report, src);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	r = node_add(w, parent, path, true, src);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	return scan(w, wc_node_find(w, parent->h, path), true, src);
 }
 
 /* ---- public ------------------------------------------------------------------------------- */
@@ -403,11 +146,8 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 	w->o = *o;
 	w->d = d;
 	w->ifd = w->epfd = -1;
-	w->hash_size = w->wds_size = 1024;
-	w->hash = calloc(w->hash_size, sizeof(*w->hash));
-	w->wds = calloc(w->wds_size, sizeof(*w->wds));
 	w->hiers = calloc(l->n ? l->n : 1, sizeof(*w->hiers));
-	if (!w->hash || !w->wds || !w->hiers)
+	if (wc_init(w) < 0 || !w->hiers)
 		goto fail;
 	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->ifd < 0) {
@@ -451,18 +191,18 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 		wh->v1_pids = h->version == 1 && cg_hier_has(h, "pids") &&
 			      (o->kinds & (1u << CG_EV_PIDS_MAX));
 		w->n_hiers++;
-		wh->top = node_new(w, wh, NULL, o->path);
+		wh->top = wc_node_new(w, wh, NULL, o->path);
 		if (!wh->top) {
 			r = -ENOMEM;
 			goto fail;
 		}
-		e = add_watch(w, wh->top, S_DIR, NULL,
-			      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
-				      IN_ONLYDIR);
+		e = wc_add_watch(w, wh->top, S_DIR, NULL,
+				 IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+					 IN_DELETE_SELF | IN_ONLYDIR);
 		/* not the root: its parent says when it goes (unreadable there: IN_DELETE_SELF) */
 		if (e == 0 && *o->path) {
-			e = add_watch(w, wh->top, S_PARENT, "..",
-				      IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR);
+			e = wc_add_watch(w, wh->top, S_PARENT, "..",
+					 IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR);
 			if (e == -EACCES || e == -EPERM)
 				e = 0;
 		}
@@ -472,7 +212,7 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 			e = scan(w, wh->top, false, CG_SRC_INOTIFY);
 		/* v1 membership as it is now: the baseline, not news */
 		if (e == 0 && wh->v1_populated)
-			sample_populated(w, wh->top, true);
+			wf_sample_populated(w, wh->top, true);
 		if (e < 0) {
 			r = e;
 			if (d && !d->why[0])
@@ -514,19 +254,11 @@ void cg_watch_free(struct cg_watch *w)
 	for (size_t i = 0; i < w->n_hiers; i++)
 		if (w->hiers[i].top)
 			node_free(w, w->hiers[i].top);
-	for (size_t i = 0; i < w->wds_size; i++)
-		while (w->wds[i]) {
-			struct wslot *s = w->wds[i];
-
-			w->wds[i] = s->next;
-			free(s);
-		}
+	wc_fini(w);
 	if (w->ifd >= 0)
 		close(w->ifd);
 	if (w->epfd >= 0)
 		close(w->epfd);
-	free(w->wds);
-	free(w->hash);
 	free(w->hiers);
 	free(w);
 }
@@ -558,7 +290,7 @@ size_t cg_watch_overflows(const struct cg_watch *w)
 
 size_t cg_watch_cgroups(const struct cg_watch *w)
 {
-	return w->n_nodes;
+	return w->nodes.n;
 }
 
 size_t cg_watch_watches(const struct cg_watch *w)
@@ -584,14 +316,14 @@ static int on_inotify(struct cg_watch *w, const struct inotify_event *ev, bool *
 		*overflow = true;
 		return 0;
 	}
-	s = wd_find(w, ev->wd);
+	s = wc_wd_find(w, ev->wd);
 	if (!s)
 		return 0;
 	n = s->node;
 	if (ev->mask & IN_IGNORED) {
 		if (n->wd[s->slot] == ev->wd)
 			n->wd[s->slot] = -1;
-		wd_forget(w, ev->wd);
+		wc_wd_forget(w, ev->wd);
 		return 0;
 	}
 	if (s->slot == S_PARENT) {
@@ -606,12 +338,12 @@ static int on_inotify(struct cg_watch *w, const struct inotify_event *ev, bool *
 	if (s->slot >= S_EFILE0) {
 		f = s->slot - S_EFILE0;
 		if (ev->mask & IN_MODIFY) {
-			efile_update(w, n, f, CG_SRC_INOTIFY);
+			wf_efile_update(w, n, f, CG_SRC_INOTIFY);
 			if (f == EF_MEMORY && n->thr_v2) {
 				uint64_t v;
 
-				if (read_u64(n, "memory.current", NULL, &v) == 0)
-					threshold_check(w, n, v, 0, CG_SRC_INOTIFY);
+				if (wc_read_u64(n, "memory.current", NULL, &v) == 0)
+					wf_threshold_check(w, n, v, 0, CG_SRC_INOTIFY);
 			}
 		}
 		return 0;
@@ -623,12 +355,12 @@ static int on_inotify(struct cg_watch *w, const struct inotify_event *ev, bool *
 	if (!(ev->mask & IN_ISDIR) || !ev->len)
 		return 0;
 	if (ev->mask & (IN_CREATE | IN_MOVED_TO))
-		return child_add(w, n, ev->name, true, CG_SRC_INOTIFY);
+		return child_add(w, n, ev->name, CG_SRC_INOTIFY);
 	if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
 		path = cg_path_join(n->path, ev->name);
 		if (!path)
 			return -ENOMEM;
-		c = node_find(w, n->h, path);
+		c = wc_node_find(w, n->h, path);
 		if (c)
 			node_removed(w, c, CG_SRC_INOTIFY);
 	}
@@ -646,7 +378,7 @@ static void forget_unseen(struct cg_watch *w, struct wnode *n)
 	}
 	for (int f = 0; f < EF_N; f++)
 		if (n->have[f])
-			efile_update(w, n, f, CG_SRC_RESCAN);
+			wf_efile_update(w, n, f, CG_SRC_RESCAN);
 }
 
 static int rescan(struct cg_watch *w)
@@ -712,9 +444,9 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 		struct efd_slot *s = ee[i].data.ptr;
 
 		if (s && s->type == EFD_PSI)
-			on_psi(w, s, ee[i].events);
+			wp_on_fd(w, s, ee[i].events);
 		else if (s)
-			on_eventfd(w, s);
+			wf_on_eventfd(w, s);
 	}
 	for (;;) {
 		ssize_t len = read(w->ifd, buf, sizeof(buf));
@@ -743,10 +475,11 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 			goto out;
 	}
 	if (w->sampled && cg_now_ns() >= w->next_sample) {
-		sample(w);
+		wf_sample(w);
+		wp_tick(w, true);
 		w->next_sample = cg_now_ns() + w->o.interval_ns;
 	} else {
-		psi_tick(w, false);
+		wp_tick(w, false);
 	}
 out:
 	w->d = NULL;

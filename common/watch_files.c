@@ -63,7 +63,7 @@ int cg_watch_kinds_parse(const char *list, unsigned *ret, const char **ret_bad)
 
 /* ---- the events files: parsed values and what their change means ------------------------- */
 
-const char *const efile_names[EF_N] = { "cgroup.events", "memory.events", "pids.events" };
+const char *const wf_efile_names[EF_N] = { "cgroup.events", "memory.events", "pids.events" };
 
 struct efile_def {
 	const char *key[EF_KEYS];
@@ -85,13 +85,13 @@ static const struct efile_def efile_defs[EF_N] = {
 static int efile_of(const char *name)
 {
 	for (int f = 0; f < EF_N; f++)
-		if (!strcmp(name, efile_names[f]))
+		if (!strcmp(name, wf_efile_names[f]))
 			return f;
 	return -1;
 }
 
 /* Keys the file does not have stay 0; a key with a value that is no number is -EINVAL. */
-int efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
+int wf_efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
 {
 	for (int i = 0; i < EF_KEYS; i++) {
 		int r = efile_defs[f].key[i]
@@ -116,7 +116,7 @@ static size_t efile_diff(enum efile f, const uint64_t old[EF_KEYS], const uint64
 	for (int i = 0; i < EF_KEYS && k < n; i++) {
 		if (!d->key[i] || old[i] == new[i])
 			continue;
-		ev[k] = (struct cg_watch_event){ .file = efile_names[f], .count = 1 };
+		ev[k] = (struct cg_watch_event){ .file = wf_efile_names[f], .count = 1 };
 		if (d->down[i] != CG_EV_N) {
 			ev[k++].kind = new[i] ? d->up[i] : d->down[i];
 			continue;
@@ -137,62 +137,37 @@ int cg_watch_diff(const char *file, const char *old_text, const char *new_text,
 	uint64_t o[EF_KEYS], v[EF_KEYS];
 	int f = efile_of(file);
 
-	if (f < 0 || efile_parse(f, new_text, v) < 0)
+	if (f < 0 || wf_efile_parse(f, new_text, v) < 0)
 		return -EINVAL;
-	if (!old_text || efile_parse(f, old_text, o) < 0)
+	if (!old_text || wf_efile_parse(f, old_text, o) < 0)
 		memset(o, 0, sizeof(o));
 	return (int)efile_diff(f, o, v, ev, n);
 }
 
 /* ---- reading a cgroup's files ------------------------------------------------------------- */
 
-int read_file(struct wnode *n, const char *name, char *buf, size_t size)
-{
-	char rel[PATH_MAX];
-	_cleanup_close_ int fd = -1;
-	ssize_t len;
-
-	if ((size_t)snprintf(rel, sizeof(rel), "%s%s%s", n->path, *n->path ? "/" : "", name) >=
-	    sizeof(rel))
-		return -ENAMETOOLONG;
-	fd = cg_hier_open(n->h->h, rel, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	len = cg_pread_buf(fd, buf, size);
-	return len < 0 ? (int)len : 0;
-}
-
-int read_u64(struct wnode *n, const char *name, const char *key, uint64_t *ret)
-{
-	char buf[4096];
-	int r = read_file(n, name, buf, sizeof(buf));
-
-	if (r < 0)
-		return r;
-	return key ? cg_stats_parse_keyed(buf, key, ret) : cg_stats_parse_number(buf, ret);
-}
-
 /* Re-read an events file and report what changed since the values known. */
-void efile_update(struct cg_watch *w, struct wnode *n, enum efile f, enum cg_watch_source src)
+void wf_efile_update(struct cg_watch *w, struct wnode *n, enum efile f, enum cg_watch_source src)
 {
 	struct cg_watch_event ev[EF_KEYS];
 	uint64_t v[EF_KEYS];
 	char buf[1024];
 	size_t k;
 
-	if (read_file(n, efile_names[f], buf, sizeof(buf)) < 0 || efile_parse(f, buf, v) < 0)
+	if (wc_read_file(n, wf_efile_names[f], buf, sizeof(buf)) < 0 ||
+	    wf_efile_parse(f, buf, v) < 0)
 		return;
 	k = efile_diff(f, n->ev[f], v, ev, EF_KEYS);
 	memcpy(n->ev[f], v, sizeof(v));
 	n->have[f] = true;
 	for (size_t i = 0; i < k; i++) {
 		ev[i].source = src;
-		emit(w, n, &ev[i]);
+		wc_emit(w, n, &ev[i]);
 	}
 }
 
-void threshold_check(struct cg_watch *w, struct wnode *n, uint64_t usage, uint64_t count,
-		     enum cg_watch_source src)
+void wf_threshold_check(struct cg_watch *w, struct wnode *n, uint64_t usage, uint64_t count,
+			enum cg_watch_source src)
 {
 	bool above = usage >= n->threshold;
 	struct cg_watch_event ev = { .kind = CG_EV_THRESHOLD,
@@ -207,7 +182,7 @@ void threshold_check(struct cg_watch *w, struct wnode *n, uint64_t usage, uint64
 		return;
 	n->above = above;
 	ev.count = count ? count : 1;
-	emit(w, n, &ev);
+	wc_emit(w, n, &ev);
 }
 
 /* v1: an eventfd that cgroup.event_control signals for file (and args): the slot or -errno */
@@ -250,7 +225,7 @@ static int v1_event(struct cg_watch *w, struct wnode *n, const char *file, const
 	return 0;
 }
 
-void efd_free(struct efd_slot *s)
+void wf_efd_free(struct efd_slot *s)
 {
 	if (s) {
 		close(s->fd);
@@ -272,7 +247,7 @@ static const struct cg_watch_threshold *threshold_for(const struct cg_watch *w, 
  * nothing to notify), v1 memory eventfds, the baseline of what is sampled. fresh: the cgroup
  * was just made, so its events start from nothing and what the files say already is reported.
  */
-int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source src)
+int wf_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source src)
 {
 	const struct cg_watch_threshold *t = threshold_for(w, n->path);
 	unsigned k = w->o.kinds;
@@ -286,18 +261,18 @@ int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_sour
 
 		if (!want || (f == EF_CGROUP && n->h->h->version == 1))
 			continue;
-		r = add_watch(w, n, S_EFILE0 + f, efile_names[f], IN_MODIFY);
+		r = wc_add_watch(w, n, S_EFILE0 + f, wf_efile_names[f], IN_MODIFY);
 		if (r == -ENOENT)
 			continue;
 		if (r < 0)
 			return r;
 		if (fresh)
-			efile_update(w, n, f, src);
+			wf_efile_update(w, n, f, src);
 		else {
 			char buf[1024];
 
-			if (read_file(n, efile_names[f], buf, sizeof(buf)) == 0 &&
-			    efile_parse(f, buf, n->ev[f]) == 0)
+			if (wc_read_file(n, wf_efile_names[f], buf, sizeof(buf)) == 0 &&
+			    wf_efile_parse(f, buf, n->ev[f]) == 0)
 				n->have[f] = true;
 		}
 	}
@@ -307,7 +282,7 @@ int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_sour
 			return cg_diag_fail(w->d, -r, CG_OP_WRITE, 1, *n->path ? n->path : "/",
 					    n->h->h->label,
 					    "register an oom eventfd in cgroup.event_control");
-		read_u64(n, "memory.oom_control", "oom_kill", &n->oom_kill);
+		wc_read_u64(n, "memory.oom_control", "oom_kill", &n->oom_kill);
 	}
 	if (t && (k & (1u << CG_EV_THRESHOLD))) {
 		char arg[32];
@@ -320,27 +295,28 @@ int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_sour
 				return cg_diag_fail(w->d, -r, CG_OP_WRITE, 1,
 						    *n->path ? n->path : "/", n->h->h->label,
 						    "register a threshold in cgroup.event_control");
-			if (read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
+			if (wc_read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
 				n->above = v >= t->bytes;
-		} else if (n->h->h->version == 2 && read_u64(n, "memory.current", NULL, &v) == 0) {
+		} else if (n->h->h->version == 2 &&
+			   wc_read_u64(n, "memory.current", NULL, &v) == 0) {
 			n->thr_v2 = true;
 			w->sampled = true;
 			n->above = v >= t->bytes;
 			if (fresh && n->above)
-				threshold_check(w, n, v, 1, src);
+				wf_threshold_check(w, n, v, 1, src);
 		}
 	}
 	if ((k & (1u << CG_EV_THROTTLED)) && (n->h->h->version == 2 || n->h->cpu) &&
-	    read_u64(n, "cpu.stat", "nr_throttled", &n->nr_throttled) == 0) {
+	    wc_read_u64(n, "cpu.stat", "nr_throttled", &n->nr_throttled) == 0) {
 		n->throttle = true;
 		w->sampled = true;
 	}
 	if (n->h->v1_populated || n->h->v1_pids)
 		w->sampled = true;
-	return psi_arm(w, n);
+	return 0;
 }
 
-void on_eventfd(struct cg_watch *w, struct efd_slot *s)
+void wf_on_eventfd(struct cg_watch *w, struct efd_slot *s)
 {
 	struct wnode *n = s->node;
 	uint64_t count, v;
@@ -350,43 +326,43 @@ void on_eventfd(struct cg_watch *w, struct efd_slot *s)
 		return;
 	if (s->type == EFD_THRESHOLD) {
 		/* the kernel signals every event of a cgroup it removes: no file, no event */
-		if (read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
-			threshold_check(w, n, v, count, CG_SRC_EVENTFD);
+		if (wc_read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
+			wf_threshold_check(w, n, v, count, CG_SRC_EVENTFD);
 		return;
 	}
-	if (read_u64(n, "memory.oom_control", "oom_kill", &v) < 0) {
+	if (wc_read_u64(n, "memory.oom_control", "oom_kill", &v) < 0) {
 		char buf[256];
 
-		if (read_file(n, "memory.oom_control", buf, sizeof(buf)) < 0)
+		if (wc_read_file(n, "memory.oom_control", buf, sizeof(buf)) < 0)
 			return;
 		v = n->oom_kill;
 	}
 	ev.kind = CG_EV_OOM;
 	ev.count = count;
-	emit(w, n, &ev);
+	wc_emit(w, n, &ev);
 	if (v != n->oom_kill) {
 		ev.kind = CG_EV_OOM_KILL;
 		ev.count = v > n->oom_kill ? v - n->oom_kill : v;
 		ev.total = v;
 		n->oom_kill = v;
-		emit(w, n, &ev);
+		wc_emit(w, n, &ev);
 	}
 }
 
 /* v1 membership, populated when it or a descendant has a process: bottom up */
-bool sample_populated(struct cg_watch *w, struct wnode *n, bool quiet)
+bool wf_sample_populated(struct cg_watch *w, struct wnode *n, bool quiet)
 {
 	bool pop = false;
 	char buf[16];
 
 	for (struct wnode *c = n->child; c; c = c->sibling)
-		pop |= sample_populated(w, c, quiet);
-	if (read_file(n, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0])
+		pop |= wf_sample_populated(w, c, quiet);
+	if (wc_read_file(n, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0])
 		pop = true;
 	if (pop != n->populated) {
 		n->populated = pop;
 		if (!quiet)
-			emit_simple(w, n, pop ? CG_EV_POPULATED : CG_EV_EMPTY, CG_SRC_SAMPLED);
+			wc_emit_simple(w, n, pop ? CG_EV_POPULATED : CG_EV_EMPTY, CG_SRC_SAMPLED);
 	}
 	return pop;
 }
@@ -398,10 +374,10 @@ static void sample_node(struct cg_watch *w, struct wnode *n, uint64_t now)
 	for (struct wnode *c = n->child; c; c = c->sibling)
 		sample_node(w, c, now);
 	if (n->h->v1_pids && n->have[EF_PIDS])
-		efile_update(w, n, EF_PIDS, CG_SRC_SAMPLED);
-	if (n->thr_v2 && read_u64(n, "memory.current", NULL, &v) == 0)
-		threshold_check(w, n, v, 0, CG_SRC_SAMPLED);
-	if (n->throttle && read_u64(n, "cpu.stat", "nr_throttled", &v) == 0 &&
+		wf_efile_update(w, n, EF_PIDS, CG_SRC_SAMPLED);
+	if (n->thr_v2 && wc_read_u64(n, "memory.current", NULL, &v) == 0)
+		wf_threshold_check(w, n, v, 0, CG_SRC_SAMPLED);
+	if (n->throttle && wc_read_u64(n, "cpu.stat", "nr_throttled", &v) == 0 &&
 	    v != n->nr_throttled) {
 		struct cg_watch_event ev = { .kind = CG_EV_THROTTLED,
 					     .source = CG_SRC_SAMPLED,
@@ -412,12 +388,12 @@ static void sample_node(struct cg_watch *w, struct wnode *n, uint64_t now)
 
 		n->nr_throttled = v;
 		if (ev.count)
-			emit(w, n, &ev);
+			wc_emit(w, n, &ev);
 	}
-	episodes_end(w, n, now);
+	wc_episodes_end(w, n, now);
 }
 
-void sample(struct cg_watch *w)
+void wf_sample(struct cg_watch *w)
 {
 	for (size_t i = 0; i < w->n_hiers; i++) {
 		struct whier *h = &w->hiers[i];
@@ -426,9 +402,8 @@ void sample(struct cg_watch *w)
 			continue;
 		sample_node(w, h->top, cg_now_ns());
 		if (h->v1_populated)
-			sample_populated(w, h->top, false);
+			wf_sample_populated(w, h->top, false);
 	}
-	psi_tick(w, true);
 }
 
 int cg_watch_threshold_parse(const char *arg, char **ret_path, uint64_t *ret_bytes)

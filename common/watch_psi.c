@@ -224,7 +224,7 @@ static int psi_register(struct cg_watch *w, struct wnode *n, size_t i, bool top)
 	return 0;
 }
 
-int psi_arm(struct cg_watch *w, struct wnode *n)
+int wp_arm(struct cg_watch *w, struct wnode *n)
 {
 	int r;
 
@@ -250,7 +250,7 @@ static void psi_close(struct cg_watch *w, struct efd_slot *s)
 	}
 }
 
-void psi_free(struct cg_watch *w, struct wnode *n)
+void wp_free(struct cg_watch *w, struct wnode *n)
 {
 	if (!n->psi)
 		return;
@@ -275,14 +275,14 @@ static void psi_emit(struct cg_watch *w, struct efd_slot *s, uint64_t now)
 	struct cg_psi p;
 
 	ev.file = psi_files[t->res];
-	if (read_file(s->node, ev.file, buf, sizeof(buf)) == 0 && cg_kparse_psi(buf, &p) == 0) {
+	if (wc_read_file(s->node, ev.file, buf, sizeof(buf)) == 0 && cg_kparse_psi(buf, &p) == 0) {
 		ev.avg10 = t->full ? p.full_avg10 : p.some_avg10;
 		ev.avg60 = t->full ? p.full_avg60 : p.some_avg60;
 		ev.total = t->full ? p.full_total_us : p.some_total_us;
 	}
 	s->wakes = 0;
 	s->last_ns = now;
-	emit(w, s->node, &ev);
+	wc_emit(w, s->node, &ev);
 }
 
 /*
@@ -302,7 +302,7 @@ static void psi_wake(struct cg_watch *w, struct efd_slot *s, uint64_t now)
 	psi_emit(w, s, now);
 }
 
-void on_psi(struct cg_watch *w, struct efd_slot *s, uint32_t events)
+void wp_on_fd(struct cg_watch *w, struct efd_slot *s, uint32_t events)
 {
 	/* the cgroup is being removed: the kernel dropped the trigger, the fd says so for ever */
 	if (events & EPOLLERR) {
@@ -332,7 +332,7 @@ static void psi_node(struct cg_watch *w, struct wnode *n, uint64_t now, bool sam
 			struct cg_psi p;
 			double avg;
 
-			if (read_file(n, psi_files[t->res], buf, sizeof(buf)) == 0 &&
+			if (wc_read_file(n, psi_files[t->res], buf, sizeof(buf)) == 0 &&
 			    cg_kparse_psi(buf, &p) == 0) {
 				avg = t->full ? p.full_avg10 : p.some_avg10;
 				if (avg * (double)t->window_us >= 100.0 * (double)t->stall_us)
@@ -346,7 +346,7 @@ static void psi_node(struct cg_watch *w, struct wnode *n, uint64_t now, bool sam
 	}
 }
 
-void psi_tick(struct cg_watch *w, bool sample)
+void wp_tick(struct cg_watch *w, bool sample)
 {
 	uint64_t now = cg_now_ns();
 
