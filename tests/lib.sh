@@ -347,7 +347,7 @@ cgk_check_mount_table_failure() {
 		cgk_skip "no private mount namespace here (root and unshare -m)"
 		return 0
 	}
-	# ASan reads /proc/self/maps as it starts; valgrind needs /proc too
+	# without /proc ASan warns on stderr (it reads /proc/self/exe), and valgrind needs it
 	case $(ldd "$CGKIT_BIN/$name" 2>/dev/null) in *libasan*) cgk_skip "ASan needs /proc"; return 0 ;; esac
 	cgk_need_unwrapped "valgrind needs /proc" || return 0
 	cgk_capture unshare -m --propagation private sh -c \
