@@ -276,14 +276,20 @@ fail:
 	return r;
 }
 
-int cg_layout_load(struct cg_layout **ret)
+const char *cg_layout_source(void)
 {
 	const char *src = getenv("CGKIT_MOUNTINFO");
+
+	return src && *src ? src : "/proc/self/mountinfo";
+}
+
+int cg_layout_load(struct cg_layout **ret)
+{
 	_cleanup_free_ char *text = NULL;
 	struct cg_layout *l;
 	int r;
 
-	r = cg_proc_read_all(src && *src ? src : "/proc/self/mountinfo", &text);
+	r = cg_proc_read_all(cg_layout_source(), &text);
 	if (r < 0)
 		return r;
 	r = cg_layout_parse(text, &l);

@@ -16,6 +16,8 @@ int cg_layout_parse(const char *mountinfo, struct cg_layout **ret);
  * controllers are read from its cgroup.controllers when first asked for (cg_hier_controllers).
  */
 int cg_layout_load(struct cg_layout **ret);
+/* The file cg_layout_load reads, for the message of its failure */
+const char *cg_layout_source(void);
 void cg_layout_free(struct cg_layout *l);
 
 enum cg_layout_kind cg_layout_kind(const struct cg_layout *l);

@@ -321,6 +321,19 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 	return cg_spec_parse_flags(l, spec, 0, acc, d);
 }
 
+/* src's targets added to acc, merged as cg_spec_parse merges them */
+static int merge_targets(struct cg_targets *acc, const struct cg_targets *src)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < src->n; i++) {
+		r = add_target(acc, src->t[i].hier, src->t[i].path, NULL);
+		for (char **c = src->t[i].controllers; r == 0 && *c; c++)
+			r = add_target(acc, src->t[i].hier, src->t[i].path, *c);
+	}
+	return r;
+}
+
 int cg_spec_parse_flags(const struct cg_layout *l, const char *spec, unsigned flags,
 			struct cg_targets *acc, struct cg_diag *d)
 {
@@ -407,12 +420,22 @@ int cg_spec_parse_flags(const struct cg_layout *l, const char *spec, unsigned fl
 	 * Into acc only once every piece resolved, so that a bad spec leaves it untouched (only
 	 * running out of memory half-way can leave acc with part of this spec).
 	 */
-	for (size_t i = 0; r == 0 && i < tmp.n; i++) {
-		r = add_target(acc, tmp.t[i].hier, tmp.t[i].path, NULL);
-		for (char **c = tmp.t[i].controllers; r == 0 && *c; c++)
-			r = add_target(acc, tmp.t[i].hier, tmp.t[i].path, *c);
-	}
+	r = merge_targets(acc, &tmp);
 fail:
+	cg_targets_clear(&tmp);
+	return r;
+}
+
+int cg_specs_parse(const struct cg_layout *l, char *const *specs, unsigned flags,
+		   struct cg_targets *acc, struct cg_diag *d)
+{
+	struct cg_targets tmp = { 0 };
+	int r = 0;
+
+	for (char *const *s = specs; r == 0 && s && *s; s++)
+		r = cg_spec_parse_flags(l, *s, flags, &tmp, d);
+	if (r == 0)
+		r = merge_targets(acc, &tmp);
 	cg_targets_clear(&tmp);
 	return r;
 }

@@ -42,6 +42,14 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 #define CG_SPEC_NEAREST 2u
 int cg_spec_parse_flags(const struct cg_layout *l, const char *spec, unsigned flags,
 			struct cg_targets *acc, struct cg_diag *d);
+/*
+ * A tool's -g list (NULL-terminated; NULL is none) parsed as cg_spec_parse_flags parses each
+ * spec, in order, into acc: the one loop of cgcreate2, cgexec2 and cgmigrate. The first refused
+ * spec ends it with its reason in d, and acc is then as it was: a request is taken whole or not
+ * at all (running out of memory while merging may still leave part of it).
+ */
+int cg_specs_parse(const struct cg_layout *l, char *const *specs, unsigned flags,
+		   struct cg_targets *acc, struct cg_diag *d);
 void cg_targets_clear(struct cg_targets *t);
 
 /*

@@ -38,6 +38,18 @@ test_usage_dotdot() {
 	assertEquals "a list of no controller" 64 "$rc"
 }
 
+# issue 29: the conventions of cmd/tool.c, which every tool shares
+test_unknown_options_escaped() {
+	cgk_check_unknown_options "$CG" "/$S/x"
+}
+
+# a mount table that cannot be read: its one line, exit 1, no cgroup made
+test_mount_table_unreadable() {
+	local m
+	m=$(cgk_all_mnts | head -n 1)
+	cgk_check_mount_table_failure "$CG" 1 "[ ! -e '$m/$S.unmade' ]" "/$S.unmade"
+}
+
 # libcgroup 3's -g :PATH: the cgroup v2 hierarchy alone (the old code refused it, exit 64)
 test_empty_controller_list_is_v2() {
 	cgk_need_root || return 0

@@ -146,6 +146,20 @@ test_usage_errors() {
 	usage_error "thread without -g" "--thread needs a target (-g): cgrules.conf classifies whole processes" -T 1
 }
 
+# issue 29: the conventions of cmd/tool.c, which every tool shares
+test_unknown_options_escaped() {
+	cgk_check_unknown_options "$M" -g /x 1
+}
+
+# a mount table that cannot be read: its one line, exit 1, the process not moved
+test_mount_table_unreadable() {
+	local before
+	start_sleepers 1 1 || return
+	before=$(cat "/proc/$PIDS/cgroup")
+	cgk_check_mount_table_failure "$M" 1 "[ \"\$(cat /proc/$PIDS/cgroup)\" = '$before' ]" \
+		-g "/$S" "$PIDS"
+}
+
 test_help_and_version() {
 	cgk_capture "$M" --help
 	assertEquals "help exit" 0 "$rc"

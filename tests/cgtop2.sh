@@ -121,6 +121,18 @@ $USAGE_TAIL" "$err"
 	assertEquals "usage errors print nothing on stdout" "" "$out"
 }
 
+# issue 29: the conventions of cmd/tool.c, which every tool shares
+test_unknown_options_escaped() {
+	cgk_check_unknown_options "$T" -b -n 1
+}
+
+# a mount table that cannot be read: its one line (it said "cgroup / (all hierarchies): read
+# the mount table: No such file or directory (no such interface file: its controller is not
+# enabled ...)", a rule that had nothing to do with it), exit 1, no sample printed
+test_mount_table_unreadable() {
+	cgk_check_mount_table_failure "$T" 1 true -b -n 1
+}
+
 test_help_version() {
 	cgk_capture "$T" --help
 	assertEquals 0 "$rc"

@@ -309,6 +309,56 @@ cgk_listen() {
 	[ -n "$PORT" ] || { fail "cgtop2 --listen did not start: $(cat "$err")"; return 1; }
 }
 
+# cmd/tool.c's answer to hostile option names, the same in every tool (TOOL ARGS...: what else
+# the call needs to get as far as argp): an unknown long option holding an OSC sequence and a
+# BEL, an unknown short option after a known one in a C1 CSI byte, each named escaped in argp's
+# words, exit 64, no raw control byte. getopt echoed them raw before issue 29, except cgexec2's.
+cgk_check_unknown_options() {
+	local tool=$1 name=${1##*/} i
+	local raw=($'--bogus\e]0;x\a' $'-v\x9b') shown=('--bogus\x1b]0;x\x07' '-v\x9b')
+	local what=("a long option with OSC and BEL" "a short option in a C1 byte")
+	shift
+	# shunit2 echoes its messages with escapes interpreted: they name the case, never the bytes
+	for i in 0 1; do
+		cgk_capture "$tool" "${raw[i]}" "$@"
+		assertEquals "$name, ${what[i]}: exit" 64 "$rc"
+		assertEquals "$name, ${what[i]}: stderr, escaped" \
+			"$name: unrecognized option '${shown[i]}'"$'\n'"Try \`$name --help' or \`$name --usage' for more information." \
+			"$err"
+	done
+}
+
+# cmd/tool.c's one line for a mount table that cannot be read (TOOL STATUS CHECK ARGS...): the
+# fixture knob naming a file that is not there, and, as root, the real thing: in a private mount
+# namespace /proc hidden by an empty tmpfs (a chroot or container without /proc). STATUS is the
+# tool's failure status; CHECK, a shell test that holds when the run did nothing, is asserted
+# after each run, with nothing on stdout.
+cgk_check_mount_table_failure() {
+	local tool=$1 status=$2 check=$3 name=${1##*/}
+	shift 3
+	cgk_capture env CGKIT_MOUNTINFO="$_cgk_tmp/no-mountinfo" "$tool" "$@"
+	assertEquals "$name, no mount table file: exit ($err)" "$status" "$rc"
+	assertEquals "$name, no mount table file: stderr" \
+		"$name: read the mount table $_cgk_tmp/no-mountinfo: No such file or directory" "$err"
+	assertEquals "$name, no mount table file: stdout" "" "$out"
+	assertTrue "$name, no mount table file: nothing done ($check)" "$check"
+	[ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
+		unshare -m --propagation private true 2>/dev/null || {
+		cgk_skip "no private mount namespace here (root and unshare -m)"
+		return 0
+	}
+	# without /proc ASan warns on stderr (it reads /proc/self/exe), and valgrind needs it
+	case $(ldd "$CGKIT_BIN/$name" 2>/dev/null) in *libasan*) cgk_skip "ASan needs /proc"; return 0 ;; esac
+	cgk_need_unwrapped "valgrind needs /proc" || return 0
+	cgk_capture unshare -m --propagation private sh -c \
+		'mount -t tmpfs cgkit-no-proc /proc || exit 99; exec "$@"' sh "$tool" "$@"
+	assertEquals "$name, /proc hidden: exit ($err)" "$status" "$rc"
+	assertEquals "$name, /proc hidden: stderr" \
+		"$name: read the mount table /proc/self/mountinfo: No such file or directory" "$err"
+	assertEquals "$name, /proc hidden: stdout" "" "$out"
+	assertTrue "$name, /proc hidden: nothing done ($check)" "$check"
+}
+
 # CGKIT_VM_ONLY=1 (tests/vm/check, in the guest of the host's own layout, whose make check ran
 # everything else): only the tests that ask for the VM, in their own body or in a function they
 # call. shunit2 calls suite() before it would list every test itself; in the file's order.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The shape ARCHITECTURE.md promises: common/ is layered (no include cycle between its
-# subjects), no C file grows past what a person reads in one sitting, numbers are read by
-# common/parse.c alone.
+# subjects), the parts call one another only as its picture allows, no C file grows past what
+# a person reads in one sitting, numbers are read by common/parse.c alone.
 . "$(dirname "$0")/lib.sh"
 
 # The subject a file of common/ belongs to (stats_*.c and stats_impl.h are stats, kparse_proc.c is
@@ -99,6 +99,120 @@ test_no_call_cycle_between_files() {
 	cgk_capture tsort <<<"$edges"
 	assertEquals "tsort finds no loop: $err" 0 "$rc"
 	assertNotContains "$err" "loop"
+}
+
+# ---- the picture: ARCHITECTURE.md's rooms and who may call whom, held against the code ----
+# (issue 29) The rooms are the first column of "Who owns what" (`cmd/<tool>/...` stands for
+# every file of a tool's directory), the allowed edges the table of "The parts and who may call
+# whom"; an edge is a symbol an object uses that another file's object defines (nm) or an
+# include. Room names are the document's, a blank as "_".
+
+arch_section() {
+	awk -v want="## $1" '/^## / { in_sec = ($0 == want); next } in_sec' "$CGKIT_TOP/ARCHITECTURE.md"
+}
+
+# "FILE ROOM" lines
+picture_rooms() {
+	arch_section "Who owns what" | awk -F'|' '/^\| [^|`]+ \| `/ {
+		room = $2; gsub(/^ +| +$/, "", room); gsub(/ /, "_", room)
+		n = split($3, part, "`"); dir = ""
+		for (i = 2; i <= n; i += 2) {
+			f = part[i]
+			if (f ~ /\//) { dir = f; sub(/\/[^\/]*$/, "", dir) } else if (dir != "") f = dir "/" f
+			if (f ~ /\[ch\]$/) { sub(/\[ch\]$/, "", f); print f "c", room; print f "h", room }
+			else print f, room
+		} }'
+}
+
+# "FROM TO" lines: room FROM may call or include room TO
+picture_edges() {
+	arch_section "The parts and who may call whom" | awk '/^\| `/ {
+		n = split($0, part, "`")
+		for (i = 2; i <= n; i += 2) gsub(/ /, "_", part[i])
+		for (i = 4; i <= n; i += 2) print part[2], part[i] }'
+}
+
+# The room of each source file, "FILE ROOM", from picture_rooms on stdin
+room_of_files() {
+	local f
+	cat >"$_cgk_tmp/rooms"
+	for f in "$CGKIT_TOP"/common/*.[ch] "$CGKIT_TOP"/cmd/*.[ch] "$CGKIT_TOP"/cmd/*/*.[ch]; do
+		echo "${f#"$CGKIT_TOP"/}"
+	done | awk 'NR == FNR { room[$1] = $2; if ($1 ~ /^cmd\/<tool>\//) tools = $2; next }
+		$1 in room { print $1, room[$1]; next }
+		$1 ~ /^cmd\/[^\/]+\// && tools != "" { print $1, tools; next }
+		{ print $1, "-" }' "$_cgk_tmp/rooms" -
+}
+
+# "FROM TO WHAT" lines: file FROM includes TO, or uses a symbol TO's object defines (a tool's
+# own objects first: each tool defines main). One awk and one nm for all files: it is run on
+# every check.
+code_edges() {
+	(
+		cd "$CGKIT_TOP" || exit
+		# as the compiler looks: beside the file, then -Icommon, then -Icmd
+		awk 'FNR == 1 { d = FILENAME; sub(/\/[^\/]*$/, "", d) }
+			NR == FNR { have[$0] = 1; next }
+			/^#include "/ { h = $0; sub(/^#include "/, "", h); sub(/".*/, "", h)
+				n = split(d "/" h " common/" h " cmd/" h, c, " ")
+				for (i = 1; i <= n; i++) if (c[i] in have) { print FILENAME, c[i], "include:" h; break } }' \
+			<(printf '%s\n' common/*.[ch] cmd/*.[ch] cmd/*/*.[ch]) common/*.[ch] cmd/*.[ch] cmd/*/*.[ch]
+	)
+	nm -A "$CGKIT_OBJ"/common/*.o "$CGKIT_OBJ"/cmd/*.o "$CGKIT_OBJ"/cmd/*/*.o |
+		awk -v obj="$CGKIT_OBJ/" 'function tool(f, p) { if (f !~ /^cmd\/[^\/]+\//) return ""; split(f, p, "/"); return p[2] }
+		{ f = $1; sub(/:.*/, "", f); sub("^" obj, "", f); sub(/\.o$/, ".c", f) }
+		NF == 3 && $2 == "U" { use[++n] = f " " $3; next }
+		NF == 3 && $2 ~ /^[TDBRCGS]$/ { def[tool(f) SUBSEP $3] = f }
+		END { for (i = 1; i <= n; i++) { split(use[i], p, " ")
+			k = tool(p[1]) SUBSEP p[2]
+			if (!(k in def)) k = "" SUBSEP p[2]
+			if ((k in def) && def[k] != p[1]) print p[1], def[k], "calls:" p[2] } }'
+}
+
+# The code edges (stdin) the picture does not allow, one line each: "FROM ROOM -> TO ROOM: FILE
+# -> FILE (WHAT)"; a file in no room is one too. Arguments: the rooms and edges files.
+room_violations() {
+	awk 'FILENAME == ARGV[1] { room[$1] = $2; next } FILENAME == ARGV[2] { ok[$1 " " $2] = 1; next }
+		function dir(f) { sub(/\/[^\/]*$/, "", f); return f }
+		{ a = room[$1]; b = room[$2]
+		  if (a == "" || a == "-" || b == "" || b == "-") {
+			print "no room in the picture: " ((a == "" || a == "-") ? $1 : $2); next }
+		  if (a == b && (a != "cmd/<tool>" || dir($1) == dir($2))) next
+		  if (!ok[a " " b]) print a " -> " b ": " $1 " -> " $2 " (" $3 ")" }' "$1" "$2" -
+}
+
+test_rooms_as_pictured() {
+	command -v nm >/dev/null || { cgk_skip "no nm(1) (binutils)"; return 0; }
+	ls "$CGKIT_OBJ"/common/*.o "$CGKIT_OBJ"/cmd/tool.o >/dev/null 2>&1 ||
+		{ cgk_skip "no objects in $CGKIT_OBJ (make first)"; return 0; }
+	local rooms=$_cgk_tmp/room.files allowed=$_cgk_tmp/room.edges listed gone bad
+	picture_rooms | room_of_files >"$rooms"
+	picture_edges >"$allowed"
+	assertNotEquals "the picture's edges found in ARCHITECTURE.md" "" "$(cat "$allowed")"
+	assertEquals "files in no room of ARCHITECTURE.md's table" "" "$(awk '$2 == "-" { print $1 }' "$rooms")"
+	# a row naming a file that is gone is a stale claim
+	gone=$(picture_rooms | while read -r listed _; do
+		[[ $listed == *"<tool>"* ]] || [ -e "$CGKIT_TOP/$listed" ] || echo "$listed"
+	done)
+	assertEquals "files ARCHITECTURE.md names that are not there" "" "$gone"
+	bad=$(code_edges | room_violations "$rooms" "$allowed" | sort -u)
+	assertEquals "edges the picture does not allow" "" "$bad"
+}
+
+# The check can fail: an edge the picture has no arrow for (base calling operations, one tool
+# calling another's function), added to the real ones, is found and named.
+test_rooms_check_fails_on_a_new_edge() {
+	local rooms=$_cgk_tmp/room.files allowed=$_cgk_tmp/room.edges bad
+	picture_rooms | room_of_files >"$rooms"
+	picture_edges >"$allowed"
+	bad=$(printf '%s\n' "common/parse.c common/drain.c calls:cg_drain" \
+		"cmd/cgexec2/main.c cmd/cgtop2/render.c calls:put_name" \
+		"common/error.c cmd/tool.h include:tool.h" "common/spec.c common/mount.c calls:x" |
+		room_violations "$rooms" "$allowed")
+	assertContains "$bad" "base -> operations: common/parse.c -> common/drain.c (calls:cg_drain)"
+	assertContains "$bad" "cmd/<tool> -> cmd/<tool>: cmd/cgexec2/main.c -> cmd/cgtop2/render.c"
+	assertContains "$bad" "base -> tool: common/error.c -> cmd/tool.h (include:tool.h)"
+	assertNotContains "an edge inside a room passes: $bad" "$bad" "common/spec.c"
 }
 
 # issue 11: 800 (it was 900 until common/migrate.c and cmd/cgexec2/main.c were split)

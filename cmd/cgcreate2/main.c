@@ -42,7 +42,7 @@ enum {
 };
 
 struct cgcreate2_args {
-	const char **specs; /* -g and bare PATHs, in order: argv's strings, NULL-terminated */
+	char **specs; /* -g and bare PATHs, in order: argv's strings, NULL-terminated */
 	size_t n_specs;
 	char **enable;
 	struct cg_assignments set; /* -r FILE=VALUE */
@@ -628,11 +628,8 @@ static int do_scope(struct cgcreate2_args *a)
 		kill(keeper, SIGKILL);
 		return TOOL_EXIT_FAILED;
 	}
-	r = cg_layout_load(&l);
-	if (r < 0) {
-		tool_say("scope %s: find its cgroup: %s", unit, strerror(-r));
+	if (tool_layout_load(&l) < 0)
 		goto fail;
-	}
 	r = cg_keeper_place(l, unit, keeper, &cg, &ts, &j, &d);
 	if (r < 0) {
 		tool_report(&d, r);
@@ -661,7 +658,6 @@ static int run(struct cgcreate2_args *a)
 {
 	struct cg_layout *l = NULL;
 	struct cg_targets ts = { 0 };
-	struct cg_diag d = { 0 };
 	int r;
 
 	if (a->mount) {
@@ -688,21 +684,11 @@ static int run(struct cgcreate2_args *a)
 	}
 	if (a->scope)
 		return do_scope(a);
-	r = cg_layout_load(&l);
-	if (r < 0) {
-		fprintf(stderr, "%s: read the cgroup mounts: %s\n", program_invocation_short_name,
-			strerror(-r));
-		return 1;
-	}
-	for (const char **s = a->specs; *s; s++) {
-		r = cg_spec_parse(l, *s, &ts, &d);
-		if (r < 0) {
-			/* a spec this system cannot serve (an unmounted controller): the request's */
-			tool_report(&d, r);
-			r = TOOL_EXIT_USAGE;
-			goto out;
-		}
-	}
+	if (tool_layout_load(&l) < 0)
+		return TOOL_EXIT_FAILED;
+	r = tool_specs(l, a->specs, 0, &ts, TOOL_EXIT_FAILED);
+	if (r)
+		goto out;
 	if (!a->remove && !a->parents && (r = root_named(&ts)) != 0)
 		goto out;
 	r = tool_owner_check(&ts, a->force, a->verbose, owner_hint, NULL);

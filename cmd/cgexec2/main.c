@@ -101,7 +101,6 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgexec2_args *a = state->input;
-	char show[TOOL_SHOWN_SIZE], show2[TOOL_SHOWN_SIZE];
 	int r;
 
 	switch (key) {
@@ -124,12 +123,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					state,
 					"%s takes a plain cgroup name (no '/', not '.' or '..', no control characters), not '%s'",
 					key == 't' ? "--transient=NAME" : "--name",
-					cg_quote(arg, show, sizeof(show)));
+					TOOL_SHOWN(arg));
 			if (a->name && strcmp(a->name, arg))
 				argp_error(state,
 					   "two names for the transient cgroup: '%s' and '%s'",
-					   cg_quote(a->name, show, sizeof(show)),
-					   cg_quote(arg, show2, sizeof(show2)));
+					   TOOL_SHOWN(a->name), TOOL_SHOWN(arg));
 			a->name = arg;
 		}
 		break;
@@ -138,7 +136,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r == -ENOMEM)
 			return ENOMEM;
 		if (r < 0)
-			argp_error(state, TOOL_SET_USAGE, cg_quote(arg, show, sizeof(show)));
+			argp_error(state, TOOL_SET_USAGE, TOOL_SHOWN(arg));
 		a->transient = true;
 		break;
 	}
@@ -160,7 +158,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SLICE:
 		if (!*arg || strchr(arg, '/'))
 			argp_error(state, "--slice takes a slice unit's name, not '%s'",
-				   cg_quote(arg, show, sizeof(show)));
+				   TOOL_SHOWN(arg));
 		a->slice = arg;
 		a->transient = true;
 		break;
@@ -294,7 +292,8 @@ static void say_oom(const struct cgexec2_args *a, const struct cg_targets *t,
 {
 	const struct cg_target *x = &t->t[u->oom_at];
 	bool sigkill = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-	char where[PATH_MAX + 2], show[TOOL_SHOWN_SIZE], lim[32], limit[64] = "";
+	char where[PATH_MAX + 2], lim[32], limit[64] = "";
+	const char *show = TOOL_SHOWN(a->argv[0]);
 
 	if (!(u->have & (CG_USAGE_OOM_KILL | CG_USAGE_MEM_FAILCNT)))
 		return;
@@ -303,7 +302,6 @@ static void say_oom(const struct cgexec2_args *a, const struct cg_targets *t,
 		snprintf(limit, sizeof(limit), " (%s %s)",
 			 x->hier->version == 2 ? "memory.max" : "memory.limit_in_bytes",
 			 cg_usage_format_limit(u->mem_max, lim, sizeof(lim)));
-	cg_quote(a->argv[0], show, sizeof(show));
 	if (a->verbose)
 		tool_say("cgroup %s (%s): %s=%" PRIu64 " (%s)", where, x->hier->label,
 			 u->have & CG_USAGE_OOM_KILL ? "oom_kill" : "memory_failcnt",
@@ -344,7 +342,6 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		.set = set, .t = t, .own_cgroups = cleanup, .reap_timeout_ns = REAP_TIMEOUT_NS
 	};
 	sigset_t stop = *set;
-	char show[TOOL_SHOWN_SIZE];
 	uint64_t t0, wall;
 	int r, status;
 
@@ -363,8 +360,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		return EXIT_CGEXEC;
 	}
 	if (c.exec_errno) {
-		tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)),
-			 strerror(c.exec_errno));
+		tool_say("%s: %s", TOOL_SHOWN(a->argv[0]), strerror(c.exec_errno));
 		/* it exits right after its report; bounded all the same (a freeze in between) */
 		(void)cg_child_wait(&c, &status, NULL, CG_KILL_TIMEOUT_NS);
 		cg_child_close(&c);
@@ -434,11 +430,9 @@ static int run_scope_waiting(struct cgexec2_args *a, pid_t self, const char *uni
 	_cleanup_free_ char *cg = NULL, *spec = NULL;
 	int r, ret = EXIT_CGEXEC;
 
-	r = cg_layout_load(&l);
-	if (r == 0 && !l->unified)
-		r = -ENOENT;
-	if (r == 0)
-		r = cg_pid_cgroup(l->unified, self, 0, &cg);
+	if (tool_layout_load(&l) < 0)
+		goto out;
+	r = l->unified ? cg_pid_cgroup(l->unified, self, 0, &cg) : -ENOENT;
 	if (r < 0) {
 		tool_say("--stats: scope %s: cannot find its cgroup: %s", unit, strerror(-r));
 		goto out;
@@ -468,7 +462,7 @@ out:
  */
 static int run_scope(struct cgexec2_args *a)
 {
-	char unit[300], slice[300], desc[256], show[TOOL_SHOWN_SIZE], pidname[64];
+	char unit[300], slice[300], desc[256], pidname[64];
 	pid_t self = getpid();
 	struct cg_scope_opts o = {
 		.unit = unit,
@@ -527,7 +521,7 @@ static int run_scope(struct cgexec2_args *a)
 	execvp(a->argv[0], a->argv);
 	r = errno;
 	sigpipe_ignore();
-	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
+	tool_say("%s: %s", TOOL_SHOWN(a->argv[0]), strerror(r));
 	return cg_exec_errno_status(r);
 }
 
@@ -540,7 +534,7 @@ static int run(struct cgexec2_args *a)
 	struct cg_place_opts po = { .transient = a->transient,
 				    .set = &a->set,
 				    .command = a->argv[0] };
-	char name[64], show[TOOL_SHOWN_SIZE];
+	char name[64];
 	bool wait, cleanup;
 	sigset_t set, oldmask;
 	int r, ret = EXIT_CGEXEC;
@@ -551,20 +545,13 @@ static int run(struct cgexec2_args *a)
 		tool_say("--slice: no systemd runs here (/run/systemd/system is missing)");
 		return EXIT_CGEXEC;
 	}
-	r = cg_layout_load(&l);
-	if (r < 0) {
-		tool_say("cannot read the cgroup mounts: %s", strerror(-r));
+	if (tool_layout_load(&l) < 0)
 		return EXIT_CGEXEC;
-	}
-	for (char **s = a->specs; s && *s; s++) {
-		/* on hybrid, a bare PATH is the cgroup with its v1 twins: where its limits are */
-		r = cg_spec_parse_flags(l, *s, CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, &d);
-		/* a spec this system cannot serve (an unmounted controller) is the request's */
-		if (r < 0 && r != -ENOMEM)
-			ret = TOOL_EXIT_USAGE;
-		if (r < 0)
-			goto fail_report;
-	}
+	/* on hybrid, a bare PATH is the cgroup with its v1 twins: where its limits are */
+	ret = tool_specs(l, a->specs, CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, EXIT_CGEXEC);
+	if (ret)
+		goto out;
+	ret = EXIT_CGEXEC;
 	po.named = a->specs != NULL;
 	r = cg_place_targets(l, &po, &t, &d);
 	if (r < 0)
@@ -610,7 +597,7 @@ static int run(struct cgexec2_args *a)
 	execvp(a->argv[0], a->argv);
 	r = errno;
 	sigpipe_ignore();
-	tool_say("%s: %s", cg_quote(a->argv[0], show, sizeof(show)), strerror(r));
+	tool_say("%s: %s", TOOL_SHOWN(a->argv[0]), strerror(r));
 	ret = cg_exec_errno_status(r);
 	goto out;
 
@@ -627,68 +614,6 @@ out:
 	return ret;
 }
 
-/* Does the string need escaping to be shown? */
-static bool needs_escape(const char *s, size_t n)
-{
-	_cleanup_free_ char *buf = malloc(4 * n + 4);
-
-	return !buf || strlen(cg_quote_n(s, n, buf, 4 * n + 4)) != n || memcmp(buf, s, n);
-}
-
-/* The long option (a prefix is enough, as for getopt) with an argument that name stands for. */
-static const struct argp_option *long_with_arg(const char *name, size_t n)
-{
-	for (const struct argp_option *o = options; o->name || o->doc; o++)
-		if (o->name && o->arg && n && !strncmp(o->name, name, n))
-			return o;
-	return NULL;
-}
-
-/*
- * getopt names an unknown option as typed ("unrecognized option '--\x1b[2J'"), raw: refuse
- * one that is not printable first, escaped, in argp's words (the values of known options
- * are escaped where they are echoed). Options end at COMMAND, so the scan follows them: -g
- * and -r (and --group, --set) take the next argument unless their value is attached.
- */
-static void check_option_names(int argc, char **argv)
-{
-	char buf[TOOL_SHOWN_SIZE];
-
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-
-		if (o[0] != '-' || !o[1] || !strcmp(o, "--"))
-			return;
-		if (o[1] == '-') {
-			size_t n = strcspn(o + 2, "=");
-			const struct argp_option *k = long_with_arg(o + 2, n);
-
-			if (k && !o[2 + n] && !(k->flags & OPTION_ARG_OPTIONAL))
-				i++;
-			else if (!k && needs_escape(o, strlen(o)))
-				goto bad;
-			continue;
-		}
-		for (const char *c = o + 1; *c; c++) {
-			if (*c == 't')
-				break; /* the rest is its NAME */
-			if (*c == 'g' || *c == 'r') {
-				i += !c[1];
-				break;
-			}
-			if (needs_escape(c, 1))
-				goto bad;
-		}
-		continue;
-	bad:
-		fprintf(stderr,
-			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more information.\n",
-			program_invocation_short_name, cg_quote(o, buf, sizeof(buf)),
-			program_invocation_short_name, program_invocation_short_name);
-		exit(TOOL_EXIT_USAGE);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	struct cgexec2_args a = { 0 };
@@ -696,8 +621,6 @@ int main(int argc, char **argv)
 
 	sigpipe_ignore();
 	tool_check_stdout(EXIT_CGEXEC);
-	check_option_names(argc, argv);
-	argp_err_exit_status = TOOL_EXIT_USAGE;
 	tool_parse(&argp, argc, argv, ARGP_IN_ORDER, &a, EXIT_CGEXEC);
 	ret = run(&a);
 	cg_strv_free(a.specs);

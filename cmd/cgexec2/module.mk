@@ -10,5 +10,5 @@ ifneq ($(SAN),1)
 CGEXEC2_LIBS := -static
 endif
 endif
-$(O)/cgexec2: $(OBJ)/cmd/cgexec2/main.o $(LIBCGKIT)
+$(O)/cgexec2: $(OBJ)/cmd/cgexec2/main.o $(OBJ)/cmd/tool.o $(LIBCGKIT)
 	$(LINK) -o $@ $^ $(CGEXEC2_LIBS) $(LDLIBS)

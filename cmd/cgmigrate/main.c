@@ -24,8 +24,6 @@
 
 TOOL_ARGP_VERSION("cgmigrate");
 
-#define EXIT_USAGE 64
-
 enum {
 	OPT_THREADS_OF = 0x100,
 	OPT_MATCH,
@@ -98,14 +96,9 @@ static const struct argp_option options[] = {
 	{ 0 }
 };
 
-/* What an error line may echo of a user's text: at most this many bytes of it. */
-/* Text from a user or a file for an error line: escaped and cut (cmd/tool.h) */
-#define QUOTE_SIZE TOOL_SHOWN_SIZE
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cgmigrate_args *a = state->input;
-	char q[QUOTE_SIZE];
 	uint64_t u;
 	pid_t pid;
 
@@ -115,11 +108,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'g':
 		if (cg_strv_push(&a->specs, arg) < 0)
-			argp_failure(state, EXIT_USAGE, ENOMEM, "-g");
+			argp_failure(state, TOOL_EXIT_USAGE, ENOMEM, "-g");
 		break;
 	case 'p':
 		if (cg_strv_push(&a->pidfiles, arg) < 0)
-			argp_failure(state, EXIT_USAGE, ENOMEM, "-p");
+			argp_failure(state, TOOL_EXIT_USAGE, ENOMEM, "-p");
 		break;
 	case 'T':
 		a->thread = true;
@@ -127,7 +120,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_THREADS_OF:
 		if (cg_parse_pid(arg, &a->threads_of) < 0) {
 			argp_error(state, "--threads-of: '%s' is not a process id",
-				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
+				   TOOL_SHOWN(arg));
 		}
 		a->thread = true;
 		break;
@@ -146,7 +139,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ROUNDS:
 		if (cg_parse_u64(arg, 1000000, &u) < 0 || u < 1)
 			argp_error(state, "--rounds: '%s' is not a number of rounds (1..1000000)",
-				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
+				   TOOL_SHOWN(arg));
 		a->rounds = (unsigned)u;
 		break;
 	case OPT_TIMEOUT:
@@ -154,7 +147,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(
 				state,
 				"--timeout: '%s' is not a duration above zero (2, 1.5s, 500ms, 2min)",
-				cg_quote_n(arg, strlen(arg), q, sizeof(q)));
+				TOOL_SHOWN(arg));
 		break;
 	case OPT_STICKY:
 	case OPT_CANCEL_STICKY:
@@ -174,15 +167,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (!strcmp(arg, "-")) {
 			if (cg_strv_push(&a->pidfiles, "-") < 0)
-				argp_failure(state, EXIT_USAGE, ENOMEM, "-");
+				argp_failure(state, TOOL_EXIT_USAGE, ENOMEM, "-");
 			break;
 		}
 		if (cg_parse_pid(arg, &pid) < 0) {
-			argp_error(state, "'%s' is not a process id",
-				   cg_quote_n(arg, strlen(arg), q, sizeof(q)));
+			argp_error(state, "'%s' is not a process id", TOOL_SHOWN(arg));
 		}
 		if (cg_pids_push(&a->ids, &a->n_ids, &a->cap_ids, pid) < 0)
-			argp_failure(state, EXIT_USAGE, ENOMEM, "%s", arg);
+			argp_failure(state, TOOL_EXIT_USAGE, ENOMEM, "%s", arg);
 		break;
 	case ARGP_KEY_END:
 		if (a->match && !a->threads_of)
@@ -225,30 +217,28 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 	_cleanup_fclose_ FILE *own = NULL;
 	struct cg_pid_file_bad bad = { 0 };
 	FILE *f = stdin;
-	char qn[QUOTE_SIZE], ql[QUOTE_SIZE];
-	const char *shown =
-		strcmp(name, "-") ? cg_quote_n(name, strlen(name), qn, sizeof(qn)) : "stdin";
+	const char *shown = strcmp(name, "-") ? TOOL_SHOWN(name) : "stdin";
 	int r;
 
 	if (strcmp(name, "-")) {
 		f = own = fopen(name, "re");
 		if (!f) {
 			fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(errno));
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 	}
 	r = cg_parse_pid_file(f, &a->ids, &a->n_ids, &a->cap_ids, &bad);
 	if (r == -EINVAL && bad.text) {
 		fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n", shown, bad.line,
-			cg_quote_n(bad.text, bad.len, ql, sizeof(ql)));
+			TOOL_SHOWN_N(bad.text, bad.len));
 		free(bad.text);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (r == -ENOMEM)
 		return 1;
 	if (r < 0) {
 		fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(-r));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -256,31 +246,14 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 /* -v: every hierarchy the ids go to (a bare PATH on hybrid is the cgroup and its twins) */
 static void say_targets(const struct cg_targets *t)
 {
-	char where[PATH_MAX + 2], show[4 * sizeof(where)];
+	char where[PATH_MAX + 2];
 
 	for (size_t i = 0; i < t->n; i++) {
 		cg_target_name(&t->t[i], where, sizeof(where));
-		printf("%s %s (%s)", i ? "," : "into", cg_quote(where, show, sizeof(show)),
-		       t->t[i].hier->label);
+		printf("%s %s (%s)", i ? "," : "into", TOOL_PATH(where), t->t[i].hier->label);
 	}
 	if (t->n)
 		putchar('\n');
-}
-
-static int parse_specs(const struct cg_layout *l, char **specs, struct cg_targets *t)
-{
-	struct cg_diag d = { 0 };
-
-	for (char **s = specs; s && *s; s++) {
-		/* on hybrid, a bare PATH is the cgroup with its v1 twins: where its limits are */
-		int r = cg_spec_parse_flags(l, *s, CG_SPEC_TWINS | CG_SPEC_NEAREST, t, &d);
-
-		if (r < 0) {
-			tool_report(&d, r);
-			return EXIT_USAGE;
-		}
-	}
-	return 0;
 }
 
 /* what systemd offers instead of a move behind its back: its own move, or a new scope */
@@ -330,13 +303,13 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 	r = cg_spec_parse_flags(l, a->from, CG_SPEC_TWINS, &src, &d);
 	if (r < 0) {
 		tool_report(&d, r);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	r = cg_drain_check(&src, dst, a->recursive, &d);
 	if (r < 0) {
 		tool_report(&d, r);
 		cg_targets_clear(&src);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	/* emptying a unit behind systemd's back is as bad as filling one */
 	rc = tool_owner_check(&src, a->force, a->verbose, owner_hint, (void *)a);
@@ -392,12 +365,10 @@ static int run(struct cgmigrate_args *a)
 	struct cg_diag d = { 0 };
 	int rc = 0, r;
 
-	r = cg_layout_load(&l);
-	if (r < 0) {
-		fprintf(stderr, "cgmigrate: reading the cgroup mounts: %s\n", strerror(-r));
-		return 1;
-	}
-	rc = parse_specs(l, a->specs, &t);
+	if (tool_layout_load(&l) < 0)
+		return TOOL_EXIT_FAILED;
+	/* on hybrid, a bare PATH is the cgroup with its v1 twins: where its limits are */
+	rc = tool_specs(l, a->specs, CG_SPEC_TWINS | CG_SPEC_NEAREST, &t, TOOL_EXIT_FAILED);
 	if (rc)
 		goto out;
 	if (a->verbose)
@@ -439,7 +410,7 @@ static int run(struct cgmigrate_args *a)
 	}
 	if (!a->n_ids) {
 		fprintf(stderr, "cgmigrate: no process ids given\n");
-		rc = EXIT_USAGE;
+		rc = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	rc = tool_owner_check(&t, a->force, a->verbose, owner_hint, a);
@@ -500,7 +471,6 @@ int main(int argc, char **argv)
 	struct cgmigrate_args a = { 0 };
 	int rc;
 
-	argp_err_exit_status = EXIT_USAGE;
 	tool_check_stdout(TOOL_EXIT_FAILED);
 	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
 	rc = run(&a);

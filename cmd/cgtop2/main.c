@@ -669,9 +669,8 @@ static int run(const struct cgtop2_args *args)
 		return run_replay(a);
 	/* benchmarks compare the cost of reading everything with the floor */
 	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
-	r = cg_layout_load(&l);
-	if (r < 0)
-		return report_errno(a, "read the mount table", r);
+	if (tool_layout_load(&l) < 0)
+		return 1;
 	if (!l->n) {
 		cg_layout_free(l);
 		fprintf(stderr, "%s: no cgroup filesystem is mounted\n",

@@ -365,7 +365,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		return 0;
 	/* new cases take new numbers: the corpus's first bytes keep choosing what they did */
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 0:
 		if (cg_layout_parse(s, &l) == 0) {
 			for (size_t i = 0; i < l->n; i++)
@@ -561,6 +561,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(j);
 		break;
 	}
+	case 10:
+		/* a -g list, one spec a line: as the specs one by one, or acc as it was */
+		if (cg_layout_parse(hybrid, &l) == 0) {
+			char **v = cg_strv_split(s, "\n");
+			struct cg_targets all = { 0 }, each = { 0 };
+			struct cg_diag d;
+			int r = 0;
+
+			if (v && cg_spec_parse(l, "cpu:/kept", &all, &d) == 0) {
+				for (char **e = v; r == 0 && *e; e++)
+					r = cg_spec_parse(l, *e, &each, &d);
+				if (cg_specs_parse(l, v, 0, &all, &d) != r && r != -ENOMEM)
+					abort();
+				if (r == 0 && (all.n < each.n || all.n > each.n + 1))
+					abort();
+				if (r < 0 && r != -ENOMEM && all.n != 1)
+					abort();
+				for (size_t i = 0; i < all.n; i++)
+					check_path(all.t[i].path);
+			}
+			cg_targets_clear(&all);
+			cg_targets_clear(&each);
+			cg_strv_free(v);
+			cg_layout_free(l);
+		}
+		break;
 	}
 	free(s);
 	return 0;

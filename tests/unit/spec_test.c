@@ -232,6 +232,51 @@ static void test_unified(void)
 	cg_layout_free(l);
 }
 
+/* a -g list, as the tools hand it over: in order, merged, and taken whole or not at all */
+static void test_list(void)
+{
+	struct cg_layout *l = fixture_layout(hybrid, "hugetlb");
+	struct cg_targets t = { 0 };
+	struct cg_diag d = { 0 };
+	char *list[] = { "cpu:/x", "memory,cpu:/x", "name=systemd:/y", "/z", NULL };
+	char *bad[] = { "memory:/w", "cpu,nosuch:/v", "/u", NULL };
+	char *dots[] = { "/ok", "cpu:/a/../../etc", NULL };
+	char *none[] = { NULL };
+
+	/* none given (NULL or an empty list): nothing added, no failure */
+	CHECK_INT(cg_specs_parse(l, NULL, 0, &t, &d), 0);
+	CHECK_INT(cg_specs_parse(l, none, 0, &t, &d), 0);
+	CHECK_INT(t.n, 0);
+	CHECK_INT(cg_specs_parse(l, list, 0, &t, &d), 0);
+	CHECK_INT(t.n, 4);
+	CHECK_STR(t.t[0].hier->label, "cpu");
+	CHECK_STR(t.t[0].path, "x");
+	/* cpu named twice: one target, its controller once */
+	CHECK_INT(cg_strv_len(t.t[0].controllers), 1);
+	CHECK_STR(t.t[1].hier->label, "memory");
+	CHECK_STR(t.t[1].controllers[0], "memory");
+	CHECK_STR(t.t[2].hier->label, "name=systemd");
+	CHECK(t.t[2].controllers[0] == NULL);
+	CHECK(t.t[3].hier == l->unified);
+	CHECK_STR(t.t[3].path, "z");
+	/* a refused spec in the middle: its reason, and nothing of the list's earlier specs */
+	CHECK_INT(cg_specs_parse(l, bad, 0, &t, &d), -ENOENT);
+	CHECK_INT(t.n, 4);
+	CHECK_STR(d.where, "cpu,nosuch:/v");
+	CHECK(strstr(d.why, "'nosuch' is not mounted") != NULL);
+	CHECK_INT(cg_specs_parse(l, dots, 0, &t, &d), -EINVAL);
+	CHECK(strstr(d.why, "'..'") != NULL);
+	CHECK_INT(t.n, 4);
+	cg_targets_clear(&t);
+	/* the flags reach every spec: TWINS on a hybrid layout, the unified one as the only twin */
+	CHECK_INT(cg_specs_parse(l, (char *[]){ "/p", "cpu:/q", NULL }, CG_SPEC_TWINS, &t, &d), 0);
+	CHECK_INT(t.n, 2);
+	CHECK(t.t[0].hier == l->unified);
+	CHECK_STR(t.t[1].path, "q");
+	cg_targets_clear(&t);
+	cg_layout_free(l);
+}
+
 int main(void)
 {
 	test_normalize();
@@ -239,5 +284,6 @@ int main(void)
 	test_hybrid();
 	test_legacy();
 	test_unified();
+	test_list();
 	return CHECK_DONE();
 }
