@@ -971,7 +971,9 @@ with_rules() {
 }
 
 can_unshare() {
-	command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null
+	cgk_need_prog unshare "a mount namespace" || return 1
+	unshare -m --propagation private true 2>/dev/null ||
+		{ cgk_skip "cannot make a mount namespace here (unshare -m fails)"; return 1; }
 }
 
 # The fixture's rule names cpu, its % line pids: two v1 hierarchies where they are mounted,
@@ -979,7 +981,7 @@ can_unshare() {
 test_rules_classify() {
 	cgk_need_root || return 0
 	local h1 h2
-	can_unshare || { cgk_skip "no unshare -m here"; return; }
+	can_unshare || return
 	if [ -n "$(cgk_mnt cpu)" ] && [ -n "$(cgk_mnt pids)" ]; then
 		h1=cpu h2=pids
 		sandbox cpu && sandbox pids || { fail "sandboxes"; return; }

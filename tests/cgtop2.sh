@@ -171,7 +171,7 @@ test_fixture_process_count() {
 # not; OpenMetrics: \xNN, reversibly)
 test_fixture_invalid_utf8() {
 	local dir=$_cgk_tmp/u8 mi bad=$'b\xffd' ok=$'caf\xc3\xa9'
-	command -v python3 >/dev/null || { cgk_skip "no python3 to decode the output"; return; }
+	cgk_need_prog python3 "to decode the output" || return
 	mkdir -p "$dir"
 	cp -R "$FX/unified" "$dir/"
 	mkdir "$dir/unified/$bad" "$dir/unified/$ok"
@@ -280,7 +280,7 @@ test_fixture_names_escaped() {
 	local dir=$_cgk_tmp/names.d mi n f
 	local names=($'new\nline' $'esc\033[31mred' $'tab\there' $'b\xffd' $'c1\xc2\x9bx'
 		'we"ird,name' 'back\slash' $'a,"b\nc\\')
-	command -v python3 >/dev/null || { cgk_skip "no python3 to parse the output"; return; }
+	cgk_need_prog python3 "to parse the output" || return
 	mkdir -p "$dir"
 	cp -R "$FX/unified" "$dir/"
 	: >"$_cgk_tmp/names"
@@ -423,7 +423,7 @@ test_fixture_json_parses() {
 	fx unified -F json -n 2 -d 0.1
 	res=$(echo "$out" | json_check_keys)
 	case $? in
-	2) cgk_skip "neither python3 nor jq to parse JSON"; return ;;
+	2) cgk_need_prog python3 "or jq, to parse JSON"; return ;;
 	0) ;;
 	*) fail "JSON does not parse or keys differ: $res" ;;
 	esac
@@ -874,7 +874,7 @@ test_live_fd_limit() {
 	cgk_need_unwrapped "valgrind needs fds of its own below ulimit -n" || return 0
 	cgk_need_unified || return 0
 	cgk_need_root || return 0
-	command -v python3 >/dev/null || { cgk_skip "no python3 to parse JSON"; return 0; }
+	cgk_need_prog python3 "to parse JSON" || return 0
 	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
 	mkdir "$u/many"
 	for i in $(seq 1 500); do mkdir "$u/many/c$i"; done
@@ -916,7 +916,7 @@ test_live_churn() {
 	local u i pid stop=$_cgk_tmp/churn.stop
 	cgk_need_unified || return 0
 	cgk_need_root || return 0
-	command -v python3 >/dev/null || { cgk_skip "no python3 to parse JSON"; return 0; }
+	cgk_need_prog python3 "to parse JSON" || return 0
 	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
 	mkdir "$u/churn"
 	(
@@ -955,7 +955,7 @@ test_live_names_escaped() {
 		'back\slash' $'nl\nx')
 	cgk_need_unified || return 0
 	cgk_need_root || return 0
-	command -v python3 >/dev/null || { cgk_skip "no python3 to parse the output"; return 0; }
+	cgk_need_prog python3 "to parse the output" || return 0
 	u=$(cgk_sandbox unified) || { fail "cannot make the sandbox"; return 0; }
 	: >"$_cgk_tmp/names"
 	mkdir "$u/names"
@@ -1048,7 +1048,7 @@ test_live_json_parses() {
 	assertEquals "exit" 0 "$rc"
 	res=$(echo "$out" | json_check_keys)
 	case $? in
-	2) cgk_skip "neither python3 nor jq to parse JSON"; return ;;
+	2) cgk_need_prog python3 "or jq, to parse JSON"; return ;;
 	0) ;;
 	*) fail "JSON does not parse or keys differ: $res" ;;
 	esac
@@ -1142,7 +1142,7 @@ tmux_restart() {
 
 test_interactive_tmux() {
 	local f=$_cgk_tmp/pane procs
-	command -v tmux >/dev/null 2>&1 || { cgk_skip "tmux is not installed"; return; }
+	cgk_need_prog tmux "the screen" || return
 	live_setup || return 0
 	procs=$(live_child busy)
 	boost busy

@@ -199,8 +199,9 @@ test_v2_no_internal_process_refused() {
 # a fresh named v1 hierarchy mounted in a private mount namespace (nothing the machine has).
 test_root_refused() {
 	cgk_need_root || return 0
-	command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null ||
-		{ cgk_skip "no unshare -m here"; return 0; }
+	cgk_need_prog unshare "a mount namespace" || return 0
+	unshare -m --propagation private true 2>/dev/null ||
+		{ cgk_skip "cannot make a mount namespace here (unshare -m fails)"; return 0; }
 	local d=$_cgk_tmp/named res
 	mkdir -p "$d"
 	start_sleepers 1
