@@ -726,7 +726,10 @@ test_ignored_signal_during_freeze() {
 	done
 	err=$(cat "$_cgk_tmp/hup.err")
 	assertEquals "it went on to the deadline ($err)" 1 "$rc"
-	assertEquals "and says why it stopped" "cgmigrate: cgroup /$S/src ($LABEL): drain: 1 process is still there after" "$(no_secs "$err" | sed 's/ after .*/ after/')"
+	# "at least": the deadline cut the last listing short (a loaded guest, where pgrep finds
+	# strace's child and the SIGHUP reaches cgmigrate)
+	assertEquals "and says why it stopped" "cgmigrate: cgroup /$S/src ($LABEL): drain: 1 process is still there after" \
+		"$(no_secs "$err" | sed 's/ after .*/ after/; s/drain: at least /drain: /')"
 	assertTrue "thawed" thawed
 }
 
