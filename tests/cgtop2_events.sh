@@ -638,7 +638,7 @@ test_psi_sample() {
 test_psi_exporter_counts() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	command -v curl >/dev/null || { cgk_skip "no curl to scrape"; return 0; }
+	cgk_need_prog curl "to scrape" || return 0
 	local u port m i n=0
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
 	u=$(cgk_sandbox unified)

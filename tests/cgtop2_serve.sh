@@ -640,7 +640,7 @@ test_bcrypt_cost_bounds() {
 # from their own addresses delay no scrape whose password passed before.
 test_wrong_passwords_keep_scrapes() {
 	local h c i pids=()
-	command -v python3 >/dev/null || { cgk_skip "python3 is not installed (the clients with wrong passwords)"; return 0; }
+	cgk_need_prog python3 "the clients with wrong passwords" || return 0
 	h=$(bcrypt_hash right 11) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
 	auth_config "$h"
 	serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
