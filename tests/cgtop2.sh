@@ -828,6 +828,15 @@ test_live_machine() {
 	printf 'NAME=t\nUNIT="machine-t.scope"\nLEADER=%d\n' "$leader" >"$dir/t"
 	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t -1 -F csv -p
 	assertEquals "UNIT=: $err" "/$S/machine-t.scope" "$(echo "$out" | awk -F, 'NR == 2 { print $2 }')"
+	# a machine name's '-' is "\x2d" in the unit and its cgroup, and machined writes the
+	# backslash doubled (systemd 252's state file of machine "t-1")
+	mkdir "$m/machine-t\x2d1.scope"
+	echo "$leader" >"$m/machine-t\x2d1.scope/cgroup.procs"
+	printf 'NAME=t-1\nSCOPE=machine-t\\\\x2d1.scope\nLEADER=%d\n' "$leader" >"$dir/t-1"
+	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t-1 -1 -F csv -p
+	# (CSV shows a backslash of a name doubled)
+	assertEquals "a name with '-': $err" "/$S/machine-t\\\\x2d1.scope" "$(echo "$out" | awk -F, 'NR == 2 { print $2 }')"
+	echo "$leader" >"$m/machine-t.scope/payload/cgroup.procs"
 	printf 'NAME=t\nSCOPE=machine-x.scope\nLEADER=%d\n' "$leader" >"$dir/t"
 	cgk_capture env CGKIT_MACHINES_DIR="$dir" "$T" -M t -1
 	assertEquals "leader outside the scope" 1 "$rc"

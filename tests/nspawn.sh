@@ -14,8 +14,9 @@ CG=$CGKIT_BIN/cgcreate2
 MIG=$CGKIT_BIN/cgmigrate
 X=$CGKIT_BIN/cgexec2
 TOP=$CGKIT_BIN/cgtop2
-# no "-": systemd would escape it in the unit name (machine-cgkit\x2d...)
-MACHINE=cgkittest$$
+# a "-" that systemd escapes in the unit name and so the cgroup's (machine-cgkit\x2dtest...):
+# cgtop2 -M finds the scope by that name
+MACHINE=cgkit-test$$
 LEADER=
 _pids=()
 
@@ -51,7 +52,7 @@ need_nspawn() {
 	PAYLOAD=$u$(cgk_cgroup_of "$LEADER" unified)
 	# what the tests rest on: machined's scope in machine.slice, delegated, and a cgroup
 	# namespace of the container's own rooted in it
-	assertEquals "the machine's unit" "machine-$MACHINE.scope" "$SCOPE"
+	assertEquals "the machine's unit" "machine-cgkit\\x2dtest$$.scope" "$SCOPE"
 	assertEquals "delegated" yes "$(systemctl show "$SCOPE" -p Delegate --value)"
 	assertEquals "in machine.slice" "$u/machine.slice/$SCOPE" "${PAYLOAD%/payload}"
 	assertNotEquals "a cgroup namespace of its own" "$(readlink /proc/self/ns/cgroup)" \
@@ -159,10 +160,12 @@ test_nspawn_machine_from_outside() {
 	assertEquals "$err" 0 "$rc"
 	cgk_capture "$TOP" -M "$MACHINE" -b -n 1 -p
 	assertEquals "$err" 0 "$rc"
+	# the table shows the unit's backslash (machine-cgkit\x2dtest...) doubled
+	local shown=${SCOPE//\\/\\\\}
 	assertEquals "the machine's scope, as this machine names it" \
-		"/machine.slice/$SCOPE
-/machine.slice/$SCOPE/payload
-/machine.slice/$SCOPE/payload/from-host" "$(awk 'NR > 1 { print $1 }' <<<"$out")"
+		"/machine.slice/$shown
+/machine.slice/$shown/payload
+/machine.slice/$shown/payload/from-host" "$(awk 'NR > 1 { print $1 }' <<<"$out")"
 	in_ct '"$1" -x /from-host'
 }
 
