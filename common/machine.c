@@ -2,10 +2,9 @@
 /* Containers and VMs that systemd-machined registers: the cgroup of a machine's scope. */
 #include "machine.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,17 @@
 #include "kparse.h"
 #include "parse.h"
 #include "proc.h"
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
 /*
  * machined writes a unit name through C escapes (cescape(), older systemd) or shell quoting
@@ -29,7 +39,7 @@ static char *unescape_value(const char *v)
 	char *out = malloc(strlen(v) + 1), *o = out;
 	static const char ctl[] = "a\ab\bf\fn\nr\rt\tv\v";
 	const char *c;
-	unsigned x;
+	int hi, lo;
 
 	if (!out)
 		return NULL;
@@ -39,13 +49,12 @@ static char *unescape_value(const char *v)
 			continue;
 		}
 		v++;
-		if (*v == 'x' && isxdigit((unsigned char)v[1]) && isxdigit((unsigned char)v[2]) &&
-		    sscanf(v + 1, "%2x", &x) == 1) {
-			if (!x) {
+		if (*v == 'x' && (hi = hex_digit(v[1])) >= 0 && (lo = hex_digit(v[2])) >= 0) {
+			if (!hi && !lo) {
 				free(out);
 				return NULL;
 			}
-			*o++ = (char)x;
+			*o++ = (char)(hi << 4 | lo);
 			v += 2;
 		} else if ((c = strchr(ctl, *v)) && (c - ctl) % 2 == 0) {
 			*o++ = c[1];
