@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,79 @@
 #include "parse.h"
 #include "proc.h"
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * machined writes a unit name through C escapes (cescape(), older systemd) or shell quoting
+ * (env_file_fputs_assignment(), newer): either way each backslash of the name comes doubled. A
+ * machine name's '-' is already an escape in its unit (unit_name_escape()): machine "a-b" has the
+ * cgroup directory machine-a\x2db.scope, and the file says SCOPE=machine-a\\x2db.scope. A NUL
+ * is refused: no directory has one.
+ */
+static char *unescape_value(const char *v)
+{
+	char *out = malloc(strlen(v) + 1), *o = out;
+	static const char ctl[] = "a\ab\bf\fn\nr\rt\tv\v";
+	const char *c;
+	int hi, lo;
+
+	if (!out)
+		return NULL;
+	for (; *v; v++) {
+		if (*v != '\\' || !v[1]) {
+			*o++ = *v;
+			continue;
+		}
+		v++;
+		if (*v == 'x' && (hi = hex_digit(v[1])) >= 0 && (lo = hex_digit(v[2])) >= 0) {
+			if (!hi && !lo) {
+				free(out);
+				return NULL;
+			}
+			*o++ = (char)(hi << 4 | lo);
+			v += 2;
+		} else if ((c = strchr(ctl, *v)) && (c - ctl) % 2 == 0) {
+			*o++ = c[1];
+		} else {
+			/* \\ \" \' \$ \` and anything else: the character itself */
+			*o++ = *v;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int cg_machine_state_parse(const char *text, char **ret_scope, pid_t *ret_leader)
+{
+	_cleanup_free_ char *raw = NULL, *scope = NULL, *leader = NULL;
+
+	raw = cg_kparse_env_value(text, "SCOPE");
+	if (!raw)
+		raw = cg_kparse_env_value(text, "UNIT");
+	leader = cg_kparse_env_value(text, "LEADER");
+	if (!raw || !leader || cg_parse_pid(leader, ret_leader) < 0)
+		return -EINVAL;
+	scope = unescape_value(raw);
+	/* one path component: what the leader's cgroup is cut after */
+	if (!scope || !*scope || strchr(scope, '/') || !strcmp(scope, ".") || !strcmp(scope, ".."))
+		return -EINVAL;
+	*ret_scope = TAKE_PTR(scope);
+	return 0;
+}
+
 int cg_machine_cgroup(const struct cg_layout *l, const char *name, char **ret, struct cg_diag *d)
 {
 	const char *dir = getenv("CGKIT_MACHINES_DIR");
-	_cleanup_free_ char *text = NULL, *scope = NULL, *leader = NULL, *path = NULL;
+	_cleanup_free_ char *text = NULL, *scope = NULL, *path = NULL;
 	const struct cg_hier *h = l->unified ? l->unified : cg_layout_find(l, "name=systemd");
 	char file[PATH_MAX];
 	pid_t pid;
@@ -39,11 +109,7 @@ int cg_machine_cgroup(const struct cg_layout *l, const char *name, char **ret, s
 	close(fd);
 	if (r < 0)
 		return cg_diag_say(d, -r, name, "", "machine", "cannot read %s", file);
-	scope = cg_kparse_env_value(text, "SCOPE");
-	if (!scope)
-		scope = cg_kparse_env_value(text, "UNIT");
-	leader = cg_kparse_env_value(text, "LEADER");
-	if (!scope || !*scope || !leader || cg_parse_pid(leader, &pid) < 0)
+	if (cg_machine_state_parse(text, &scope, &pid) < 0)
 		return cg_diag_say(d, EINVAL, name, "", "machine",
 				   "%s names no scope (SCOPE=) or no leader (LEADER=)", file);
 	if (!h)

@@ -3,6 +3,8 @@
 #ifndef CGKIT_MACHINE_H
 #define CGKIT_MACHINE_H
 
+#include <sys/types.h>
+
 #include "error.h"
 #include "mount.h"
 
@@ -18,6 +20,13 @@
  * component. -errno with the reason in d->why: -ENOENT no such machine, -EINVAL no scope or
  * leader, -ESRCH a leader outside its scope.
  */
+/*
+ * The scope (the unit name, unescaped: its cgroup directory's name) and the leader of machined's
+ * state file TEXT. -EINVAL if either is missing, the leader is no PID, or the scope is no single
+ * path component (empty, '/', ".", "..", a NUL escaped in it).
+ */
+int cg_machine_state_parse(const char *text, char **ret_scope, pid_t *ret_leader);
+
 int cg_machine_cgroup(const struct cg_layout *l, const char *name, char **ret, struct cg_diag *d);
 
 #endif

@@ -418,7 +418,8 @@ in_sandbox_root() {
 
 test_remove_root_never_signalled() {
 	cgk_need_root || return 0
-	unshare -C true 2>/dev/null || { cgk_skip "no unshare(1) with -C (cgroup namespaces)"; return 0; }
+	cgk_need_prog unshare "cgroup namespaces" || return 0
+	unshare -C true 2>/dev/null || { cgk_skip "cannot make a cgroup namespace here (unshare -C fails)"; return 0; }
 	local u= p= pid out script= n=0
 	[ -n "$(cgk_mnt unified)" ] && u=$(cgk_sandbox unified)
 	[ -n "$(cgk_mnt pids)" ] && [ "$(cgk_mnt pids)" != "$(cgk_mnt unified)" ] && p=$(cgk_sandbox pids)

@@ -614,7 +614,7 @@ lines() {
 
 test_terminal_ctrl_c_left_to_command() {
 	need_pids || return 0
-	command -v tmux >/dev/null || { cgk_skip "no tmux here"; return 0; }
+	cgk_need_prog tmux "a terminal for the command" || return 0
 	local f=$_cgk_tmp/tty.int r=$_cgk_tmp/tty.ready sock=cgk-exec-$$
 	# tmux needs a pty and a terminal description: try it on something harmless first
 	if ! tmux -L "$sock" new-session -d -x 80 -y 10 "sleep 10" 2>/dev/null ||
@@ -879,7 +879,7 @@ test_sticky() {
 # cgrules.conf say that they need it.
 test_without_libcgroup() {
 	need_pids || return 0
-	command -v unshare >/dev/null || { cgk_skip "no unshare(1)"; return 0; }
+	cgk_need_prog unshare "a mount namespace" || return 0
 	[ -S /var/run/cgred.socket ] && { cgk_skip "a cgrulesengd is running"; return 0; }
 	local g libs d
 	g=$(leaf nolib) || return 0

@@ -740,7 +740,10 @@ test_ignored_signal_during_freeze() {
 	done
 	err=$(cat "$_cgk_tmp/hup.err")
 	assertEquals "it went on to the deadline ($err)" 1 "$rc"
-	assertEquals "and says why it stopped" "cgmigrate: cgroup /$S/src ($LABEL): drain: 1 process is still there after" "$(no_secs "$err" | sed 's/ after .*/ after/')"
+	# "at least": the deadline cut the last listing short (a loaded guest, where pgrep finds
+	# strace's child and the SIGHUP reaches cgmigrate)
+	assertEquals "and says why it stopped" "cgmigrate: cgroup /$S/src ($LABEL): drain: 1 process is still there after" \
+		"$(no_secs "$err" | sed 's/ after .*/ after/; s/drain: at least /drain: /')"
 	assertTrue "thawed" thawed
 }
 
@@ -985,7 +988,9 @@ with_rules() {
 }
 
 can_unshare() {
-	command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null
+	cgk_need_prog unshare "a mount namespace" || return 1
+	unshare -m --propagation private true 2>/dev/null ||
+		{ cgk_skip "cannot make a mount namespace here (unshare -m fails)"; return 1; }
 }
 
 # The fixture's rule names cpu, its % line pids: two v1 hierarchies where they are mounted,
@@ -993,7 +998,7 @@ can_unshare() {
 test_rules_classify() {
 	cgk_need_root || return 0
 	local h1 h2
-	can_unshare || { cgk_skip "no unshare -m here"; return; }
+	can_unshare || return
 	if [ -n "$(cgk_mnt cpu)" ] && [ -n "$(cgk_mnt pids)" ]; then
 		h1=cpu h2=pids
 		sandbox cpu && sandbox pids || { fail "sandboxes"; return; }

@@ -171,7 +171,7 @@ print("ok")' 2>&1)
 	elif command -v jq >/dev/null 2>&1; then
 		res=$(echo "$ev" | jq -se '[.[].event] == ["created","removed"] and all(.[]; .schema == "cgtop2-events/1")' >/dev/null && echo ok)
 	else
-		cgk_skip "neither python3 nor jq to parse JSON"
+		cgk_need_prog python3 "or jq, to parse JSON"
 		return 0
 	fi
 	assertEquals "JSON: $ev" ok "$res"
@@ -220,8 +220,10 @@ test_cgroup_namespace() {
 	cgk_need_unified || return 0
 	local u mnt us
 	# by path: busybox sh would run its own applet, which has no --cgroup
-	us=$(command -v unshare) && "$us" --cgroup --mount true 2>/dev/null ||
-		{ cgk_skip "no unshare(1) with --cgroup (busybox's has none)"; return 0; }
+	cgk_need_prog unshare "a cgroup namespace" || return 0
+	us=$(command -v unshare)
+	"$us" --cgroup --mount true 2>/dev/null ||
+		{ cgk_skip "cannot make a cgroup namespace here (unshare --cgroup --mount fails)"; return 0; }
 	u=$(cgk_sandbox unified)
 	mkdir "$u/ns" "$u/ns/inner"
 	mnt=$_cgk_tmp/mnt
@@ -636,7 +638,7 @@ test_psi_sample() {
 test_psi_exporter_counts() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	command -v curl >/dev/null || { cgk_skip "no curl to scrape"; return 0; }
+	cgk_need_prog curl "to scrape" || return 0
 	local u port m i n=0
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
 	u=$(cgk_sandbox unified)

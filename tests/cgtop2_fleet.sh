@@ -187,7 +187,7 @@ test_live_include_exclude() {
 
 test_live_listen_collect() {
 	fleet_tree || return 0
-	command -v curl >/dev/null || { cgk_skip "no curl"; return 0; }
+	cgk_need_prog curl "to scrape" || return 0
 	cgk_listen --cgroup-exclude="/$S/docker.*" "/$S" || return 0
 	get /metrics
 	assertEquals "status" 200 "$code"

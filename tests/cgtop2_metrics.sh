@@ -186,7 +186,7 @@ test_fixture_collectors_off() {
 	assertNotContains "-memory" "$out" "cgroup_memory_peak_bytes"
 	assertContains "the rest of the default set" "$out" "cgroup_pids_max"
 	# the table reads no collector by default
-	command -v strace >/dev/null || { cgk_skip "no strace to see which files are opened"; return 0; }
+	cgk_need_prog strace "to see which files are opened" || return 0
 	sed "s|@DIR@|$FX|" "$FX/unified.mountinfo.in" >"$_cgk_tmp/mi.u"
 	CGKIT_MOUNTINFO=$_cgk_tmp/mi.u strace -f -qq -e trace=openat -o "$_cgk_tmp/trace" \
 		"$T" -F prometheus -n 2 -d 0.1 --collectors=none >/dev/null 2>&1
@@ -234,7 +234,7 @@ test_fixture_promtool() {
 	fx unified -F prometheus -1 --collectors=all
 	res=$(promtool_check "$out")
 	case $? in
-	2) cgk_skip "no promtool"; return 0 ;;
+	2) cgk_need_prog promtool; return 0 ;;
 	0) assertEquals "promtool says nothing" "" "$res" ;;
 	*) fail "promtool check metrics: $res" ;;
 	esac
@@ -359,7 +359,7 @@ test_live_promtool() {
 	local res
 	live_setup || return 0
 	start_busy -n 1 $(live_child busy)
-	command -v promtool >/dev/null || { cgk_skip "no promtool"; return 0; }
+	cgk_need_prog promtool || return 0
 	cgk_capture "$T" -F prometheus -1 --collectors=all --depth=2
 	assertEquals "exit" 0 "$rc"
 	assertContains "the sandbox is there" "$out" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S/busy\"}"
@@ -387,8 +387,8 @@ http_get() {
 
 test_live_node_exporter_textfile() {
 	local ne dir port pid i got=
-	ne=$(command -v prometheus-node-exporter || command -v node_exporter)
-	[ -n "$ne" ] || { cgk_skip "no prometheus-node-exporter"; return 0; }
+	ne=$(command -v prometheus-node-exporter || command -v node_exporter) ||
+		{ cgk_need_prog prometheus-node-exporter "or node_exporter"; return 0; }
 	live_setup || return 0
 	start_busy -n 1 $(live_child busy)
 	dir=$_cgk_tmp/textfile
@@ -694,7 +694,7 @@ test_live_v1_memory_files() {
 	assertTrue "compared some figures ($n)" "[ ${n:-0} -gt 0 ]"
 	assertEquals "v1 memory figures that differ on three tries" 0 "$bad"
 	# and the whole exposition with them is what promtool reads
-	command -v promtool >/dev/null || { cgk_skip "no promtool"; return 0; }
+	cgk_need_prog promtool || return 0
 	res=$(promtool_check "$out") || fail "promtool check metrics with the v1 memory figures: $res"
 }
 

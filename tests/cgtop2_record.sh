@@ -341,9 +341,9 @@ test_vm_legacy_round_trip() {
 	local vm=$CGKIT_TOP/tests/vm/run got there
 	[ -z "${CGKIT_VM:-}" ] || { cgk_skip "inside the VM already"; return 0; }
 	[ "${CGKIT_VM_RECORD:-1}" != 0 ] || { cgk_skip "CGKIT_VM_RECORD=0"; return 0; }
-	command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1 ||
-		{ cgk_skip "no qemu-system-x86_64 or kernel for the VM"; return 0; }
-	command -v base64 >/dev/null || { cgk_skip "no base64"; return 0; }
+	cgk_need_prog qemu-system-x86_64 "the VM" || return 0
+	ls /boot/vmlinuz-* >/dev/null 2>&1 || { cgk_skip "no kernel in /boot for the VM"; return 0; }
+	cgk_need_prog base64 || return 0
 	"$vm" legacy -- sh -c 'cd /cgkit && ./cgtop2 --record=/tmp/r -n 3 -d 0.3 --depth=2 &&
 		echo CGKIT-REC-BEGIN && base64 /tmp/r && echo CGKIT-REC-END &&
 		echo CGKIT-JSON-BEGIN && ./cgtop2 --replay=/tmp/r -F json && echo CGKIT-JSON-END' \

@@ -28,8 +28,8 @@ suite_teardown() {
 # The unified sandbox, made once; skips without root, tmux or a unified hierarchy.
 setup_sandbox() {
 	cgk_need_root || return 1
-	command -v tmux >/dev/null 2>&1 || { cgk_skip "tmux is not installed"; return 1; }
-	command -v python3 >/dev/null 2>&1 || { cgk_skip "no python3 to read the pane"; return 1; }
+	cgk_need_prog tmux "the terminal the screen is drawn in" || return 1
+	cgk_need_prog python3 "to read the pane" || return 1
 	cgk_need_unified || return 1
 	U=$(cgk_sandbox unified) || { fail "sandbox"; return 1; }
 	# a cgroup of its own for each test

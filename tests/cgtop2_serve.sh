@@ -40,9 +40,9 @@ have_curl() {
 
 # What only curl does here: TLS ($1 says what for).
 need_curl() {
-	local why="not installed"
-	[ -n "${CGKIT_TEST_NO_CURL:-}" ] && why="CGKIT_TEST_NO_CURL is set"
-	have_curl || { cgk_skip "$1 needs curl ($why); the plain HTTP tests use bash's /dev/tcp"; return 1; }
+	[ -z "${CGKIT_TEST_NO_CURL:-}" ] ||
+		{ cgk_skip "$1: CGKIT_TEST_NO_CURL is set (the plain HTTP tests use bash's /dev/tcp)"; return 1; }
+	cgk_need_prog curl "$1" || return 1
 }
 
 # Start cgtop2 --listen on a free port of 127.0.0.1 with the arguments given; sets $PORT,
@@ -233,11 +233,9 @@ test_metrics_text_promtool() {
 	assertContains "the collectors' errors" "$out" "# TYPE cgtop2_collector_errors_total counter"
 	get -H 'Accept: text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "$URL/metrics"
 	assertEquals "explicit text" "text/plain; version=0.0.4; charset=utf-8" "$(header Content-Type)"
-	if command -v promtool >/dev/null; then
+	if cgk_need_prog promtool; then
 		cgk_capture promtool check metrics <"$_cgk_tmp/body"
 		assertEquals "promtool check metrics: $out$err" 0 "$rc"
-	else
-		cgk_skip "promtool is not installed"
 	fi
 }
 
@@ -527,7 +525,8 @@ tls_config() {
 
 # A certificate and a bcrypt hash to serve TLS with basic auth.
 need_certs() {
-	make_certs || { cgk_skip "openssl is not installed, no certificate to test with"; return 1; }
+	cgk_need_prog openssl "a certificate to test with" || return 1
+	make_certs || { fail "openssl made no certificate"; return 1; }
 	bcrypt_hash x >/dev/null || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 1; }
 }
 
@@ -641,7 +640,7 @@ test_bcrypt_cost_bounds() {
 # from their own addresses delay no scrape whose password passed before.
 test_wrong_passwords_keep_scrapes() {
 	local h c i pids=()
-	command -v python3 >/dev/null || { cgk_skip "python3 is not installed (the clients with wrong passwords)"; return 0; }
+	cgk_need_prog python3 "the clients with wrong passwords" || return 0
 	h=$(bcrypt_hash right 11) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
 	auth_config "$h"
 	serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
@@ -802,7 +801,7 @@ prom_query() {
 test_prometheus_scrapes() {
 	local plain tls cfg p i v v_plain v_tls up_wrong k0 k1 kernel
 	cgk_need_root || return 0
-	command -v prometheus >/dev/null || { cgk_skip "prometheus is not installed"; return 0; }
+	cgk_need_prog prometheus || return 0
 	# Prometheus speaks TLS itself: certificates, no curl
 	need_certs || return 0
 	busy_sandbox || return 0

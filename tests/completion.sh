@@ -16,10 +16,10 @@ _sh_socks=()
 
 # Whether shell $1 (bash: with bash-completion, bash-plain: without, zsh) can be driven here.
 need_shell() {
-	command -v tmux >/dev/null || { cgk_skip "tmux is not installed"; return 1; }
+	cgk_need_prog tmux "a terminal for the shell" || return 1
 	case $1 in
-	bash) [ -r "$BASH_COMPLETION" ] || { cgk_skip "bash-completion is not installed"; return 1; } ;;
-	zsh) command -v zsh >/dev/null || { cgk_skip "zsh is not installed"; return 1; } ;;
+	bash) [ -r "$BASH_COMPLETION" ] || { cgk_skip "bash-completion's $BASH_COMPLETION is absent"; return 1; } ;;
+	zsh) cgk_need_prog zsh || return 1 ;;
 	esac
 }
 
@@ -421,9 +421,9 @@ test_zsh_paths() {
 
 # make install puts _cgkit where zsh's default fpath looks, for the usual prefixes.
 test_zsh_file_installs_in_fpath() {
-	command -v zsh >/dev/null || { cgk_skip "zsh is not installed"; return 0; }
-	[ -f "$CGKIT_TOP/Makefile" ] && command -v make >/dev/null ||
-		{ cgk_skip "no Makefile to install from"; return 0; }
+	cgk_need_prog zsh || return 0
+	cgk_need_prog make "to list what make install puts where" || return 0
+	[ -f "$CGKIT_TOP/Makefile" ] || { cgk_skip "no Makefile to install from"; return 0; }
 	local fp p d
 	fp=$(zsh -fc 'print -rl -- $fpath')
 	for p in /usr /usr/local; do

@@ -24,7 +24,9 @@ teardown_test() {
 }
 
 can_unshare() {
-	command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null
+	cgk_need_prog unshare "a mount namespace" || return 1
+	unshare -m --propagation private true 2>/dev/null ||
+		{ cgk_skip "cannot make a mount namespace here (unshare -m fails)"; return 1; }
 }
 
 # A sleeper of our own, left where the test runs (never moved): its PID in $SLEEPER.
@@ -81,7 +83,7 @@ kill_through_tmpfs() {
 test_kill_through_tmpfs_unified() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	can_unshare || { cgk_skip "no unshare -m here"; return 0; }
+	can_unshare || return 0
 	cgk_sandbox unified >/dev/null || { fail "no unified sandbox"; return; }
 	kill_through_tmpfs unified "/$S/victim"
 }
@@ -89,7 +91,7 @@ test_kill_through_tmpfs_unified() {
 test_kill_through_tmpfs_v1() {
 	cgk_need_root || return 0
 	cgk_need_v1 pids || return 0
-	can_unshare || { cgk_skip "no unshare -m here"; return 0; }
+	can_unshare || return 0
 	cgk_sandbox pids >/dev/null || { fail "no pids sandbox"; return; }
 	kill_through_tmpfs pids "pids:/$S/victim"
 }
@@ -103,7 +105,7 @@ test_fifo_does_not_block() {
 	local sb
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	can_unshare || { cgk_skip "no unshare -m here"; return 0; }
+	can_unshare || return 0
 	cgk_sandbox unified >/dev/null || { fail "no unified sandbox"; return; }
 	sb=$(cgk_mnt unified)/$S
 	mkdir "$sb/fifo" || { fail "mkdir"; return; }
@@ -130,7 +132,7 @@ test_regular_file_planted_is_not_written() {
 	local sb
 	cgk_need_root || return 0
 	cgk_need_v1 pids || return 0
-	can_unshare || { cgk_skip "no unshare -m here"; return 0; }
+	can_unshare || return 0
 	cgk_sandbox pids >/dev/null || { fail "no pids sandbox"; return; }
 	sb=$(cgk_mnt pids)/$S
 	mkdir "$sb/w" || { fail "mkdir"; return; }

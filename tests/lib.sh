@@ -180,6 +180,23 @@ cgk_need_v2() {
 	done
 }
 
+# A test that drives a real program (tmux, python3, curl, promtool, ...) asks for it with this,
+# never with a skip of its own (tests/structure.sh): where the program is missing the test skips
+# with "missing program: PROG (WHY)", a line tests/structure.sh and a reader tell from a skip
+# that names a fact of the layout. The VM guests run on the host's own programs and CI installs
+# every one (CGKIT_ALL_PROGRAMS=1): there a missing program fails the test instead.
+cgk_need_prog() {
+	local p=$1
+	shift
+	command -v "$p" >/dev/null 2>&1 && return 0
+	if [ -n "${CGKIT_VM:-}" ] || [ -n "${CGKIT_ALL_PROGRAMS:-}" ]; then
+		fail "missing program: $p${*:+ ($*)}: the VM guests and CI have every program the tests use"
+	else
+		cgk_skip "missing program: $p${*:+ ($*)}"
+	fi
+	return 1
+}
+
 # Wait up to ~5 s for a command to succeed (the kernel's updates are asynchronous at times);
 # 30 s under a wrapper (valgrind starts a tool in seconds on a loaded machine).
 # CGK_WAIT_TICKS=N for one call: N tries 50 ms apart instead of 100 (600 under a wrapper)

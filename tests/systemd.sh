@@ -66,9 +66,10 @@ test_fixture_cgcreate2_force_and_verbose() {
 
 test_fixture_delegated() {
 	cgk_need_root || return 0
+	cgk_need_prog python3 "to set an xattr" || return 0
 	fixture
 	xattr set "$fx/cg/system.slice/deleg.service" trusted.delegate 1 ||
-		{ fixture_done; cgk_skip "no python3 or no trusted.* xattrs in $_cgk_tmp"; return 0; }
+		{ fixture_done; cgk_skip "no trusted.* xattrs in $_cgk_tmp ($(stat -f -c %T "$_cgk_tmp"))"; return 0; }
 	cgk_capture "$CG" -v /system.slice/deleg.service/a/b.scope
 	assertEquals "not refused" 1 "$rc"
 	assertEquals "cgroup /system.slice/deleg.service/a/b.scope (unified): owner: delegated by systemd (unit deleg.service, trusted.delegate)" "$out"
@@ -113,7 +114,7 @@ need_systemd() {
 	cgk_need_root || return 1
 	[ -d /run/systemd/system ] && [ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] ||
 		{ cgk_skip "PID 1 is not systemd (tests/vm/run systemd runs this)"; return 1; }
-	command -v systemd-run >/dev/null || { cgk_skip "no systemd-run"; return 1; }
+	cgk_need_prog systemd-run || return 1
 }
 
 # A scope of this test's own, holding a sleep: scope NAME [systemd-run options]; sets $spid.
@@ -196,7 +197,7 @@ need_user() {
 	uid=$(id -u cgkit 2>/dev/null) || { cgk_skip "no user cgkit"; return 1; }
 	systemctl is-active --quiet "user@$uid.service" ||
 		{ cgk_skip "user@$uid.service is not running (lingering off?)"; return 1; }
-	command -v runuser >/dev/null || { cgk_skip "no runuser"; return 1; }
+	cgk_need_prog runuser || return 1
 }
 as_user() {
 	runuser -u cgkit -- env XDG_RUNTIME_DIR="/run/user/$uid" \

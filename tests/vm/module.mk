@@ -1,8 +1,8 @@
-# tests/vm/: make check-vm runs the test driver on the distribution kernel under QEMU,
-# once per cgroup layout, one after the other (tests/vm/check; README: "Tests in VMs").
+# tests/vm/: make check-vm runs the test driver on the distribution kernel under QEMU, once per
+# cgroup layout, two at a time (tests/vm/check; README: "Tests on real kernels").
 # make check-vm VM_LAYOUTS=legacy runs one layout; SAN=1 takes the sanitized build.
 VM_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-VM_LAYOUTS ?= unified legacy hybrid none
+VM_LAYOUTS ?= unified legacy systemd hybrid none
 
 check-vm: tests-build
 	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) $(VM_DIR)/check $(VM_LAYOUTS)
