@@ -44,10 +44,9 @@ static void *loop(void *arg)
 	struct trig_counter *t = arg;
 
 	for (;;) {
-		struct pollfd p[2] = { { .fd = t->stop[0], .events = POLLIN },
-				       { .fd = cg_watch_fd(t->w), .events = POLLIN } };
+		struct pollfd p[1] = { { .fd = t->stop[0], .events = POLLIN } };
 
-		if (poll(p, 2, cg_watch_timeout_ms(t->w)) < 0 && errno != EINTR)
+		if (cg_watch_poll(t->w, p, 1, cg_watch_timeout_ms(t->w)) < 0)
 			break;
 		if (p[0].revents)
 			break;

@@ -113,12 +113,8 @@ int main(void)
 	CHECK_STR(s.log, "removed c");
 	s.log[0] = '\0';
 	unlinkat(ufd, sb, AT_REMOVEDIR);
-	{
-		struct pollfd p = { .fd = cg_watch_fd(w), .events = POLLIN };
-
-		/* the kernel says IN_DELETE_SELF once the directory's last reference goes */
-		CHECK_INT(poll(&p, 1, 5000), 1);
-	}
+	/* the kernel says IN_DELETE_SELF once the directory's last reference goes */
+	CHECK_INT(cg_watch_poll(w, NULL, 0, 5000), 1);
 	CHECK_INT(cg_watch_process(w, record, &s, &d), 1);
 	CHECK(strstr(s.log, "removed cgkit-test.") == s.log);
 out:
