@@ -549,7 +549,11 @@ test_psi_usage() {
 	cgk_capture "$T" --events --psi-trigger=cpu:some:3s:2s
 	assertContains "$err" "the stall is at most the window"
 	cgk_capture "$T" --psi-trigger=cpu:some:1s:2s
-	assertEquals "without --events" 64 "$rc"
+	assertEquals "without --events, not on a terminal" 64 "$rc"
+	assertEquals "the screen's mark needs the screen" "cgtop2: --psi-trigger needs --events, --listen or the screen (a terminal)" "$err"
+	cgk_capture "$T" -b --psi-trigger=cpu:some:1s:2s
+	assertEquals "-b" 64 "$rc"
+	assertContains "$err" "--psi-trigger needs --events, --listen or the screen (not -b, -F, --record or --replay)"
 	cgk_capture "$T" --events=created --psi-trigger=cpu:some:1s:2s
 	assertEquals "pressure not asked" 64 "$rc"
 	assertContains "$err" "--psi-trigger needs --events=pressure (or all)"
