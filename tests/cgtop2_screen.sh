@@ -1069,6 +1069,9 @@ test_action_limit_v1() {
 test_action_limit_v2() {
 	setup_sandbox || return 0
 	cgk_need_v2 memory pids || return 0
+	# l2's memory.max and pids.max exist once its parents hand it the controllers
+	echo "+memory +pids" >"${U%/*}/cgroup.subtree_control" &&
+		echo "+memory +pids" >"$U/cgroup.subtree_control" || { fail "+memory +pids"; return 0; }
 	mkdir "$U/l2"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
 	pane_wait "^/$S/l2 " || fail "start: $(pane)"
