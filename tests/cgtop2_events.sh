@@ -762,10 +762,12 @@ test_psi_memory_high() {
 	assertTrue "at most one a window: $n" "[ $n -le 11 ]"
 	e=$(grep -c "^/$S/mh memory " "$log")
 	assertEquals "--exec once an event: $(cat "$log")" "$n" "$e"
-	# the runs' times (ISO, ms) a window apart at least: the least gap, in ms
+	# the runs' times (ISO, ms) about a window apart at least: the least gap, in ms. The time is
+	# taken when printed, after the pressure file's read, which the systemd guest under the
+	# hog's reclaim took 240 ms longer over once (1,760 ms); an event a wake-up gives < 100 ms
 	gap=$(awk -v c="/$S/mh" '$1 == c { split(substr($4, 12, 12), t, ":"); ms = (t[1] * 3600 + t[2] * 60 + t[3]) * 1000
 		if (last != "" && (min == "" || ms - last < min)) min = ms - last; last = ms } END { print min == "" ? 2000 : min }' "$log")
-	assertTrue "--exec once per window at most: least gap $gap ms: $(cat "$log")" "[ $gap -ge 1990 ]"
+	assertTrue "--exec once per window at most: least gap $gap ms: $(cat "$log")" "[ $gap -ge 1500 ]"
 }
 
 test_legacy_oom_eventfd() {

@@ -1074,7 +1074,8 @@ test_action_limit_v2() {
 		echo "+memory +pids" >"$U/cgroup.subtree_control" || { fail "+memory +pids"; return 0; }
 	mkdir "$U/l2"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
-	pane_wait "^/$S/l2 " || fail "start: $(pane)"
+	# 30 s: the systemd guest (TCG) drew its first screen after more than 8 s
+	pane_wait "^/$S/l2 " 30 || fail "start: $(pane)"
 	select_cg l2 1
 	key L
 	key -l "memory.max=64M"
