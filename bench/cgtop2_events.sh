@@ -85,9 +85,11 @@ grep -q watching "$tmp/err" || { echo "PSI triggers: the watcher did not start:"
 t1=$(date +%s.%N)
 fds=$(ls "/proc/$pid/fd" | wc -l)
 trig=$(sed -n 's/.* and \([0-9]*\) PSI trigger.*/\1/p' "$tmp/err")
-a=$(ticks $pid)
+# the ticks say 0 below 10 ms: the scheduler's run time (ns) and the wake-ups say how far below
+wakes() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
+a=$(ticks $pid) ra=$(cut -d' ' -f1 "/proc/$pid/schedstat") wa=$(wakes $pid)
 sleep "$IDLE"
-b=$(ticks $pid)
+b=$(ticks $pid) rb=$(cut -d' ' -f1 "/proc/$pid/schedstat") wb=$(wakes $pid)
 rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
 echo "cgtop2 --events=pressure, $PSI_N idle cgroups with a trigger each: start $(echo "$t1 - $t0" | bc) s; $trig triggers, $fds fds open; RSS $rss KiB"
-echo "PSI triggers idle ${IDLE} s: $(echo "scale=3; ($b - $a) / $hz" | bc) CPU seconds (user+sys, ${hz} Hz ticks); $(grep -c . "$tmp/out") events"
+echo "PSI triggers idle ${IDLE} s: $(echo "scale=3; ($b - $a) / $hz" | bc) CPU seconds (user+sys, ${hz} Hz ticks), $(((rb - ra) / 1000)) us run, $((wb - wa)) wake-ups; $(grep -c . "$tmp/out") events"

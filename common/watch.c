@@ -263,9 +263,46 @@ void cg_watch_free(struct cg_watch *w)
 	free(w);
 }
 
-int cg_watch_fd(const struct cg_watch *w)
+int cg_watch_poll(struct cg_watch *w, struct pollfd *fds, size_t n, int timeout_ms)
 {
-	return w->epfd;
+	struct epoll_event *ee = w->ready + w->n_ready;
+	int room = (int)ARRAY_SIZE(w->ready) - w->n_ready, got = 0, r = 0;
+	size_t added = 0;
+
+	/* the caller's fds join the epoll fd for this wait only, tagged 1..n: a slot is a pointer,
+	 * inotify 0 */
+	for (; added < n; added++) {
+		struct epoll_event e = { .events = (uint32_t)fds[added].events,
+					 .data.u64 = added + 1 };
+
+		fds[added].revents = 0;
+		if (fds[added].fd >= 0 &&
+		    epoll_ctl(w->epfd, EPOLL_CTL_ADD, fds[added].fd, &e) < 0) {
+			r = -errno;
+			goto out;
+		}
+	}
+	/* taken and not yet processed: the caller's fds are looked at, nothing waited for */
+	if (room && (got = epoll_wait(w->epfd, ee, room, w->n_ready ? 0 : timeout_ms)) < 0) {
+		r = errno == EINTR ? 0 : -errno;
+		goto out;
+	}
+	for (int i = 0; i < got; i++) {
+		uint64_t tag = ee[i].data.u64;
+
+		if (tag >= 1 && tag <= n)
+			fds[tag - 1].revents = (short)ee[i].events;
+		else
+			w->ready[w->n_ready++] = ee[i];
+		r++;
+	}
+	if (!r && w->n_ready)
+		r = 1;
+out:
+	while (added--)
+		if (fds[added].fd >= 0)
+			epoll_ctl(w->epfd, EPOLL_CTL_DEL, fds[added].fd, NULL);
+	return r;
 }
 
 int cg_watch_timeout_ms(const struct cg_watch *w)
@@ -430,7 +467,7 @@ static bool all_gone(const struct cg_watch *w)
 int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct cg_diag *d)
 {
 	char buf[65536] __attribute__((aligned(__alignof__(struct inotify_event))));
-	struct epoll_event ee[64];
+	struct epoll_event ee[ARRAY_SIZE(w->ready)];
 	bool overflow = false;
 	int n, r = 0;
 
@@ -439,7 +476,11 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 	w->stop = 0;
 	w->d = d;
 	/* eventfds first: only inotify's removals free nodes, which the slots point to */
-	n = epoll_wait(w->epfd, ee, (int)ARRAY_SIZE(ee), 0);
+	n = w->n_ready;
+	memcpy(ee, w->ready, sizeof(ee[0]) * (size_t)n);
+	w->n_ready = 0;
+	if (!n)
+		n = epoll_wait(w->epfd, ee, (int)ARRAY_SIZE(ee), 0);
 	for (int i = 0; i < n; i++) {
 		struct efd_slot *s = ee[i].data.ptr;
 

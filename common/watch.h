@@ -3,6 +3,7 @@
 #ifndef CGKIT_WATCH_H
 #define CGKIT_WATCH_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,8 +125,14 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 		 struct cg_diag *d);
 void cg_watch_free(struct cg_watch *w);
 
-/* Poll this fd for POLLIN (an epoll fd: inotify and the eventfds). */
-int cg_watch_fd(const struct cg_watch *w);
+/*
+ * Wait up to timeout_ms (-1: no limit) for the watcher's events or one of fds[0..n) (poll's
+ * events and revents); > 0 when something is ready, 0 on timeout or a signal, -errno. The one
+ * way to wait: the kernel's PSI trigger says its wake-up once, to the first poll of its fd,
+ * and a poll() of an epoll fd polls the fds it holds, so a caller's poll() of the watcher's
+ * epoll fd would take the wake-up and cg_watch_process would see none.
+ */
+int cg_watch_poll(struct cg_watch *w, struct pollfd *fds, size_t n, int timeout_ms);
 /* Milliseconds until the next sample of the sampled kinds is due (-1: none are sampled). */
 int cg_watch_timeout_ms(const struct cg_watch *w);
 

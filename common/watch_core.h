@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 
 #include "hash.h"
 #include "watch.h"
@@ -85,6 +86,9 @@ struct cg_watch {
 	size_t overflows;
 	size_t n_psi; /* trigger fds held */
 	uint64_t psi_due; /* when a wake-up held back by its window is due (0: none) */
+	/* what cg_watch_poll's epoll_wait took, for cg_watch_process (a trigger's is said once) */
+	struct epoll_event ready[64];
+	int n_ready;
 	unsigned gen;
 	/* the callback of the running call; stop: it asked not to be called again */
 	cg_watch_cb cb;

@@ -551,7 +551,11 @@ test_psi_usage() {
 	cgk_capture "$T" --events --psi-trigger=cpu:some:3s:2s
 	assertContains "$err" "the stall is at most the window"
 	cgk_capture "$T" --psi-trigger=cpu:some:1s:2s
-	assertEquals "without --events" 64 "$rc"
+	assertEquals "without --events, not on a terminal" 64 "$rc"
+	assertEquals "the screen's mark needs the screen" "cgtop2: --psi-trigger needs --events, --listen or the screen (a terminal)" "$err"
+	cgk_capture "$T" -b --psi-trigger=cpu:some:1s:2s
+	assertEquals "-b" 64 "$rc"
+	assertContains "$err" "--psi-trigger needs --events, --listen or the screen (not -b, -F, --record or --replay)"
 	cgk_capture "$T" --events=created --psi-trigger=cpu:some:1s:2s
 	assertEquals "pressure not asked" 64 "$rc"
 	assertContains "$err" "--psi-trigger needs --events=pressure (or all)"
@@ -602,7 +606,9 @@ test_psi_trigger_cpu() {
 	assertContains "fields: $line" "$line" " resource=cpu kind=some stall_us=500000 window_us=2000000 count=1 avg10="
 	assertContains "source" "$line" "source=trigger"
 	cgk_wait_for test -s "$_cgk_tmp/psi.log"
-	assertEquals "--exec's variables" "/$S/psi/busy cpu some 500000 2000000 1" "$(head -n 1 "$_cgk_tmp/psi.log")"
+	cgk_wait_for grep -q "^/$S/psi/busy " "$_cgk_tmp/psi.log"
+	# psi, busy's parent, stalls alike and says so too
+	assertEquals "--exec's variables" "/$S/psi/busy cpu some 500000 2000000 1" "$(grep -m1 "^/$S/psi/busy " "$_cgk_tmp/psi.log")"
 	cgk_kill_pids
 	sleep 2.5
 	assertEquals "the idle cgroup: nothing" 0 "$(count_ev "/$S/psi/idle" unified pressure)"
@@ -632,6 +638,27 @@ test_psi_sample() {
 	assertEquals "exit: $everr" 0 "$evrc"
 	assertContains "sampled: $ev" "$ev" "/$S/samp unified pressure resource=cpu kind=some stall_us=100000 window_us=1000000 count=1"
 	assertContains "source" "$ev" "source=sampled"
+}
+
+# One cgroup watched alone, so its trigger's fd is the only one the kernel wakes: every window of
+# a stall that lasts gives its event. cgtop2 polled its epoll fd, which polls the trigger's fd and
+# takes the wake-up the kernel says once, before its epoll_wait: no event in 14 s, unless another
+# fd woken at once came first in the ready list (issue 34's miss in the unified guest).
+test_psi_trigger_alone() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u n
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	cgk_in_vm && { cgk_skip "emulated CPUs (TCG) do not stall on the trigger's clock"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/alone"
+	watch_start --timeout=9 --events=pressure --psi-trigger=cpu:some:500ms:2s "/$S/alone" || return
+	"$BUSY" -n 3 "$u/alone/cgroup.procs" &
+	_pids+=($!)
+	watch_end 20 || return
+	n=$(count_ev "/$S/alone" unified pressure)
+	# 9 s of 2 s windows, the first from the first 2 s: 3 or 4 (2 on a loaded host)
+	assertTrue "a wake-up a window: $n in 9 s: $ev $everr" "[ $n -ge 2 ] && [ $n -le 5 ]"
 }
 
 # --listen --psi-trigger: the exporter counts the wake-ups of each resource and kind asked.
@@ -708,7 +735,7 @@ test_unified_oom_kill() {
 test_psi_memory_high() {
 	cgk_need_root || return 0
 	cgk_need_v2 memory || return 0
-	local u log=$_cgk_tmp/mh.log n e total
+	local u log=$_cgk_tmp/mh.log n e total gap
 	[ -e "$(cgk_mnt unified)/memory.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
 	u=$(cgk_sandbox unified)
 	echo +memory >"$u/cgroup.subtree_control"
@@ -717,7 +744,7 @@ test_psi_memory_high() {
 	: >"$log"
 	# 20 s: a guest on a loaded host reaches the hog's reclaim late (none in 12 s seen once)
 	watch_start --timeout=20 --events=pressure --psi-trigger=memory:some:50ms:2s \
-		--exec='echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_COUNT" >>'"$log" "/$S" || return
+		--exec='echo "$CGROUP $CGROUP_PSI_RESOURCE $CGROUP_COUNT $CGROUP_TIME" >>'"$log" "/$S" || return
 	"$BUSY" -m 64 "$u/mh/cgroup.procs" &
 	_pids+=($!)
 	watch_end 30 || return
@@ -730,18 +757,19 @@ test_psi_memory_high() {
 		cgk_skip "the hog stalled ${total:-0} us in all: no pressure to report"
 		return 0
 	fi
-	# Open defect (issue 34): in the unified guest of 2026-12-06 15:37 the kernel counted 15.8 s
-	# of memory stall and the trigger reported none (it fired in the CI dry run of 15:05). Until
-	# the cause is found a miss is reported as that defect, not passed over silently.
-	if [ "$n" -eq 0 ]; then
-		cgk_skip "KNOWN DEFECT (issue 34): memory:some did not fire although the kernel counted ${total:-?} us of stall"
-		return 0
-	fi
+	# a miss here was the poll of the epoll fd taking the trigger's wake-up (1 run in 3 of the
+	# guest reported nothing after 17.7 s of stall): cg_watch_poll
 	assertTrue "memory:some fired (the kernel counted ${total:-?} us): $ev" "[ $n -ge 1 ]"
 	# 20 s of 2 s windows: at most one a window
 	assertTrue "at most one a window: $n" "[ $n -le 11 ]"
 	e=$(grep -c "^/$S/mh memory " "$log")
 	assertEquals "--exec once an event: $(cat "$log")" "$n" "$e"
+	# the runs' times (ISO, ms) about a window apart at least: the least gap, in ms. The time is
+	# taken when printed, after the pressure file's read, which the systemd guest under the
+	# hog's reclaim took 240 ms longer over once (1,760 ms); an event a wake-up gives < 100 ms
+	gap=$(awk -v c="/$S/mh" '$1 == c { split(substr($4, 12, 12), t, ":"); ms = (t[1] * 3600 + t[2] * 60 + t[3]) * 1000
+		if (last != "" && (min == "" || ms - last < min)) min = ms - last; last = ms } END { print min == "" ? 2000 : min }' "$log")
+	assertTrue "--exec once per window at most: least gap $gap ms: $(cat "$log")" "[ $gap -ge 1500 ]"
 }
 
 test_legacy_oom_eventfd() {

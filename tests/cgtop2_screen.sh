@@ -643,6 +643,30 @@ test_detail_cpu_limit() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# --psi-trigger on the screen: a cgroup whose trigger fired less than a window ago is marked
+# "!cpu" after its name (three busy loops on two CPUs, cpu:some:500ms:2s as the events test);
+# the idle cgroup beside it never is, and the mark goes once the stall has ended.
+test_psi_trigger_mark() {
+	setup_sandbox || return 0
+	local busy
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	cgk_in_vm && { cgk_skip "emulated CPUs (TCG) do not stall on the trigger's clock"; return 0; }
+	mkdir "$U/busy" "$U/idle"
+	ENV=NO_COLOR=1 start -d 0.3 -p --psi-trigger=cpu:some:500ms:2s "/$S" || return 0
+	pane_wait "^/$S/idle " || fail "start: $(pane)"
+	assertNotContains "nothing fired yet" "$(pane)" "!cpu"
+	"$HELPERS/top_busy" -n 3 "$U/busy/cgroup.procs" &
+	busy=$!
+	pane_wait "^/$S/busy !cpu " 10 || fail "no mark within 10 s: $(pane)"
+	assertNotContains "the idle cgroup: no mark" "$(pane)" "/$S/idle !cpu"
+	kill -9 "$busy"
+	wait "$busy" 2>/dev/null
+	pane_gone "^/$S/busy !cpu" 8 || fail "the mark stays after the stall: $(pane)"
+	assertNotContains "the idle cgroup: still no mark" "$(pane)" "/$S/idle !cpu"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # --replay opens the same screen on the recording, paused, and steps through it; its detail
 # pane lists the tasks recorded (a comm with ESC and a tab escaped, as live).
 test_replay() {
@@ -1045,9 +1069,13 @@ test_action_limit_v1() {
 test_action_limit_v2() {
 	setup_sandbox || return 0
 	cgk_need_v2 memory pids || return 0
+	# l2's memory.max and pids.max exist once its parents hand it the controllers
+	echo "+memory +pids" >"${U%/*}/cgroup.subtree_control" &&
+		echo "+memory +pids" >"$U/cgroup.subtree_control" || { fail "+memory +pids"; return 0; }
 	mkdir "$U/l2"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
-	pane_wait "^/$S/l2 " || fail "start: $(pane)"
+	# 30 s: the systemd guest (TCG) drew its first screen after more than 8 s
+	pane_wait "^/$S/l2 " 30 || fail "start: $(pane)"
 	select_cg l2 1
 	key L
 	key -l "memory.max=64M"

@@ -60,7 +60,15 @@ struct cgtop2_args {
 	size_t n_thresholds;
 	struct cg_psi_trigger *triggers; /* --psi-trigger */
 	size_t n_triggers;
+	struct trig_counter *trig; /* the screen's --psi-trigger watcher (triggers.c), or NULL */
 };
+
+struct trig_counter;
+/*
+ * triggers.c: the resources ("cpu,memory") of path's triggers that fired less than their window
+ * ago into buf; its length, 0: none (or t NULL).
+ */
+size_t trig_counter_fired(struct trig_counter *t, const char *path, char *buf, size_t size);
 
 /* --order's names, indexed by enum order (main.c) */
 extern const char *const order_names[];

@@ -537,8 +537,7 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
 			 tool_plural(cg_watch_watches(w), "watch", "watches"));
 	while (!done || (c.jobs && !interrupted)) {
-		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN },
-				       { .fd = done ? -1 : cg_watch_fd(w), .events = POLLIN } };
+		struct pollfd p[1] = { { .fd = sfd, .events = POLLIN } };
 		int tmo = done ? -1 : cg_watch_timeout_ms(w);
 
 		if (!done && deadline) {
@@ -550,8 +549,11 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 			if (tmo < 0 || left < tmo)
 				tmo = left;
 		}
-		if (poll(p, 2, tmo) < 0 && errno != EINTR) {
-			ret = report_errno(a, "poll", -errno);
+		r = done ? poll(p, 1, tmo) : cg_watch_poll(w, p, 1, tmo);
+		if (done && r < 0)
+			r = errno == EINTR ? 0 : -errno;
+		if (r < 0) {
+			ret = report_errno(a, "poll", r);
 			break;
 		}
 		if (p[0].revents & POLLIN) {

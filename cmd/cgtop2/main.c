@@ -135,7 +135,7 @@ static const struct argp_option options[] = {
 	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
 	  4 },
 	{ "psi-trigger", OPT_PSI_TRIGGER, "RES:some|full:STALL:WINDOW", 0,
-	  "With --events (all or pressure): a pressure event when tasks of a cgroup stalled STALL within WINDOW on RES (cpu, memory, io, irq), from a kernel PSI trigger on each cgroup2 cgroup, e.g. memory:some:150ms:2s; :sample after it reads avg10 every -d instead; with --listen: cgroup_pressure_trigger_events_total counts the wake-ups; may be repeated",
+	  "With --events (all or pressure): a pressure event when tasks of a cgroup stalled STALL within WINDOW on RES (cpu, memory, io, irq), from a kernel PSI trigger on each cgroup2 cgroup, e.g. memory:some:150ms:2s; :sample after it reads avg10 every -d instead; with --listen: cgroup_pressure_trigger_events_total counts the wake-ups; on the screen: a cgroup whose trigger fired less than a window ago is marked !RES after its name; may be repeated",
 	  4 },
 	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
 	TOOL_OPTION_HELP,
@@ -447,8 +447,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"--listen excludes -F: each scrape gets the format its Accept header asks for (OpenMetrics 1.0.0 or the text format 0.0.4)");
 		if (!a->events && (a->exec || a->n_thresholds || a->timeout_ns))
 			argp_error(state, "--exec, --memory-threshold and --timeout need --events");
-		if (a->n_triggers && !a->events && !a->serve)
-			argp_error(state, "--psi-trigger needs --events or --listen");
+		if (a->n_triggers && !a->events && !a->serve &&
+		    (a->batch || a->format != FMT_TABLE || a->record_file || a->replay_file))
+			argp_error(
+				state,
+				"--psi-trigger needs --events, --listen or the screen (not -b, -F, --record or --replay)");
 		if (a->n_triggers && a->event_kinds && !(a->event_kinds & (1u << CG_EV_PRESSURE)))
 			argp_error(state, "--psi-trigger needs --events=pressure (or all)");
 		if (!a->n_triggers && a->event_kinds & (1u << CG_EV_PRESSURE) &&
@@ -615,16 +618,20 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* Whether a source goes to the screen (on a terminal) rather than to batch output. */
+static bool interactive(const struct cgtop2_args *a)
+{
+	return !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
 /* A source goes to the recorder, the screen on a terminal, or else batch output. */
 static int drive(const struct cgtop2_args *a, struct source *src)
 {
-	bool interactive = !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) &&
-			   isatty(STDOUT_FILENO);
 	int ret;
 
 	if (a->record_file)
 		return record_run(a, src);
-	ret = interactive ? tty_run(a, src) : run_batch(a, src);
+	ret = interactive(a) ? tty_run(a, src) : run_batch(a, src);
 	/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
 	return ret == TTY_FALLBACK ? run_batch(a, src) : ret;
 }
@@ -667,6 +674,11 @@ static int run(const struct cgtop2_args *args)
 
 	if (a->replay_file)
 		return run_replay(a);
+	/* the screen marks the cgroups whose trigger fired; batch output has no place for it */
+	if (a->n_triggers && !a->events && !a->serve && !interactive(a)) {
+		tool_say("--psi-trigger needs --events, --listen or the screen (a terminal)");
+		return TOOL_EXIT_USAGE;
+	}
 	/* benchmarks compare the cost of reading everything with the floor */
 	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
 	if (tool_layout_load(&l) < 0)
@@ -752,9 +764,18 @@ static int run(const struct cgtop2_args *args)
 		/* a replay's detail pane lists any cgroup's tasks: record them all */
 		if (a->record_file)
 			cg_stats_set_members_all(s, true);
+		struct cgtop2_args with = *a;
+
+		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */
+		if (a->n_triggers && (ret = trig_counter_start(a, l, &with.trig)) != 0) {
+			cg_stats_free(s);
+			cg_layout_free(l);
+			return ret;
+		}
 		r = source_live_new(s, &si, &src);
-		ret = r < 0 ? report_errno(a, "sample", r) : drive(a, src);
+		ret = r < 0 ? report_errno(a, "sample", r) : drive(&with, src);
 		source_free(src);
+		trig_counter_stop(with.trig);
 	}
 	if (a->verbose && cg_stats_reopened(s))
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",

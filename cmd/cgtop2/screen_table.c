@@ -518,7 +518,18 @@ void screen_draw(struct ui *u)
 		attr_t at = u->color ? COLOR_PAIR(PAIR_SELECT) | A_BOLD : A_REVERSE;
 
 		o.len = 0;
-		put_ellipsized(&o, l->label, label_w);
+		/* a PSI trigger of the cgroup fired in its last window: "!cpu" after the name */
+		if (l->thread < 0 &&
+		    trig_counter_fired(u->a.trig, l->row->path, buf + 1, sizeof(buf) - 1)) {
+			char *marked = NULL;
+
+			buf[0] = '!';
+			if (asprintf(&marked, "%s %s", l->label, buf) >= 0)
+				put_ellipsized(&o, marked, label_w);
+			free(marked);
+		} else {
+			put_ellipsized(&o, l->label, label_w);
+		}
 		for (size_t c = 1; c < nc; c++) {
 			if (!shown[c])
 				continue;

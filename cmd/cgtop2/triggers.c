@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2 --listen --psi-trigger: the wake-ups of PSI triggers on every cgroup2 cgroup watched,
- * counted by resource and some/full on a thread of their own (the watcher polls; the server's
- * threads only read the counts) for cgroup_pressure_trigger_events_total.
+ * cgtop2 --listen --psi-trigger and the screen's: the wake-ups of PSI triggers on every cgroup2
+ * cgroup watched, counted by resource and some/full on a thread of their own (the watcher polls;
+ * the server's threads and the screen only read) for cgroup_pressure_trigger_events_total, and
+ * when each cgroup's fired last, for the screen's mark.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "tool.h"
 #include "watch.h"
 
@@ -25,7 +27,37 @@ struct trig_counter {
 	int stop[2]; /* a byte on stop[1] ends the thread */
 	pthread_mutex_t lock;
 	uint64_t n[CG_PSIR_N][2];
+	/* the last wake-up of each cgroup and resource that had one: when, and its window */
+	struct fired {
+		char *path;
+		uint64_t at_ns[CG_PSIR_N], window_ns[CG_PSIR_N];
+	} * fired;
+	size_t n_fired;
 };
+
+/* Note path's wake-up of resource res now (under t->lock); out of memory: not marked. */
+static void fired_note(struct trig_counter *t, const char *path, enum cg_psi_res res,
+		       uint64_t window_ns)
+{
+	struct fired *f = NULL, *grown;
+
+	for (size_t i = 0; i < t->n_fired && !f; i++)
+		if (!strcmp(t->fired[i].path, path))
+			f = &t->fired[i];
+	if (!f) {
+		grown = realloc(t->fired, (t->n_fired + 1) * sizeof(*grown));
+		if (!grown)
+			return;
+		t->fired = grown;
+		f = &grown[t->n_fired];
+		*f = (struct fired){ .path = strdup(path) };
+		if (!f->path)
+			return;
+		t->n_fired++;
+	}
+	f->at_ns[res] = cg_now_ns();
+	f->window_ns[res] = window_ns;
+}
 
 static int on_wake(const struct cg_watch_event *ev, void *userdata)
 {
@@ -35,6 +67,7 @@ static int on_wake(const struct cg_watch_event *ev, void *userdata)
 		return 0;
 	pthread_mutex_lock(&t->lock);
 	t->n[ev->trigger->res][ev->trigger->full] += ev->count;
+	fired_note(t, ev->path, ev->trigger->res, ev->trigger->window_us * 1000);
 	pthread_mutex_unlock(&t->lock);
 	return 0;
 }
@@ -44,10 +77,9 @@ static void *loop(void *arg)
 	struct trig_counter *t = arg;
 
 	for (;;) {
-		struct pollfd p[2] = { { .fd = t->stop[0], .events = POLLIN },
-				       { .fd = cg_watch_fd(t->w), .events = POLLIN } };
+		struct pollfd p[1] = { { .fd = t->stop[0], .events = POLLIN } };
 
-		if (poll(p, 2, cg_watch_timeout_ms(t->w)) < 0 && errno != EINTR)
+		if (cg_watch_poll(t->w, p, 1, cg_watch_timeout_ms(t->w)) < 0)
 			break;
 		if (p[0].revents)
 			break;
@@ -101,6 +133,29 @@ void trig_counter_read(struct trig_counter *t, uint64_t out[CG_PSIR_N][2])
 	pthread_mutex_unlock(&t->lock);
 }
 
+size_t trig_counter_fired(struct trig_counter *t, const char *path, char *buf, size_t size)
+{
+	uint64_t now = cg_now_ns();
+	size_t len = 0;
+
+	if (!t || !size)
+		return 0;
+	buf[0] = '\0';
+	pthread_mutex_lock(&t->lock);
+	for (size_t i = 0; i < t->n_fired; i++) {
+		if (strcmp(t->fired[i].path, path))
+			continue;
+		for (int r = 0; r < CG_PSIR_N; r++)
+			if (t->fired[i].at_ns[r] &&
+			    now - t->fired[i].at_ns[r] < t->fired[i].window_ns[r] && len + 1 < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s",
+							len ? "," : "", cg_psi_res_name(r));
+		break;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return len < size ? len : size - 1;
+}
+
 void trig_counter_stop(struct trig_counter *t)
 {
 	if (!t)
@@ -113,6 +168,9 @@ void trig_counter_stop(struct trig_counter *t)
 	if (t->stop[0] >= 0)
 		close(t->stop[0]);
 	cg_watch_free(t->w);
+	for (size_t i = 0; i < t->n_fired; i++)
+		free(t->fired[i].path);
+	free(t->fired);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }

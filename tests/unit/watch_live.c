@@ -84,6 +84,24 @@ int main(void)
 	}
 	CHECK_INT(cg_watch_cgroups(w) >= 3, 1);
 
+	/* cg_watch_poll: a caller's fd ready is said in its revents, and leaves the epoll fd after */
+	{
+		int pp[2];
+		struct pollfd p = { .events = POLLIN };
+
+		CHECK_INT(pipe(pp), 0);
+		p.fd = pp[0];
+		CHECK_INT(cg_watch_poll(w, &p, 1, 0), 0);
+		CHECK_INT(p.revents, 0);
+		CHECK_INT(write(pp[1], "x", 1), 1);
+		CHECK_INT(cg_watch_poll(w, &p, 1, 1000), 1);
+		CHECK_INT(p.revents, POLLIN);
+		/* still readable, but no longer the watcher's: nothing */
+		CHECK_INT(cg_watch_poll(w, NULL, 0, 0), 0);
+		close(pp[0]);
+		close(pp[1]);
+	}
+
 	/* while the watcher reads nothing: one made (with a child), one removed */
 	mk("c");
 	mk("c/d");
@@ -113,12 +131,8 @@ int main(void)
 	CHECK_STR(s.log, "removed c");
 	s.log[0] = '\0';
 	unlinkat(ufd, sb, AT_REMOVEDIR);
-	{
-		struct pollfd p = { .fd = cg_watch_fd(w), .events = POLLIN };
-
-		/* the kernel says IN_DELETE_SELF once the directory's last reference goes */
-		CHECK_INT(poll(&p, 1, 5000), 1);
-	}
+	/* the kernel says IN_DELETE_SELF once the directory's last reference goes */
+	CHECK_INT(cg_watch_poll(w, NULL, 0, 5000), 1);
 	CHECK_INT(cg_watch_process(w, record, &s, &d), 1);
 	CHECK(strstr(s.log, "removed cgkit-test.") == s.log);
 out:
