@@ -21,7 +21,10 @@
 #include "tool.h"
 #include "watch.h"
 
-#include "cgtop2.h"
+#include "args.h"
+#include "events.h"
+#include "render.h"
+#include "report.h"
 
 /* Events waiting behind a cgroup's running command; more are counted and said, not run. */
 #define EXEC_QUEUE 64

@@ -6,7 +6,11 @@
 #include <curses.h>
 #include <panel.h>
 
-#include "cgtop2.h"
+#include "args.h"
+#include "render.h"
+#include "report.h"
+#include "text.h"
+#include "tty.h"
 #include "source.h"
 
 /* ---- history.c: the last HIST_LEN refreshes of each cgroup, a ring each ------------------- */

@@ -39,9 +39,7 @@ static const char *sig_name(int sig)
 
 static const struct cg_layout *layout(const struct ui *u)
 {
-	struct cg_stats *s = source_stats(u->src);
-
-	return s ? cg_stats_layout(s) : NULL;
+	return source_layout(u->src);
 }
 
 bool screen_can_act(const struct ui *u)

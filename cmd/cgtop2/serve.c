@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "parse.h"
 #include "serve.h"
+#include "source.h"
 #include "tool.h"
 
 /*
@@ -50,7 +51,7 @@ struct body {
 
 struct server {
 	const struct cgtop2_args *a;
-	struct cg_stats *s;
+	struct source *src; /* live */
 	/* the sampler is not thread-safe and a reload may run two daemons for a moment */
 	pthread_mutex_t lock;
 	struct webconfig *wc; /* under lock */
@@ -106,23 +107,22 @@ static struct MHD_Response *metrics_response(struct server *sv, void *buf, size_
 
 static int fresh_sample(struct server *sv)
 {
-	struct cg_stat_row *const *rows;
+	struct source_sample smp;
 	uint64_t now = cg_now_ns();
-	size_t n;
 	int r;
 
 	if (sv->sampled && now - sv->sampled_ns < sv->reuse_ns)
 		return 0;
 	sv->sampled = false;
-	r = cg_stats_sample(sv->s, &rows, &n);
+	r = source_next(sv->src, &smp);
 	if (r < 0)
 		return r;
 	/* a stable order: a series is found at the same place in every scrape */
-	r = make_view(rows, n, ORDER_PATH, NULL, &sv->v);
+	r = make_view(smp.rows, smp.n, ORDER_PATH, NULL, &sv->v);
 	if (r < 0)
 		return r;
 	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
-	sv->v.stats = sv->s;
+	sv->v.errors = smp.errors;
 	sv->v.sample_ns = cg_now_ns() - now;
 	if (sv->tc) {
 		trig_counter_read(sv->tc, sv->trig);
@@ -676,10 +676,10 @@ static unsigned auth_threads(void)
 	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
 }
 
-int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_stats *s,
+int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct source *src,
 	      struct serve_pre *p)
 {
-	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
+	struct server sv = { .a = a, .src = src, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
 	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
 	const struct timespec tick = { 0, SERVE_SWEEP_NS };
 	uint64_t ms;

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgtop2.h"
+#include "args.h"
+#include "render.h"
+#include "report.h"
 
 /*
  * The default port of --listen. The Prometheus default-port registry's exporter range
@@ -183,9 +185,10 @@ void serve_pre_free(struct serve_pre *p);
 size_t serve_fds(const struct serve_pre *p);
 /*
  * Serve /metrics on a->listen until SIGINT or SIGTERM (SIGHUP re-reads --web-config); takes p.
- * l: for --psi-trigger's watcher.
+ * Each scrape pulls a sample from src, the live source. l: for --psi-trigger's watcher.
  */
-int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_stats *s,
+struct source;
+int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct source *src,
 	      struct serve_pre *p);
 
 /* ---- triggers.c: --listen --psi-trigger's wake-up counts ------------------------------------ */

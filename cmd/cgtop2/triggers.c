@@ -16,7 +16,8 @@
 #include "tool.h"
 #include "watch.h"
 
-#include "cgtop2.h"
+#include "args.h"
+#include "report.h"
 #include "serve.h"
 
 struct trig_counter {

@@ -10,7 +10,7 @@
 #include "cgtop2/webconfig.c"
 #include "check.h"
 
-/* cgtop2 is not linked here: report_errno is main.c's, unreachable from these parsers */
+/* cgtop2 is not linked here: report_errno is report.c's, unreachable from these parsers */
 int report_errno(const struct cgtop2_args *a, const char *what, int r)
 {
 	abort();
