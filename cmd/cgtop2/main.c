@@ -31,6 +31,7 @@
 #include "recording.h"
 #include "render.h"
 #include "report.h"
+#include "negotiate.h"
 #include "serve.h"
 #include "source.h"
 #include "tty.h"

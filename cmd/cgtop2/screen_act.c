@@ -42,11 +42,6 @@ static const struct cg_layout *layout(const struct ui *u)
 	return source_layout(u->src);
 }
 
-bool screen_can_act(const struct ui *u)
-{
-	return layout(u) && !u->a.read_only;
-}
-
 /* The status line's text; the pieces from the kernel or a user are escaped by the caller. */
 static void tell(struct ui *u, bool bad, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

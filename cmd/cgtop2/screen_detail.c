@@ -16,30 +16,6 @@
 #include "cleanup.h"
 #include "screen.h"
 
-WINDOW *screen_window(int h, int w, int y, int x)
-{
-	if (h > LINES - y)
-		h = LINES - y;
-	if (w > COLS - x)
-		w = COLS - x;
-	return newwin(h < 1 ? 1 : h, w < 1 ? 1 : w, y, x);
-}
-
-void screen_panel_close(PANEL **p)
-{
-	WINDOW *w;
-
-	if (!*p)
-		return;
-	w = panel_window(*p);
-	del_panel(*p);
-	delwin(w);
-	*p = NULL;
-	/* what it covered is drawn again from stdscr */
-	touchwin(stdscr);
-	update_panels();
-}
-
 void screen_detail(struct ui *u, bool show)
 {
 	WINDOW *win;

@@ -19,7 +19,16 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "parse.h"
+#include "args.h"
+#include "negotiate.h"
+#include "render.h"
+#include "report.h"
 #include "serve.h"
+#include "serve_auth.h"
+#include "serve_guard.h"
+#include "serve_io.h"
+#include "triggers.h"
+#include "webconfig.h"
 #include "source.h"
 #include "tool.h"
 
@@ -663,17 +672,6 @@ size_t serve_fds(const struct serve_pre *p)
 {
 	/* a connection's socket, and the listener, epoll and the wake-up pipe of a daemon or two */
 	return p ? p->conn_limit + 8 : 0;
-}
-
-/* The bcrypt threads: as many as leave the server thread a CPU of its own, at least one. */
-static unsigned auth_threads(void)
-{
-	cpu_set_t set;
-	int n = 1;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		n = CPU_COUNT(&set) - 1;
-	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
 }
 
 int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct source *src,

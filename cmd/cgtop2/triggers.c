@@ -18,7 +18,7 @@
 
 #include "args.h"
 #include "report.h"
-#include "serve.h"
+#include "triggers.h"
 
 struct trig_counter {
 	struct cg_watch *w;

@@ -17,7 +17,7 @@
 #include "error.h"
 #include "file.h"
 #include "parse.h"
-#include "serve.h"
+#include "webconfig.h"
 #include "tool.h"
 
 /* A web config, a certificate or a key file larger than this is refused, not read. */
