@@ -16,12 +16,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "mount.h"
 #include "tool.h"
 #include "watch.h"
 
-#include "cgtop2.h"
+#include "args.h"
+#include "events.h"
+#include "render.h"
+#include "report.h"
 
 /* Events waiting behind a cgroup's running command; more are counted and said, not run. */
 #define EXEC_QUEUE 64
@@ -499,8 +503,11 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		size_t pl = strlen(a->path);
 
 		if (pl && (strncmp(t, a->path, pl) || (t[pl] && t[pl] != '/'))) {
-			tool_say("--memory-threshold /%s: not in the watched subtree /%s", t,
-				 a->path);
+			char ts[PATH_MAX + 2], ws[PATH_MAX + 2];
+
+			tool_say("--memory-threshold %s: not in the watched subtree %s",
+				 cg_path_display(t, ts, sizeof(ts)),
+				 cg_path_display(a->path, ws, sizeof(ws)));
 			return TOOL_EXIT_USAGE;
 		}
 	}
@@ -519,9 +526,11 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 	}
 	r = cg_watch_new(l, &wo, &w, &d);
 	if (r < 0) {
+		char ws[PATH_MAX + 2];
+
 		if (r == -ENOENT && !d.why[0])
-			tool_say("cgroup /%s: watch: no such cgroup in any mounted hierarchy",
-				 a->path);
+			tool_say("cgroup %s: watch: no such cgroup in any mounted hierarchy",
+				 cg_path_display(a->path, ws, sizeof(ws)));
 		else
 			say_watch_error(a, &d, r);
 		sigprocmask(SIG_SETMASK, &old, NULL);

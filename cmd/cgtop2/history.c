@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen.h"
+#include "history.h"
 
 struct ring {
 	char *path;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "clock.h"
 #include "error.h"
 #include "file.h"
 #include "machine.h"
@@ -24,10 +25,17 @@
 #include "stats.h"
 #include "tool.h"
 
-#include "cgtop2.h"
+#include "args.h"
+#include "batch.h"
+#include "events.h"
 #include "recording.h"
-#include "source.h"
+#include "render.h"
+#include "report.h"
+#include "negotiate.h"
 #include "serve.h"
+#include "source.h"
+#include "triggers.h"
+#include "tty.h"
 
 TOOL_ARGP_VERSION("cgtop2");
 
@@ -54,7 +62,6 @@ enum {
 	OPT_EXCLUDE,
 };
 
-const char *const order_names[] = { "path", "tasks", "cpu", "memory", "io", "pressure" };
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
 
 static const struct argp_option options[] = {
@@ -480,126 +487,6 @@ static const struct argp argp = {
 	NULL,
 };
 
-/* ---- batch ------------------------------------------------------------------------------ */
-
-static void sleep_until(uint64_t deadline_ns)
-{
-	struct timespec ts = cg_timespec_ns(deadline_ns);
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-/* "/path" for messages, escaped as the table shows it (-M takes it from the kernel) */
-static void where_of(const char *path, char *where, size_t size)
-{
-	_cleanup_free_ char *e = escaped(path, Q_TABLE);
-
-	snprintf(where, size, "/%s", e ? e : "?");
-}
-
-/*
- * Out of fds although the sampler gave back every cached one: too low a limit (ulimit -n) to
- * open even one file at a time beside what the tool holds. Say which limit, not only EMFILE.
- */
-static void diag_fds(struct cg_diag *d, int r, const char *where, const char *hier,
-		     const char *what)
-{
-	struct rlimit rl;
-
-	if (r == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
-		cg_diag_say(
-			d, EMFILE, where, hier, what,
-			"%s (the limit of open files, %llu, leaves too few to open the stat files one at a time; raise ulimit -n)",
-			strerror(EMFILE), (unsigned long long)rl.rlim_cur);
-	else
-		cg_diag_fail(d, -r, CG_OP_READ, 0, where, hier, "%s", what);
-}
-
-int report_errno(const struct cgtop2_args *a, const char *what, int r)
-{
-	struct cg_diag d = { 0 };
-	char buf[4096], where[PATH_MAX * 4 + 2];
-
-	where_of(a->path, where, sizeof(where));
-	diag_fds(&d, r, where, "all hierarchies", what);
-	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		cg_diag_format(&d, buf, sizeof(buf)));
-	return 1;
-}
-
-static int run_batch(const struct cgtop2_args *a, struct source *src)
-{
-	struct view v = { 0 };
-	struct out o = { .fd = STDOUT_FILENO };
-	uint64_t next = cg_now_ns();
-	int ret = 0;
-
-	for (unsigned long it = 0; !a->iterations || it < a->iterations; it++) {
-		struct source_sample smp;
-		int r;
-
-		/* a replay prints its samples one after the other, as fast as they come */
-		if (it && !source_is_replay(src)) {
-			next += a->delay_ns;
-			sleep_until(next);
-		}
-		/* a replay's sample is decoded, not taken: it has no scrape duration */
-		v.sample_ns = cg_now_ns();
-		r = it	    ? source_next(src, &smp)
-		    : a->at ? source_seek(src, a->at_ns, &smp)
-			    : source_current(src, &smp);
-		if (r == 0 && it == 0 && source_is_replay(src)) {
-			tool_say("replay %s: no sample at or after that time (%zu %s)",
-				 a->replay_file, source_count(src),
-				 tool_plural(source_count(src), "sample", "samples"));
-			ret = 1;
-		}
-		if (r == 0)
-			break;
-		if (r < 0) {
-			ret = report_errno(a, "sample", r);
-			break;
-		}
-		v.sample_ns = source_is_replay(src) ? 0 : cg_now_ns() - v.sample_ns;
-		v.stats = source_stats(src);
-		r = make_view(smp.rows, smp.n, a->order, NULL, &v);
-		v.time_ns = smp.time_ns;
-		if (r < 0) {
-			ret = report_errno(a, "sort", r);
-			break;
-		}
-		switch (a->format) {
-		case FMT_JSON:
-			render_json(&o, a, &v);
-			break;
-		case FMT_CSV:
-			render_csv(&o, a, &v, it == 0);
-			break;
-		case FMT_OPENMETRICS:
-			render_openmetrics(&o, a, &v);
-			break;
-		case FMT_PROMETHEUS:
-			render_prometheus(&o, a, &v);
-			break;
-		default:
-			/* a blank line between snapshots, as systemd-cgtop does */
-			if (it)
-				out_printf(&o, "\n");
-			render_table(&o, a, &v, 0, 0, "\n");
-			break;
-		}
-		r = out_flush(&o, STDOUT_FILENO);
-		if (r < 0) {
-			ret = out_stdout_failed(r) ? 1 : ret;
-			break;
-		}
-	}
-	free(v.rows);
-	free(o.s);
-	return ret;
-}
-
 /* ---- main ------------------------------------------------------------------------------- */
 
 /*
@@ -631,9 +518,9 @@ static int drive(const struct cgtop2_args *a, struct source *src)
 
 	if (a->record_file)
 		return record_run(a, src);
-	ret = interactive(a) ? tty_run(a, src) : run_batch(a, src);
+	ret = interactive(a) ? tty_run(a, src) : batch_run(a, src);
 	/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
-	return ret == TTY_FALLBACK ? run_batch(a, src) : ret;
+	return ret == TTY_FALLBACK ? batch_run(a, src) : ret;
 }
 
 /* --replay: the recording's samples, as the recording counted them */
@@ -663,12 +550,9 @@ static int run_replay(const struct cgtop2_args *args)
 static int run(const struct cgtop2_args *args)
 {
 	struct cg_layout *l = NULL;
-	struct cg_stats *s = NULL;
+	struct source *src = NULL;
 	struct serve_pre *pre = NULL;
 	struct cgtop2_args eff = *args, *a = &eff;
-	struct cg_stats_opts so = {
-		.depth = a->depth, .threads = a->threads, .count = a->count, .own_only = a->own_only
-	};
 	_cleanup_free_ char *mpath = NULL;
 	int r, ret;
 
@@ -679,8 +563,6 @@ static int run(const struct cgtop2_args *args)
 		tool_say("--psi-trigger needs --events, --listen or the screen (a terminal)");
 		return TOOL_EXIT_USAGE;
 	}
-	/* benchmarks compare the cost of reading everything with the floor */
-	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
 	if (tool_layout_load(&l) < 0)
 		return 1;
 	if (!l->n) {
@@ -701,20 +583,6 @@ static int run(const struct cgtop2_args *args)
 		}
 		a->path = mpath;
 	}
-	so.path = a->path;
-	so.collectors = a->collectors_set		      ? a->collectors
-			: a->format == FMT_TABLE && !a->serve ? 0
-							      : CG_COLL_DEFAULT;
-	/* the exposition has no family of the limits collector's own (only JSON and CSV do) */
-	if (!a->collectors_set &&
-	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
-		so.collectors &= ~(1u << CG_COLL_LIMITS);
-	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
-	if (!a->batch && a->format == FMT_TABLE && !a->serve && isatty(STDOUT_FILENO))
-		so.may_collect = CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE;
-	/* a recording keeps what any view of it may want: every collector */
-	if (a->record_file && !a->collectors_set)
-		so.collectors = (1u << CG_COLL_N) - 1;
 	raise_fd_limit();
 	if (a->events) {
 		ret = events_run(a, l);
@@ -726,61 +594,34 @@ static int run(const struct cgtop2_args *args)
 		return 1;
 	}
 	/* the exporter's connections take fds the sampler's cache must leave free */
-	so.fd_reserve = serve_fds(pre);
-	r = cg_stats_new(l, &so, &s, NULL);
+	r = source_live_new(a, l, serve_fds(pre), &src);
 	if (r < 0) {
 		serve_pre_free(pre);
-		struct cg_diag d = { 0 };
-		char buf[4096], where[PATH_MAX * 4 + 2];
-
-		where_of(a->path, where, sizeof(where));
-		if (r == -ENOENT)
-			cg_diag_say(&d, ENOENT, where, cg_layout_kind_name(cg_layout_kind(l)),
-				    "open", "no such cgroup in any mounted hierarchy");
-		else if (r == -EMFILE)
-			diag_fds(&d, r, where, cg_layout_kind_name(cg_layout_kind(l)), "open");
-		else
-			cg_diag_fail(&d, -r, CG_OP_OPEN, 0, where,
-				     cg_layout_kind_name(cg_layout_kind(l)), "open");
-		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-			cg_diag_format(&d, buf, sizeof(buf)));
+		ret = report_open(a, l, r);
 		cg_layout_free(l);
-		return 1;
+		return ret;
 	}
 	if (a->verbose)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
-			cg_layout_kind_name(cg_layout_kind(l)), cg_stats_sources(s));
+			cg_layout_kind_name(cg_layout_kind(l)), source_describe(src));
 	if (a->serve) {
-		ret = serve_run(a, l, s, pre);
+		ret = serve_run(a, l, src, pre);
 	} else {
-		struct source_info si = { .path = a->path,
-					  .count = a->count,
-					  .own_only = a->own_only,
-					  .threads = a->threads,
-					  .depth = a->depth,
-					  .delay_ns = a->delay_ns };
-		struct source *src = NULL;
-
-		/* a replay's detail pane lists any cgroup's tasks: record them all */
-		if (a->record_file)
-			cg_stats_set_members_all(s, true);
 		struct cgtop2_args with = *a;
 
 		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */
 		if (a->n_triggers && (ret = trig_counter_start(a, l, &with.trig)) != 0) {
-			cg_stats_free(s);
+			source_free(src);
 			cg_layout_free(l);
 			return ret;
 		}
-		r = source_live_new(s, &si, &src);
-		ret = r < 0 ? report_errno(a, "sample", r) : drive(&with, src);
-		source_free(src);
+		ret = drive(&with, src);
 		trig_counter_stop(with.trig);
 	}
-	if (a->verbose && cg_stats_reopened(s))
+	if (a->verbose && source_reopened(src))
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",
-			program_invocation_short_name, cg_stats_reopened(s));
-	cg_stats_free(s);
+			program_invocation_short_name, source_reopened(src));
+	source_free(src);
 	cg_layout_free(l);
 	return ret;
 }

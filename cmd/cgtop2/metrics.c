@@ -12,7 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgtop2.h"
+#include "render.h"
+#include "text.h"
 #include "cleanup.h"
 #include "origin.h"
 #include "parse.h"
@@ -673,7 +674,6 @@ static void self(struct out *o, bool prom, const struct view *v)
 		BASE("cgtop2_collector_errors", T_COUNTER, NULL,
 		     "Stat files a collector could not read or parse (a vanished cgroup is none)",
 		     V_TASKS);
-	uint64_t errs[CG_COLL_N];
 
 	if (v->sample_ns) {
 		header(o, prom, &dur);
@@ -683,13 +683,12 @@ static void self(struct out *o, bool prom, const struct view *v)
 	}
 	header(o, prom, &cgroups);
 	out_printf(o, "%s %zu\n", cgroups.name, v->n);
-	if (!v->stats)
+	if (!v->errors)
 		return;
-	cg_stats_errors(v->stats, errs);
 	header(o, prom, &errors);
 	for (int c = 0; c < CG_COLL_N; c++)
 		out_printf(o, "%s_total{collector=\"%s\"} %" PRIu64 "\n", errors.name,
-			   cg_collector_names[c], errs[c]);
+			   cg_collector_names[c], v->errors[c]);
 }
 
 /* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */

@@ -1,15 +1,15 @@
 BINS += $(O)/cgtop2
 MANS += man/cgtop2.1 man/cgtop2-record.5
-CGTOP2_OBJ := $(addprefix $(OBJ)/cmd/cgtop2/,main.o out.o record.o history.o render.o render_data.o metrics.o screen.o screen_detail.o screen_table.o \
-	screen_act.o settings.o source.o text.o events.o)
-# cmd/tool.c: the conventions every tool shares
-CGTOP2_OBJ += $(OBJ)/cmd/tool.o
+CGTOP2_OBJ := $(addprefix $(OBJ)/cmd/cgtop2/,main.o out.o report.o pipeline.o batch.o record.o history.o render.o render_data.o metrics.o screen.o screen_detail.o screen_table.o \
+	screen_act.o screen_base.o settings.o source.o source_live.o source_replay.o text.o events.o)
 # ncursesw and its panels (Debian: libncurses-dev)
 CGTOP2_CURSES := $(shell pkg-config --libs ncursesw panelw)
 CGTOP2_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw panelw)
 $(OBJ)/cmd/cgtop2/screen%.o $(OBJ)/cmd/cgtop2/history.o: ALL_CFLAGS += $(CGTOP2_CURSES_CFLAGS)
 # --listen: libmicrohttpd (with GnuTLS), libyaml for --web-config, libcrypt for bcrypt, zlib
 CGTOP2_OBJ += $(addprefix $(OBJ)/cmd/cgtop2/,serve.o serve_auth.o serve_guard.o serve_io.o webconfig.o negotiate.o triggers.o)
+# cmd/tool.c: the conventions every tool shares
+CGTOP2_OBJ += $(OBJ)/cmd/tool.o
 CGTOP2_LIBS := $(shell pkg-config --libs libmicrohttpd yaml-0.1 libcrypt zlib gnutls) -lpthread
 $(O)/cgtop2: $(CGTOP2_OBJ) $(LIBCGKIT)
 	$(LINK) -o $@ $^ -lm $(CGTOP2_CURSES) $(CGTOP2_LIBS) $(LIBCGKIT_LIBS) $(LDLIBS)

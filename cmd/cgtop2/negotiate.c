@@ -9,7 +9,7 @@
 
 #include "cleanup.h"
 #include "parse.h"
-#include "serve.h"
+#include "negotiate.h"
 
 static bool is_space(char c)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgtop2.h"
+#include "out.h"
 #include "tool.h"
 
 #define OUT_CHUNK 65536

@@ -13,7 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgtop2.h"
+#include "render.h"
+#include "text.h"
+
+const char *const order_names[ORDER_PRESSURE + 1] = { "path",	"tasks", "cpu",
+						      "memory", "io",	 "pressure" };
 #include "cleanup.h"
 #include "parse.h"
 

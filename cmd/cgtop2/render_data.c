@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cgtop2.h"
+#include "render.h"
 #include "cleanup.h"
 #include "origin.h"
 

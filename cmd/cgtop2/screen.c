@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "pipeline.h"
 #include "screen.h"
 #include "tool.h"
 
@@ -245,18 +246,17 @@ static void mouse(struct ui *u)
  */
 static enum action detail(struct ui *u, bool show)
 {
-	struct cg_stats *s = source_stats(u->src);
-
 	screen_detail(u, show);
-	if (!s || u->a.collectors_set)
+	if (u->a.collectors_set ||
+	    source_set_collectors(u->src,
+				  u->detail ? CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE : 0) < 0)
 		return A_NONE;
-	cg_stats_set_collectors(s, u->detail ? CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE : 0);
 	return u->detail ? A_RESAMPLE : A_NONE;
 }
 
 static enum action key(struct ui *u, int c)
 {
-	struct cg_stats *s = source_stats(u->src);
+	bool live = source_tunable(u->src);
 	long page = (long)screen_body();
 
 	if (u->editing)
@@ -317,18 +317,18 @@ static enum action key(struct ui *u, int c)
 	case 'k': {
 		enum cg_count want = c == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES;
 
-		if (!s)
+		if (!live)
 			break;
 		u->a.count = u->a.count == want ? CG_COUNT_TASKS : want;
-		cg_stats_set_count(s, u->a.count, u->a.own_only);
+		source_set_count(u->src, u->a.count, u->a.own_only);
 		return A_RESAMPLE;
 	}
 	case 'r':
 		/* as in systemd-cgtop: tasks are always counted recursively */
-		if (!s || u->a.count == CG_COUNT_TASKS)
+		if (!live || u->a.count == CG_COUNT_TASKS)
 			break;
 		u->a.own_only = !u->a.own_only;
-		cg_stats_set_count(s, u->a.count, u->a.own_only);
+		source_set_count(u->src, u->a.count, u->a.own_only);
 		return A_RESAMPLE;
 	case '%':
 		u->a.cpu_time = !u->a.cpu_time;
@@ -343,22 +343,22 @@ static enum action key(struct ui *u, int c)
 		break;
 	case '+':
 	case '=':
-		if (!s)
+		if (!live)
 			break;
 		u->a.depth++;
-		cg_stats_set_depth(s, u->a.depth, NULL);
+		source_set_depth(u->src, u->a.depth);
 		return A_RESAMPLE;
 	case '-':
-		if (!s || u->a.depth <= 0)
+		if (!live || u->a.depth <= 0)
 			break;
 		u->a.depth--;
-		cg_stats_set_depth(s, u->a.depth, NULL);
+		source_set_depth(u->src, u->a.depth);
 		return A_RESAMPLE;
 	case 'H':
-		if (!s)
+		if (!live)
 			break;
 		u->a.threads = !u->a.threads;
-		cg_stats_set_threads(s, u->a.threads);
+		source_set_threads(u->src, u->a.threads);
 		return A_RESAMPLE;
 	case 'T':
 		u->tree = !u->tree;
@@ -433,51 +433,6 @@ static void resized(struct ui *u, bool from_signal)
 	screen_act_draw(u, true);
 }
 
-/* Take a sample for action act; 1 when there is a new one, 0 when none, or -errno. */
-static int step(struct ui *u, enum action act)
-{
-	struct cg_stats *s = source_stats(u->src);
-	int r;
-
-	/* the detail pane lists the selected cgroup's tasks: read only while it is open */
-	if (s && cg_stats_set_members(s, u->detail ? u->sel : NULL, NULL) < 0)
-		return -ENOMEM;
-
-	switch (act) {
-	case A_RESAMPLE:
-		r = source_current(u->src, &u->smp);
-		break;
-	case A_STEP_PREV:
-		r = source_prev(u->src, &u->smp);
-		break;
-	case A_FIRST:
-		r = source_first(u->src, &u->smp);
-		break;
-	case A_LAST:
-		r = source_last(u->src, &u->smp);
-		break;
-	case A_SEEK:
-		/* --at after the recording's end: its last sample, whose time the title shows */
-		r = source_seek(u->src, u->a.at_ns, &u->smp);
-		if (r == 0)
-			r = source_last(u->src, &u->smp);
-		break;
-	default:
-		r = source_next(u->src, &u->smp);
-		break;
-	}
-	if (r == -EOPNOTSUPP)
-		return 0;
-	if (r > 0) {
-		/* a replay that jumps has no continuous history */
-		if (act == A_STEP_PREV || act == A_FIRST || act == A_LAST)
-			hist_clear(u->hist);
-		if (hist_add(u->hist, u->smp.rows, u->smp.n) < 0)
-			return -ENOMEM;
-	}
-	return r;
-}
-
 static void draw(struct ui *u)
 {
 	screen_draw(u);
@@ -494,82 +449,143 @@ static void draw(struct ui *u)
 	doupdate();
 }
 
-static int loop(struct ui *u, int sigfd)
+/* The screen as the pipeline's sink (pipeline.h): it draws each turn and waits for keys. */
+struct screen_sink {
+	struct sink k;
+	struct ui *u;
+	int sigfd;
+	int pending; /* a step to take at once (--at past a recording's end: its last) */
+};
+
+/* The detail pane lists the selected cgroup's tasks: read only while it is open. */
+static int focus(struct ui *u)
 {
-	unsigned long done = 0;
-	uint64_t next = 0;
-	bool replay = source_is_replay(u->src);
-	enum action act = replay && u->a.at ? A_SEEK : A_STEP_NEXT;
+	int r = source_set_focus(u->src, u->detail ? u->sel : NULL);
 
-	while (!u->quit) {
-		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
-					 { .fd = sigfd, .events = POLLIN } };
-		uint64_t now = cg_now_ns();
-		int timeout, r, c;
+	return r == -EOPNOTSUPP ? 0 : r;
+}
 
-		if (act == A_REFRESH)
-			next = 0;
-		if (act == A_NONE && !u->paused && now >= next)
-			act = A_STEP_NEXT;
-		if (act != A_NONE && act != A_REFRESH) {
-			r = step(u, act);
-			if (r < 0) {
-				u->failed = "sample";
-				return r;
-			}
-			if (r > 0 && act != A_STEP_PREV && act != A_FIRST && act != A_LAST)
-				done++;
-			if (act == A_STEP_NEXT && now >= next)
-				next = now + u->a.delay_ns;
-		}
-		act = A_NONE;
-		if (make_view(u->smp.rows, u->smp.n, u->a.order, u->filter, &u->v) < 0 ||
-		    screen_lines(u) < 0) {
-			u->failed = "sort";
+static int tty_put(struct sink *k, int step, int r, const struct source_sample *smp)
+{
+	struct ui *u = ((struct screen_sink *)k)->u;
+
+	/* --at after the recording's end: its last sample, whose time the title shows */
+	if (step == SOURCE_SEEK && r == 0) {
+		((struct screen_sink *)k)->pending = SOURCE_LAST;
+		return 0;
+	}
+	if (r > 0) {
+		u->smp = *smp;
+		/* a replay that jumps has no continuous history */
+		if (step == SOURCE_PREV || step == SOURCE_FIRST || step == SOURCE_LAST)
+			hist_clear(u->hist);
+		if (hist_add(u->hist, u->smp.rows, u->smp.n) < 0) {
+			k->failed = "sample";
 			return -ENOMEM;
 		}
-		draw(u);
-		if (u->a.iterations && done >= u->a.iterations && !replay)
-			break;
-		now = cg_now_ns();
-		timeout = u->paused    ? -1
-			  : next > now ? (int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)
-				       : 0;
-		r = poll(pfd, 2, timeout);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
+	}
+	if (make_view(u->smp.rows, u->smp.n, u->a.order, u->filter, &u->v) < 0 ||
+	    screen_lines(u) < 0) {
+		k->failed = "sort";
+		return -ENOMEM;
+	}
+	draw(u);
+	return 0;
+}
 
-			while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGWINCH) {
-					resized(u, true);
-				} else if (si.ssi_signo == SIGCONT) {
-					/* stopped by someone else: the terminal may hold anything */
-					clearok(curscr, TRUE);
-				} else if (si.ssi_signo == SIGTSTP) {
-					/* give the terminal back while stopped */
-					endwin();
-					in_curses = 0;
-					raise(SIGSTOP);
-					in_curses = 1;
-					clearok(curscr, TRUE);
-					resized(u, true);
-				} else {
-					u->quit = true;
-				}
+static int tty_wait(struct sink *k, uint64_t deadline_ns)
+{
+	static const int steps[] = { [A_NONE] = PIPE_CLOCK,	  [A_RESAMPLE] = SOURCE_CURRENT,
+				     [A_REFRESH] = PIPE_REFRESH,  [A_STEP_PREV] = SOURCE_PREV,
+				     [A_STEP_NEXT] = SOURCE_NEXT, [A_FIRST] = SOURCE_FIRST,
+				     [A_LAST] = SOURCE_LAST,	  [A_SEEK] = SOURCE_SEEK };
+	struct screen_sink *ss = (struct screen_sink *)k;
+	struct ui *u = ss->u;
+	int sigfd = ss->sigfd;
+	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
+				 { .fd = sigfd, .events = POLLIN } };
+	enum action act = A_NONE;
+	uint64_t now = cg_now_ns();
+	int timeout, r, c;
+
+	if (ss->pending >= 0) {
+		r = ss->pending;
+		ss->pending = -1;
+		return r;
+	}
+	timeout = deadline_ns == UINT64_MAX ? -1
+		  : deadline_ns > now
+			  ? (int)((deadline_ns - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)
+			  : 0;
+	r = poll(pfd, 2, timeout);
+	if (r < 0 && errno != EINTR)
+		return PIPE_STOP;
+	if (pfd[1].revents & POLLIN) {
+		struct signalfd_siginfo si;
+
+		while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGWINCH) {
+				resized(u, true);
+			} else if (si.ssi_signo == SIGCONT) {
+				/* stopped by someone else: the terminal may hold anything */
+				clearok(curscr, TRUE);
+			} else if (si.ssi_signo == SIGTSTP) {
+				/* give the terminal back while stopped */
+				endwin();
+				in_curses = 0;
+				raise(SIGSTOP);
+				in_curses = 1;
+				clearok(curscr, TRUE);
+				resized(u, true);
+			} else {
+				u->quit = true;
 			}
 		}
-		if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN))
-			u->quit = true;
-		while (!u->quit && (c = getch()) != ERR) {
-			enum action a = c == KEY_RESIZE ? (resized(u, false), A_NONE) : key(u, c);
-
-			if (a != A_NONE)
-				act = a;
-		}
 	}
-	return 0;
+	if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN))
+		u->quit = true;
+	while (!u->quit && (c = getch()) != ERR) {
+		enum action a = c == KEY_RESIZE ? (resized(u, false), A_NONE) : key(u, c);
+
+		if (a != A_NONE)
+			act = a;
+	}
+	if (u->quit)
+		return PIPE_STOP;
+	/* z pauses, d changes the delay: the clock the pipeline keeps */
+	k->paused = u->paused;
+	k->delay_ns = u->a.delay_ns;
+	r = focus(u);
+	if (r < 0) {
+		k->failed = "sample";
+		return r;
+	}
+	return steps[act];
+}
+
+static const struct sink_ops screen_ops = { .put = tty_put, .wait = tty_wait };
+
+static int loop(struct ui *u, int sigfd)
+{
+	bool replay = source_is_replay(u->src);
+	struct screen_sink ss = {
+		.k = { .ops = &screen_ops,
+		       .delay_ns = u->a.delay_ns,
+		       .paused = u->paused,
+		       /* a replay is read, not watched: -n counts the refreshes of a live one */
+		       .iterations = replay ? 0 : u->a.iterations },
+		.u = u,
+		.sigfd = sigfd,
+		.pending = -1,
+	};
+	int r = focus(u);
+
+	if (r == 0)
+		r = pipeline_run(u->src, &ss.k, replay && u->a.at ? SOURCE_SEEK : SOURCE_NEXT,
+				 u->a.at_ns);
+	if (r < 0)
+		u->failed = ss.k.failed ? ss.k.failed : "sample";
+	return r;
 }
 
 int tty_run(const struct cgtop2_args *a, struct source *src)

@@ -6,38 +6,13 @@
 #include <curses.h>
 #include <panel.h>
 
-#include "cgtop2.h"
+#include "args.h"
+#include "history.h"
+#include "render.h"
+#include "report.h"
+#include "text.h"
+#include "tty.h"
 #include "source.h"
-
-/* ---- history.c: the last HIST_LEN refreshes of each cgroup, a ring each ------------------- */
-
-enum hist_metric { HIST_CPU, HIST_MEM, HIST_IO, HIST_PSI, HIST_N };
-#define HIST_LEN 60
-
-struct history;
-
-struct history *hist_new(void);
-void hist_free(struct history *h);
-/* Add one refresh of every row; the rings of cgroups not in rows are freed. 0 or -ENOMEM. */
-int hist_add(struct history *h, struct cg_stat_row *const *rows, size_t n);
-/* Forget everything (a replay jumped). */
-void hist_clear(struct history *h);
-/* Up to max values of path's metric m, oldest first (NAN: unknown then): how many. */
-size_t hist_get(const struct history *h, const char *path, enum hist_metric m, double *out,
-		size_t max);
-/* How many rings are kept (tests, --verbose). */
-size_t hist_size(const struct history *h);
-/*
- * vals[0, n) as width characters of a sparkline into buf (UTF-8 blocks or ASCII), scaled to
- * the largest (at least floor); an unknown value is a space. The bytes written.
- */
-size_t spark(char *buf, size_t size, const double *vals, size_t n, size_t width, double floor,
-	     bool utf8);
-/* Row r (0 the top) of a graph height rows high, as spark. */
-size_t graph_row(char *buf, size_t size, const double *vals, size_t n, size_t width, double floor,
-		 int height, int r, bool utf8);
-/* The metric of a row that the history keeps (NAN: unknown). */
-double hist_value(const struct cg_stat_row *r, enum hist_metric m);
 
 /* ---- the screen's state -------------------------------------------------------------------- */
 
@@ -96,16 +71,23 @@ struct ui {
 
 enum { PAIR_TITLE = 1, PAIR_HEADER, PAIR_SELECT, PAIR_RED, PAIR_BAR };
 
+/* screen_base.c: what the other screen files draw with */
+/* Text for the screen: escaped, and outside a UTF-8 locale every non-ASCII byte as \xNN. */
+char *screen_text(const struct ui *u, const char *raw);
+/* Put escaped text at the cursor, at most cols columns; the columns used. */
+size_t screen_put(WINDOW *w, const char *s, size_t cols);
+/* A window for a panel, at least 1x1, inside the screen; a panel closed and its window freed. */
+WINDOW *screen_window(int h, int w, int y, int x);
+void screen_panel_close(PANEL **p);
+/* Whether the screen offers actions: live, not --read-only. */
+bool screen_can_act(const struct ui *u);
+
 /* screen_table.c */
 int screen_lines(struct ui *u);
 void screen_draw(struct ui *u);
 void screen_lines_free(struct ui *u);
 /* The number of table lines that fit. */
 size_t screen_body(void);
-/* Text for the screen: escaped, and outside a UTF-8 locale every non-ASCII byte as \xNN. */
-char *screen_text(const struct ui *u, const char *raw);
-/* Put escaped text at the cursor, at most cols columns; the columns used. */
-size_t screen_put(WINDOW *w, const char *s, size_t cols);
 bool screen_is_collapsed(const struct ui *u, const char *path);
 
 /* screen_act.c */
@@ -116,17 +98,12 @@ bool screen_act_status(struct ui *u);
 /* Draw the chooser, when one is open (after a resize: anew). */
 void screen_act_draw(struct ui *u, bool resized);
 void screen_act_free(struct ui *u);
-/* Whether the screen offers actions: live, not --read-only. */
-bool screen_can_act(const struct ui *u);
 /* The settings file: read at start (what it says applied, a damaged one said on the status line). */
 void screen_settings_load(struct ui *u);
 /* The sorted column of the table (ORDER_IO: both rates; ORDER_PRESSURE: the three PSI). */
 bool screen_sorted(const struct ui *u, size_t c);
 
 /* screen_detail.c */
-/* A window for a panel, at least 1x1, inside the screen; a panel closed and its window freed. */
-WINDOW *screen_window(int h, int w, int y, int x);
-void screen_panel_close(PANEL **p);
 void screen_help(struct ui *u, bool show);
 void screen_detail(struct ui *u, bool show);
 void screen_detail_draw(struct ui *u);

@@ -39,14 +39,7 @@ static const char *sig_name(int sig)
 
 static const struct cg_layout *layout(const struct ui *u)
 {
-	struct cg_stats *s = source_stats(u->src);
-
-	return s ? cg_stats_layout(s) : NULL;
-}
-
-bool screen_can_act(const struct ui *u)
-{
-	return layout(u) && !u->a.read_only;
+	return source_layout(u->src);
 }
 
 /* The status line's text; the pieces from the kernel or a user are escaped by the caller. */

@@ -4,6 +4,7 @@
  * when it closes (so is the help, screen_act.c's): its figures from the sampler's row, graphs of
  * its history, its processes. A figure the row does not carry is left out, never made up.
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <pwd.h>
@@ -14,30 +15,6 @@
 
 #include "cleanup.h"
 #include "screen.h"
-
-WINDOW *screen_window(int h, int w, int y, int x)
-{
-	if (h > LINES - y)
-		h = LINES - y;
-	if (w > COLS - x)
-		w = COLS - x;
-	return newwin(h < 1 ? 1 : h, w < 1 ? 1 : w, y, x);
-}
-
-void screen_panel_close(PANEL **p)
-{
-	WINDOW *w;
-
-	if (!*p)
-		return;
-	w = panel_window(*p);
-	del_panel(*p);
-	delwin(w);
-	*p = NULL;
-	/* what it covered is drawn again from stdscr */
-	touchwin(stdscr);
-	update_panels();
-}
 
 void screen_detail(struct ui *u, bool show)
 {
@@ -627,8 +604,9 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	const struct cg_stat_member *m;
 	size_t n;
+	int rr = source_members(u->src, r->path, &m, &n);
 
-	if (!source_stats(u->src)) {
+	if (rr == -EOPNOTSUPP) {
 		if (source_info(u->src)->tasks)
 			tasks(p, u, r->members, r->n_members,
 			      r->n_members ? r->members[0].thread : u->a.threads);
@@ -640,7 +618,7 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		}
 		return;
 	}
-	if (cg_stats_members(source_stats(u->src), r->path, &m, &n) < 0) {
+	if (rr < 0) {
 		/* selected since the last refresh: listed by the next */
 		line(p, 0, "%s", "");
 		line(p, A_BOLD, "(listed at the next refresh)");

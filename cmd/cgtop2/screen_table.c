@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cleanup.h"
 #include "origin.h"
 #include "screen.h"
+#include "triggers.h"
 #include "settings.h"
 
 /* What the tasks column counts, in the title. */
@@ -25,37 +27,6 @@ static const char *const hist_titles[HIST_N] = { "HIST-CPU", "HIST-MEM", "HIST-I
 size_t screen_body(void)
 {
 	return LINES > 3 ? (size_t)LINES - 3 : 1;
-}
-
-char *screen_text(const struct ui *u, const char *raw)
-{
-	char *e = escaped(raw, Q_TABLE), *a, *p;
-
-	if (!e || u->utf8)
-		return e;
-	/* a terminal that is not UTF-8 gets ASCII only */
-	a = malloc(strlen(e) * 4 + 1);
-	if (!a) {
-		free(e);
-		return NULL;
-	}
-	p = a;
-	for (const unsigned char *s = (const unsigned char *)e; *s; s++)
-		if (*s < 0x80)
-			*p++ = (char)*s;
-		else
-			p += sprintf(p, "\\x%02x", *s);
-	*p = '\0';
-	free(e);
-	return a;
-}
-
-size_t screen_put(WINDOW *w, const char *s, size_t cols)
-{
-	size_t len = text_cut(s, strlen(s), cols);
-
-	waddnstr(w, s, (int)len);
-	return text_cols(s, len);
 }
 
 /* s cut to width columns by its middle (the top and the leaf say the most), padded to width. */
@@ -403,7 +374,7 @@ static void draw_title(struct ui *u)
 	/* a replay's title says what was recorded */
 	_cleanup_free_ char *path =
 		screen_text(u, source_is_replay(u->src) ? source_info(u->src)->path : u->a.path);
-	char title[1024], when[64] = "";
+	char title[1024], when[64] = "", shown[sizeof(title)];
 
 	if (source_is_replay(u->src)) {
 		time_t t = (time_t)(u->smp.time_ns / NSEC_PER_SEC);
@@ -415,9 +386,10 @@ static void draw_title(struct ui *u)
 			 u->smp.index + 1, source_count(u->src));
 	}
 	snprintf(title, sizeof(title),
-		 "cgtop2 /%s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s%s%s  (h: help)",
-		 path ? path : "?", u->a.depth, order_names[u->a.order],
-		 (double)u->a.delay_ns / (double)NSEC_PER_SEC, count_names[u->a.count],
+		 "cgtop2 %s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s%s%s  (h: help)",
+		 cg_path_display(path ? path : "?", shown, sizeof(shown)), u->a.depth,
+		 order_names[u->a.order], (double)u->a.delay_ns / (double)NSEC_PER_SEC,
+		 count_names[u->a.count],
 		 u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
 		 u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "", u->tree ? "  tree" : "",
 		 when, *u->filter ? "  filter: " : "", u->filter);

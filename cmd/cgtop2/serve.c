@@ -19,7 +19,17 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "parse.h"
+#include "args.h"
+#include "negotiate.h"
+#include "render.h"
+#include "report.h"
 #include "serve.h"
+#include "serve_auth.h"
+#include "serve_guard.h"
+#include "serve_io.h"
+#include "triggers.h"
+#include "webconfig.h"
+#include "source.h"
 #include "tool.h"
 
 /*
@@ -50,7 +60,7 @@ struct body {
 
 struct server {
 	const struct cgtop2_args *a;
-	struct cg_stats *s;
+	struct source *src; /* live */
 	/* the sampler is not thread-safe and a reload may run two daemons for a moment */
 	pthread_mutex_t lock;
 	struct webconfig *wc; /* under lock */
@@ -106,23 +116,22 @@ static struct MHD_Response *metrics_response(struct server *sv, void *buf, size_
 
 static int fresh_sample(struct server *sv)
 {
-	struct cg_stat_row *const *rows;
+	struct source_sample smp;
 	uint64_t now = cg_now_ns();
-	size_t n;
 	int r;
 
 	if (sv->sampled && now - sv->sampled_ns < sv->reuse_ns)
 		return 0;
 	sv->sampled = false;
-	r = cg_stats_sample(sv->s, &rows, &n, NULL);
+	r = source_next(sv->src, &smp);
 	if (r < 0)
 		return r;
 	/* a stable order: a series is found at the same place in every scrape */
-	r = make_view(rows, n, ORDER_PATH, NULL, &sv->v);
+	r = make_view(smp.rows, smp.n, ORDER_PATH, NULL, &sv->v);
 	if (r < 0)
 		return r;
 	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
-	sv->v.stats = sv->s;
+	sv->v.errors = smp.errors;
 	sv->v.sample_ns = cg_now_ns() - now;
 	if (sv->tc) {
 		trig_counter_read(sv->tc, sv->trig);
@@ -665,21 +674,10 @@ size_t serve_fds(const struct serve_pre *p)
 	return p ? p->conn_limit + 8 : 0;
 }
 
-/* The bcrypt threads: as many as leave the server thread a CPU of its own, at least one. */
-static unsigned auth_threads(void)
-{
-	cpu_set_t set;
-	int n = 1;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		n = CPU_COUNT(&set) - 1;
-	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
-}
-
-int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct cg_stats *s,
+int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct source *src,
 	      struct serve_pre *p)
 {
-	struct server sv = { .a = a, .s = s, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
+	struct server sv = { .a = a, .src = src, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
 	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
 	const struct timespec tick = { 0, SERVE_SWEEP_NS };
 	uint64_t ms;

@@ -6,12 +6,13 @@
  * many, cost the workers' time and not the scrapes'.
  */
 #include <errno.h>
+#include <sched.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "serve.h"
+#include "serve_auth.h"
 
 struct auth_pool {
 	pthread_mutex_t lock;
@@ -162,4 +163,15 @@ void auth_pool_free(struct auth_pool *p)
 	pthread_cond_destroy(&p->idle);
 	free(p->threads);
 	free(p);
+}
+
+/* The bcrypt threads: as many as leave the server thread a CPU of its own, at least one. */
+unsigned auth_threads(void)
+{
+	cpu_set_t set;
+	int n = 1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set) - 1;
+	return n < 1 ? 1 : n > SERVE_AUTH_THREADS ? SERVE_AUTH_THREADS : (unsigned)n;
 }

@@ -23,7 +23,9 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "tool.h"
-#include "serve.h"
+#include "negotiate.h"
+#include "serve_guard.h"
+#include "serve_io.h"
 
 struct guard_conn {
 	struct guard_conn *prev, *next;

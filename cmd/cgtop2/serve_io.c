@@ -10,7 +10,9 @@
 #include <zlib.h>
 
 #include "clock.h"
-#include "serve.h"
+#include "stats.h"
+
+#include "serve_io.h"
 #include "tool.h"
 
 /* Fast compression: a scrape's text repeats itself, level 1 already takes it to a tenth or less. */

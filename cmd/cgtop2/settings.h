@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgtop2.h"
+#include "args.h"
 
 /* what a file said: a bit each */
 enum { SET_ORDER = 1 << 0, SET_COLUMNS = 1 << 1, SET_VIEW = 1 << 2, SET_DELAY = 1 << 3 };

@@ -1,143 +1,79 @@
 // SPDX-License-Identifier: MIT
-/* cgtop2's sample sources (source.h): the live sampler and a recording, one interface. */
+/* cgtop2's sample sources (source.h): the calls every sink makes, whichever source it is. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "clock.h"
 #include "parse.h"
-#include "recording.h"
 #include "source.h"
-
-struct source {
-	struct source_info info;
-	/* live */
-	struct cg_stats *stats;
-	size_t taken;
-	char *path, *host;
-	/* replay */
-	struct replay *replay;
-};
-
-static uint64_t wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-int source_live_new(struct cg_stats *s, const struct source_info *info, struct source **ret)
-{
-	struct source *src = calloc(1, sizeof(*src));
-
-	if (!src)
-		return -ENOMEM;
-	src->stats = s;
-	src->info = *info;
-	src->path = strdup(info->path ? info->path : "");
-	src->host = strdup(info->host ? info->host : "");
-	if (!src->path || !src->host) {
-		source_free(src);
-		return -ENOMEM;
-	}
-	src->info.path = src->path;
-	src->info.host = src->host;
-	*ret = src;
-	return 0;
-}
 
 void source_free(struct source *src)
 {
-	if (!src)
-		return;
-	replay_free(src->replay);
-	free(src->path);
-	free(src->host);
-	free(src);
+	if (src)
+		src->ops->free(src);
 }
 
-bool source_is_replay(const struct source *src)
+int source_step(struct source *src, enum source_step step, uint64_t time_ns,
+		struct source_sample *ret)
 {
-	return src->replay != NULL;
-}
-
-struct cg_stats *source_stats(struct source *src)
-{
-	return src->stats;
+	return src->ops->step(src, step, time_ns, ret);
 }
 
 const struct source_info *source_info(const struct source *src)
 {
-	return src->replay ? replay_info(src->replay) : &src->info;
+	return src->ops->info(src);
 }
 
 size_t source_count(const struct source *src)
 {
-	return src->replay ? replay_count(src->replay) : 0;
+	return src->ops->count ? src->ops->count(src) : 0;
 }
 
-static int live_sample(struct source *src, struct source_sample *ret)
+int source_set_depth(struct source *src, int depth)
 {
-	struct cg_stat_row *const *rows;
-	size_t n;
-	int r = cg_stats_sample(src->stats, &rows, &n, NULL);
-
-	if (r < 0)
-		return r;
-	ret->rows = rows;
-	ret->n = n;
-	ret->time_ns = wall_ns();
-	ret->index = src->taken++;
-	return 1;
+	return src->ops->set_depth ? src->ops->set_depth(src, depth) : -EOPNOTSUPP;
 }
 
-int source_next(struct source *src, struct source_sample *ret)
+int source_set_count(struct source *src, enum cg_count count, bool own_only)
 {
-	return src->replay ? replay_step(src->replay, REPLAY_NEXT, 0, ret) : live_sample(src, ret);
+	return src->ops->set_count ? src->ops->set_count(src, count, own_only) : -EOPNOTSUPP;
 }
 
-int source_current(struct source *src, struct source_sample *ret)
+int source_set_threads(struct source *src, bool threads)
 {
-	return src->replay ? replay_step(src->replay, REPLAY_CURRENT, 0, ret)
-			   : live_sample(src, ret);
+	return src->ops->set_threads ? src->ops->set_threads(src, threads) : -EOPNOTSUPP;
 }
 
-int source_prev(struct source *src, struct source_sample *ret)
+int source_set_collectors(struct source *src, unsigned collectors)
 {
-	return src->replay ? replay_step(src->replay, REPLAY_PREV, 0, ret) : -EOPNOTSUPP;
+	return src->ops->set_collectors ? src->ops->set_collectors(src, collectors) : -EOPNOTSUPP;
 }
 
-int source_first(struct source *src, struct source_sample *ret)
+int source_set_focus(struct source *src, const char *path)
 {
-	return src->replay ? replay_step(src->replay, REPLAY_FIRST, 0, ret) : -EOPNOTSUPP;
+	return src->ops->set_focus ? src->ops->set_focus(src, path) : -EOPNOTSUPP;
 }
 
-int source_last(struct source *src, struct source_sample *ret)
+int source_members(const struct source *src, const char *path, const struct cg_stat_member **ret,
+		   size_t *ret_n)
 {
-	return src->replay ? replay_step(src->replay, REPLAY_LAST, 0, ret) : -EOPNOTSUPP;
+	return src->ops->members ? src->ops->members(src, path, ret, ret_n) : -EOPNOTSUPP;
 }
 
-int source_seek(struct source *src, uint64_t time_ns, struct source_sample *ret)
+const struct cg_layout *source_layout(const struct source *src)
 {
-	return src->replay ? replay_step(src->replay, REPLAY_SEEK, time_ns, ret) : -EOPNOTSUPP;
+	return src->ops->layout ? src->ops->layout(src) : NULL;
 }
 
-int source_replay_new(const char *file, struct source **ret, char **ret_damage)
+const char *source_describe(const struct source *src)
 {
-	struct source *src = calloc(1, sizeof(*src));
-	int r;
+	return src->ops->describe ? src->ops->describe(src) : "";
+}
 
-	if (!src)
-		return -ENOMEM;
-	r = replay_open(file, &src->replay, ret_damage);
-	if (r < 0) {
-		free(src);
-		return r;
-	}
-	*ret = src;
-	return 0;
+size_t source_reopened(const struct source *src)
+{
+	return src->ops->reopened ? src->ops->reopened(src) : 0;
 }
 
 int source_parse_time(const char *s, uint64_t *ret_ns)

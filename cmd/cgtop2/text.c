@@ -10,7 +10,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
-#include "cgtop2.h"
+#include "text.h"
 
 static locale_t utf8_locale(void)
 {

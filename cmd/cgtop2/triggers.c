@@ -18,8 +18,9 @@
 #include "tool.h"
 #include "watch.h"
 
-#include "cgtop2.h"
-#include "serve.h"
+#include "args.h"
+#include "report.h"
+#include "triggers.h"
 
 struct trig_counter {
 	struct cg_watch *w;

@@ -17,7 +17,7 @@
 #include "error.h"
 #include "file.h"
 #include "parse.h"
-#include "serve.h"
+#include "webconfig.h"
 #include "tool.h"
 
 /* A web config, a certificate or a key file larger than this is refused, not read. */
@@ -49,7 +49,6 @@ fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
 
 /* A key or value echoed in a message: escaped and cut */
 #define SHOWN(n)	     TOOL_SHOWN_N((const char *)(n)->data.scalar.value, (n)->data.scalar.length)
-#define TOOL_SHOWN_N(s, len) cg_quote_n((s), (len), (char[72]){ 0 }, 72)
 
 static bool is_null(const yaml_node_t *n)
 {

@@ -10,12 +10,6 @@
 #include "cgtop2/webconfig.c"
 #include "check.h"
 
-/* cgtop2 is not linked here: report_errno is main.c's, unreachable from these parsers */
-int report_errno(const struct cgtop2_args *a, const char *what, int r)
-{
-	abort();
-}
-
 /* basic_auth_parse of header: the status, and user "\n" password when it passed */
 static const char *creds(const char *header)
 {

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cgtop2 --listen: what the server uses and knows no server (serve_io.c). */
+#ifndef CGTOP2_SERVE_IO_H
+#define CGTOP2_SERVE_IO_H
+
+#include <microhttpd.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
+int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
+/* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
+struct collect_arg {
+	unsigned mask;
+	bool bad;
+};
+/* MHD_get_connection_values' iterator filling a struct collect_arg */
+enum MHD_Result serve_on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
+				  const char *value);
+/* libmicrohttpd's log, and the server's own lines about it: rate-limited, escaped */
+void serve_on_log(void *cls, const char *fmt, va_list ap);
+void __attribute__((format(printf, 1, 2))) serve_say_http(const char *fmt, ...);
+
+#endif

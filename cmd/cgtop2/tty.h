@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cgtop2: the interactive screen (screen*.c, ncursesw), a sink of the pipeline. */
+#ifndef CGTOP2_TTY_H
+#define CGTOP2_TTY_H
+
+struct cgtop2_args;
+struct source;
+
+/* tty_run's answer when ncurses cannot drive the terminal: print batch output instead. */
+#define TTY_FALLBACK (-1)
+/* Run full-screen on src until q, a signal or a->iterations: the exit status, or TTY_FALLBACK. */
+int tty_run(const struct cgtop2_args *a, struct source *src);
+
+#endif
