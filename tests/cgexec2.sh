@@ -179,12 +179,12 @@ test_already_there_needs_no_permission() {
 	local d u=64123
 	d=$(leaf here) || { fail "mkdir"; return; }
 	cgk_capture sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" "$3" "$4" -g "$5" cat /proc/self/cgroup' _ \
-		"$PSB/here" "$HELPERS/runas" "$u" "$X" "$PH:$d"
+		"$PSB/here" "$HELPERS/runas" "$u" "$X" "pids:$d"
 	assertEquals "already there: runs ($err)" 0 "$rc"
 	assertContains "already there: in the cgroup" "$out" ":/$d"
 	mkdir -p "$PSB/else"
 	cgk_capture sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" "$3" "$4" -g "$5" true' _ \
-		"$PSB/else" "$HELPERS/runas" "$u" "$X" "$PH:$d"
+		"$PSB/else" "$HELPERS/runas" "$u" "$X" "pids:$d"
 	assertNotEquals "elsewhere: refused" 0 "$rc"
 	assertContains "elsewhere: says why" "$err" "cgroup /$d"
 }
