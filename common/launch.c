@@ -126,28 +126,32 @@ int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d
 			   actual ? "/" : "no cgroup of this hierarchy", actual ? actual : "");
 }
 
-/* Move pid into every target it is not in yet (a move to where it is costs a migration). */
+/*
+ * Move pid into every target it is not in yet. The write comes first: to where the process is
+ * already, the kernel migrates nothing, and that is cheaper than reading /proc/PID/cgroup
+ * before every move (cgexec2's exec path). Only a refused move reads it: no permission is
+ * needed to stay where one is, so a refusal there is no error.
+ */
 static int move_all(const struct cg_targets *t, pid_t pid, const struct cg_hier *skip,
 		    struct cg_diag *d)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = cg_task_cgroups(pid, 0, &text);
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct cg_target *x = &t->t[i];
+		_cleanup_free_ char *cur = NULL;
+		int k;
 
 		if (x->hier == skip)
 			continue;
-		if (r == 0) {
-			_cleanup_free_ char *cur = NULL;
-
-			if (cg_kparse_proc_cgroup(text, x->hier, &cur) == 0 &&
-			    !strcmp(cur, x->path))
-				continue;
-		}
-		int k = cg_attach(x->hier, x->path, pid, false, d);
-		if (k < 0)
+		k = cg_attach(x->hier, x->path, pid, false, d);
+		if (k >= 0)
+			continue;
+		if (!text && cg_task_cgroups(pid, 0, &text) < 0)
 			return k;
+		if (cg_kparse_proc_cgroup(text, x->hier, &cur) == 0 && !strcmp(cur, x->path))
+			continue;
+		return k;
 	}
 	return 0;
 }

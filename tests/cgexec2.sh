@@ -171,6 +171,25 @@ test_mount_table_unreadable() {
 	cgk_check_mount_table_failure "$X" 125 "[ ! -e '$_cgk_tmp/ran' ]" -g "/$S" touch "$_cgk_tmp/ran"
 }
 
+# The move comes first and /proc/self/cgroup is read only when it is refused: a process already
+# in the cgroup needs no permission to stay. A uid that cannot write the cgroup's cgroup.procs
+# runs COMMAND there when it is there already (the check after a refusal); elsewhere it is
+# refused. Without the check, the refused write fails the first case.
+test_already_there_needs_no_permission() {
+	need_pids || return 0
+	local d u=64123
+	d=$(leaf here) || { fail "mkdir"; return; }
+	cgk_capture sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" "$3" "$4" -g "$5" cat /proc/self/cgroup' _ \
+		"$PSB/here" "$HELPERS/runas" "$u" "$X" "pids:$d"
+	assertEquals "already there: runs ($err)" 0 "$rc"
+	assertContains "already there: in the cgroup" "$out" ":/$d"
+	mkdir -p "$PSB/else"
+	cgk_capture sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" "$3" "$4" -g "$5" true' _ \
+		"$PSB/else" "$HELPERS/runas" "$u" "$X" "pids:$d"
+	assertNotEquals "elsewhere: refused" 0 "$rc"
+	assertContains "elsewhere: says why" "$err" "cgroup /$d"
+}
+
 test_two_cgroups_in_one_hierarchy() {
 	cgk_need_unified || return 0
 	cgk_capture "$X" -g "$S/a" -g "$S/b" true

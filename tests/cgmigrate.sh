@@ -509,10 +509,11 @@ test_drain_storm_frozen_in_seconds() {
 	echo "# storm drain: $el ms: $out" >&2
 	assertEquals "exit ($err)" 0 "$rc"
 	assertEquals "the storm's cgroup is empty" "" "$(cat "$u/storm/cgroup.procs")"
-	# the mechanism: one frozen pass; the time is the freeze of the storm and 300 writes
-	# (20 s under TCG on a host at load 20, 10 s is the goal on a quiet one): bounded loosely
+	# the mechanism: one frozen pass; the time is the freeze of the storm and 300 writes, each
+	# a kernel move of a frozen task (bench/cgmigrate_drain.sh: 4-6 s under TCG at host load
+	# 22, at 0.8-1.3x its floor of freeze, writes and thaw)
 	assertContains "one frozen pass" "$out" "empty after 1 round"
-	assertTrue "in under 30 s ($el ms)" "[ $el -lt 30000 ]"
+	assertTrue "in under 10 s ($el ms)" "[ $el -lt 10000 ]"
 	assertEquals "the destination thawed" "frozen 0" "$(grep frozen "$u/calm/cgroup.events")"
 	"$CGKIT_BIN/cgcreate2" -x -k "/$S/calm" >/dev/null 2>&1
 	n=$(cat "$u/storm/pids.current")
