@@ -30,6 +30,7 @@ K=${CGTOP2_SCRAPE_K:-20}
 ROUNDS=${CGTOP2_SCRAPE_ROUNDS:-5}
 HIER=${CGTOP2_SCRAPE_HIER:-unified}
 NOFILE=${CGTOP2_SCRAPE_NOFILE:-1048576}
+bench=cgtop2_scrape
 
 [ "$(id -u)" -eq 0 ] || { echo "cgtop2_scrape bench: needs root (it makes cgroups); skipped"; exit 0; }
 [ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_scrape bench: build first (make bench builds it)"; exit 1; }
@@ -44,50 +45,9 @@ fi
 case $HIER in memory) echo "cgtop2_scrape bench: not the v1 memory hierarchy"; exit 1 ;; esac
 name=cgkit-test.$$
 tmp=$(mktemp -d)
-server=
 
 . "$(dirname "$0")/lib.sh"
-
-cleanup() {
-	if [ -n "$server" ]; then
-		kill "$server" 2>/dev/null
-		wait "$server" 2>/dev/null
-	fi
-	bench_remove_sandbox
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# CPU microseconds of process $1 so far, every thread (the sampler runs in libmicrohttpd's):
-# schedstat's time on a CPU in ns, where /proc/PID/stat counts 10 ms ticks
-cpu_us() {
-	cat /proc/"$1"/task/*/schedstat | awk '{ ns += $1 } END { printf "%d\n", ns / 1000 }'
-}
-
-# $1 scrapes of URL $2 on one connection; prints curl's time_total (s) of each
-scrapes() {
-	local i
-	for i in $(seq 1 "$1"); do echo "url = \"$2\""; echo "output = \"/dev/null\""; done >"$tmp/curl.cfg"
-	curl -s -K "$tmp/curl.cfg" -w '%{time_total}\n'
-}
-
-# Start the server over the sandbox (environment: $@); sets $server $url.
-start() {
-	# the previous server's "serving" line must not be taken for this one's
-	rm -f "$tmp/err"
-	env "$@" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "/$name" 2>"$tmp/err" &
-	server=$!
-	for i in $(seq 1 1200); do grep -qs serving "$tmp/err" && break; sleep 0.05; done
-	url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
-	[ -n "$url" ] || { echo "cgtop2_scrape bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
-}
-
-stop() {
-	kill "$server"
-	wait "$server" 2>/dev/null
-	server=
-}
+bench_serve_init
 
 # The files a scrape opens in child c00001 (strace -y names an openat's directory fd).
 scrape_files() {
@@ -106,10 +66,7 @@ scrape_files() {
 	done
 }
 
-if [ "$NOFILE" != keep ]; then
-	ulimit -Hn "$NOFILE" 2>/dev/null && ulimit -n "$NOFILE" 2>/dev/null ||
-		echo "cgtop2_scrape bench: could not raise the open-file limit to $NOFILE"
-fi
+bench_nofile "$NOFILE"
 echo "hierarchy $main ($HIER), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $K scrapes a figure, open files $(ulimit -n)"
 # CPU us of one round of the floor over the files $@ in every child
 floor_us() {
@@ -127,16 +84,16 @@ for n in $SIZES; do
 	[ -n "$files" ] || { echo "cgtop2_scrape bench: no file read in /$name/c00001?"; exit 1; }
 	echo "--- $n cgroups (/$name); files per cgroup: $files"
 	for mode in default always_read; do
-		if [ $mode = default ]; then start CGKIT_NOTHING=1; else start CGKIT_STATS_ALWAYS_READ=1; fi
-		scrapes 5 "$url" >/dev/null
+		if [ $mode = default ]; then bench_serve_start; else bench_serve_start CGKIT_STATS_ALWAYS_READ=1; fi
+		bench_scrapes 5 "$url" >/dev/null
 		# the floor and the scrapes in turn: what the host charges for a pread moved by 2x
 		# between two runs an hour apart here, and it must hit both sides alike
 		# shellcheck disable=SC2086 # one file name a word
 		for r in $(seq 1 "$ROUNDS"); do
 			fl=$(floor_us $files) || exit 1
-			c0=$(cpu_us "$server")
-			w=$(scrapes "$K" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
-			echo "$fl $((($(cpu_us "$server") - c0) / K)) $w"
+			c0=$(bench_cpu_us "$server")
+			w=$(bench_scrapes "$K" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+			echo "$fl $((($(bench_cpu_us "$server") - c0) / K)) $w"
 		done >"$tmp/rounds"
 		body=$(curl -s -o /dev/null -w '%{size_download}' "$url")
 		label="scrape, as it runs"
@@ -149,6 +106,6 @@ for n in $SIZES; do
 		printf 'floor                %9s         %9d us CPU  (pread of those files on kept fds; median of %d rounds)\n' "" "$floor" "$ROUNDS"
 		printf '%-20s %9d us wall %9d us CPU  (%d bytes)\n' "$label" "$w" "$c" "$body"
 		echo "ratio scrape/floor ($mode): CPU $ratio (the median of the rounds' ratios)"
-		stop
+		bench_serve_stop
 	done
 done

@@ -24,6 +24,7 @@ FLOOR=$OBJ/bench/cgtop2_floor
 SIZES=${CGTOP2_SERVE_BENCH_SIZES:-1000 10000}
 SCRAPES=${CGTOP2_SERVE_BENCH_SCRAPES:-10000}
 ROUNDS=${CGTOP2_SERVE_BENCH_ROUNDS:-3}
+bench=cgtop2_serve
 
 [ "$(id -u)" -eq 0 ] || { echo "cgtop2_serve bench: needs root (it makes cgroups); skipped"; exit 0; }
 [ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_serve bench: build first (make bench builds it)"; exit 1; }
@@ -34,17 +35,9 @@ main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 [ -n "$main" ] || { echo "cgtop2_serve bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 name=cgkit-test.$$
 tmp=$(mktemp -d)
-server=
 
 . "$(dirname "$0")/lib.sh"
-
-cleanup() {
-	[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-	bench_remove_sandbox
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_serve_init
 
 now_us() {
 	echo $(($(date +%s%N) / 1000))
@@ -59,21 +52,12 @@ rss_kb() {
 	awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"
 }
 
-# $1 scrapes of URL $2 on one connection (more arguments: curl's, such as a header); prints
-# curl's time_total (s) of each
-scrapes() {
-	local i n=$1 u=$2
-	shift 2
-	for i in $(seq 1 "$n"); do echo "url = \"$u\""; echo "output = \"/dev/null\""; done >"$tmp/curl.cfg"
-	curl -s "$@" -K "$tmp/curl.cfg" -w '%{time_total}\n'
-}
-
 # CPU us per scrape of the server over $1 scrapes (more arguments: scrapes's); the wall time
 # (median, us) goes to $tmp/wall
 scrape_cpu() {
 	local c0 n=$1
 	c0=$(cpu_us "$server")
-	scrapes "$@" | awk '{ printf "%d\n", $1 * 1000000 }' | median >"$tmp/wall"
+	bench_scrapes "$@" | awk '{ printf "%d\n", $1 * 1000000 }' | median >"$tmp/wall"
 	echo $((($(cpu_us "$server") - c0) / n))
 }
 
@@ -92,16 +76,9 @@ for n in $SIZES; do
 	for mode in default always_read; do
 		env=CGKIT_NOTHING=1
 		[ $mode = always_read ] && env=CGKIT_STATS_ALWAYS_READ=1
-		# the previous server's "serving" line must not be taken for this one's
-		rm -f "$tmp/err"
-		env "$env" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "/$name" 2>"$tmp/err" &
-		server=$!
-		# the first scan of 10,000 cgroups took 6.5 s on a loaded machine: up to 60 s
-		for i in $(seq 1 1200); do grep -qs serving "$tmp/err" && break; sleep 0.05; done
-		url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
-		[ -n "$url" ] || { echo "cgtop2_serve bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
-		scrapes 5 "$url" >/dev/null
-		scrapes 5 "$url" -H 'Accept-Encoding: gzip' >/dev/null
+		bench_serve_start "$env"
+		bench_scrapes 5 "$url" >/dev/null
+		bench_scrapes 5 "$url" -H 'Accept-Encoding: gzip' >/dev/null
 		echo "$([ $mode = default ] && echo "as it runs:" || echo "CGKIT_STATS_ALWAYS_READ=1 (every file re-read):")"
 		# Batch steady is a difference of two runs that both hold two full scans (1.2 s of CPU
 		# at 10,000 cgroups): as it runs, 100 refreshes there, so that the scans' spread (20 %
@@ -141,21 +118,17 @@ for n in $SIZES; do
 			left=$SCRAPES
 			while [ "$left" -gt 0 ]; do
 				b=$((left > 1000 ? 1000 : left))
-				scrapes "$b" "$url" >/dev/null
+				bench_scrapes "$b" "$url" >/dev/null
 				left=$((left - b))
 			done
 			r1=$(rss_kb "$server")
 			echo "  RSS of the server: $r0 KiB before, $r1 KiB after $SCRAPES scrapes ($((r1 - r0)) KiB; $((($(now_us) - t0) / 1000)) ms)"
 		fi
 		[ $mode = always_read ] && break
-		kill "$server"
-		wait "$server" 2>/dev/null
+		bench_serve_stop
 	done
 	gz=$(curl -s -H 'Accept-Encoding: gzip' -o "$tmp/gz" -w '%{size_download}' "$url")
 	plain=$(curl -s -o "$tmp/plain" -w '%{size_download}' "$url")
 	echo "body: $plain bytes, $gz gzipped"
-
-	kill "$server"
-	wait "$server" 2>/dev/null
-	server=
+	bench_serve_stop
 done

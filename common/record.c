@@ -121,6 +121,8 @@ static const struct field row_fields[] = {
 	XF("cpu_max_quota", CG_X_CPU_QUOTA),
 	XF("cpu_max_period", CG_X_CPU_PERIOD),
 	XF("cpu_weight", CG_X_CPU_WEIGHT),
+	XF("memory_mapped_file", CG_X_MEM_MAPPED_FILE),
+	XF("cpu_shares", CG_X_CPU_SHARES),
 };
 
 static const struct field thread_fields[] = {

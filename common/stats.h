@@ -80,7 +80,7 @@ enum cg_stat_x {
 	 * total_shmem, total_inactive_file; kernel from memory.kmem.usage_in_bytes; no slab or
 	 * sock); working set = memory - inactive_file (as cAdvisor); swap.current (v1
 	 * memory.memsw.usage_in_bytes minus the memory figure, as cAdvisor, where swap is
-	 * accounted) */
+	 * accounted); file_mapped (v1 total_mapped_file) */
 	CG_X_MEM_PEAK,
 	CG_X_MEM_ANON,
 	CG_X_MEM_FILE,
@@ -91,6 +91,7 @@ enum cg_stat_x {
 	CG_X_MEM_INACTIVE_FILE,
 	CG_X_MEM_WORKING_SET,
 	CG_X_MEM_SWAP,
+	CG_X_MEM_MAPPED_FILE,
 	/* limits, bytes or CG_UNLIMITED: memory.max (v1 limit_in_bytes), high, low, min, swap.max
 	 * (v1 has no swap-only limit: CG_X_MEM_MEMSW_MAX) */
 	CG_X_MEM_MAX,
@@ -120,10 +121,12 @@ enum cg_stat_x {
 	CG_X_PIDS_MAX,
 	CG_X_PIDS_EV_MAX,
 	/* CG_COLL_LIMITS: cpu.max's quota (CG_UNLIMITED for max) and period in microseconds (v1
-	 * cpu.cfs_quota_us, cpu.cfs_period_us), cpu.weight (v1 cpu.shares as the kernel maps it) */
+	 * cpu.cfs_quota_us, cpu.cfs_period_us), cpu.weight (v1 cpu.shares as the kernel maps it);
+	 * v1 only: cpu.shares as it reads (the weight does not give it back: cAdvisor's figure) */
 	CG_X_CPU_QUOTA,
 	CG_X_CPU_PERIOD,
 	CG_X_CPU_WEIGHT,
+	CG_X_CPU_SHARES,
 	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
 	 * the full avg10 figures are in psi_full[], the other averages in psi_avg[], their bits
 	 * here (CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource) */

@@ -350,11 +350,12 @@ static void v1_swap(struct cg_stats *s, struct node *n)
 
 static void collect_memory(struct cg_stats *s, struct node *n)
 {
-	static const char *const stat_keys[] = { "anon", "file", "kernel",	 "shmem",
-						 "slab", "sock", "inactive_file" };
-	static const int stat_idx[] = { CG_X_MEM_ANON,	       CG_X_MEM_FILE, CG_X_MEM_KERNEL,
-					CG_X_MEM_SHMEM,	       CG_X_MEM_SLAB, CG_X_MEM_SOCK,
-					CG_X_MEM_INACTIVE_FILE };
+	static const char *const stat_keys[] = { "anon", "file", "kernel",	  "shmem",
+						 "slab", "sock", "inactive_file", "file_mapped" };
+	static const int stat_idx[] = { CG_X_MEM_ANON,		CG_X_MEM_FILE,
+					CG_X_MEM_KERNEL,	CG_X_MEM_SHMEM,
+					CG_X_MEM_SLAB,		CG_X_MEM_SOCK,
+					CG_X_MEM_INACTIVE_FILE, CG_X_MEM_MAPPED_FILE };
 	static const char *const ev_keys[] = { "low", "high",	  "max",
 					       "oom", "oom_kill", "oom_group_kill" };
 	static const int ev_idx[] = { CG_X_MEM_EV_LOW,	    CG_X_MEM_EV_HIGH,
@@ -365,9 +366,9 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 	 * NR_ANON_MAPPED (anon), cache NR_FILE_PAGES (file), shmem NR_SHMEM
 	 */
 	static const char *const v1_keys[] = { "total_rss", "total_cache", "total_shmem",
-					       "total_inactive_file" };
+					       "total_inactive_file", "total_mapped_file" };
 	static const int v1_idx[] = { CG_X_MEM_ANON, CG_X_MEM_FILE, CG_X_MEM_SHMEM,
-				      CG_X_MEM_INACTIVE_FILE };
+				      CG_X_MEM_INACTIVE_FILE, CG_X_MEM_MAPPED_FILE };
 	static const char *const oom_keys[] = { "under_oom", "oom_kill" };
 	static const int oom_idx[] = { CG_X_MEM_UNDER_OOM, CG_X_MEM_EV_OOM_KILL };
 	static const struct {

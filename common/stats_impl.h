@@ -168,7 +168,7 @@ struct node {
 	unsigned prev_have;
 	/* the limits collector's last read (0: none yet) and its numbers, CG_X_CPU_QUOTA on */
 	uint64_t limits_t;
-	uint64_t limits_x[3];
+	uint64_t limits_x[4];
 	unsigned limits_have;
 	struct cg_stat_row row;
 };

@@ -125,10 +125,12 @@ static void read_cpu(struct cg_stats *s, struct node *n)
 	} else {
 		_cleanup_free_ char *shares = read_limit(s, n, F_X_CPU_V1_SHARES);
 
-		if (shares && cg_parse_u64(shares, UINT64_MAX, &v) < 0)
+		if (shares && cg_parse_u64(shares, UINT64_MAX, &v) < 0) {
 			s->coll_errors[CG_COLL_LIMITS]++;
-		else if (shares)
+		} else if (shares) {
 			keep(n, CG_X_CPU_WEIGHT, cg_cpu_weight_from_shares(v));
+			keep(n, CG_X_CPU_SHARES, v);
+		}
 	}
 }
 
@@ -187,7 +189,7 @@ void st_limits_collect(struct cg_stats *s, struct node *n)
 		read_cpu(s, n);
 		read_texts(s, n);
 	}
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < (int)ARRAY_SIZE(n->limits_x); i++) {
 		if (!(n->limits_have & (1u << i)))
 			continue;
 		n->row.x[CG_X_CPU_QUOTA + i] = n->limits_x[i];

@@ -195,9 +195,10 @@ test_fixture_invalid_utf8() {
 	assertEquals "json decodes, U+FFFD for the bad byte, the good name kept" "ok" "$(printf '%s' "$out" |
 		python3 -c 'import json,sys; p=[c["path"] for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if "/b\ufffdd" in p and "/caf\u00e9" in p else p)')"
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F openmetrics -1 --depth=1
-	# a label value holds the table's escapes (the byte as \xff), quoted as OpenMetrics quotes
+	# a label value holds the table's escapes (the byte as \xff), quoted as OpenMetrics quotes,
+	# and says so; a name of valid UTF-8 is itself
 	assertEquals "openmetrics decodes" "ok" "$(printf '%s' "$out" |
-		python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); print("ok" if "cgroup=\"/b\\\\xffd\"" in t else t[:200])')"
+		python3 -c 'import sys; t=sys.stdin.buffer.read().decode("utf-8"); print("ok" if "cgroup=\"/b\\\\xffd\",escaped=\"true\"}" in t and "cgroup=\"/caf\u00e9\"}" in t else t[:200])')"
 }
 
 # Checks one format's output ($1: json csv openmetrics table) of the cgroups named in
@@ -205,7 +206,7 @@ test_fixture_invalid_utf8() {
 # one row, record or sample line each, written as the man page says; the text is UTF-8 with
 # no control character but the newlines that end lines. Prints what is wrong, or "ok".
 names_check() {
-	python3 -c "$(cat <<'PY'
+	PYTHONPATH=$CGKIT_TOP/tests/helpers python3 -c "$(cat <<'PY'
 import csv, io, json, re, sys
 fmt, names = sys.argv[1], [n for n in open(sys.argv[2], "rb").read().split(b"\0") if n]
 raw = sys.stdin.buffer.read()
@@ -213,27 +214,12 @@ try:
     text = raw.decode("utf-8")
 except UnicodeDecodeError as e:
     sys.exit(print("not UTF-8: %s: %r" % (e, raw[max(0, e.start - 20):e.start + 20])))
-def is_ctl(c):
-    return ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0
+from names import is_ctl, label_value, table
 ctl = [c for c in text if is_ctl(c) and c != "\n"]
 if ctl:
     sys.exit(print("raw control characters: %r" % ctl[:5]))
 def u8(n):  # a byte that is no UTF-8 is U+FFFD (the names have single ones)
     return n.decode("utf-8", "replace")
-def table(n):  # \t \n \r, \xNN per byte of another control character or of no UTF-8, \\
-    out = ""
-    for c in n.decode("utf-8", "surrogateescape"):
-        if c in "\t\n\r":
-            out += {"\t": "\\t", "\n": "\\n", "\r": "\\r"}[c]
-        elif 0xdc80 <= ord(c) <= 0xdcff:
-            out += "\\x%02x" % (ord(c) - 0xdc00)
-        elif is_ctl(c):
-            out += "".join("\\x%02x" % b for b in c.encode())
-        elif c == "\\":
-            out += "\\\\"
-        else:
-            out += c
-    return out
 bad, lines = [], text.splitlines()
 if fmt == "json":
     want = sorted(u8(n) for n in names)
@@ -254,8 +240,9 @@ elif fmt == "csv":
     if got != sorted(want * refreshes) or not refreshes:
         bad.append("csv paths %r, not %r" % (got, want))
 elif fmt == "openmetrics":
-    # a label value is the table's text: \xNN for control bytes, reversible
-    want = sorted(table(n) for n in names)
+    # a label value is the name itself where it is UTF-8 with no control character; else the
+    # table's text (\xNN for control bytes, reversible) and the sample says escaped="true"
+    want = sorted(v + ("\0" if esc else "") for v, esc in map(label_value, names))
     name = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
     label = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*"'
     sample = re.compile(r"^%s(\{%s(,%s)*\})? (-?[0-9]+(\.[0-9]+)?|\+Inf)$" % (name, label, label))
@@ -264,9 +251,10 @@ elif fmt == "openmetrics":
     for l in lines:
         if not (sample.match(l) or meta.match(l)):
             bad.append("not OpenMetrics: %r" % l)
-        m = re.match(r'^cgroup_cpu_usage_seconds_total\{cgroup="((?:[^"\\]|\\.)*)"\}', l)
+        m = re.match(r'^cgroup_cpu_usage_seconds_total\{cgroup="((?:[^"\\]|\\.)*)"(,escaped="true")?\}', l)
         if m:
             v = re.sub(r"\\(.)", lambda e: "\n" if e.group(1) == "n" else e.group(1), m.group(1))
+            v += "\0" if m.group(2) else ""
             if v in want:
                 got.append(v)
     refreshes = lines.count("# EOF")

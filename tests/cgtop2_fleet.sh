@@ -29,6 +29,14 @@ fleet_tree() {
 		{ fail "cannot make the fleet's cgroups"; return 1; }
 }
 
+# promtool check metrics finds nothing in exposition $1 but cAdvisor's own counter without
+# _total, container_memory_failcnt (man cgtop2, CADVISOR COMPATIBILITY); nothing without promtool.
+promtool_clean() {
+	command -v promtool >/dev/null || return 0
+	assertEquals "promtool says nothing" "" "$(echo "$1" | promtool check metrics 2>&1 |
+		grep -vx 'container_memory_failcnt counter metrics should have "_total" suffix')"
+}
+
 # GET $1 on the server; the body in $out, the status in $code.
 get() {
 	out=$(curl -s --max-time 10 -o - -w '\n%{http_code}' "http://127.0.0.1:$PORT$1")
@@ -81,6 +89,7 @@ test_fixture_compat_cadvisor_values() {
 		'container_memory_cache{id="/svc"} 52428800' \
 		'container_memory_swap{id="/svc"} 4096' \
 		'container_memory_kernel_usage{id="/svc"} 6291456' \
+		'container_memory_mapped_file{id="/svc"} 2097152' \
 		'container_memory_max_usage_bytes{id="/svc"} 209715200' \
 		'container_memory_failcnt{id="/svc"} 5' \
 		'container_oom_events_total{id="/svc"} 1' \
@@ -106,10 +115,218 @@ test_fixture_compat_cadvisor_values() {
 	assertContains "$out" 'container_spec_memory_reservation_limit_bytes{id="/svc"} 268435456'
 	assertContains "$out" 'container_spec_memory_swap_limit_bytes{id="/svc"} 1073741824'
 	assertContains "$out" 'container_memory_failcnt{id="/svc"} 6'
+	assertContains "v1: total_mapped_file" "$out" 'container_memory_mapped_file{id="/svc"} 1048576'
+}
+
+# cAdvisor's CPU spec families on every layout (tests/fixtures/cgtop2/limits: cpu.max 50000
+# 100000 and cpu.weight 50 in /web; v1 cfs_quota_us 50000, cfs_period_us 100000, shares 512,
+# and /free without a quota, shares 1024): quota and period in microseconds, no quota sample for
+# "max" or -1 (cAdvisor leaves it out), v1's shares as they are, and cgroup2's weight as cAdvisor
+# converts it back (2 + (weight - 1) * 262142 / 9999: 50 is 1286, 1 is 2, 10000 is 262144).
+test_fixture_compat_cadvisor_cpu_spec() {
+	local l LFX=$FIXTURES/cgtop2/limits dir=$_cgk_tmp/spec
+	mkdir -p "$dir"
+	cp -R "$LFX/unified" "$dir/"
+	echo "max 100000" >"$dir/unified/free/cpu.max"
+	echo 1 >"$dir/unified/free/cpu.weight"
+	mkdir "$dir/unified/top"
+	echo "usage_usec 1" >"$dir/unified/top/cpu.stat"
+	echo "200000 1000000" >"$dir/unified/top/cpu.max"
+	echo 10000 >"$dir/unified/top/cpu.weight"
+	sed "s|@DIR@|$dir|" "$LFX/unified.mountinfo.in" >"$_cgk_tmp/spec.unified"
+	cgk_capture env CGKIT_MOUNTINFO="$_cgk_tmp/spec.unified" "$T" -F prometheus --compat=cadvisor -1
+	assertEquals "exit" 0 "$rc"
+	for l in '# TYPE container_spec_cpu_period gauge' '# TYPE container_spec_cpu_quota gauge' \
+		'# TYPE container_spec_cpu_shares gauge' \
+		'container_spec_cpu_period{id="/web"} 100000' 'container_spec_cpu_quota{id="/web"} 50000' \
+		'container_spec_cpu_shares{id="/web"} 1286' 'container_spec_cpu_period{id="/free"} 100000' \
+		'container_spec_cpu_shares{id="/free"} 2' 'container_spec_cpu_quota{id="/top"} 200000' \
+		'container_spec_cpu_period{id="/top"} 1000000' 'container_spec_cpu_shares{id="/top"} 262144'; do
+		assertContains "unified: $l" "$out" "$l"
+	done
+	assertNotContains "no quota sample for max" "$out" 'container_spec_cpu_quota{id="/free"}'
+	promtool_clean "$out"
+	# ?collect[]=cpu's area: with cgkit's names, no family of the limits collector
+	cgk_capture env CGKIT_MOUNTINFO="$_cgk_tmp/spec.unified" "$T" -F prometheus -1 --collectors=all
+	assertNotContains "cgkit's names have no spec family" "$out" "spec_cpu"
+	for l in legacy hybrid; do
+		sed "s|@DIR@|$LFX|" "$LFX/$l.mountinfo.in" >"$_cgk_tmp/spec.$l"
+		cgk_capture env CGKIT_MOUNTINFO="$_cgk_tmp/spec.$l" "$T" -F openmetrics --compat=cadvisor -1
+		assertEquals "$l exit" 0 "$rc"
+		assertContains "$l" "$out" 'container_spec_cpu_period{id="/web"} 100000'
+		assertContains "$l" "$out" 'container_spec_cpu_quota{id="/web"} 50000'
+		assertContains "$l: v1 shares as they are" "$out" 'container_spec_cpu_shares{id="/web"} 512'
+		assertContains "$l" "$out" 'container_spec_cpu_period{id="/free"} 100000'
+		assertContains "$l" "$out" 'container_spec_cpu_shares{id="/free"} 1024'
+		assertNotContains "$l: no quota sample for -1" "$out" 'container_spec_cpu_quota{id="/free"}'
+	done
+}
+
+# cAdvisor's CPU spec families against the files of the live kernel: a cgroup with a quota, a
+# period and a weight, and one without a quota, in the cpu controller's hierarchy (this hybrid
+# host: v1 cpu.cfs_quota_us, cpu.cfs_period_us, cpu.shares; the unified VM: cpu.max and
+# cpu.weight); container_memory_mapped_file against the root's memory.stat as it reads around
+# the scrape (memory's hierarchy: v1 total_mapped_file, cgroup2 file_mapped).
+test_live_compat_cpu_spec_and_mapped_file() {
+	local d v1 lim_shares free_shares free_period w m a b v
+	cgk_need_root || return 0
+	if [ -n "$(cgk_mnt cpu)" ] && [ "$(cgk_mnt cpu)" != "$(cgk_mnt unified)" ]; then
+		v1=1
+		d=$(cgk_sandbox cpu) || { fail "no sandbox"; return 0; }
+		mkdir "$d/lim" "$d/free"
+		echo 50000 >"$d/lim/cpu.cfs_period_us"
+		echo 20000 >"$d/lim/cpu.cfs_quota_us"
+		echo 300 >"$d/lim/cpu.shares"
+		lim_shares=$(cat "$d/lim/cpu.shares")
+		free_shares=$(cat "$d/free/cpu.shares")
+		free_period=$(cat "$d/free/cpu.cfs_period_us")
+	else
+		v1=
+		cgk_need_v2 cpu || return 0
+		d=$(cgk_sandbox unified) || { fail "no sandbox"; return 0; }
+		echo +cpu >"$d/cgroup.subtree_control"
+		mkdir "$d/lim" "$d/free"
+		echo "20000 50000" >"$d/lim/cpu.max"
+		echo 37 >"$d/lim/cpu.weight"
+		w=$(cat "$d/lim/cpu.weight")
+		lim_shares=$((2 + (w - 1) * 262142 / 9999))
+		w=$(cat "$d/free/cpu.weight")
+		free_shares=$((2 + (w - 1) * 262142 / 9999))
+		free_period=$(cut -d' ' -f2 "$d/free/cpu.max")
+	fi
+	# cAdvisor's line: 2 + 36 * 262142 / 9999
+	assertEquals "300 shares, or weight 37" "$([ -n "$v1" ] && echo 300 || echo 945)" "$lim_shares"
+	cgk_capture "$T" -F prometheus --compat=cadvisor -1 --depth=1 "/$S"
+	assertEquals "exit" 0 "$rc"
+	assertContains "$out" "container_spec_cpu_quota{id=\"/$S/lim\"} 20000"
+	assertContains "$out" "container_spec_cpu_period{id=\"/$S/lim\"} 50000"
+	assertContains "$out" "container_spec_cpu_shares{id=\"/$S/lim\"} $lim_shares"
+	assertContains "$out" "container_spec_cpu_period{id=\"/$S/free\"} $free_period"
+	assertContains "$out" "container_spec_cpu_shares{id=\"/$S/free\"} $free_shares"
+	assertNotContains "no quota: no sample" "$out" "container_spec_cpu_quota{id=\"/$S/free\"}"
+	# cgroup2: a process of the test's in a cgroup of its own maps a file it wrote there (its
+	# pages charged to that cgroup): file_mapped is more than 0 and steady
+	if [ -z "$v1" ] && grep -qw memory "$d/cgroup.controllers"; then
+		echo +memory >"$d/cgroup.subtree_control"
+		mkdir "$d/map" "$_cgk_tmp/map"
+		# (busybox's sh has sleep built in: its path from bash)
+		sh -c 'echo $$ >"$1/cgroup.procs"; cp "$3" "$2/sleep" && exec "$2/sleep" 60' \
+			_ "$d/map" "$_cgk_tmp/map" "$(type -P sleep)" &
+		_pids+=($!)
+		cgk_wait_for awk '$1 == "file_mapped" && $2 > 0 { f = 1 } END { exit !f }' "$d/map/memory.stat" ||
+			fail "file_mapped stayed 0: $(cat "$d/map/memory.stat" | tr '\n' ' ')"
+		a=$(awk '$1 == "file_mapped" { print $2 }' "$d/map/memory.stat")
+		cgk_capture "$T" -F prometheus --compat=cadvisor -1 --depth=1 "/$S"
+		assertContains "file_mapped $a of a process's mapping" "$out" \
+			"container_memory_mapped_file{id=\"/$S/map\"} $a"
+		assertNotEquals "more than 0" 0 "$a"
+	fi
+	# the root's mapped files, a live figure: within what the file said before and after
+	m=$(cgk_mnt memory)
+	if [ -f "$m/memory.stat" ]; then
+		a=$(awk '$1 == "total_mapped_file" || $1 == "file_mapped" { print $2 }' "$m/memory.stat")
+		cgk_capture "$T" -F prometheus --compat=cadvisor -1 --depth=0 /
+		b=$(awk '$1 == "total_mapped_file" || $1 == "file_mapped" { print $2 }' "$m/memory.stat")
+		v=$(echo "$out" | sed -n 's/^container_memory_mapped_file{id="\/"} //p')
+		assertTrue "container_memory_mapped_file '$v' of the root is memory.stat's ($a, then $b)" \
+			"awk -v v='$v' -v a='$a' -v b='$b' 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a; exit !(v != \"\" && v >= lo * 0.9 && v <= hi * 1.1) }'"
+	else
+		echo "NOTE ${_shunit_test_:-}: no memory.stat at the root of memory's hierarchy here"
+	fi
+}
+
+# Label values are the paths as they are, in the exposition and in PromQL: a systemd name with
+# \x2d (a backslash in the name) and a space need nothing but the exposition's own escaping; a
+# control character or a byte of no UTF-8 cannot be a label value (Prometheus wants UTF-8): the
+# table's reversible text with escaped="true". promtool takes both; a real Prometheus scraping
+# --listen answers a query that names the path as it is.
+LV_NAMES=('foo\x2dbar.service' 'with space' 'quote"d' $'tab\there' $'b\xffd')
+
+label_tree() {
+	local n
+	cgk_need_root || return 1
+	cgk_need_unified || return 1
+	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
+	for n in "${LV_NAMES[@]}"; do
+		mkdir -p "$U/$n" || { fail "cannot make a cgroup"; return 1; }
+	done
+}
+
+test_live_label_values_are_paths() {
+	label_tree || return 0
+	cgk_capture "$T" -F prometheus -1 --depth=1 "/$S"
+	assertEquals "exit" 0 "$rc"
+	# one backslash of the name is the exposition's \\, once
+	assertContains "systemd's \\x2d" "$out" "cgroup_tasks{cgroup=\"/$S/foo\\\\x2dbar.service\",unit=\"foo\\\\x2dbar.service\"} "
+	assertContains "a space" "$out" "cgroup_tasks{cgroup=\"/$S/with space\"} "
+	assertContains "a quote" "$out" "cgroup_tasks{cgroup=\"/$S/quote\\\"d\"} "
+	assertContains "a tab: the table's \\t" "$out" "cgroup_tasks{cgroup=\"/$S/tab\\\\there\",escaped=\"true\"} "
+	assertContains "no UTF-8: the table's \\xff" "$out" "cgroup_tasks{cgroup=\"/$S/b\\\\xffd\",escaped=\"true\"} "
+	assertNotContains "a plain name is not marked" "$out" "with space\",escaped"
+	promtool_clean "$out"
+	cgk_capture "$T" -F openmetrics --compat=cadvisor -1 --depth=1 "/$S"
+	assertContains "cAdvisor's id alike" "$out" "container_threads{id=\"/$S/foo\\\\x2dbar.service\",unit=\"foo\\\\x2dbar.service\"} "
+	assertContains "$out" "container_threads{id=\"/$S/b\\\\xffd\",escaped=\"true\"} "
+}
+
+# What PromQL sees: each cgroup's label as Prometheus stored it, from its query API, is the
+# cgroup's path (os.listdir's bytes); the escaped ones are the table's text of it, reversibly.
+test_live_label_values_in_promql() {
+	local cfg=$_cgk_tmp/lvprom i res
+	command -v prometheus >/dev/null || { cgk_skip "prometheus is not installed"; return 0; }
+	command -v python3 >/dev/null || { cgk_skip "no python3 to read the API's JSON"; return 0; }
+	label_tree || return 0
+	cgk_listen --depth=1 "/$S" || return 0
+	mkdir -p "$cfg"
+	cat >"$cfg/prometheus.yml" <<-EOF
+		global:
+		  scrape_interval: 1s
+		  scrape_timeout: 1s
+		scrape_configs:
+		  - job_name: cgtop2
+		    static_configs: [{ targets: ['127.0.0.1:$PORT'] }]
+	EOF
+	cgk_prometheus "$cfg/prometheus.yml" "$cfg" || return 0
+	for i in $(seq 1 120); do
+		res=$(lv_check "$U" 2>&1)
+		[ "$res" = ok ] && break
+		sleep 0.5
+	done
+	assertEquals "the label values Prometheus holds" "ok" "$res"
+}
+
+# "ok" when every cgroup below $1 is found by a PromQL matcher of its path as it is (a plain
+# name) or of the table's text with escaped="true", and the label comes back as that; else what
+# is not.
+lv_check() {
+	PYTHONPATH=$CGKIT_TOP/tests/helpers python3 - "$1" "/$S" "$PROM" <<'PY'
+import json, os, sys, urllib.parse, urllib.request
+from names import label_value
+top, base, prom = os.fsencode(sys.argv[1]), sys.argv[2], sys.argv[3]
+def promql(s):  # a PromQL string literal of s
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+bad = []
+names = [n for n in os.listdir(top) if os.path.isdir(os.path.join(top, n))]
+if len(names) != 5:
+    bad.append("%d cgroups" % len(names))
+for n in names:
+    v, esc = label_value(n)
+    value = base + "/" + v
+    q = "cgroup_tasks{cgroup=%s%s}" % (promql(value), ',escaped="true"' if esc else "")
+    url = "http://%s/api/v1/query?query=%s" % (prom, urllib.parse.quote(q))
+    try:
+        r = json.load(urllib.request.urlopen(url, timeout=5))
+    except Exception as e:
+        bad.append("%s: %s" % (q, e))
+        continue
+    res = r.get("data", {}).get("result", [])
+    if len(res) != 1 or res[0]["metric"].get("cgroup") != value:
+        bad.append("%s: %r" % (q, res))
+print("\n".join(bad) if bad else "ok")
+PY
 }
 
 test_live_origin_labels() {
-	local res
 	fleet_tree || return 0
 	cgk_capture "$T" -F prometheus -1 --depth=6 "/$S"
 	assertEquals "exit" 0 "$rc"
@@ -117,18 +334,15 @@ test_live_origin_labels() {
 		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/$CTR\",unit=\"cri-containerd-$ID.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$ID\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
 	assertContains "a service's own cgroup" "$out" \
 		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/system.slice/nginx.service/worker\",unit=\"nginx.service\",slice=\"system.slice\"} "
-	assertContains "a machine, unescaped (the path and unit: a backslash escaped, reversibly, then for the label)" "$out" \
-		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/machine.slice/machine-qemu\\\\\\\\x2d1\\\\\\\\x2dvm.scope\",unit=\"machine-qemu\\\\\\\\x2d1\\\\\\\\x2dvm.scope\",slice=\"machine.slice\",machine=\"qemu-1-vm\"} "
+	assertContains "a machine, unescaped (the path and unit as they are: the exposition's \\\\ is one backslash)" "$out" \
+		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/machine.slice/machine-qemu\\\\x2d1\\\\x2dvm.scope\",unit=\"machine-qemu\\\\x2d1\\\\x2dvm.scope\",slice=\"machine.slice\",machine=\"qemu-1-vm\"} "
 	assertContains "Docker's cgroupfs driver" "$out" \
 		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/docker/$ID\",container_id=\"$ID\"} "
 	assertContains "nothing to say: no label" "$out" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S\"} "
 	# every family carries them: the collector errors are the exposition's own
 	assertEquals "every cgroup sample is labelled" "" \
 		"$(echo "$out" | grep "cgroup=\"/$S/$CTR\"" | grep -v "container_id=\"$ID\"")"
-	if command -v promtool >/dev/null; then
-		res=$(echo "$out" | promtool check metrics 2>&1) || fail "promtool: $res"
-		assertEquals "promtool says nothing" "" "$res"
-	fi
+	promtool_clean "$out"
 	cgk_capture "$T" -F json -1 --depth=6 "/$S"
 	assertContains "JSON carries the same fields" "$out" \
 		"{\"path\":\"/$S/$CTR\",\"origin\":{\"unit\":\"cri-containerd-$ID.scope\",\"slice\":\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",\"container_id\":\"$ID\",\"pod_uid\":\"1234abcd-5678-90ef-abcd-1234567890ab\",\"qos\":\"burstable\"},"
@@ -136,7 +350,7 @@ test_live_origin_labels() {
 }
 
 test_live_compat_cadvisor() {
-	local res l
+	local l
 	fleet_tree || return 0
 	cgk_capture "$T" -F prometheus --compat=cadvisor -1 --depth=6 "/$S"
 	assertEquals "exit" 0 "$rc"
@@ -151,10 +365,7 @@ test_live_compat_cadvisor() {
 	assertNotContains "no native family" "$out" "cgroup_cpu_usage_seconds_total"
 	assertEquals "container_last_seen is now, in seconds" 1 \
 		"$(echo "$out" | awk -v now="$(date +%s)" -v id="id=\"/$S\"}" '$1 ~ /^container_last_seen/ && index($1, id) { d = $2 - now; print (d > -30 && d < 30) }')"
-	if command -v promtool >/dev/null; then
-		res=$(echo "$out" | promtool check metrics 2>&1) || fail "promtool: $res"
-		assertEquals "promtool says nothing" "" "$res"
-	fi
+	promtool_clean "$out"
 	cgk_capture "$T" -F openmetrics --compat=cadvisor -1 --depth=1 "/$S"
 	assertEquals "openmetrics exit" 0 "$rc"
 	assertContains "OpenMetrics: a counter family without _total" "$out" \

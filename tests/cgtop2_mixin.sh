@@ -119,7 +119,7 @@ test_dashboard_and_rule_names_exist() {
 # A Prometheus scraping 127.0.0.1:$1 every second as job cgtop2, with rule file $2 evaluated
 # every second; sets PROM (host:port) and PROM_PID.
 prometheus_start() {
-	local cfg=$_cgk_tmp/prom.$RANDOM p
+	local cfg=$_cgk_tmp/prom.$RANDOM
 	mkdir -p "$cfg"
 	cp "$MIXIN/$2" "$cfg/"
 	cat >"$cfg/prometheus.yml" <<-EOF
@@ -132,12 +132,7 @@ prometheus_start() {
 		  - job_name: cgtop2
 		    static_configs: [{ targets: ['127.0.0.1:$1'] }]
 	EOF
-	p=$(cgk_free_port) || { fail "no free port for Prometheus"; return 1; }
-	PROM=127.0.0.1:$p
-	prometheus --config.file="$cfg/prometheus.yml" --storage.tsdb.path="$cfg/tsdb" \
-		--web.listen-address="$PROM" >"$cfg/log" 2>&1 &
-	PROM_PID=$!
-	_pids+=("$PROM_PID")
+	cgk_prometheus "$cfg/prometheus.yml" "$cfg"
 }
 
 # Prometheus's answer to API path $1 (GET), into stdout.

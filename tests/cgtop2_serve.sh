@@ -799,7 +799,7 @@ prom_query() {
 }
 
 test_prometheus_scrapes() {
-	local plain tls cfg p i v v_plain v_tls up_wrong k0 k1 kernel
+	local plain tls cfg i v v_plain v_tls up_wrong k0 k1 kernel
 	cgk_need_root || return 0
 	cgk_need_prog prometheus || return 0
 	# Prometheus speaks TLS itself: certificates, no curl
@@ -829,11 +829,7 @@ test_prometheus_scrapes() {
 		    basic_auth: { username: scraper, password: wrong }
 		    static_configs: [{ targets: ['127.0.0.1:$tls'] }]
 	EOF
-	p=$(cgk_free_port) || { fail "no free port for Prometheus"; return 0; }
-	PROM=127.0.0.1:$p
-	prometheus --config.file="$cfg" --storage.tsdb.path="$_cgk_tmp/tsdb" \
-		--web.listen-address="$PROM" >"$_cgk_tmp/prometheus.log" 2>&1 &
-	_pids+=($!)
+	cgk_prometheus "$cfg" "$_cgk_tmp" || return 0
 	# a rate over 5 s of 1 s scrapes: wait for its samples (Prometheus starts in a few seconds)
 	for i in $(seq 1 60); do
 		v_plain=$(prom_query "rate(cgroup_cpu_usage_seconds_total{job=\"plain\",cgroup=\"/$S/busy\"}[5s])")

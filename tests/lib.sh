@@ -311,6 +311,18 @@ cgk_free_port() {
 	return 1
 }
 
+# Prometheus with configuration file $1, its data and log in directory $2, on a free port of
+# 127.0.0.1, in the background (killed with the suite's _pids); sets PROM (host:port), PROM_PID.
+cgk_prometheus() {
+	local p
+	p=$(cgk_free_port) || { fail "no free port for Prometheus"; return 1; }
+	PROM=127.0.0.1:$p
+	prometheus --config.file="$1" --storage.tsdb.path="$2/tsdb" --web.listen-address="$PROM" \
+		>"$2/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	_pids+=("$PROM_PID")
+}
+
 # cgtop2 --listen on 127.0.0.1, port 0, with the arguments given, in the background (killed
 # with the suite's _pids); sets PORT once it serves (the first sample comes before).
 cgk_listen() {

@@ -9,13 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "render.h"
 #include "text.h"
 #include "cleanup.h"
-#include "origin.h"
+#include "labels.h"
 #include "parse.h"
 
 /* T_BARE_COUNTER: cAdvisor's container_memory_failcnt, a counter whose samples have no _total */
@@ -40,8 +39,12 @@ enum vsrc {
 	V_SEEN, /* the sample's wall-clock time */
 };
 
-/* How a number is written. N_LIMIT0: a limit, 0 without one (cAdvisor's spec families). */
-enum vfmt { N_INT, N_NS, N_US, N_LIMIT, N_RATIO, N_LIMIT0 };
+/*
+ * How a number is written. N_LIMIT0: a limit, 0 without one (cAdvisor's spec families);
+ * N_SET: a limit, no sample without one (cAdvisor's container_spec_cpu_quota); N_SHARES: v1
+ * cpu.shares as it is, or from x[alt], cpu.weight, cAdvisor's shares for it.
+ */
+enum vfmt { N_INT, N_NS, N_US, N_LIMIT, N_RATIO, N_LIMIT0, N_SET, N_SHARES };
 
 struct family {
 	const char *name; /* without a counter's _total */
@@ -293,6 +296,8 @@ static const struct family cadvisor[] = {
 	  CG_X_MEM_FILE, N_INT),
 	X("container_memory_swap", T_GAUGE, NULL, "Container swap usage in bytes", CG_X_MEM_SWAP,
 	  N_INT),
+	X("container_memory_mapped_file", T_GAUGE, NULL, "Size of memory mapped files in bytes",
+	  CG_X_MEM_MAPPED_FILE, N_INT),
 	X("container_memory_kernel_usage", T_GAUGE, NULL,
 	  "Size of kernel memory allocated in bytes", CG_X_MEM_KERNEL, N_INT),
 	X("container_memory_max_usage_bytes", T_GAUGE, "bytes",
@@ -309,6 +314,12 @@ static const struct family cadvisor[] = {
 	{ "container_spec_memory_reservation_limit_bytes", T_GAUGE, "bytes",
 	  "Memory reservation limit for the container", V_X, CG_X_MEM_MIN, N_LIMIT0, NULL,
 	  CG_X_MEM_SOFT_LIMIT },
+	X("container_spec_cpu_period", T_GAUGE, NULL, "CPU period of the container",
+	  CG_X_CPU_PERIOD, N_INT),
+	X("container_spec_cpu_quota", T_GAUGE, NULL, "CPU quota of the container", CG_X_CPU_QUOTA,
+	  N_SET),
+	{ "container_spec_cpu_shares", T_GAUGE, NULL, "CPU share of the container", V_X,
+	  CG_X_CPU_SHARES, N_SHARES, NULL, CG_X_CPU_WEIGHT },
 	BASE("container_threads", T_GAUGE, NULL, "Number of threads running inside the container",
 	     V_TASKS),
 	X("container_threads_max", T_GAUGE, NULL,
@@ -356,7 +367,8 @@ static bool has_value(const struct family *f, const struct cg_stat_row *r, size_
 	case V_PSI_SOME:
 		return r->have & (CG_STAT_PSI_CPU << j);
 	case V_X:
-		return r->x_have & (1ull << x_index(f, r));
+		return (r->x_have & (1ull << x_index(f, r))) &&
+		       !(f->fmt == N_SET && r->x[f->idx] == CG_UNLIMITED);
 	case V_PSI_X:
 		return r->x_have & (1ull << (f->idx + (int)j));
 	case V_DEV:
@@ -369,15 +381,15 @@ static bool has_value(const struct family *f, const struct cg_stat_row *r, size_
 	return false;
 }
 
-/* the sample's time (a replay's is the recorded one), else now, in nanoseconds */
-static uint64_t wall_ns(const struct view *v)
+/*
+ * cAdvisor's shares for a cgroup2 cpu.weight: 1..10000 onto 2..262144 in a straight line
+ * (its GetSpec), not the kernel's inverse of its own mapping, so that the figure is cAdvisor's.
+ */
+static uint64_t cadvisor_shares(uint64_t weight)
 {
-	struct timespec ts;
-
-	if (v->time_ns)
-		return v->time_ns;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	if (weight < 1 || weight > 10000)
+		return 0;
+	return 2 + (weight - 1) * 262142 / 9999;
 }
 
 static void put_value(struct out *o, const struct family *f, const struct cg_stat_row *r, size_t j,
@@ -403,7 +415,10 @@ static void put_value(struct out *o, const struct family *f, const struct cg_sta
 		put_ratio(o, r->psi[j]);
 		break;
 	case V_X:
-		put_num(o, f->fmt, r->x[x_index(f, r)]);
+		if (f->fmt == N_SHARES && x_index(f, r) == f->alt)
+			put_u64(o, cadvisor_shares(r->x[f->alt]));
+		else
+			put_num(o, f->fmt, r->x[x_index(f, r)]);
 		break;
 	case V_PSI_X:
 		if (f->fmt == N_RATIO)
@@ -419,7 +434,7 @@ static void put_value(struct out *o, const struct family *f, const struct cg_sta
 		break;
 	case V_SEEN:
 		/* cAdvisor's whole seconds */
-		put_u64(o, wall_ns(v) / NSEC_PER_SEC);
+		put_u64(o, view_wall_ns(v) / NSEC_PER_SEC);
 		break;
 	}
 }
@@ -465,6 +480,9 @@ static int family_collector(const struct family *f)
 		return CG_COLL_IO;
 	if (f->idx <= CG_X_PIDS_EV_MAX)
 		return CG_COLL_PIDS;
+	/* cAdvisor's CPU spec families, of the limits collector, are the CPU area's for collect[] */
+	if (f->idx <= CG_X_CPU_SHARES)
+		return CG_COLL_CPU;
 	return CG_COLL_PSI;
 }
 
@@ -487,67 +505,6 @@ static void header(struct out *o, bool prom, const struct family *f)
 	out_printf(o, "# HELP %s %s.\n", f->name, f->help);
 }
 
-/*
- * The labels of row r after its cgroup label's opening quote, up to the closing quote of its
- * last: the escaped path, then who the cgroup belongs to (the fields its path names, common/
- * origin.c), and with --compat=cadvisor a name as cAdvisor's for a container: its ID.
- */
-static void put_row_labels(struct out *o, const struct cg_stat_row *r, bool cadv)
-{
-	struct cg_origin org;
-
-	put_name(o, r->path, Q_OPENMETRICS);
-	cg_origin_parse(r->path, &org);
-	for (int k = 0; k < CG_ORIGIN_N; k++) {
-		const char *val = cg_origin_field(&org, (enum cg_origin_key)k);
-
-		if (!*val)
-			continue;
-		out_printf(o, "\",%s=\"", cg_origin_names[k]);
-		put_name(o, val, Q_OPENMETRICS);
-	}
-	if (cadv && org.container_id[0])
-		out_printf(o, "\",name=\"%s", org.container_id);
-}
-
-/*
- * Each row's labels, escaped once for all the families that write them (a dozen and more a
- * row) rather than once a line. Without memory for it, each line makes its own.
- */
-struct labels {
-	struct out text; /* the rows' labels one after the other */
-	size_t *end; /* row i's runs from end[i - 1] (0 for the first) to end[i] */
-	/* the values any row has: a family none has is left out without a look at each row */
-	uint64_t x_have;
-	unsigned dev_have;
-	bool cadv;
-};
-
-static void labels_make(struct labels *l, const struct view *v, bool cadv)
-{
-	uint64_t x_have = 0;
-	unsigned dev_have = 0;
-
-	for (size_t i = 0; i < v->n; i++) {
-		x_have |= v->rows[i]->x_have;
-		for (size_t j = 0; j < v->rows[i]->n_iodevs; j++)
-			dev_have |= v->rows[i]->iodevs[j].io.have;
-	}
-	*l = (struct labels){
-		.text = { .fd = -1 }, .x_have = x_have, .dev_have = dev_have, .cadv = cadv
-	};
-	l->end = malloc((v->n ? v->n : 1) * sizeof(*l->end));
-	for (size_t i = 0; l->end && i < v->n; i++) {
-		put_row_labels(&l->text, v->rows[i], cadv);
-		l->end[i] = l->text.len;
-	}
-	if (l->end && !l->text.failed)
-		return;
-	free(l->end);
-	free(l->text.s);
-	*l = (struct labels){ .x_have = x_have, .dev_have = dev_have, .cadv = cadv };
-}
-
 /* Whether any row has a value of collector family f (has_value's bits, over all rows). */
 static bool family_present(const struct family *f, const struct labels *l)
 {
@@ -566,12 +523,6 @@ static bool family_present(const struct family *f, const struct labels *l)
 	return (l->x_have & (1ull << f->idx)) || (f->alt && (l->x_have & (1ull << f->alt)));
 }
 
-static void labels_free(struct labels *l)
-{
-	free(l->end);
-	free(l->text.s);
-}
-
 /* A family's sample name and the start of its cgroup label, as written before each value. */
 struct prefix {
 	char s[160];
@@ -587,44 +538,45 @@ static void prefix_make(struct prefix *p, const struct family *f, bool cadv)
 	p->len = n > 0 && (size_t)n < sizeof(p->s) ? (size_t)n : 0;
 }
 
-/* The sample's name and labels up to the cgroup's, row i of v. */
-static void sample_start(struct out *o, const struct prefix *p, const struct labels *l,
-			 const struct view *v, size_t i)
+/*
+ * The sample's name and labels up to the cgroup's, row i of v; own: a name among the sample's
+ * own labels (a device's, a thread's), or NULL. Returns whether the values are the table's text.
+ */
+static bool sample_start(struct out *o, const struct prefix *p, const struct labels *l,
+			 const struct view *v, size_t i, const char *own)
 {
-	out_put(o, p->s, p->len);
-	if (l->end) {
-		size_t from = i ? l->end[i - 1] : 0;
+	bool esc;
 
-		out_put(o, l->text.s + from, l->end[i] - from);
-	} else {
-		put_row_labels(o, v->rows[i], l->cadv);
-	}
+	out_put(o, p->s, p->len);
+	esc = labels_put(o, l, v, i, own);
 	out_put(o, "\"", 1);
+	return esc;
 }
 
 /* A device's labels: cgkit's device and devname, or cAdvisor's device, major, minor, operation. */
 static void device_labels(struct out *o, const struct family *f, const struct cg_stat_iodev *d,
-			  size_t j)
+			  size_t j, bool esc)
 {
 	if (f->src == V_BLKIO) {
 		out_printf(o, ",device=\"%s", d->name[0] ? "/dev/" : "");
-		put_name(o, d->name, Q_OPENMETRICS);
-		out_printf(o, "\",major=\"%u\",minor=\"%u\",operation=\"%s\"} ", d->io.major,
+		put_label_value(o, d->name, esc);
+		out_printf(o, "\",major=\"%u\",minor=\"%u\",operation=\"%s\"", d->io.major,
 			   d->io.minor, blkio_ops[j % 2]);
-		return;
+	} else {
+		out_printf(o, ",device=\"%u:%u\",devname=\"", d->io.major, d->io.minor);
+		put_label_value(o, d->name, esc);
+		out_put(o, "\"", 1);
 	}
-	out_printf(o, ",device=\"%u:%u\",devname=\"", d->io.major, d->io.minor);
-	put_name(o, d->name, Q_OPENMETRICS);
-	out_put(o, "\"} ", 3);
+	labels_end(o, esc);
 }
 
 static void family(struct out *o, bool prom, const struct family *f, const struct view *v,
 		   const struct labels *l)
 {
 	static const char *const psi_labels[CG_PSI_N] = {
-		",resource=\"cpu\"} ",
-		",resource=\"memory\"} ",
-		",resource=\"io\"} ",
+		",resource=\"cpu\"",
+		",resource=\"memory\"",
+		",resource=\"io\"",
 	};
 	bool psi = f->src == V_PSI_SOME || f->src == V_PSI_X;
 	int coll = family_collector(f);
@@ -644,17 +596,21 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
 			const struct cg_stat_row *r = v->rows[i];
 
 			for (size_t j = psi ? p : 0; j < (psi ? p + 1 : label_sets(f, r)); j++) {
+				const struct cg_stat_iodev *d = NULL;
+				bool esc;
+
 				if (!has_value(f, r, j))
 					continue;
-				sample_start(o, &pre, l, v, i);
-				if (psi)
-					out_put(o, psi_labels[j], strlen(psi_labels[j]));
-				else if (f->src == V_DEV)
-					device_labels(o, f, &r->iodevs[j], j);
-				else if (f->src == V_BLKIO)
-					device_labels(o, f, &r->iodevs[j / 2], j);
-				else
-					out_put(o, "} ", 2);
+				if (f->src == V_DEV || f->src == V_BLKIO)
+					d = &r->iodevs[f->src == V_DEV ? j : j / 2];
+				esc = sample_start(o, &pre, l, v, i, d ? d->name : NULL);
+				if (d) {
+					device_labels(o, f, d, j, esc);
+				} else {
+					if (psi)
+						out_put(o, psi_labels[j], strlen(psi_labels[j]));
+					labels_end(o, esc);
+				}
 				put_value(o, f, r, j, v);
 				out_put(o, "\n", 1);
 				out_maybe_flush(o);
@@ -706,11 +662,13 @@ static void threads(struct out *o, bool prom, const struct view *v, const struct
 		const struct cg_stat_row *r = v->rows[i];
 
 		for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
-			sample_start(o, &pre, l, v, i);
+			bool esc = sample_start(o, &pre, l, v, i, r->threads[t].comm);
+
 			out_printf(o, ",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
-			put_name(o, r->threads[t].comm, Q_OPENMETRICS);
-			out_printf(o, "\"} %.2f\n",
-				   (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
+			put_label_value(o, r->threads[t].comm, esc);
+			out_put(o, "\"", 1);
+			labels_end(o, esc);
+			out_printf(o, "%.2f\n", (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
 			out_maybe_flush(o);
 		}
 	}

@@ -313,9 +313,9 @@ static bool q_special(enum quoting q, unsigned char c)
  * (wcwidth < 1: format characters such as U+202E, combining marks), so that every character
  * shown takes one or two columns; \\ for a backslash, so that the escapes are unambiguous. A
  * word (the events' lines): the same, and a space is \x20, so that a line splits at blanks
- * alike whatever the names. CSV and OpenMetrics label values hold the table's text, quoted as
- * the format quotes ("" in CSV, the caller quoting the field; \" \\ in OpenMetrics): two names
- * that differ in a control byte stay two. JSON: control characters \u00XX, invalid UTF-8
+ * alike whatever the names. A CSV field holds the table's text, quoted as CSV quotes ("", the
+ * caller quoting the field): two names that differ in a control byte stay two (label values:
+ * metrics.c). JSON: control characters \u00XX, invalid UTF-8
  * U+FFFD (JSON strings are Unicode), \" \\.
  */
 void put_name(struct out *o, const char *name, enum quoting q)
@@ -323,7 +323,7 @@ void put_name(struct out *o, const char *name, enum quoting q)
 	const unsigned char *s = (const unsigned char *)name, *run = s;
 	bool table = q == Q_TABLE || q == Q_WORD;
 
-	if (q == Q_CSV || q == Q_OPENMETRICS) {
+	if (q == Q_CSV) {
 		_cleanup_free_ char *t = escaped(name, Q_TABLE);
 
 		if (!t) {
@@ -336,7 +336,7 @@ void put_name(struct out *o, const char *name, enum quoting q)
 			out_put(o, r, (size_t)(p - r));
 			if (!*p)
 				break;
-			out_put(o, q == Q_CSV ? "\"" : "\\", 1);
+			out_put(o, "\"", 1);
 			r = p;
 		}
 		return;

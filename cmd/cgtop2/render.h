@@ -16,7 +16,7 @@
 #include "out.h"
 
 /* How each format writes a name; Q_WORD: the table's, and a space too (a field of a line). */
-enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_OPENMETRICS, Q_WORD };
+enum quoting { Q_TABLE, Q_JSON, Q_CSV, Q_WORD };
 
 struct view {
 	struct cg_stat_row **rows; /* sorted, filtered */
@@ -58,6 +58,8 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
  * into iso too, unless NULL.
  */
 void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size);
+/* The sample's time (a replay's is the recorded one), else now: nanoseconds of the epoch. */
+uint64_t view_wall_ns(const struct view *v);
 /* The key of the tasks column in each counting mode (render.c), for every writer. */
 extern const char *const count_keys[];
 /* A name escaped for q as every writer puts it (render.c). */

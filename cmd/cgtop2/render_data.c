@@ -31,8 +31,7 @@ static void json_num(struct out *o, bool have, const char *fmt, double v)
 		out_printf(o, "null");
 }
 
-/* the sample's time (a replay's is the recorded one), else now: nanoseconds of the epoch */
-static uint64_t wall_time(const struct view *v)
+uint64_t view_wall_ns(const struct view *v)
 {
 	struct timespec ts;
 
@@ -191,7 +190,7 @@ static void json_origin(struct out *o, const char *path)
 
 void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
 {
-	uint64_t ns = wall_time(v);
+	uint64_t ns = view_wall_ns(v);
 	char times[128];
 
 	json_times(times, sizeof(times), ns, NULL, 0);
@@ -306,7 +305,7 @@ static void csv_limits(struct out *o, const struct cg_stat_row *r, bool header)
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
 {
 	/* the JSON's seconds with their milliseconds cut, as "time" and "time_unix" have them */
-	uint64_t ns = wall_time(v);
+	uint64_t ns = view_wall_ns(v);
 	char now[32];
 
 	snprintf(now, sizeof(now), "%" PRIu64 ".%03" PRIu64, (uint64_t)(ns / NSEC_PER_SEC),

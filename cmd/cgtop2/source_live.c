@@ -159,8 +159,9 @@ static void collectors(const struct cgtop2_args *a, struct cg_stats_opts *so)
 	so->collectors = a->collectors_set		       ? a->collectors
 			 : a->format == FMT_TABLE && !a->serve ? 0
 							       : CG_COLL_DEFAULT;
-	/* the exposition has no family of the limits collector's own (only JSON and CSV do) */
-	if (!a->collectors_set &&
+	/* cgkit's exposition has no family of the limits collector's own (JSON and CSV do, and
+	 * cAdvisor's CPU spec families) */
+	if (!a->collectors_set && a->compat != COMPAT_CADVISOR &&
 	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
 		so->collectors &= ~(1u << CG_COLL_LIMITS);
 	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
