@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 const char *cg_explain(int err, enum cg_op op, int version)
 {
 	if (err < 0)
@@ -110,26 +112,12 @@ const char *cg_explain(int err, enum cg_op op, int version)
 static size_t printable_len(const unsigned char *s, size_t left)
 {
 	uint32_t c;
-	size_t n;
+	size_t n = cg_utf8_decode(s, left, &c);
 
-	if (s[0] >= 0x20 && s[0] < 0x7f)
-		return 1;
-	/* C0, DEL, a stray continuation byte, an overlong lead (c0, c1), or past U+10FFFF */
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n > left)
-		return 0;
-	c = s[0] & (0x7fu >> n);
-	for (size_t i = 1; i < n; i++) {
-		/* the terminating NUL ends a truncated sequence here too */
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	if (c >= 0xd800 && c <= 0xdfff)
+	/* C0, DEL; what is no character: a stray continuation byte, overlongs, surrogates */
+	if (n == 1)
+		return c >= 0x20 && c < 0x7f;
+	if (!n)
 		return 0;
 	/* C1 controls (U+009B is CSI to some terminals), line breaks, bidirectional overrides */
 	if (c < 0xa0 || c == 0x2028 || c == 0x2029 || c == 0x200e || c == 0x200f ||

@@ -28,7 +28,7 @@ void cg_targets_clear(struct cg_targets *t)
 		cg_strv_free(t->t[i].controllers);
 	}
 	free(t->t);
-	free(t->index);
+	cg_pathmap_clear(&t->index);
 	*t = (struct cg_targets){ 0 };
 }
 
@@ -116,62 +116,18 @@ static int fs_path(const struct cg_layout *l, const char *path, const char *spec
 		(int)n, m, inside);
 }
 
-static size_t target_hash(const struct cg_hier *h, const char *path)
-{
-	uint64_t x = 1469598103934665603ull ^ (uint64_t)(uintptr_t)h; /* FNV-1a */
-
-	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
-		x = (x ^ *c) * 1099511628211ull;
-	return (size_t)x;
-}
-
-/* The slot of hierarchy+path in acc's index: where it is, or the free one where it goes. */
-static size_t *target_slot(const struct cg_targets *acc, const struct cg_hier *h, const char *path)
-{
-	size_t mask = acc->index_cap - 1;
-
-	for (size_t k = target_hash(h, path) & mask;; k = (k + 1) & mask) {
-		size_t *slot = &acc->index[k];
-		const struct cg_target *t = *slot ? &acc->t[*slot - 1] : NULL;
-
-		if (!t || (t->hier == h && !strcmp(t->path, path)))
-			return slot;
-	}
-}
-
-static int index_grow(struct cg_targets *acc)
-{
-	size_t cap = acc->index_cap ? acc->index_cap : 16;
-
-	while (cap < 2 * (acc->n + 1))
-		cap *= 2;
-	if (cap == acc->index_cap)
-		return 0;
-	free(acc->index);
-	acc->index = calloc(cap, sizeof(*acc->index));
-	acc->index_cap = acc->index ? cap : 0;
-	if (!acc->index)
-		return -ENOMEM;
-	for (size_t i = 0; i < acc->n; i++)
-		*target_slot(acc, acc->t[i].hier, acc->t[i].path) = i + 1;
-	return 0;
-}
-
 /*
  * Thousands of -g in one call are a normal use (a batch of cgroups made at once): the lookup
  * is a hash, not a scan, so that a call stays linear in its cgroups.
  */
 static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *path, const char *ctrl)
 {
+	/* 1 + its position in acc->t: a value is never NULL */
+	uintptr_t at = (uintptr_t)cg_pathmap_get(&acc->index, h, path);
 	struct cg_target *t, *nt;
-	size_t *slot;
-	int r = index_grow(acc);
 
-	if (r < 0)
-		return r;
-	slot = target_slot(acc, h, path);
-	if (*slot) {
-		t = &acc->t[*slot - 1];
+	if (at) {
+		t = &acc->t[at - 1];
 	} else {
 		nt = realloc(acc->t, (acc->n + 1) * sizeof(*nt));
 		if (!nt)
@@ -181,12 +137,13 @@ static int add_target(struct cg_targets *acc, struct cg_hier *h, const char *pat
 		*t = (struct cg_target){ .hier = h };
 		t->path = strdup(path);
 		t->controllers = calloc(1, sizeof(char *));
-		if (!t->path || !t->controllers) {
+		if (!t->path || !t->controllers ||
+		    cg_pathmap_put(&acc->index, h, t->path, (void *)(uintptr_t)(acc->n + 1)) < 0) {
 			free(t->path);
 			free(t->controllers);
 			return -ENOMEM;
 		}
-		*slot = ++acc->n;
+		acc->n++;
 	}
 	if (ctrl && !cg_strv_contains(t->controllers, ctrl))
 		return cg_strv_push(&t->controllers, ctrl);

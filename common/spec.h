@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "file.h"
+#include "hash.h"
 #include "mount.h"
 
 struct cg_target {
@@ -16,9 +17,8 @@ struct cg_target {
 struct cg_targets {
 	struct cg_target *t;
 	size_t n;
-	/* hash of hierarchy+path to 1 + position in t (0: free), so that merging stays linear */
-	size_t *index;
-	size_t index_cap; /* a power of two, at least twice n */
+	/* hierarchy+path -> 1 + position in t, so that merging stays linear */
+	struct cg_pathmap index;
 };
 
 /*

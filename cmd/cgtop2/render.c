@@ -20,6 +20,7 @@ const char *const order_names[ORDER_PRESSURE + 1] = { "path",	"tasks", "cpu",
 						      "memory", "io",	 "pressure" };
 #include "cleanup.h"
 #include "parse.h"
+#include "utf8.h"
 
 /* What the tasks column counts, in headers and output keys. */
 static const char *const count_titles[] = { "TASKS", "PROCS", "PROCS" };
@@ -254,42 +255,6 @@ void table_bytes(char *buf, size_t size, double v)
 
 /* ---- names ----------------------------------------------------------------------------------- */
 
-/*
- * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), 0 if
- * there is none. Cgroup names are any bytes and the kernel cuts comm at 15 bytes, maybe inside
- * a character; JSON and OpenMetrics text must be UTF-8.
- */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /* The ASCII bytes a format escapes itself (besides control characters). */
 static bool q_special(enum quoting q, unsigned char c)
 {
@@ -342,7 +307,8 @@ void put_name(struct out *o, const char *name, enum quoting q)
 		return;
 	}
 	while (*s) {
-		size_t len = utf8_len(s), n = 0;
+		/* 0: no well-formed UTF-8 (JSON and OpenMetrics text must be UTF-8) */
+		size_t len = cg_utf8_decode(s, SIZE_MAX, NULL), n = 0;
 		/* C1 controls, U+0080 to U+009F, are 0xc2 0x80 to 0xc2 0x9f */
 		bool ctl = len == 1 ? *s < 0x20 || *s == 0x7f
 				    : len == 2 && s[0] == 0xc2 && s[1] < 0xa0;

@@ -5,12 +5,14 @@
  * locale, whatever the user's, so that batch output is laid out the same everywhere.
  */
 #include <locale.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 #include <wctype.h>
 
 #include "text.h"
+#include "utf8.h"
 
 static locale_t utf8_locale(void)
 {
@@ -24,20 +26,10 @@ static locale_t utf8_locale(void)
 	return loc;
 }
 
-/* The code point of the well-formed sequence s[0, len) (len from utf8_len). */
-static wchar_t decode(const unsigned char *s, size_t len)
-{
-	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
-	wchar_t wc = s[0] & lead_mask[len];
-
-	for (size_t i = 1; i < len; i++)
-		wc = (wc << 6) | (s[i] & 0x3f);
-	return wc;
-}
-
 int text_char_width(const unsigned char *s, size_t len)
 {
 	locale_t loc = utf8_locale(), old;
+	uint32_t c;
 	int w;
 
 	if (len == 1)
@@ -45,7 +37,7 @@ int text_char_width(const unsigned char *s, size_t len)
 	if (!loc)
 		return -1;
 	old = uselocale(loc);
-	w = wcwidth(decode(s, len));
+	w = cg_utf8_decode(s, len, &c) == len ? wcwidth((wchar_t)c) : -1;
 	uselocale(old);
 	return w;
 }

@@ -20,6 +20,7 @@
 #include "setup.h"
 #include "spec.h"
 #include "strv.h"
+#include "utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -354,11 +355,55 @@ static void numbers(const char *s, const uint8_t *data, size_t size)
 	}
 }
 
+/*
+ * The UTF-8 decoder against one written the other way round: take the bytes a lead promises,
+ * then refuse by the code point (overlong for its length, a surrogate, past U+10FFFF). Every
+ * position of the input, with what is left there as the length.
+ */
+static size_t utf8_oracle(const unsigned char *s, size_t left, uint32_t *ret)
+{
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n = s[0] < 0x80		   ? 1
+		   : (s[0] & 0xe0) == 0xc0 ? 2
+		   : (s[0] & 0xf0) == 0xe0 ? 3
+		   : (s[0] & 0xf8) == 0xf0 ? 4
+					   : 0;
+	uint32_t c;
+
+	if (!n || n > left)
+		return 0;
+	c = n == 1 ? s[0] : s[0] & (0xffu >> (n + 1));
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < least[n] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*ret = c;
+	return n;
+}
+
+static void utf8_against_oracle(const uint8_t *data, size_t size)
+{
+	for (size_t i = 0; i < size; i++) {
+		uint32_t c = 0, want = 0;
+		size_t n = cg_utf8_decode(data + i, size - i, &c);
+
+		if (n != utf8_oracle(data + i, size - i, &want) || (n && c != want))
+			abort();
+	}
+	if (size == 0 && cg_utf8_decode(data, 0, NULL) != 0)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s;
 	struct cg_layout *l = NULL;
 
+	/* any bytes are text to decode: every input, whatever case it chooses */
+	utf8_against_oracle(data, size);
 	if (size < 1)
 		return 0;
 	s = strndup((const char *)data + 1, size - 1);
