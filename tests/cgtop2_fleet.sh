@@ -273,8 +273,8 @@ test_live_label_values_are_paths() {
 # cgroup's path (os.listdir's bytes); the escaped ones are the table's text of it, reversibly.
 test_live_label_values_in_promql() {
 	local cfg=$_cgk_tmp/lvprom i res
-	command -v prometheus >/dev/null || { cgk_skip "prometheus is not installed"; return 0; }
-	command -v python3 >/dev/null || { cgk_skip "no python3 to read the API's JSON"; return 0; }
+	cgk_need_prog prometheus || return 0
+	cgk_need_prog python3 "to read the API's JSON" || return 0
 	label_tree || return 0
 	cgk_listen --depth=1 "/$S" || return 0
 	mkdir -p "$cfg"
