@@ -48,7 +48,7 @@ fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
 }
 
 /* A key or value echoed in a message: escaped and cut */
-#define SHOWN(n)	     TOOL_SHOWN_N((const char *)(n)->data.scalar.value, (n)->data.scalar.length)
+#define SHOWN(n) TOOL_SHOWN_N((const char *)(n)->data.scalar.value, (n)->data.scalar.length)
 
 static bool is_null(const yaml_node_t *n)
 {
