@@ -221,7 +221,9 @@ test_live_compat_cpu_spec_and_mapped_file() {
 			"container_memory_mapped_file{id=\"/$S/map\"} $a"
 		assertNotEquals "more than 0" 0 "$a"
 	fi
-	# the root's mapped files, a live figure: within what the file said before and after
+	# the root's mapped files, a live figure: within what the file said before and after, plus
+	# cgtop2's own mappings (its libraries are charged to the root while it reads: 3.2 MB more
+	# in the legacy guest, whose memory.stat before and after saw none of them)
 	m=$(cgk_mnt memory)
 	if [ -f "$m/memory.stat" ]; then
 		a=$(awk '$1 == "total_mapped_file" || $1 == "file_mapped" { print $2 }' "$m/memory.stat")
@@ -229,7 +231,7 @@ test_live_compat_cpu_spec_and_mapped_file() {
 		b=$(awk '$1 == "total_mapped_file" || $1 == "file_mapped" { print $2 }' "$m/memory.stat")
 		v=$(echo "$out" | sed -n 's/^container_memory_mapped_file{id="\/"} //p')
 		assertTrue "container_memory_mapped_file '$v' of the root is memory.stat's ($a, then $b)" \
-			"awk -v v='$v' -v a='$a' -v b='$b' 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a; exit !(v != \"\" && v >= lo * 0.9 && v <= hi * 1.1) }'"
+			"awk -v v='$v' -v a='$a' -v b='$b' 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a; exit !(v != \"\" && v >= lo * 0.9 && v <= hi * 1.1 + 16777216) }'"
 	else
 		echo "NOTE ${_shunit_test_:-}: no memory.stat at the root of memory's hierarchy here"
 	fi
