@@ -508,6 +508,10 @@ test_remove_kill_verbose() {
 	b=$!
 	echo "$a" >"$p/vk/cgroup.procs"
 	echo "$b" >"$p/vk/x/cgroup.procs"
+	# until both run sleep: a SIGTERM before the exec is the forked shell's to handle (the
+	# suite traps TERM), and one such child outlived the 5 s grace in CI's dry run
+	cgk_wait_for sh -c 'grep -qx sleep "$1" && grep -qx sleep "$2"' _ "/proc/$a/comm" "/proc/$b/comm" ||
+		fail "the sleeps never ran"
 	cgk_capture "$CG" -x -R -k -v -g "pids:/$S/vk"
 	assertEquals "$err" 0 "$rc"
 	assertEquals "sent SIGTERM to 2 processes in cgroup /$S/vk (pids)
