@@ -4,15 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "serve.h"
+#include "negotiate.h"
+#include "webconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* cgtop2 is not linked here: report_errno is main.c's, unreachable from these parsers */
-int report_errno(const struct cgtop2_args *a, const char *what, int r)
-{
-	abort();
-}
 
 static void check_config(const struct webconfig *wc)
 {
