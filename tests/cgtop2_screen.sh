@@ -1252,4 +1252,24 @@ delay=600ms" "$(grep -v '^#' "$cfg")"
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# The triggers' watcher fails (out of fds for new cgroups' triggers): said on the status line,
+# not on stderr over the screen, and once on stderr after the screen is closed.
+test_psi_trigger_failure_status() {
+	setup_sandbox || return 0
+	local i n
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	ENV=NO_COLOR=1 start -d 0.3 -p --psi-trigger=cpu:some:500ms:2s "/$S" || return 0
+	pane_wait "^/$S " || fail "start: $(pane)"
+	prlimit --pid "$(cat "$F.pid")" --nofile=48:48 || { fail "prlimit"; return 0; }
+	for i in $(seq 60); do mkdir "$U/f$i"; done
+	pane_wait "^--psi-trigger: the watcher failed: the trigger counts and marks stop here" 10 ||
+		fail "not on the status line: $(status)"
+	n=$(grep -c "watcher failed" "$F.err")
+	assertEquals "nothing on stderr while the screen is open" 0 "$n"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+	n=$(grep -c "^cgtop2: --psi-trigger: the watcher failed" "$F.err")
+	assertEquals "said once after the screen closed" 1 "$n"
+}
+
 . "$SHUNIT2"

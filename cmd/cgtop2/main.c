@@ -610,12 +610,14 @@ static int run(const struct cgtop2_args *args)
 		struct cgtop2_args with = *a;
 
 		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */
-		if (a->n_triggers && (ret = trig_counter_start(a, l, &with.trig)) != 0) {
+		if (a->n_triggers && (ret = trig_counter_start(a, l, true, &with.trig)) != 0) {
 			source_free(src);
 			cg_layout_free(l);
 			return ret;
 		}
 		ret = drive(&with, src);
+		if (trig_counter_failed(with.trig))
+			tool_say("%s", TRIG_FAILED);
 		trig_counter_stop(with.trig);
 	}
 	if (a->verbose && source_reopened(src))

@@ -412,6 +412,12 @@ static void draw_status(struct ui *u, size_t body)
 	}
 	if (screen_act_status(u))
 		return;
+	if (trig_counter_failed(u->a.trig)) {
+		attron(A_BOLD);
+		screen_put(stdscr, TRIG_FAILED, (size_t)COLS);
+		attroff(A_BOLD);
+		return;
+	}
 	if (!u->n_items) {
 		screen_put(stdscr, "no cgroup to show", (size_t)COLS);
 		return;

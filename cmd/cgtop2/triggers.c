@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@ struct trig_counter {
 	struct cg_watch *w;
 	pthread_t th;
 	int stop[2]; /* a byte on stop[1] ends the thread */
+	bool on_screen; /* the screen shows a failure on its status line: not said on stderr */
 	pthread_mutex_t lock;
+	bool failed; /* the watcher failed: no count or mark after it */
 	uint64_t n[CG_PSIR_N][2];
 	/* the last wake-up of each cgroup and resource that had one: when, and its window */
 	struct fired {
@@ -84,16 +87,24 @@ static void *loop(void *arg)
 			break;
 		if (p[0].revents)
 			break;
-		/* a failure (out of fds for a new cgroup's trigger) stops the counting, said once */
+		/*
+		 * a failure (out of fds for a new cgroup's trigger) stops the counting, said once: by
+		 * the exporter on stderr at once, by the screen on its status line (a line on stderr
+		 * would be drawn over the screen) and by main once the screen is closed
+		 */
 		if (cg_watch_process(t->w, on_wake, t, NULL) < 0) {
-			tool_say("--psi-trigger: the watcher failed: the trigger counts stop here");
+			pthread_mutex_lock(&t->lock);
+			t->failed = true;
+			pthread_mutex_unlock(&t->lock);
+			if (!t->on_screen)
+				tool_say("%s", TRIG_FAILED);
 			break;
 		}
 	}
 	return NULL;
 }
 
-int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l,
+int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
 		       struct trig_counter **ret)
 {
 	struct cg_watch_opts wo = { .path = a->path,
@@ -108,6 +119,7 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l,
 	if (!t)
 		return report_errno(a, "--psi-trigger", -ENOMEM);
 	t->stop[0] = t->stop[1] = -1;
+	t->on_screen = on_screen;
 	pthread_mutex_init(&t->lock, NULL);
 	r = cg_watch_new(l, &wo, &t->w, &d);
 	if (r < 0) {
@@ -132,6 +144,18 @@ void trig_counter_read(struct trig_counter *t, uint64_t out[CG_PSIR_N][2])
 	pthread_mutex_lock(&t->lock);
 	memcpy(out, t->n, sizeof(t->n));
 	pthread_mutex_unlock(&t->lock);
+}
+
+bool trig_counter_failed(struct trig_counter *t)
+{
+	bool failed;
+
+	if (!t)
+		return false;
+	pthread_mutex_lock(&t->lock);
+	failed = t->failed;
+	pthread_mutex_unlock(&t->lock);
+	return failed;
 }
 
 size_t trig_counter_fired(struct trig_counter *t, const char *path, char *buf, size_t size)
