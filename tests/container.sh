@@ -21,8 +21,8 @@ teardown_test() {
 
 need_unshare() {
 	cgk_need_root || return 1
+	cgk_need_unified || return 1
 	m=$(cgk_mnt unified)
-	[ -n "$m" ] || { cgk_skip "no unified hierarchy ($(cgk_layout))"; return 1; }
 	cgk_need_prog unshare || return 1
 	unshare -Cm true 2>/dev/null || { cgk_skip "unshare cannot make a cgroup namespace here"; return 1; }
 }

@@ -390,8 +390,21 @@ cgk_check_mount_table_failure() {
 
 # CGKIT_VM_ONLY=1 (tests/vm/check, in the guest of the host's own layout, whose make check ran
 # everything else): only the tests that ask for the VM, in their own body or in a function they
-# call. shunit2 calls suite() before it would list every test itself; in the file's order.
-if [ -n "${CGKIT_VM_ONLY:-}" ]; then
+# call. CGKIT_LAYOUT_ONLY=1 (tests/vm/check, in the unified and legacy guests): a test that
+# begins by asking for what the layout lacks is left out, as it could only skip there and
+# another guest runs it: in legacy (no cgroup2 mounted) cgk_need_unified or cgk_need_v2, in
+# unified (no v1 hierarchy) cgk_need_v1. It begins so when its first command (after its locals,
+# empty assignments, cgk_need_root and cgk_need_prog; or its first function's), or its suite's
+# setup_test's, is the gate. One line says how many, which is not a skip line. shunit2 calls
+# suite() before it would list every test itself; in the file's order.
+_cgk_gate=
+if [ -n "${CGKIT_LAYOUT_ONLY:-}" ] && [ -z "${CGKIT_VM_ONLY:-}" ]; then
+	case $(cgk_layout) in
+	legacy) _cgk_gate='cgk_need_unified|cgk_need_v2' ;;
+	unified) _cgk_gate='cgk_need_v1' ;;
+	esac
+fi
+if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ]; then
 	_cgk_asks_vm() {
 		local body w
 		body=$(declare -f "$1")
@@ -403,14 +416,44 @@ if [ -n "${CGKIT_VM_ONLY:-}" ]; then
 		done
 		return 1
 	}
+	# Whether function $1 begins with the layout's gate ($2 = deep: or with a call of a function
+	# that does): the first line of its body that is not a local, an empty assignment or a gate
+	# every guest passes.
+	_cgk_gated() {
+		local first w gate="^[[:space:]]*($_cgk_gate)([[:space:]]|;|\$)"
+		first=$(declare -f "$1" | sed -n '3,$p' |
+			grep -vE '^[[:space:]]*(local( |;|$)|[A-Za-z_][A-Za-z0-9_]*=;?$|cgk_need_(root|prog) .*\|\| return)' |
+			head -n 1)
+		[[ $first =~ $gate ]] && return 0
+		[ "$2" = deep ] || return 1
+		w=${first#"${first%%[![:space:]]*}"}
+		w=${w%%[ ;]*}
+		[[ $w == [a-z_]* ]] && [ "$w" != "$1" ] && declare -F "$w" >/dev/null && _cgk_gated "$w" shallow
+	}
 	suite() {
-		local t
+		local t out=0 all=
+		# a suite whose every test's set-up (setup_test) begins with the gate
+		[ -n "$_cgk_gate" ] && declare -F setup_test >/dev/null && _cgk_gated setup_test deep && all=1
 		for t in $(sed -n 's/^\(test_[A-Za-z0-9_]*\)().*/\1/p' "$0"); do
-			_cgk_asks_vm "$t" deep && suite_addTest "$t"
+			if [ -n "${CGKIT_VM_ONLY:-}" ]; then
+				_cgk_asks_vm "$t" deep && suite_addTest "$t"
+			elif [ -n "$all" ] || _cgk_gated "$t" deep; then
+				out=$((out + 1))
+			else
+				suite_addTest "$t"
+			fi
 		done
+		[ "$out" -eq 0 ] ||
+			echo "# CGKIT_LAYOUT_ONLY: $out tests of $(basename "$0") begin by asking for what this layout ($(cgk_layout)) lacks: left out"
 		# none: shunit2 would run every test; one that says why instead
 		[ -n "${__shunit_suite:-}" ] && return 0
-		cgk_asks_no_vm() { cgk_skip "CGKIT_VM_ONLY: no test of $(basename "$0") asks for the VM"; }
+		if [ -n "${CGKIT_VM_ONLY:-}" ]; then
+			cgk_asks_no_vm() { cgk_skip "CGKIT_VM_ONLY: no test of $(basename "$0") asks for the VM"; }
+		else
+			cgk_asks_no_vm() { cgk_skip "every test of $(basename "$0") needs what this layout ($(cgk_layout)) lacks"; }
+			# its set-up would say so once more
+			[ -z "$all" ] || setup_test() { :; }
+		fi
 		suite_addTest cgk_asks_no_vm
 	}
 fi
