@@ -243,6 +243,8 @@ test_live_compat_cpu_spec_and_mapped_file() {
 # table's reversible text with escaped="true". promtool takes both; a real Prometheus scraping
 # --listen answers a query that names the path as it is.
 LV_NAMES=('foo\x2dbar.service' 'with space' 'quote"d' $'tab\there' $'b\xffd')
+# their parent: a cgroup of their own, as other tests add theirs to the sandbox
+LV=/$S/lv
 
 label_tree() {
 	local n
@@ -250,35 +252,35 @@ label_tree() {
 	cgk_need_unified || return 1
 	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
 	for n in "${LV_NAMES[@]}"; do
-		mkdir -p "$U/$n" || { fail "cannot make a cgroup"; return 1; }
+		mkdir -p "$U/lv/$n" || { fail "cannot make a cgroup"; return 1; }
 	done
 }
 
 test_live_label_values_are_paths() {
 	label_tree || return 0
-	cgk_capture "$T" -F prometheus -1 --depth=1 "/$S"
+	cgk_capture "$T" -F prometheus -1 --depth=1 "$LV"
 	assertEquals "exit" 0 "$rc"
 	# one backslash of the name is the exposition's \\, once
-	assertContains "systemd's \\x2d" "$out" "cgroup_tasks{cgroup=\"/$S/foo\\\\x2dbar.service\",unit=\"foo\\\\x2dbar.service\"} "
-	assertContains "a space" "$out" "cgroup_tasks{cgroup=\"/$S/with space\"} "
-	assertContains "a quote" "$out" "cgroup_tasks{cgroup=\"/$S/quote\\\"d\"} "
-	assertContains "a tab: the table's \\t" "$out" "cgroup_tasks{cgroup=\"/$S/tab\\\\there\",escaped=\"true\"} "
-	assertContains "no UTF-8: the table's \\xff" "$out" "cgroup_tasks{cgroup=\"/$S/b\\\\xffd\",escaped=\"true\"} "
+	assertContains "systemd's \\x2d" "$out" "cgroup_tasks{cgroup=\"$LV/foo\\\\x2dbar.service\",unit=\"foo\\\\x2dbar.service\"} "
+	assertContains "a space" "$out" "cgroup_tasks{cgroup=\"$LV/with space\"} "
+	assertContains "a quote" "$out" "cgroup_tasks{cgroup=\"$LV/quote\\\"d\"} "
+	assertContains "a tab: the table's \\t" "$out" "cgroup_tasks{cgroup=\"$LV/tab\\\\there\",escaped=\"true\"} "
+	assertContains "no UTF-8: the table's \\xff" "$out" "cgroup_tasks{cgroup=\"$LV/b\\\\xffd\",escaped=\"true\"} "
 	assertNotContains "a plain name is not marked" "$out" "with space\",escaped"
 	promtool_clean "$out"
-	cgk_capture "$T" -F openmetrics --compat=cadvisor -1 --depth=1 "/$S"
-	assertContains "cAdvisor's id alike" "$out" "container_threads{id=\"/$S/foo\\\\x2dbar.service\",unit=\"foo\\\\x2dbar.service\"} "
-	assertContains "$out" "container_threads{id=\"/$S/b\\\\xffd\",escaped=\"true\"} "
+	cgk_capture "$T" -F openmetrics --compat=cadvisor -1 --depth=1 "$LV"
+	assertContains "cAdvisor's id alike" "$out" "container_threads{id=\"$LV/foo\\\\x2dbar.service\",unit=\"foo\\\\x2dbar.service\"} "
+	assertContains "$out" "container_threads{id=\"$LV/b\\\\xffd\",escaped=\"true\"} "
 }
 
 # What PromQL sees: each cgroup's label as Prometheus stored it, from its query API, is the
 # cgroup's path (os.listdir's bytes); the escaped ones are the table's text of it, reversibly.
 test_live_label_values_in_promql() {
-	local cfg=$_cgk_tmp/lvprom i res
+	local cfg=$_cgk_tmp/lvprom end res
 	cgk_need_prog prometheus || return 0
 	cgk_need_prog python3 "to read the API's JSON" || return 0
 	label_tree || return 0
-	cgk_listen --depth=1 "/$S" || return 0
+	cgk_listen --depth=1 "$LV" || return 0
 	mkdir -p "$cfg"
 	cat >"$cfg/prometheus.yml" <<-EOF
 		global:
@@ -289,9 +291,11 @@ test_live_label_values_in_promql() {
 		    static_configs: [{ targets: ['127.0.0.1:$PORT'] }]
 	EOF
 	cgk_prometheus "$cfg/prometheus.yml" "$cfg" || return 0
-	for i in $(seq 1 120); do
-		res=$(lv_check "$U" 2>&1)
-		[ "$res" = ok ] && break
+	# a minute: each check is a python3 start, seconds under TCG
+	end=$((SECONDS + 60))
+	while :; do
+		res=$(lv_check "$U/lv" 2>&1)
+		[ "$res" = ok ] || [ $SECONDS -ge $end ] && break
 		sleep 0.5
 	done
 	assertEquals "the label values Prometheus holds" "ok" "$res"
@@ -301,10 +305,10 @@ test_live_label_values_in_promql() {
 # name) or of the table's text with escaped="true", and the label comes back as that; else what
 # is not.
 lv_check() {
-	PYTHONPATH=$CGKIT_TOP/tests/helpers python3 - "$1" "/$S" "$PROM" <<'PY'
+	PYTHONPATH=$CGKIT_TOP/tests/helpers python3 - "$1" "$LV" "$PROM" <<'PY'
 import json, os, sys, urllib.parse, urllib.request
 from names import label_value
-top, base, prom = os.fsencode(sys.argv[1]), sys.argv[2], sys.argv[3]
+top, base, prom = os.fsencode(sys.argv[1]), sys.argv[2], sys.argv[3]  # base: top's cgroup path
 def promql(s):  # a PromQL string literal of s
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 bad = []
