@@ -106,12 +106,35 @@ pane() {
 	tm capture-pane -p "$@" -t "$_srv"
 }
 
+# The polls below start no program but tmux: in the VM guests each program started costs about
+# half a second under load (the host's / over 9p), and polls of tmux, grep and sleep made the
+# suite run past its 900 s there.
+
+# Sleep $1 seconds without a process: a read that times out on a FIFO nobody writes (opened
+# here, once: the polls run in subshells too).
+mkfifo "$_cgk_tmp/nap" && exec {_nap_fd}<>"$_cgk_tmp/nap"
+nap() {
+	[ -n "${_nap_fd:-}" ] || { sleep "$1"; return 0; }
+	read -r -t "$1" -u "$_nap_fd"
+	return 0
+}
+
+# Whether a line of the pane matches extended regular expression $1 (grep -E's, by bash).
+pane_has() {
+	local l p
+	p=$(pane)
+	while IFS= read -r l; do
+		[[ $l =~ $1 ]] && return 0
+	done <<<"$p"
+	return 1
+}
+
 # Wait (at most $2 seconds, default 8) until the pane shows grep -E pattern $1.
 pane_wait() {
 	local end=$((SECONDS + ${2:-8}))
 	while [ $SECONDS -lt $end ]; do
-		pane | grep -Eq -- "$1" && return 0
-		sleep 0.1
+		pane_has "$1" && return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -120,8 +143,8 @@ pane_wait() {
 pane_gone() {
 	local end=$((SECONDS + ${2:-8}))
 	while [ $SECONDS -lt $end ]; do
-		pane | grep -Eq -- "$1" || return 0
-		sleep 0.1
+		pane_has "$1" || return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -140,34 +163,36 @@ start() {
 	teardown_test
 	_srv=cgkit-$$-$_n
 	F=$_cgk_tmp/run$_n
-	cat >"$F.sh" <<'EOF'
-#!/bin/sh
-f=$1
-shift
-trap : INT HUP
-stty -a >"$f.before"
-sh -c 'echo $$ >"$0"; exec "$@"' "$f.pid" "$@" 2>"$f.err"
-echo "EXIT=$?" >"$f.exit"
-stty -a >"$f.after"
-echo "SHELL-PROMPT"
-exec sleep 600
-EOF
-	local size=${SIZE:-120x40}
+	printf '%s\n' '#!/bin/sh' 'f=$1' 'shift' 'trap : INT HUP' 'stty -a >"$f.before"' \
+		"sh -c 'echo \$\$ >\"\$0\"; exec \"\$@\"' \"\$f.pid\" \"\$@\" 2>\"\$f.err\"" \
+		'echo "EXIT=$?" >"$f.exit"' 'stty -a >"$f.after"' 'echo "SHELL-PROMPT"' 'exec sleep 600' >"$F.sh"
+	local size=${SIZE:-120x40} i
 	# the settings file of the test's own (ENV may name another): never the user's
-	mkdir -p "$_cgk_tmp/config"
+	[ -d "$_cgk_tmp/config" ] || mkdir "$_cgk_tmp/config"
 	LC_ALL=C.UTF-8 tmux -L "$_srv" new-session -d -s "$_srv" -x "${size%x*}" -y "${size#*x}" \
 		env XDG_CONFIG_HOME="$_cgk_tmp/config" ${ENV:-} sh "$F.sh" "$F" "$T" "$@" \
 		2>"$_cgk_tmp/tmux.err" ||
 		{ fail "tmux: $(cat "$_cgk_tmp/tmux.err")"; return 1; }
-	cgk_wait_for test -s "$F.pid" || { fail "cgtop2 did not start"; return 1; }
+	for i in $(seq 1 100); do
+		[ -s "$F.pid" ] && return 0
+		nap 0.1
+	done
+	fail "cgtop2 did not start"
+	return 1
 }
 
-# Wait for cgtop2 to end; its exit line (and its stderr, when it is not EXIT=0).
+# Wait for cgtop2 to end; its exit line (and its stderr, when it is not EXIT=0). At most 30 s:
+# the pane's script runs stty after it, which took over 8 s in a loaded VM guest.
 ended() {
-	local end=$((SECONDS + 8))
+	local end=$((SECONDS + 30)) e
 	while [ $SECONDS -lt $end ]; do
-		[ -s "$F.after" ] && { cat "$F.exit"; grep -q "EXIT=0" "$F.exit" || head -c 2000 "$F.err"; return 0; }
-		sleep 0.1
+		[ -s "$F.after" ] && {
+			cgk_slurp e "$F.exit"
+			echo "$e"
+			[ "$e" = EXIT=0 ] || head -c 2000 "$F.err"
+			return 0
+		}
+		nap 0.1
 	done
 	echo "still running"
 }
@@ -176,23 +201,32 @@ key() {
 	tm send-keys -t "$_srv" "$@"
 }
 
-# The line of the pane in reverse video (the selection, with NO_COLOR), as text.
+# The first word of the first line below the header with text in reverse video (the selection,
+# with NO_COLOR), SGR sequences followed across lines.
 selected() {
-	pane -e | python3 -c '
-import re, sys
-rev = False
-for i, l in enumerate(sys.stdin.read().split("\n")):
-    shown = False
-    for part in re.split(r"(\x1b\[[0-9;]*m)", l):
-        m = re.fullmatch(r"\x1b\[([0-9;]*)m", part)
-        if m:
-            for p in (m.group(1) or "0").split(";"):
-                rev = True if p == "7" else False if p in ("0", "27") else rev
-        elif part.strip() and rev and i >= 2:
-            shown = True
-    if shown:
-        print(re.sub(r"\x1b\[[0-9;]*m", "", l).split()[0])
-        break'
+	local p l i=0 rev=0 shown text seg codes c first sgr=$'^([^\e]*)\e\\[([0-9;]*)m(.*)$'
+	p=$(pane -e)
+	while IFS= read -r l; do
+		i=$((i + 1)) shown=0 text=
+		while :; do
+			if [[ $l =~ $sgr ]]; then
+				seg=${BASH_REMATCH[1]} codes=${BASH_REMATCH[2]:-0} l=${BASH_REMATCH[3]}
+			else
+				seg=$l codes=
+			fi
+			text+=$seg
+			[ $rev = 1 ] && [ $i -ge 3 ] && [[ $seg == *[![:space:]]* ]] && shown=1
+			[ -n "$codes" ] || break
+			for c in ${codes//;/ }; do
+				case $c in 7) rev=1 ;; 0 | 27) rev=0 ;; esac
+			done
+		done
+		if [ $shown = 1 ]; then
+			read -r first _ <<<"$text"
+			echo "$first"
+			return 0
+		fi
+	done <<<"$p"
 }
 
 # The terminal as cgtop2 found it: modes, no alternate screen, cursor shown, no keypad or mouse
