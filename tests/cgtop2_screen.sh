@@ -335,8 +335,8 @@ test_help_overlay() {
 
 test_scroll() {
 	setup_sandbox || return 0
-	local i
-	for i in $(seq -w 1 80); do mkdir "$U/n$i"; done
+	# one mkdir: a program costs half a second in a loaded VM guest
+	mkdir "$U"/n{01..80} || fail "mkdir"
 	ENV=NO_COLOR=1 start -d 0.5 -p "/$S" || return 0
 	pane_wait "line 1 of 81 .*44 more below" || fail "more below: $(pane | tail -1)"
 	assertEquals "the sandbox selected" "/$S" "$(selected)"
@@ -497,14 +497,32 @@ sleeps_in() {
 		exec sleep 600' _ "$@" &
 	# killed by sleeps_kill, whose job notice would be noise
 	disown $!
-	cgk_wait_for sh -c "[ \$(wc -l <'$1/cgroup.procs') -gt $2 ]" || fail "the sleeps did not start"
+	within 30 procs_more "$1" "$2" || fail "the sleeps did not start"
+}
+
+# Whether cgroup directory $1 lists more than $2 processes.
+procs_more() {
+	local procs
+	mapfile -t procs <"$1/cgroup.procs"
+	[ ${#procs[@]} -gt "$2" ]
+}
+
+# Run $2... until it succeeds, for at most $1 seconds (a command of bash's: nothing started).
+within() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		nap 0.05
+	done
 }
 
 # Kill what sleeps_in started in $1 (by pid: all of them ours).
 sleeps_kill() {
-	local p
-	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-	cgk_wait_for sh -c "[ ! -s '$1/cgroup.procs' ]" || fail "the sleeps in $1 did not end"
+	local p procs=()
+	[ -e "$1/cgroup.procs" ] && mapfile -t procs <"$1/cgroup.procs"
+	for p in "${procs[@]}"; do kill -9 "$p" 2>/dev/null; done
+	within 30 test ! -s "$1/cgroup.procs" || fail "the sleeps in $1 did not end"
 }
 
 # The detail pane in 80x24: every section on the screen or a PgDn away, whole (a long line goes
@@ -580,8 +598,7 @@ $(pane)"
 # The mouse wheel scrolls the detail pane when it is open, else moves the selection, by 3.
 test_mouse_wheel() {
 	setup_sandbox || return 0
-	local i
-	for i in 1 2 3 4 5; do mkdir "$U/w$i"; done
+	mkdir "$U"/w{1..5} || fail "mkdir"
 	# w1's detail pane longer than the screen
 	sleeps_in "$U/w1" 25
 	SIZE=80x24 ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
@@ -825,8 +842,7 @@ time.sleep(600)' &
 
 test_resize() {
 	setup_sandbox || return 0
-	local i
-	for i in $(seq 1 30); do mkdir "$U/some-long-name-$i"; done
+	mkdir "$U"/some-long-name-{1..30} || fail "mkdir"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
 	pane_wait "HIST-CPU" || fail "start: $(pane)"
 	key h
@@ -932,7 +948,7 @@ test_hostile_names() {
 	local n names=($'esc\e[7mREV\e[0m' $'csi\e[2J\e[H' $'osc52\e]52;c;cGF3bmVk\a' $'title\e]2;pwned\a'
 		$'bel\a\a' $'tab\there' $'bad\xff\xfe' $'wide\xe4\xb8\xad\xe6\x96\x87x'
 		$'rlo\xe2\x80\xaex' $'c1\xc2\x9bx')
-	for n in "${names[@]}"; do mkdir "$U/$n" || fail "mkdir"; done
+	mkdir "${names[@]/#/$U/}" || fail "mkdir"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
 	pane_wait "^/$S/wide" || fail "start: $(pane)"
 	local title
