@@ -6,7 +6,9 @@
 # replay's detail pane with the tasks recorded, resize, the terminal left sane on every exit (q, SIGTERM, SIGINT, SIGHUP, SIGSEGV,
 # SIGTSTP/SIGCONT), TERM=dumb and unknown terminals, colour and NO_COLOR, and hostile cgroup
 # names (ESC, CSI, OSC 52, BEL, tab, newline, invalid UTF-8, wide characters) that must reach
-# the pane as text. Cgroups only in the unified sandbox cgkit-test.<pid>.
+# the pane as text. Cgroups only in the sandbox cgkit-test.<pid>: cgroup2's where one is mounted,
+# else (legacy) the v1 cpuacct hierarchy's, with twins of the same path in the other v1
+# hierarchies where the screen's actions act or its collectors read (setup_sandbox, twin).
 . "$(dirname "$0")/lib.sh"
 
 T=$CGKIT_BIN/cgtop2
@@ -25,18 +27,69 @@ suite_teardown() {
 	teardown_test
 }
 
-# The unified sandbox, made once; skips without root, tmux or a unified hierarchy.
+# The sandbox, made once, and a cgroup of its own for each test: U (its directory), S (its path
+# in the hierarchy, as cgtop2 names it), H (the hierarchy as cgkit's messages name it). Where
+# cgroup2 is mounted (unified, hybrid) the sandbox is cgroup2's. On legacy (v1 only) it is the
+# cpuacct hierarchy's (cpu,cpuacct where co-mounted, as distributions do): the sampler reads
+# tasks and CPU time there, and a bare path's actions (common/spec.c: every v1 hierarchy, in
+# mount order) act first on the cpu,cpuacct hierarchy, mounted first there (tests/vm/guest).
+# Skips without root, tmux or any of these hierarchies.
 setup_sandbox() {
 	cgk_need_root || return 1
 	cgk_need_prog tmux "the terminal the screen is drawn in" || return 1
 	cgk_need_prog python3 "to read the pane" || return 1
-	cgk_need_unified || return 1
-	U=$(cgk_sandbox unified) || { fail "sandbox"; return 1; }
-	# a cgroup of its own for each test
+	if [ -n "$(cgk_mnt unified)" ]; then
+		V=unified
+	else
+		cgk_need_v1 cpuacct || return 1
+		V=cpuacct
+	fi
+	U=$(cgk_sandbox $V) || { fail "sandbox"; return 1; }
+	H=$(hier_label "$(cgk_mnt $V)")
 	_t=$((${_t:-0} + 1))
 	U=$U/t$_t
 	mkdir "$U" || { fail "mkdir $U"; return 1; }
 	S=$SANDBOX_NAME/t$_t
+}
+
+# Whether the sandbox is a v1 hierarchy's (legacy).
+sandbox_v1() {
+	[ "$V" != unified ]
+}
+
+# cgkit's name for the hierarchy mounted at $1 in its messages: "unified", or its v1
+# controllers in the mount's order ("cpu,cpuacct").
+hier_label() {
+	awk -v m="$1" 'NR == FNR { if (!/^#/) c[$1] = 1; next }
+	{
+		for (i = 7; i <= NF; i++) if ($i == "-") break
+		if ($5 != m) next
+		if ($(i + 1) == "cgroup2") { print "unified"; exit }
+		n = split($(i + 3), o, ","); s = ""
+		for (k = 1; k <= n; k++) if (o[k] in c) s = s (s == "" ? "" : ",") o[k]
+		print s; exit
+	}' /proc/cgroups /proc/self/mountinfo
+}
+
+# The test's cgroup $2 (a path below it, "" for itself) made in the v1 hierarchy serving $1: its
+# twin there, printed. A v1 cpuset cgroup takes tasks only with cpus and mems: each level gets
+# its parent's.
+twin() {
+	local d p rel
+	d=$(cgk_sandbox "$1") || return 1
+	d=$d/t$_t
+	mkdir -p "$d/$2" || return 1
+	if [ -f "$d/cpuset.cpus" ]; then
+		rel=$2 p=$d
+		while :; do
+			[ -s "$p/cpuset.cpus" ] || cat "${p%/*}/cpuset.cpus" >"$p/cpuset.cpus"
+			[ -s "$p/cpuset.mems" ] || cat "${p%/*}/cpuset.mems" >"$p/cpuset.mems"
+			[ -n "$rel" ] || break
+			p=$p/${rel%%/*}
+			[[ $rel == */* ]] && rel=${rel#*/} || rel=
+		done
+	fi
+	echo "${d%/}${2:+/$2}"
 }
 
 # The pane with attributes, without the resets tmux puts where attributes end.
@@ -53,12 +106,35 @@ pane() {
 	tm capture-pane -p "$@" -t "$_srv"
 }
 
+# The polls below start no program but tmux: in the VM guests each program started costs about
+# half a second under load (the host's / over 9p), and polls of tmux, grep and sleep made the
+# suite run past its 900 s there.
+
+# Sleep $1 seconds without a process: a read that times out on a FIFO nobody writes (opened
+# here, once: the polls run in subshells too).
+mkfifo "$_cgk_tmp/nap" && exec {_nap_fd}<>"$_cgk_tmp/nap"
+nap() {
+	[ -n "${_nap_fd:-}" ] || { sleep "$1"; return 0; }
+	read -r -t "$1" -u "$_nap_fd"
+	return 0
+}
+
+# Whether a line of the pane matches extended regular expression $1 (grep -E's, by bash).
+pane_has() {
+	local l p
+	p=$(pane)
+	while IFS= read -r l; do
+		[[ $l =~ $1 ]] && return 0
+	done <<<"$p"
+	return 1
+}
+
 # Wait (at most $2 seconds, default 8) until the pane shows grep -E pattern $1.
 pane_wait() {
 	local end=$((SECONDS + ${2:-8}))
 	while [ $SECONDS -lt $end ]; do
-		pane | grep -Eq -- "$1" && return 0
-		sleep 0.1
+		pane_has "$1" && return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -67,8 +143,8 @@ pane_wait() {
 pane_gone() {
 	local end=$((SECONDS + ${2:-8}))
 	while [ $SECONDS -lt $end ]; do
-		pane | grep -Eq -- "$1" || return 0
-		sleep 0.1
+		pane_has "$1" || return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -87,34 +163,36 @@ start() {
 	teardown_test
 	_srv=cgkit-$$-$_n
 	F=$_cgk_tmp/run$_n
-	cat >"$F.sh" <<'EOF'
-#!/bin/sh
-f=$1
-shift
-trap : INT HUP
-stty -a >"$f.before"
-sh -c 'echo $$ >"$0"; exec "$@"' "$f.pid" "$@" 2>"$f.err"
-echo "EXIT=$?" >"$f.exit"
-stty -a >"$f.after"
-echo "SHELL-PROMPT"
-exec sleep 600
-EOF
-	local size=${SIZE:-120x40}
+	printf '%s\n' '#!/bin/sh' 'f=$1' 'shift' 'trap : INT HUP' 'stty -a >"$f.before"' \
+		"sh -c 'echo \$\$ >\"\$0\"; exec \"\$@\"' \"\$f.pid\" \"\$@\" 2>\"\$f.err\"" \
+		'echo "EXIT=$?" >"$f.exit"' 'stty -a >"$f.after"' 'echo "SHELL-PROMPT"' 'exec sleep 600' >"$F.sh"
+	local size=${SIZE:-120x40} i
 	# the settings file of the test's own (ENV may name another): never the user's
-	mkdir -p "$_cgk_tmp/config"
+	[ -d "$_cgk_tmp/config" ] || mkdir "$_cgk_tmp/config"
 	LC_ALL=C.UTF-8 tmux -L "$_srv" new-session -d -s "$_srv" -x "${size%x*}" -y "${size#*x}" \
 		env XDG_CONFIG_HOME="$_cgk_tmp/config" ${ENV:-} sh "$F.sh" "$F" "$T" "$@" \
 		2>"$_cgk_tmp/tmux.err" ||
 		{ fail "tmux: $(cat "$_cgk_tmp/tmux.err")"; return 1; }
-	cgk_wait_for test -s "$F.pid" || { fail "cgtop2 did not start"; return 1; }
+	for i in $(seq 1 100); do
+		[ -s "$F.pid" ] && return 0
+		nap 0.1
+	done
+	fail "cgtop2 did not start"
+	return 1
 }
 
-# Wait for cgtop2 to end; its exit line (and its stderr, when it is not EXIT=0).
+# Wait for cgtop2 to end; its exit line (and its stderr, when it is not EXIT=0). At most 30 s:
+# the pane's script runs stty after it, which took over 8 s in a loaded VM guest.
 ended() {
-	local end=$((SECONDS + 8))
+	local end=$((SECONDS + 30)) e
 	while [ $SECONDS -lt $end ]; do
-		[ -s "$F.after" ] && { cat "$F.exit"; grep -q "EXIT=0" "$F.exit" || head -c 2000 "$F.err"; return 0; }
-		sleep 0.1
+		[ -s "$F.after" ] && {
+			cgk_slurp e "$F.exit"
+			echo "$e"
+			[ "$e" = EXIT=0 ] || head -c 2000 "$F.err"
+			return 0
+		}
+		nap 0.1
 	done
 	echo "still running"
 }
@@ -123,23 +201,32 @@ key() {
 	tm send-keys -t "$_srv" "$@"
 }
 
-# The line of the pane in reverse video (the selection, with NO_COLOR), as text.
+# The first word of the first line below the header with text in reverse video (the selection,
+# with NO_COLOR), SGR sequences followed across lines.
 selected() {
-	pane -e | python3 -c '
-import re, sys
-rev = False
-for i, l in enumerate(sys.stdin.read().split("\n")):
-    shown = False
-    for part in re.split(r"(\x1b\[[0-9;]*m)", l):
-        m = re.fullmatch(r"\x1b\[([0-9;]*)m", part)
-        if m:
-            for p in (m.group(1) or "0").split(";"):
-                rev = True if p == "7" else False if p in ("0", "27") else rev
-        elif part.strip() and rev and i >= 2:
-            shown = True
-    if shown:
-        print(re.sub(r"\x1b\[[0-9;]*m", "", l).split()[0])
-        break'
+	local p l i=0 rev=0 shown text seg codes c first sgr=$'^([^\e]*)\e\\[([0-9;]*)m(.*)$'
+	p=$(pane -e)
+	while IFS= read -r l; do
+		i=$((i + 1)) shown=0 text=
+		while :; do
+			if [[ $l =~ $sgr ]]; then
+				seg=${BASH_REMATCH[1]} codes=${BASH_REMATCH[2]:-0} l=${BASH_REMATCH[3]}
+			else
+				seg=$l codes=
+			fi
+			text+=$seg
+			[ $rev = 1 ] && [ $i -ge 3 ] && [[ $seg == *[![:space:]]* ]] && shown=1
+			[ -n "$codes" ] || break
+			for c in ${codes//;/ }; do
+				case $c in 7) rev=1 ;; 0 | 27) rev=0 ;; esac
+			done
+		done
+		if [ $shown = 1 ]; then
+			read -r first _ <<<"$text"
+			echo "$first"
+			return 0
+		fi
+	done <<<"$p"
 }
 
 # The terminal as cgtop2 found it: modes, no alternate screen, cursor shown, no keypad or mouse
@@ -248,8 +335,8 @@ test_help_overlay() {
 
 test_scroll() {
 	setup_sandbox || return 0
-	local i
-	for i in $(seq -w 1 80); do mkdir "$U/n$i"; done
+	# one mkdir: a program costs half a second in a loaded VM guest
+	mkdir "$U"/n{01..80} || fail "mkdir"
 	ENV=NO_COLOR=1 start -d 0.5 -p "/$S" || return 0
 	pane_wait "line 1 of 81 .*44 more below" || fail "more below: $(pane | tail -1)"
 	assertEquals "the sandbox selected" "/$S" "$(selected)"
@@ -347,10 +434,19 @@ test_detail() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# Why the sandbox has no cpu.pressure.
+no_psi() {
+	if sandbox_v1; then
+		echo "no cpu.pressure in the v1 sandbox ($H): the PSI files are cgroup2's ($(cgk_layout))"
+	else
+		echo "no PSI in this kernel (no cpu.pressure)"
+	fi
+}
+
 # PSI some and full over 10, 60 and 300 seconds, of each resource, and the stall totals.
 test_detail_pressure() {
 	setup_sandbox || return 0
-	[ -e "$U/cpu.pressure" ] || { cgk_skip "no PSI in this kernel (no cpu.pressure)"; return 0; }
+	[ -e "$U/cpu.pressure" ] || { cgk_skip "$(no_psi)"; return 0; }
 	ENV=NO_COLOR=1 start -d 0.2 -p "/$S" || return 0
 	pane_wait "^/$S " || fail "start: $(pane)"
 	key Enter
@@ -393,20 +489,40 @@ wheel() {
 	fi
 }
 
-# Start $2 sleeps (and a sleep that started them, $!) in cgroup directory $1.
+# Start $2 sleeps (and a sleep that started them, $!) in cgroup directory $1, and in its twins
+# $3... (cgroup directories of other v1 hierarchies) too.
 sleeps_in() {
-	sh -c 'echo $$ >"$1/cgroup.procs"; i=0; while [ $i -lt "$2" ]; do sleep 600 & i=$((i + 1)); done
-		exec sleep 600' _ "$1" "$2" &
+	sh -c 'd=$1 n=$2; shift 2; for t in "$d" "$@"; do echo $$ >"$t/cgroup.procs"; done
+		i=0; while [ $i -lt "$n" ]; do sleep 600 & i=$((i + 1)); done
+		exec sleep 600' _ "$@" &
 	# killed by sleeps_kill, whose job notice would be noise
 	disown $!
-	cgk_wait_for sh -c "[ \$(wc -l <'$1/cgroup.procs') -gt $2 ]" || fail "the sleeps did not start"
+	within 30 procs_more "$1" "$2" || fail "the sleeps did not start"
+}
+
+# Whether cgroup directory $1 lists more than $2 processes.
+procs_more() {
+	local procs
+	mapfile -t procs <"$1/cgroup.procs"
+	[ ${#procs[@]} -gt "$2" ]
+}
+
+# Run $2... until it succeeds, for at most $1 seconds (a command of bash's: nothing started).
+within() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		nap 0.05
+	done
 }
 
 # Kill what sleeps_in started in $1 (by pid: all of them ours).
 sleeps_kill() {
-	local p
-	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-	cgk_wait_for sh -c "[ ! -s '$1/cgroup.procs' ]" || fail "the sleeps in $1 did not end"
+	local p procs=()
+	[ -e "$1/cgroup.procs" ] && mapfile -t procs <"$1/cgroup.procs"
+	for p in "${procs[@]}"; do kill -9 "$p" 2>/dev/null; done
+	within 30 test ! -s "$1/cgroup.procs" || fail "the sleeps in $1 did not end"
 }
 
 # The detail pane in 80x24: every section on the screen or a PgDn away, whole (a long line goes
@@ -482,8 +598,7 @@ $(pane)"
 # The mouse wheel scrolls the detail pane when it is open, else moves the selection, by 3.
 test_mouse_wheel() {
 	setup_sandbox || return 0
-	local i
-	for i in 1 2 3 4 5; do mkdir "$U/w$i"; done
+	mkdir "$U"/w{1..5} || fail "mkdir"
 	# w1's detail pane longer than the screen
 	sleeps_in "$U/w1" 25
 	SIZE=80x24 ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
@@ -567,6 +682,7 @@ time.sleep(600)' &
 # the pane lists them from there.
 test_detail_members_v1() {
 	setup_sandbox || return 0
+	sandbox_v1 && { cgk_skip "no unified namesake to leave empty ($(cgk_layout)): every test's tasks are in the v1 sandbox ($H)"; return 0; }
 	cgk_need_v1 cpuacct || return 0
 	local acct pid
 	acct=$(cgk_sandbox cpuacct)/t$_t
@@ -651,6 +767,8 @@ test_detail_cpu_limit() {
 test_psi_trigger_mark() {
 	setup_sandbox || return 0
 	local busy
+	# the trigger's watcher opens cgroup2's pressure files
+	sandbox_v1 && { cgk_skip "$(no_psi)"; return 0; }
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
 	cgk_in_vm && { cgk_skip "emulated CPUs (TCG) do not stall on the trigger's clock"; return 0; }
 	mkdir "$U/busy" "$U/idle"
@@ -724,8 +842,7 @@ time.sleep(600)' &
 
 test_resize() {
 	setup_sandbox || return 0
-	local i
-	for i in $(seq 1 30); do mkdir "$U/some-long-name-$i"; done
+	mkdir "$U"/some-long-name-{1..30} || fail "mkdir"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
 	pane_wait "HIST-CPU" || fail "start: $(pane)"
 	key h
@@ -831,7 +948,7 @@ test_hostile_names() {
 	local n names=($'esc\e[7mREV\e[0m' $'csi\e[2J\e[H' $'osc52\e]52;c;cGF3bmVk\a' $'title\e]2;pwned\a'
 		$'bel\a\a' $'tab\there' $'bad\xff\xfe' $'wide\xe4\xb8\xad\xe6\x96\x87x'
 		$'rlo\xe2\x80\xaex' $'c1\xc2\x9bx')
-	for n in "${names[@]}"; do mkdir "$U/$n" || fail "mkdir"; done
+	mkdir "${names[@]/#/$U/}" || fail "mkdir"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
 	pane_wait "^/$S/wide" || fail "start: $(pane)"
 	local title
@@ -888,30 +1005,62 @@ select_cg() {
 	assertEquals "selected" "/$S/$1" "$(selected)"
 }
 
-# f: freeze and thaw, each asked first naming the cgroup; n leaves it as it is.
+# The freezer cgroup of the test's cgroup $1 (a path below it): $U/$1 itself on cgroup2, else
+# its twin in the v1 freezer hierarchy, made (FZ); skips without one.
+freezer_of() {
+	if ! sandbox_v1; then
+		[ -e "$U/cgroup.freeze" ] || { cgk_skip "no cgroup.freeze in this kernel (5.2+)"; return 1; }
+		FZ=$U/$1
+		return 0
+	fi
+	cgk_need_v1 freezer || return 1
+	FZ=$(twin freezer "$1") || { fail "the freezer twin of $1"; return 1; }
+}
+
+# The freezer cgroup FZ as the kernel says it is: frozen, thawed (or freezing, v1).
+frozen_state() {
+	if sandbox_v1; then
+		case $(cat "$FZ/freezer.state") in FROZEN) echo frozen ;; THAWED) echo thawed ;; *) echo freezing ;; esac
+	else
+		case $(cat "$FZ/cgroup.events") in *"frozen 1"*) echo frozen ;; *) echo thawed ;; esac
+	fi
+}
+
+# What cgroup FZ's freezer file holds: 1 (freeze asked) or 0; v1's freezer.state says both.
+freeze_asked() {
+	if sandbox_v1; then
+		case $(cat "$FZ/freezer.state") in THAWED) echo 0 ;; *) echo 1 ;; esac
+	else
+		cat "$FZ/cgroup.freeze"
+	fi
+}
+
+# f: freeze and thaw, each asked first naming the cgroup; n leaves it as it is. On v1 the freezer
+# is its own hierarchy: the processes are in the twin of the same path there too.
 test_action_freeze() {
 	setup_sandbox || return 0
-	[ -e "$U/cgroup.freeze" ] || { cgk_skip "no cgroup.freeze in this kernel (5.2+)"; return 0; }
 	mkdir "$U/fz"
-	sleeps_in "$U/fz" 1
+	freezer_of fz || return 0
+	sleeps_in "$U/fz" 1 "$FZ"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/fz " || fail "start: $(pane)"
 		select_cg fz 1
 		key f
 		pane_wait "^Freeze cgroup /$S/fz\?  y: yes, other keys: no" || fail "f: the question: $(status)"
-		assertEquals "not frozen before the answer" 0 "$(cat "$U/fz/cgroup.freeze")"
+		assertEquals "not frozen before the answer" 0 "$(freeze_asked)"
 		key y
 		pane_wait "^cgroup /$S/fz frozen" || fail "y: $(status)"
-		assertEquals "cgroup.freeze" 1 "$(cat "$U/fz/cgroup.freeze")"
-		assertContains "the kernel says frozen" "$(cat "$U/fz/cgroup.events")" "frozen 1"
+		assertEquals "freeze asked" 1 "$(freeze_asked)"
+		assertEquals "the kernel says frozen" frozen "$(frozen_state)"
 		key f
 		pane_wait "^Thaw cgroup /$S/fz\?" || fail "f on a frozen cgroup: $(status)"
 		key n
 		pane_wait "^cancelled" || fail "n: $(status)"
-		assertContains "n: still frozen" "$(cat "$U/fz/cgroup.events")" "frozen 1"
+		assertEquals "n: still frozen" frozen "$(frozen_state)"
 		key f y
 		pane_wait "^cgroup /$S/fz thawed" || fail "thaw: $(status)"
-		assertContains "thawed" "$(cat "$U/fz/cgroup.events")" "frozen 0"
+		assertEquals "thawed" thawed "$(frozen_state)"
+		assertEquals "thaw asked" 0 "$(freeze_asked)"
 		# the next key clears the message
 		key Up
 		pane_wait "^line 1 of 2 " || fail "the message cleared: $(status)"
@@ -955,12 +1104,18 @@ test_action_signal() {
 	return 0
 }
 
-# X: every process of the subtree killed (cgroup.kill), after the question.
+# X: every process of the subtree killed (cgroup.kill), after the question. On v1 (no
+# cgroup.kill) the freezer twin of the same path is frozen, its processes killed, then thawed.
 test_action_kill() {
 	setup_sandbox || return 0
+	local fk=
 	mkdir -p "$U/k/sub"
-	sleeps_in "$U/k" 2
-	sleeps_in "$U/k/sub" 1
+	if sandbox_v1; then
+		freezer_of k/sub || return 0
+		fk=${FZ%/sub}
+	fi
+	sleeps_in "$U/k" 2 ${fk:+"$fk"}
+	sleeps_in "$U/k/sub" 1 ${fk:+"$fk/sub"}
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/k/sub " || fail "start: $(pane)"
 		select_cg k 1
@@ -968,11 +1123,13 @@ test_action_kill() {
 		pane_wait "^Kill every process of cgroup /$S/k and below\?  y: yes" || fail "X: $(status)"
 		key Escape
 		pane_wait "^cancelled" || fail "Esc: $(status)"
-		assertContains "Esc: still populated" "$(cat "$U/k/cgroup.events")" "populated 1"
+		assertEquals "Esc: still there" 5 "$(cat "$U/k/cgroup.procs" "$U/k/sub/cgroup.procs" | wc -l)"
 		key X y
 		pane_wait "^cgroup /$S/k killed: no process is left in it" || fail "y: $(status)"
-		assertContains "empty" "$(cat "$U/k/cgroup.events")" "populated 0"
+		assertEquals "empty" "" "$(cat "$U/k/cgroup.procs")"
+		sandbox_v1 || assertContains "empty: the kernel says so" "$(cat "$U/k/cgroup.events")" "populated 0"
 		assertEquals "the subtree too" "" "$(cat "$U/k/sub/cgroup.procs")"
+		[ -z "$fk" ] || assertEquals "the freezer twin thawed again" THAWED "$(cat "$fk/freezer.state")"
 		key q
 		assertEquals "EXIT=0" "$(ended)"
 	}
@@ -981,11 +1138,31 @@ test_action_kill() {
 	return 0
 }
 
+# One name for each v1 hierarchy mounted, as cgk_mnt takes it: its first controller, or name=X.
+v1_hierarchies() {
+	awk 'NR == FNR { if (!/^#/) c[$1] = 1; next }
+	{
+		for (i = 7; i <= NF; i++) if ($i == "-") break
+		if ($(i + 1) != "cgroup") next
+		n = split($(i + 3), o, ","); k = ""
+		for (j = 1; j <= n && k == ""; j++) if (o[j] in c) k = o[j]
+		for (j = 1; j <= n && k == ""; j++) if (o[j] ~ /^name=/) k = o[j]
+		if (k != "") print k
+	}' /proc/cgroups /proc/self/mountinfo
+}
+
 # M in the detail pane: the process marked with Tab moved to the cgroup typed, after the question.
+# On legacy a bare path names the cgroup in every v1 hierarchy (common/spec.c), the process goes
+# into each (the v1 memory hierarchy too: in a VM only), and each needs the cgroup.
 test_action_move() {
 	setup_sandbox || return 0
-	local moved
+	local moved h
 	mkdir "$U/mv1" "$U/mv2"
+	if sandbox_v1; then
+		cgk_need_vm "the move goes into every v1 hierarchy, the memory one too ($(cgk_layout))" ||
+			return 0
+		for h in $(v1_hierarchies); do twin "$h" mv2 >/dev/null || fail "mv2 in $h"; done
+	fi
 	sleeps_in "$U/mv1" 1
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/mv2 " || fail "start: $(pane)"
@@ -1010,9 +1187,11 @@ test_action_move() {
 		key y
 		pane_wait "^process $moved moved to cgroup /$S/mv2" || fail "y: $(status)"
 		assertEquals "in mv2" "$moved" "$(cat "$U/mv2/cgroup.procs")"
+		sandbox_v1 && assertEquals "in mv2 of every v1 hierarchy" "" \
+			"$(grep -v -e '^0::' -e ":/$S/mv2\$" "/proc/$moved/cgroup")"
 		# a cgroup that does not exist: the refusal names it
 		key Tab M BSpace 3 Enter
-		pane_wait "^refused: cgroup /$S/mv3 \(unified\): " || fail "no such cgroup: $(status)"
+		pane_wait "^refused: cgroup /$S/mv3 \($H\): " || fail "no such cgroup: $(status)"
 		key Escape q
 		assertEquals "EXIT=0" "$(ended)"
 	}
@@ -1021,16 +1200,18 @@ test_action_move() {
 	return 0
 }
 
-# L: a limit in the v2 vocabulary through cgcreate2's plan. On a hybrid host the sandbox's path
-# in the v1 pids and cpu hierarchies takes pids.max and cpu.weight (as cpu.shares).
+# L: a limit in the v2 vocabulary through cgcreate2's plan. On a hybrid or legacy host the
+# sandbox's path in the v1 pids, cpu and memory hierarchies takes pids.max, cpu.weight (as
+# cpu.shares) and memory.max (as memory.limit_in_bytes; no process is put there).
 test_action_limit_v1() {
 	setup_sandbox || return 0
 	cgk_need_v1 pids || return 0
 	cgk_need_v1 cpu || return 0
-	local pids cpu
-	pids=$(cgk_sandbox pids)/t$_t
-	cpu=$(cgk_sandbox cpu)/t$_t
-	mkdir -p "$U/l" "$pids/l" "$cpu/l"
+	cgk_need_v1 memory || return 0
+	local pids cpu mem
+	mkdir "$U/l"
+	pids=$(twin pids l) && cpu=$(twin cpu l) && mem=$(twin memory l) ||
+		{ fail "the twins of l"; return 0; }
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
 	pane_wait "^/$S/l " || fail "start: $(pane)"
 	select_cg l 1
@@ -1039,15 +1220,20 @@ test_action_limit_v1() {
 	key -l "pids.max=42"
 	key Enter
 	pane_wait "^Set pids.max=42 in cgroup /$S/l\?  y: yes" || fail "the question: $(status)"
-	assertEquals "nothing written before the answer" max "$(cat "$pids/l/pids.max")"
+	assertEquals "nothing written before the answer" max "$(cat "$pids/pids.max")"
 	key y
 	pane_wait "^pids.max=42 set in cgroup /$S/l" || fail "y: $(status)"
-	assertEquals "pids.max" 42 "$(cat "$pids/l/pids.max")"
+	assertEquals "pids.max" 42 "$(cat "$pids/pids.max")"
 	key L
 	key -l "cpu.weight=200"
 	key Enter y
 	pane_wait "^cpu.weight=200 set in cgroup /$S/l" || fail "cpu.weight: $(status)"
-	assertEquals "cpu.weight 200 is cpu.shares 2048" 2048 "$(cat "$cpu/l/cpu.shares")"
+	assertEquals "cpu.weight 200 is cpu.shares 2048" 2048 "$(cat "$cpu/cpu.shares")"
+	key L
+	key -l "memory.max=64M"
+	key Enter y
+	pane_wait "^memory.max=64M set in cgroup /$S/l" || fail "memory.max: $(status)"
+	assertEquals "memory.max is memory.limit_in_bytes" 67108864 "$(cat "$mem/memory.limit_in_bytes")"
 	# the vocabulary's checks, said on the status line
 	key L
 	key -l "cpu.max=lots"
@@ -1062,7 +1248,7 @@ test_action_limit_v1() {
 	key -l "pids.max"
 	key Enter
 	pane_wait "^a limit is FILE=VALUE" || fail "no value: $(status)"
-	assertEquals "pids.max as it was" 42 "$(cat "$pids/l/pids.max")"
+	assertEquals "pids.max as it was" 42 "$(cat "$pids/pids.max")"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
 }
@@ -1103,20 +1289,24 @@ test_action_refused_unprivileged() {
 	"$HELPERS/runas" "$uid" "$uid" test -x "$T" ||
 		{ cgk_skip "uid $uid cannot run $T (a directory on the way is not searchable)"; return 0; }
 	mkdir "$U/r" "$U/r2"
-	sleeps_in "$U/r" 1
-	local tool=$T
+	freezer_of r || return 0
+	sleeps_in "$U/r" 1 $(sandbox_v1 && echo "$FZ")
+	# v1: the freezer is a hierarchy of its own, and no cgroup.kill (the kill is signals)
+	local tool=$T fh=$H kill="kill: " freeze=cgroup.freeze
+	sandbox_v1 && fh=$(hier_label "$(cgk_mnt freezer)") kill="signal process [0-9]+: Operation not permitted" \
+		freeze=freezer.state
 	# no settings file: the test's own directory is root's
 	T="$HELPERS/runas" ENV="NO_COLOR=1 XDG_CONFIG_HOME=/nonexistent-$$" \
 		start "$uid" "$uid" "$tool" -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/r2 " || fail "start: $(pane)"
 		select_cg r 1
 		key f
-		pane_wait "^refused: cgroup /$S/r \(unified\): freeze: write cgroup.freeze: Permission denied" ||
+		pane_wait "^refused: cgroup /$S/r \($fh\): freeze: write $freeze: Permission denied" ||
 			fail "f: $(status)"
 		key X
-		pane_wait "^refused: cgroup /$S/r \(unified\): kill: " || fail "X: $(status)"
+		pane_wait "^refused: cgroup /$S/r \($H\): $kill" || fail "X: $(status)"
 		key x
-		pane_wait "^refused: cgroup /$S/r \(unified\): signal process [0-9]+: Operation not permitted" ||
+		pane_wait "^refused: cgroup /$S/r \($H\): signal process [0-9]+: Operation not permitted" ||
 			fail "x: $(status)"
 		key L
 		pane_wait "^refused: " || fail "L: $(status)"
@@ -1125,9 +1315,10 @@ test_action_refused_unprivileged() {
 		key Tab M
 		pane_wait "^Move process [0-9]+ to cgroup" || fail "M: the editor: $(status)"
 		key 2 Enter
-		pane_wait "^refused: cgroup /$S/r2 \(unified\): move a process: write cgroup.procs: Permission denied" ||
+		pane_wait "^refused: cgroup /$S/r2 \($H\): move a process: write cgroup.procs: Permission denied" ||
 			fail "M: $(status)"
-		assertEquals "nothing frozen" 0 "$(cat "$U/r/cgroup.freeze")"
+		assertEquals "nothing frozen" 0 "$(freeze_asked)"
+		assertEquals "nothing frozen: the kernel" thawed "$(frozen_state)"
 		assertEquals "nothing moved" "" "$(cat "$U/r2/cgroup.procs")"
 		assertEquals "nothing killed" 2 "$(wc -l <"$U/r/cgroup.procs")"
 		key Escape q
@@ -1141,7 +1332,8 @@ test_action_refused_unprivileged() {
 test_read_only() {
 	setup_sandbox || return 0
 	mkdir "$U/ro"
-	sleeps_in "$U/ro" 0
+	freezer_of ro || return 0
+	sleeps_in "$U/ro" 0 $(sandbox_v1 && echo "$FZ")
 	ENV=NO_COLOR=1 start -d 0.3 -p --read-only "/$S" && {
 		pane_wait "^/$S/ro " || fail "start: $(pane)"
 		select_cg ro 1
@@ -1152,7 +1344,8 @@ test_read_only() {
 			assertNotContains "$k: no question" "$(status)" "y: yes"
 			key Down Up
 		done
-		assertEquals "not frozen" 0 "$(cat "$U/ro/cgroup.freeze")"
+		assertEquals "not frozen" 0 "$(freeze_asked)"
+		assertEquals "not frozen: the kernel" thawed "$(frozen_state)"
 		assertEquals "not killed" 1 "$(wc -l <"$U/ro/cgroup.procs")"
 		key h
 		pane_wait "cgtop2 keys" || fail "h: $(pane)"
