@@ -71,6 +71,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # seconds since $1 (date +%s.%N)
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 # CPU us per round, wall us per round, reads per round of the floor
+# (hot: 20 rounds back to back, for the scrapes, which run back to back too)
 floor() { "$FLOOR" changed 20 "$main/$name" cpu.stat; }
 # the first lines a tool said on stderr (file $1), or "nothing"
 said() {
@@ -83,41 +84,44 @@ fds_of() { ls "/proc/$1/fd" | wc -l; }
 # CMD... (cgtop2 -b -d D -n 0, or the floor's `every`) run in the background, stdout to
 # $tmp/out.burst, until it did 2+$1 rounds: a line per round, "CPU_US WALL_US RSS_KB", from
 # its schedstat (time on a CPU; wall: on a CPU or waiting for one, so the sleep between rounds
-# drops out), looked at every 20 ms: a round is a burst of CPU between two looks that saw none.
-# The first two (the start-up; cgtop2's second full read) are left out.
+# drops out) between two looks (every 20 ms) that found it asleep between rounds (wchan
+# hrtimer_nanosleep): a process kept off the CPU by the load is not asleep, and a round that
+# overran the delay is one with the next (the wall then says more than the delay). The first
+# two (the start-up; cgtop2's second full read) are left out. With $2 a file, `strace -c` is
+# attached for $3 seconds more before the end: its count of each system call.
 bursts() {
-	local k=$1 pid c w pc= pw= bc=0 bw=0 seen=0
-	shift
+	local k=$1 trace=$2 secs=$3 pid c w wc bc= bw= seen=0
+	shift 3
 	"$@" >"$tmp/out.burst" 2>>"$tmp/err.b" &
 	pid=$!
 	while read -r c w _ 2>/dev/null <"/proc/$pid/schedstat"; do
-		if [ -n "$pc" ] && [ "$c" -gt "$pc" ]; then
-			bc=$((bc + c - pc)) bw=$((bw + c - pc + w - pw))
-		elif [ "$bc" -gt 0 ]; then
+		wc=
+		read -r wc 2>/dev/null <"/proc/$pid/wchan"
+		if [ "$wc" = hrtimer_nanosleep ] && [ "$c" != "$bc" ]; then
 			seen=$((seen + 1))
-			[ $seen -gt 2 ] && echo "$((bc / 1000)) $((bw / 1000)) $(rss_of "$pid" VmRSS)"
-			bc=0 bw=0
+			[ $seen -gt 2 ] && echo "$(((c - bc) / 1000)) $(((c + w - bc - bw) / 1000)) $(rss_of "$pid" VmRSS)"
+			bc=$c bw=$w
 			[ $seen -ge $((k + 2)) ] && break
 		fi
-		pc=$c pw=$w
 		sleep 0.02
 	done
+	if [ -n "$trace" ] && [ $seen -ge $((k + 2)) ] && command -v strace >/dev/null; then
+		timeout -s INT "$secs" strace -c -f -p "$pid" -o "$trace" 2>/dev/null
+	fi
 	kill "$pid" 2>/dev/null
 	wait "$pid"
 	# killed by us (143) is the end of a run that did not fail
 	[ $? -eq 143 ] && [ $seen -ge $((k + 2)) ]
 }
 
-# syscalls a steady refresh makes: (2+$1 refreshes - 2) / $1, by strace -c
+# a refresh's system calls from strace -c's counts in $1: each divided by the sleeps between
+# refreshes (clock_nanosleep)
 syscalls() {
-	local f
-	command -v strace >/dev/null || { echo "strace is not installed"; return; }
-	for f in 2 $(($1 + 2)); do
-		strace -f -c -o "$tmp/strace.$f" "$T" -b -d 1us -n "$f" "/$name" >/dev/null 2>&1
-	done
-	awk -v k="$1" '$NF ~ /^(pread64|read|openat|close|getdents64|inotify_add_watch)$/ && NF >= 5 {
-		n[$NF] += (FILENAME ~ /strace\.2$/ ? -$4 : $4) }
-		END { for (s in n) printf "%s %d ", s, n[s] / k }' "$tmp/strace.2" "$tmp/strace.$(($1 + 2))"
+	[ -s "$1" ] || { echo "not counted (no strace)"; return; }
+	awk '$NF ~ /^[a-z_0-9]+$/ && NF >= 5 && $4 ~ /^[0-9]+$/ { n[$NF] = $4 }
+		END { r = n["clock_nanosleep"]; if (!r) { print "no refresh seen"; exit }
+			printf "%d refreshes:", r
+			for (s in n) if (s != "clock_nanosleep") printf " %s %.1f", s, n[s] / r; print "" }' "$1"
 }
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
@@ -143,15 +147,18 @@ for n in $SIZES; do
 	echo "=== $n cgroups ($busy populated): made the $((n - have)) new ones in $made s ($(ld))"
 
 	# --- cgtop2 -b per refresh against the floor, in turns
-	k=10 delay_ms=500
-	[ "$n" -ge 10000 ] && k=8
-	[ "$n" -ge 100000 ] && k=5 delay_ms=3000
+	# a refresh must end before the next is due (at load 15 one of 10,000 took 1-2 s)
+	k=8 delay_ms=1000
+	[ "$n" -ge 10000 ] && k=5 delay_ms=4000
+	[ "$n" -ge 100000 ] && k=3 delay_ms=20000
 	: >"$tmp/err.b"
 	for r in $(seq 1 "$TRIES"); do
-		bursts "$k" "$FLOOR" every "$delay_ms" "$main/$name" cpu.stat >"$tmp/fl" ||
+		bursts "$k" "" 0 "$FLOOR" every "$delay_ms" "$main/$name" cpu.stat >"$tmp/fl" ||
 			{ echo "scale bench: the floor failed: $(said "$tmp/err.b")"; exit 1; }
 		fr=$(cut -d' ' -f1 "$tmp/out.burst")
-		bursts "$k" "$T" -b -d "${delay_ms}ms" -n 0 "/$name" >"$tmp/ref" ||
+		trace=
+		[ "$r" -eq "$TRIES" ] && trace=$tmp/strace
+		bursts "$k" "$trace" $((delay_ms * 3 / 1000 + 1)) "$T" -b -d "${delay_ms}ms" -n 0 "/$name" >"$tmp/ref" ||
 			{ echo "scale bench: cgtop2 -b failed: $(said "$tmp/err.b")"; exit 1; }
 		# floor CPU, wall, reads; cgtop2 CPU and wall a refresh (medians of the run's); its RSS
 		echo "$(cut -d' ' -f1 "$tmp/fl" | median) $(cut -d' ' -f2 "$tmp/fl" | median) $fr" \
@@ -166,7 +173,7 @@ for n in $SIZES; do
 	rc=$(awk '{ printf "%.2f\n", $1 ? $4 / $1 : 0 }' "$tmp/tries" | median)
 	rw=$(awk '{ printf "%.2f\n", $2 ? $5 / $2 : 0 }' "$tmp/tries" | median)
 	echo "cgtop2 -b at $n: $(ms "$c") CPU, $(ms "$w") wall a refresh; RSS $(cut -d' ' -f6 "$tmp/tries" | median) KiB; stderr: $(said "$tmp/err.b") ($(ld))"
-	echo "cgtop2 -b at $n, syscalls a refresh (strace -c): $(syscalls "$k")"
+	echo "cgtop2 -b at $n, system calls a refresh (strace -c -p after the rest, the last try): $(syscalls "$tmp/strace")"
 	echo "floor at $n: $reads reads (cpu.stat of the populated), $(ms "$fc") CPU, $(ms "$fw") wall"
 	echo "ratio cgtop2/floor at $n cgroups: CPU $rc, wall $rw (median of $TRIES tries; $(ld))"
 
@@ -174,7 +181,7 @@ for n in $SIZES; do
 	ks=10
 	[ "$n" -ge 100000 ] && ks=3
 	t0=$(date +%s.%N)
-	bench_serve_start
+	BENCH_SERVE_WAIT=$((n / 100 + 60)) bench_serve_start
 	started=$(since "$t0")
 	bench_scrapes 2 "$url" >/dev/null
 	for r in $(seq 1 "$TRIES"); do
@@ -191,24 +198,25 @@ for n in $SIZES; do
 	echo "ratio scrape/floor at $n cgroups: CPU $rs (median of $TRIES tries; $(ld))"
 	bench_serve_stop
 
-	# --- the recorder
-	rm -f "$tmp/rec"
+	# --- the recorder: a file of 1 sample against one of 6, at the refresh's -d
 	: >"$tmp/err.r"
-	"$T" --record="$tmp/rec" --record-size=0 -d 1us -n 1 "/$name" 2>>"$tmp/err.r"
-	rc1=$?
-	one=$(stat -c %s "$tmp/rec" 2>/dev/null || echo 0)
-	"$T" --record="$tmp/rec" --record-size=0 -d 1us -n 6 "/$name" 2>>"$tmp/err.r"
-	rc2=$?
-	more=$(stat -c %s "$tmp/rec" 2>/dev/null || echo 0)
-	rm -f "$tmp/rec"
-	echo "record at $n: $(((more - one) / 6)) bytes a sample ($(((more - one) / 6 / n)) a cgroup), the first $one; exit $rc1 $rc2; stderr: $(said "$tmp/err.r") ($(ld))"
+	rc1=
+	for f in 1 6; do
+		rm -f "$tmp/rec.$f"
+		"$T" --record="$tmp/rec.$f" --record-size=0 -d "${delay_ms}ms" -n "$f" "/$name" 2>>"$tmp/err.r"
+		rc1="$rc1 $?"
+	done
+	one=$(stat -c %s "$tmp/rec.1" 2>/dev/null || echo 0)
+	per=$((($(stat -c %s "$tmp/rec.6" 2>/dev/null || echo 0) - one) / 5))
+	rm -f "$tmp/rec.1" "$tmp/rec.6"
+	echo "record at $n: $per bytes a sample ($((per / n)) a cgroup), the first $one; exit$rc1; stderr: $(said "$tmp/err.r") ($(ld))"
 
 	# --- the event watcher, idle
 	rm -f "$tmp/err.e"
 	t0=$(date +%s.%N)
 	"$T" -v --events "/$name" >"$tmp/out.e" 2>"$tmp/err.e" &
 	watcher=$!
-	for i in $(seq 1 2400); do
+	for i in $(seq 1 12000); do
 		grep -qs watching "$tmp/err.e" && break
 		kill -0 "$watcher" 2>/dev/null || break
 		sleep 0.05
