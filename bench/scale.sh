@@ -1,30 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The cost of cgtop2 as the tree grows (issue 33): at each size of SCALE_SIZES (default
-# "1000 10000", which keeps `make bench` short; SCALE_SIZES="1000 10000 100000" for the full
-# run, about 15 min more at load 3-8), a flat tree of empty cgroups c00000... in a sandbox
-# cgkit-test.PID of the cgroup2 hierarchy, one in SCALE_BUSY_EVERY (100) holding a sleeping
-# process of this script. Measured, each line with the load average it was taken under:
-# - cgtop2 -b per refresh, CPU (user+sys) and wall: (2+K refreshes - 2 refreshes) / K at -d 1us,
-#   against the floor. Ratios, not times, are the result: the machine's cost per syscall drops
-#   out of them.
-# - The floor is one read per cgroup whose state may have changed: a pread at offset 0 on a
-#   kept fd of cpu.stat in each cgroup whose cgroup.events says populated 1 (the populated
-#   children and the sandbox itself). An empty cgroup's counters change only after a process
-#   enters it, which changes its cgroup.events, which inotify tells without a read
-#   (bench/cgtop2_floor.c `changed`). The floor and both cgtop2 runs take turns SCALE_TRIES (3)
-#   times, so that load hits both alike; the ratio printed is the median of the tries' ratios.
+# "1000 10000": about 6.5 min at load 10-15, which keeps `make bench` short; 100,000 only when
+# asked, SCALE_SIZES=100000 SCALE_TRIES=1: 16 min at load 9-11), a flat tree of empty cgroups
+# c00000... in a sandbox cgkit-test.PID of the cgroup2 hierarchy, one in SCALE_BUSY_EVERY (100)
+# holding a sleeping process of this script. Each line says the load average it was taken at.
+# - cgtop2 -b per refresh, stdout to /dev/null, -d 1 s (4 s at 10,000, 20 s at 100,000: a
+#   refresh must end before the next is due): CPU and wall from its schedstat between two
+#   looks that found it asleep between refreshes (wall: on a CPU or waiting for one, the sleep
+#   left out); the median of K steady refreshes of one run (the start-up and the second, full
+#   read left out). Its system calls a refresh: strace -c attached after the rest.
+# - The floor: one read per cgroup whose state may have changed, a pread at offset 0 on a kept
+#   fd of cpu.stat in each cgroup whose cgroup.events says populated 1 (the populated children
+#   and the sandbox itself). An empty cgroup's counters move only after a process joins it,
+#   which changes its cgroup.events, which inotify tells without a read. It runs as cgtop2
+#   does, one round every -d (bench/cgtop2_floor.c `every`), measured the same way, and the two
+#   take turns SCALE_TRIES (3) times so that load hits both alike: the ratio printed is the
+#   median of the tries' ratios. Ratios, not times, are the result.
 # - The exporter: `cgtop2 --listen` on 127.0.0.1 (every scrape samples afresh), curl scrapes on
-#   one keep-alive connection: wall (median), the server's CPU per scrape (every thread), bytes,
-#   its RSS (VmRSS and VmHWM), open fds and inotify watches, the floor in turn as above.
-# - The recorder: bytes a sample adds to a `cgtop2 --record` file (past the first, which names
-#   every cgroup).
-# - `cgtop2 --events`: start, inotify watches, CPU (schedstat, every thread) and RSS over
-#   SCALE_IDLE (10) seconds of nothing happening.
-# - The limits met on the way, as observed: fs.inotify.max_user_watches (a per-user count,
-#   shared with every other process of the user), the open-file limit (raised to the hard one),
-#   and what each tool said (stderr) and exited with past them.
-# - The time to make and to remove the cgroups.
+#   one keep-alive connection: wall (median), the server's CPU a scrape (every thread), bytes,
+#   its RSS (VmRSS and VmHWM), open fds and inotify watches; against the floor's reads made 20
+#   times back to back (`changed`), since the scrapes run back to back too.
+# - The recorder: the bytes a sample adds to a `cgtop2 --record` file (6 samples against 1).
+# - `cgtop2 --events`: start, inotify watches, CPU (schedstat) and RSS over SCALE_IDLE (10) s
+#   of nothing happening.
+# - The limits met on the way, as observed: fs.inotify.max_user_watches (per user, shared with
+#   every other process of the user), the open-file limit (raised to the hard one), pid_max;
+#   what each tool said on stderr and exited with.
+# - The time to make the cgroups and to remove them.
 # cgroup2 only (a hybrid host's unified hierarchy serves); skipped where there is none.
 set -u
 BIN=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -75,7 +78,7 @@ since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; 
 floor() { "$FLOOR" changed 20 "$main/$name" cpu.stat; }
 # the first lines a tool said on stderr (file $1), or "nothing"
 said() {
-	if [ -s "$1" ]; then head -n 2 "$1" | cut -c1-160 | tr '\n' ' '; else echo nothing; fi
+	if [ -s "$1" ]; then head -n 2 "$1" | cut -c1-300 | tr '\n' ' '; else echo nothing; fi
 }
 rss_of() { awk -v k="$2" '$1 == k ":" { print $2 }' "/proc/$1/status"; }
 watches_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^inotify wd:'; }
