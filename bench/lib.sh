@@ -68,8 +68,13 @@ bench_serve_start() {
 	rm -f "$tmp/err"
 	env "${envs[@]}" CGKIT_SERVE_REUSE_MS=0 "$T" --listen=127.0.0.1:0 "$@" "/$name" 2>"$tmp/err" &
 	server=$!
-	# the first scan of 10,000 cgroups took 6.5 s on a loaded machine: up to 60 s
-	for i in $(seq 1 1200); do grep -qs serving "$tmp/err" && break; sleep 0.05; done
+	# the first scan of 10,000 cgroups took 6.5 s on a loaded machine: up to 60 s, or
+	# $BENCH_SERVE_WAIT seconds (100,000 cgroups: minutes)
+	for i in $(seq 1 $((${BENCH_SERVE_WAIT:-60} * 20))); do
+		grep -qs serving "$tmp/err" && break
+		kill -0 "$server" 2>/dev/null || break
+		sleep 0.05
+	done
 	url=$(sed -n 's|.*serving \(http://[^ ]*\)$|\1|p' "$tmp/err")
 	[ -n "$url" ] || { echo "$bench bench: the server did not start: $(cat "$tmp/err")"; exit 1; }
 }
