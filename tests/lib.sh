@@ -411,7 +411,7 @@ if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ]; then
 		[[ $body == *cgk_need_vm* || $body == *cgk_in_vm* ]] && return 0
 		[ "$2" = deep ] || return 1
 		for w in $body; do
-			[[ $w == [a-z_]* ]] && [ "$w" != "$1" ] && declare -F "$w" >/dev/null &&
+			[[ $w =~ ^[a-z_][a-z0-9_]*$ ]] && [ "$w" != "$1" ] && declare -F "$w" >/dev/null &&
 				_cgk_asks_vm "$w" shallow && return 0
 		done
 		return 1
@@ -428,7 +428,8 @@ if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ]; then
 		[ "$2" = deep ] || return 1
 		w=${first#"${first%%[![:space:]]*}"}
 		w=${w%%[ ;]*}
-		[[ $w == [a-z_]* ]] && [ "$w" != "$1" ] && declare -F "$w" >/dev/null && _cgk_gated "$w" shallow
+		[[ $w =~ ^[a-z_][a-z0-9_]*$ ]] && [ "$w" != "$1" ] && declare -F "$w" >/dev/null &&
+			_cgk_gated "$w" shallow
 	}
 	suite() {
 		local t out=0 all=
