@@ -59,7 +59,8 @@ if [ -z "${CGKIT_VM:-}" ]; then
 	fi
 	say "host $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null)"
 	say "packages for the guest: $(echo $pkgs)"
-	export CGKIT_PCP_DEBS=$debs CGKIT_PCP_FLOOR=$OBJ/bench/cgtop2_floor
+	# apt's order: dpkg -i takes its files in turn, and gawk pre-depends on libsigsegv2
+	export CGKIT_PCP_DEBS=$debs CGKIT_PCP_FLOOR=$OBJ/bench/cgtop2_floor CGKIT_PCP_PKGS="$pkgs"
 	CGKIT_VM_MEM=${CGKIT_VM_MEM:-2048} CGKIT_VM_TIMEOUT=${CGKIT_VM_TIMEOUT:-5400} \
 		"$top/tests/vm/run" systemd -- bash "$here/pcp.sh" 2>&1 | grep -E --line-buffered '^pcp|^vm: '
 	rc=${PIPESTATUS[0]}
@@ -102,13 +103,15 @@ rm -f /var/lib/man-db/auto-update
 mkdir -p "$tmp/shim"
 printf '#!/bin/sh\n[ "$1" = supports ] && exit 1\nexit 0\n' >"$tmp/shim/dpkg-maintscript-helper"
 chmod 755 "$tmp/shim/dpkg-maintscript-helper"
+files=()
+for p in $CGKIT_PCP_PKGS; do files+=("$CGKIT_PCP_DEBS/${p}_"*.deb); done
 if ! PATH=$tmp/shim:$PATH dpkg -i --path-exclude='/usr/share/man/*' --path-exclude='/usr/share/doc/*' \
-	"$CGKIT_PCP_DEBS"/*.deb >"$tmp/dpkg.log" 2>&1; then
+	"${files[@]}" >"$tmp/dpkg.log" 2>&1; then
 	say "FAILED: dpkg -i in the guest:"
 	sed 's/^/pcp:   /' "$tmp/dpkg.log" | tail -n 30
 	exit 1
 fi
-stamp "pcp $(dpkg-query -W -f='${Version}' pcp) installed; pmcd $(systemctl is-active pmcd), pmlogger $(systemctl is-active pmlogger)"
+stamp "dpkg -i done; pcp $(dpkg-query -W -f='${Version}' pcp) installed; pmcd $(systemctl is-active pmcd), pmlogger $(systemctl is-active pmlogger)"
 # the primary logger and pmie would fetch from pmcd during the measures
 systemctl stop pmlogger pmie 2>/dev/null
 systemctl start pmcd pmproxy || { say "FAILED: systemctl start pmcd pmproxy"; journalctl -u pmcd -u pmproxy | tail -n 20 | sed 's/^/pcp:   /'; exit 1; }
@@ -172,14 +175,15 @@ per_sample() {
 	done | tr '\n' ' '
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
+ms() { case $1 in timeout | failed) echo "$1" ;; *) awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }' ;; esac; }
 # wall us of a command (stdout to /dev/null), median of 3; "timeout" past $1 s
 wall3() {
 	local lim=$1 i s
 	shift
 	for i in 1 2 3; do
 		s=$(date +%s%N)
-		timeout "$lim" "$@" >/dev/null 2>"$tmp/wall.err" || { echo timeout; return; }
+		timeout "$lim" "$@" >/dev/null 2>"$tmp/wall.err"
+		case $? in 0) ;; 124) echo timeout; return ;; *) echo failed; return ;; esac
 		echo $((($(date +%s%N) - s) / 1000))
 	done | median
 }
@@ -197,6 +201,24 @@ for n in $SIZES; do
 	say "record $n: cgtop2 --record $(ms "$c_cpu") CPU, $c_bytes bytes per sample; pmlogger $(ms "$l_cpu") + pmcd/pmdaproc $(ms "$l_dcpu") CPU, $l_bytes bytes per sample"
 	say "ratio record CPU per sample cgkit/PCP at $n: $(ratio "$c_cpu" $((l_cpu + l_dcpu))) (pmlogger alone: $(ratio "$c_cpu" "$l_cpu"))"
 	say "ratio record bytes per sample cgkit/PCP at $n: $(ratio "$c_bytes" "$l_bytes")"
+
+	# scrape
+	bench_serve_start --collectors=$cols
+	bench_scrapes 5 "$url" >/dev/null
+	c0=$(bench_cpu_us "$server")
+	c_w=$(bench_scrapes "$SCRAPES" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+	c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
+	c_b=$(curl -s -o /dev/null -w '%{size_download}' "$url")
+	bench_serve_stop
+	purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
+	bench_scrapes 5 "$purl" >/dev/null
+	p0=$(daemons_us "$pmproxy")
+	p_w=$(bench_scrapes "$SCRAPES" "$purl" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+	p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
+	p_b=$(curl -s -o /dev/null -w '%{size_download}' "$purl")
+	p_code=$(curl -s -o /dev/null -w '%{http_code}' "$purl")
+	say "scrape $n: cgtop2 --listen $(ms "$c_w") wall, $(ms "$c_c") CPU, $c_b bytes; pmproxy (HTTP $p_code) $(ms "$p_w") wall, $(ms "$p_c") CPU (with pmcd, pmdaproc), $p_b bytes"
+	say "ratio scrape CPU cgkit/PCP at $n: $(ratio "$c_c" "$p_c"); latency: $(ratio "$c_w" "$p_w")"
 
 	# seek in an hour
 	if [[ " $HOUR_SIZES " == *" $n "* ]]; then
@@ -218,7 +240,7 @@ for n in $SIZES; do
 			# shellcheck disable=SC2046 # one metric a word
 			c_seek=$(wall3 600 "$T" --replay="$tmp/hour" --at="@$at" -n 1 -F json)
 			p_seek=$(wall3 600 pmrep -a "$tmp/hour" -S "@$(date -d "@$at" '+%a %b %e %H:%M:%S %Y')" -s 1 -u -r -o csv $(echo $metrics))
-			[ "$p_seek" = timeout ] && say "pmrep: $(head -c 300 "$tmp/wall.err")"
+			case $p_seek in timeout | failed) say "pmrep $p_seek: $(head -c 300 "$tmp/wall.err")" ;; esac
 			say "seek $n: cgtop2 --replay --at $(ms "$c_seek"), pmrep -S $(ms "$p_seek") (wall, median of 3)"
 			say "ratio seek and print one sample cgkit/PCP at $n: $(ratio "$c_seek" "$p_seek")"
 		else
@@ -226,23 +248,5 @@ for n in $SIZES; do
 		fi
 		rm -f "$tmp/hour" "$tmp"/hour.*
 	fi
-
-	# scrape
-	bench_serve_start --collectors=$cols
-	bench_scrapes 5 "$url" >/dev/null
-	c0=$(bench_cpu_us "$server")
-	c_w=$(bench_scrapes "$SCRAPES" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
-	c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
-	c_b=$(curl -s -o /dev/null -w '%{size_download}' "$url")
-	bench_serve_stop
-	purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
-	bench_scrapes 5 "$purl" >/dev/null
-	p0=$(daemons_us "$pmproxy")
-	p_w=$(bench_scrapes "$SCRAPES" "$purl" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
-	p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
-	p_b=$(curl -s -o /dev/null -w '%{size_download}' "$purl")
-	p_code=$(curl -s -o /dev/null -w '%{http_code}' "$purl")
-	say "scrape $n: cgtop2 --listen $(ms "$c_w") wall, $(ms "$c_c") CPU, $c_b bytes; pmproxy (HTTP $p_code) $(ms "$p_w") wall, $(ms "$p_c") CPU (with pmcd, pmdaproc), $p_b bytes"
-	say "ratio scrape CPU cgkit/PCP at $n: $(ratio "$c_c" "$p_c"); latency: $(ratio "$c_w" "$p_w")"
 done
 stamp "done, load $(cut -d' ' -f1-3 /proc/loadavg)"
