@@ -103,12 +103,26 @@ rm -f /var/lib/man-db/auto-update
 mkdir -p "$tmp/shim"
 printf '#!/bin/sh\n[ "$1" = supports ] && exit 1\nexit 0\n' >"$tmp/shim/dpkg-maintscript-helper"
 chmod 755 "$tmp/shim/dpkg-maintscript-helper"
+# A package that pre-depends on another of the set (gawk on libsigsegv2) is refused until that
+# one is configured, which dpkg -i of them all does after unpacking the rest: a second dpkg -i
+# takes what the first left out (and what depends on it, pcp on gawk).
+dpkg_i() {
+	PATH=$tmp/shim:$PATH dpkg -i --path-exclude='/usr/share/man/*' --path-exclude='/usr/share/doc/*' \
+		"$@" >>"$tmp/dpkg.log" 2>&1
+}
+not_installed() {
+	local p
+	for p in $CGKIT_PCP_PKGS; do
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
+			echo "$CGKIT_PCP_DEBS/${p}_"*.deb
+	done
+}
 files=()
 for p in $CGKIT_PCP_PKGS; do files+=("$CGKIT_PCP_DEBS/${p}_"*.deb); done
-if ! PATH=$tmp/shim:$PATH dpkg -i --path-exclude='/usr/share/man/*' --path-exclude='/usr/share/doc/*' \
-	"${files[@]}" >"$tmp/dpkg.log" 2>&1; then
+dpkg_i "${files[@]}" || { stamp "dpkg -i: a second pass"; mapfile -t files < <(not_installed); dpkg_i "${files[@]}"; }
+if [ -n "$(not_installed)" ]; then
 	say "FAILED: dpkg -i in the guest:"
-	sed 's/^/pcp:   /' "$tmp/dpkg.log" | tail -n 30
+	sed 's/^/pcp:   /' "$tmp/dpkg.log" | grep -vE 'mkdir|Selecting|Preparing|Unpacking' | tail -n 40
 	exit 1
 fi
 stamp "dpkg -i done; pcp $(dpkg-query -W -f='${Version}' pcp) installed; pmcd $(systemctl is-active pmcd), pmlogger $(systemctl is-active pmlogger)"
