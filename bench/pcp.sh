@@ -108,7 +108,7 @@ for u in pmcd pmproxy pmlogger pmie; do
 	mkdir -p "/etc/systemd/system/$u.service.d"
 	printf '[Service]\nTimeoutStartSec=infinity\n' >"/etc/systemd/system/$u.service.d/cgkit-bench.conf"
 done
-printf '[Service]\nType=oneshot\nRemainAfterExit=yes\nPIDFile=\nExecStart=\nExecStart=/bin/true\nExecStop=\n' \
+printf '[Service]\nType=oneshot\nRestart=no\nRemainAfterExit=yes\nPIDFile=\nExecStart=\nExecStart=/bin/true\nExecStop=\n' \
 	>>"/etc/systemd/system/pmlogger.service.d/cgkit-bench.conf"
 mkdir -p "$tmp/shim"
 printf '#!/bin/sh\n[ "$1" = supports ] && exit 1\nexit 0\n' >"$tmp/shim/dpkg-maintscript-helper"
