@@ -181,7 +181,14 @@ log_run() {
 	local d0 r
 	rm -f "$tmp"/arch.*
 	d0=$(daemons_us)
-	r=$("$FLOOR" rusage pmlogger -c "$tmp/log1.cfg" -s "$1" -l "$tmp/pmlogger.log" "$tmp/arch" | cut -d' ' -f1)
+	# a run of 2+K samples at 1 s must end well within 5 minutes: the run of 2026-12-06 stood
+	# still here (the guest idle) for 9 minutes, and a hang must say so, not wait for the VM's
+	r=$("$FLOOR" rusage timeout 300 pmlogger -c "$tmp/log1.cfg" -s "$1" -l "$tmp/pmlogger.log" "$tmp/arch" | cut -d' ' -f1)
+	if [ ! -s "$tmp/arch.0" ]; then
+		say "FAILED: pmlogger -s $1 wrote no archive in 300 s; its log:" >&2
+		sed 's/^/pcp:   /' "$tmp/pmlogger.log" | tail -n 20 >&2
+		exit 1
+	fi
 	echo "$r $(($(daemons_us) - d0)) $(cat "$tmp"/arch.* | wc -c)"
 }
 # per sample of fields $2.. between a run of 2 and one of 2+K of function $1: medians of 3
@@ -218,6 +225,7 @@ for n in $SIZES; do
 	stamp "--- $n cgroups in /$name (PCP's instances: $ncg, the guest's own with them), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 	# record
+	stamp "record: cgtop2 --record, then pmlogger, each 3 x (2, $((K + 2))) samples at 1 s"
 	read -r c_cpu c_bytes <<<"$(per_sample rec_run)"
 	read -r l_cpu l_dcpu l_bytes <<<"$(per_sample log_run)"
 	grep -qi error "$tmp/pmlogger.log" && sed 's/^/pcp:   pmlogger.log: /' "$tmp/pmlogger.log" | grep -i error | head -n 3
