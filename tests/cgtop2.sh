@@ -596,24 +596,31 @@ json_field() {
 	echo "$1" | sed -n "s/.*\"$2\":\\([^,}]*\\).*/\\1/p"
 }
 
-# CPU time of sandbox cgroup $1 in microseconds, as the kernel counts it (what cgtop2 reads
-# first: the unified cpu.stat, else v1 cpuacct.usage).
-kernel_cpu_us() {
+# The file of sandbox cgroup $1's CPU time that cgtop2 reads first: the unified cpu.stat (its
+# usage_usec), else v1 cpuacct.usage (nanoseconds).
+cpu_time_file() {
 	local s
 	for s in $LIVE; do
-		if [ -f "$s/$1/cpu.stat" ] && grep -q '^usage_usec ' "$s/$1/cpu.stat"; then
-			awk '$1 == "usage_usec" { print $2 }' "$s/$1/cpu.stat"
-			return
-		fi
+		[ -f "$s/$1/cpu.stat" ] && grep -q '^usage_usec ' "$s/$1/cpu.stat" && { echo "$s/$1/cpu.stat"; return; }
 	done
 	for s in $LIVE; do
-		[ -f "$s/$1/cpuacct.usage" ] && { echo $(($(cat "$s/$1/cpuacct.usage") / 1000)); return; }
+		[ -f "$s/$1/cpuacct.usage" ] && { echo "$s/$1/cpuacct.usage"; return; }
 	done
 }
 
-# Seconds since boot with centiseconds (/proc/uptime: busybox date has no %N).
-uptime_cs() {
-	awk '{ split($1, a, "."); print a[1] * 100 + a[2] }' /proc/uptime
+# "UPTIME USAGE": seconds since boot in centiseconds (/proc/uptime has two decimals) and the
+# CPU time in file $1 in microseconds, by the shell's builtins alone: a program started here
+# takes half a second in a loaded TCG guest and competes with the busy loop for the CPU.
+cpu_mark() {
+	local up k v u=
+	read -r up _ </proc/uptime
+	if [[ $1 == */cpu.stat ]]; then
+		while read -r k v; do [ "$k" = usage_usec ] && u=$v; done <"$1"
+	else
+		read -r u <"$1"
+		u=$((u / 1000))
+	fi
+	echo "${up/./} $u"
 }
 
 # Run cgtop2 ($@, two samples) and measure the busy cgroup's CPU share as the kernel counts it
@@ -623,19 +630,19 @@ uptime_cs() {
 # TCG guest, where the busy loop's share changes from second to second.
 measured() {
 	: >"$_cgk_tmp/marks"
-	cgk_capture sample_marks "$_cgk_tmp/marks" "$@"
+	cgk_capture sample_marks "$_cgk_tmp/marks" "$(cpu_time_file busy)" "$@"
 	kernel_pct=$(awk 'NR == 1 { t0 = $1; u0 = $2 } NR == 2 { t1 = $1; u1 = $2 }
 		END { printf "%.1f", (t1 > t0 ? (u1 - u0) / (t1 - t0) / 100 : 0) }' "$_cgk_tmp/marks")
 }
 
-# $2... with its output passed on, each sample's first line marked in $1 (uptime in
-# centiseconds and the busy cgroup's CPU time in microseconds); its exit status.
+# $3... with its output passed on, each sample's first line marked in $1 (cpu_mark of file $2);
+# its exit status.
 sample_marks() (
-	marks=$1
-	shift
+	marks=$1 file=$2
+	shift 2
 	set -o pipefail
 	"$@" | while IFS= read -r l; do
-		case $l in '{'* | CGROUP*) echo "$(uptime_cs) $(kernel_cpu_us busy)" >>"$marks" ;; esac
+		case $l in '{'* | CGROUP*) cpu_mark "$file" >>"$marks" ;; esac
 		printf '%s\n' "$l"
 	done
 )
