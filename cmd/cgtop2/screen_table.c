@@ -410,8 +410,6 @@ static void draw_status(struct ui *u, size_t body)
 		screen_put(stdscr, s, (size_t)COLS);
 		return;
 	}
-	if (screen_act_status(u))
-		return;
 	if (!u->n_items) {
 		screen_put(stdscr, "no cgroup to show", (size_t)COLS);
 		return;
