@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "parse.h"
 #include "cleanup.h"
 #include "origin.h"
 #include "screen.h"
