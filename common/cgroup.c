@@ -25,12 +25,6 @@
 #include "spec.h"
 #include "strv.h"
 
-const char *cg_path_display(const char *path, char *buf, size_t size)
-{
-	snprintf(buf, size, "/%s", path);
-	return buf;
-}
-
 #define disp cg_path_display
 
 int cg_journal_add(struct cg_journal *j, enum cg_undo_kind kind, const struct cg_hier *h,

@@ -34,8 +34,6 @@ struct cg_journal {
 int cg_journal_rollback(struct cg_journal *j);
 void cg_journal_clear(struct cg_journal *j);
 
-/* "/" + path, the way every message names a cgroup; returns buf. */
-const char *cg_path_display(const char *path, char *buf, size_t size);
 /* rmdir of one cgroup beneath its parent (verified cgroupfs); the root is -EBUSY. */
 int cg_rmdir(const struct cg_hier *h, const char *path);
 

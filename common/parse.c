@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -458,6 +459,12 @@ int cg_path_normalize(const char *in, char **ret)
 	*w = '\0';
 	*ret = TAKE_PTR(out);
 	return 0;
+}
+
+const char *cg_path_display(const char *path, char *buf, size_t size)
+{
+	snprintf(buf, size, "/%s", path);
+	return buf;
 }
 
 int cg_pid_cmp(const void *a, const void *b)

@@ -51,7 +51,7 @@ static void task_path(char *buf, size_t size, pid_t pid, pid_t tid, const char *
 		snprintf(buf, size, "/proc/%d/%s", (int)pid, name);
 }
 
-static int gone(int r)
+static int enoent_is_esrch(int r)
 {
 	return r == -ENOENT ? -ESRCH : r;
 }
@@ -80,7 +80,7 @@ int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size)
 	int r;
 
 	task_path(path, sizeof(path), pid, tid, "stat");
-	r = gone(cg_proc_read(path, buf, size));
+	r = enoent_is_esrch(cg_proc_read(path, buf, size));
 	return r < 0 ? r : 0;
 }
 
@@ -125,7 +125,7 @@ pid_t cg_tid_tgid(pid_t tid)
 
 	/* whole: a process in many groups has a long Groups: line, and status has no bound */
 	task_path(path, sizeof(path), tid, 0, "status");
-	r = gone(cg_proc_read_all(path, &text));
+	r = enoent_is_esrch(cg_proc_read_all(path, &text));
 	if (r < 0)
 		return r;
 	p = strstr(text, "\nTgid:");
@@ -146,7 +146,7 @@ int cg_thread_count(pid_t pid)
 
 	task_path(path, sizeof(path), pid, 0, "task");
 	if (stat(path, &st) < 0)
-		return gone(-errno);
+		return enoent_is_esrch(-errno);
 	/* procfs counts a task directory's links as 2 + its threads */
 	return st.st_nlink > 2 ? (int)st.st_nlink - 2 : 1;
 }
@@ -157,7 +157,7 @@ int cg_task_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 	int r;
 
 	task_path(path, sizeof(path), pid, tid, "comm");
-	r = gone(cg_proc_read(path, buf, size));
+	r = enoent_is_esrch(cg_proc_read(path, buf, size));
 	if (r < 0)
 		return r;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -169,7 +169,7 @@ int cg_task_cgroups(pid_t pid, pid_t tid, char **ret)
 	char path[96];
 
 	task_path(path, sizeof(path), pid ? pid : getpid(), tid, "cgroup");
-	return gone(cg_proc_read_all(path, ret));
+	return enoent_is_esrch(cg_proc_read_all(path, ret));
 }
 
 int cg_task_cmdline(pid_t pid, char *buf, size_t size, bool *ret_cut)
@@ -184,13 +184,13 @@ int cg_task_cmdline(pid_t pid, char *buf, size_t size, bool *ret_cut)
 	task_path(path, sizeof(path), pid, 0, "cmdline");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return gone(-errno);
+		return enoent_is_esrch(-errno);
 	for (;;) {
 		n = read(fd, buf + len, size - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return gone(-errno);
+			return enoent_is_esrch(-errno);
 		len += (size_t)n;
 		if (!n || len == size - 1)
 			break;
@@ -219,7 +219,7 @@ int cg_task_rss_uid(pid_t pid, uint64_t *ret_rss, uid_t *ret_uid)
 	int r;
 
 	task_path(path, sizeof(path), pid, 0, "statm");
-	r = gone(cg_proc_read(path, buf, sizeof(buf)));
+	r = enoent_is_esrch(cg_proc_read(path, buf, sizeof(buf)));
 	if (r < 0)
 		return r;
 	r = cg_kparse_statm(buf, &pages);
@@ -227,7 +227,7 @@ int cg_task_rss_uid(pid_t pid, uint64_t *ret_rss, uid_t *ret_uid)
 		return r;
 	task_path(path, sizeof(path), pid, 0, "");
 	if (stat(path, &st) < 0)
-		return gone(-errno);
+		return enoent_is_esrch(-errno);
 	*ret_rss = pages * (uint64_t)(page > 0 ? page : 4096);
 	*ret_uid = st.st_uid;
 	return 0;

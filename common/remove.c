@@ -16,6 +16,7 @@
 #include "freeze.h"
 #include "drain.h"
 #include "migrate.h"
+#include "parse.h"
 #include "proc.h"
 
 #define disp cg_path_display

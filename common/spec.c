@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "parse.h"
 #include "strv.h"
 
 const char *cg_target_name(const struct cg_target *t, char *buf, size_t size)
 {
-	snprintf(buf, size, "/%s", t->path);
-	return buf;
+	return cg_path_display(t->path, buf, size);
 }
 
 void cg_targets_clear(struct cg_targets *t)

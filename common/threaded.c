@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "file.h"
+#include "parse.h"
 #include "proc.h"
 #include "spec.h"
 

@@ -10,51 +10,12 @@
 
 #include "error.h"
 #include "mount.h"
-
-enum cg_watch_kind {
-	CG_EV_CREATED,
-	CG_EV_REMOVED,
-	CG_EV_POPULATED,
-	CG_EV_EMPTY,
-	CG_EV_FROZEN,
-	CG_EV_THAWED,
-	CG_EV_OOM,
-	CG_EV_OOM_KILL,
-	CG_EV_MEMORY_HIGH,
-	CG_EV_MEMORY_MAX,
-	CG_EV_PIDS_MAX,
-	CG_EV_THRESHOLD,
-	CG_EV_THROTTLED,
-	CG_EV_PRESSURE,
-	CG_EV_N
-};
-
-#define CG_EV_ALL ((1u << CG_EV_N) - 1)
+#include "watch_types.h"
 
 /* "created", "oom_kill", ...; NULL out of range */
 const char *cg_watch_kind_name(enum cg_watch_kind k);
 /* "populated,empty" or "all" -> a bit per kind; -EINVAL naming nothing known (*ret_bad: where) */
 int cg_watch_kinds_parse(const char *list, unsigned *ret, const char **ret_bad);
-
-/* Where an event's knowledge came from: how exact it is. */
-enum cg_watch_source {
-	CG_SRC_INOTIFY, /* the kernel said so (a directory or an events file changed) */
-	CG_SRC_EVENTFD, /* v1 cgroup.event_control */
-	CG_SRC_SAMPLED, /* read every interval: a change between two reads is seen, not each one */
-	CG_SRC_RESCAN, /* found by the rescan after an inotify queue overflow */
-	CG_SRC_TRIGGER, /* a PSI trigger's wake-up (POLLPRI) */
-};
-
-/* The resources of the PSI files: cpu.pressure, memory.pressure, io.pressure, irq.pressure. */
-enum cg_psi_res { CG_PSIR_CPU, CG_PSIR_MEMORY, CG_PSIR_IO, CG_PSIR_IRQ, CG_PSIR_N };
-
-/* One --psi-trigger: RESOURCE:some|full:STALL:WINDOW[:sample] */
-struct cg_psi_trigger {
-	enum cg_psi_res res;
-	bool full; /* else some */
-	uint64_t stall_us, window_us;
-	bool sample; /* no kernel trigger: avg10 read every interval against stall/window */
-};
 
 /* "cpu", "memory", "io", "irq"; NULL out of range */
 const char *cg_psi_res_name(enum cg_psi_res r);
@@ -64,53 +25,6 @@ const char *cg_psi_res_name(enum cg_psi_res r);
  * only full. -EINVAL (*ret_why, if given: the rule broken, a static string), -ERANGE.
  */
 int cg_psi_trigger_parse(const char *spec, struct cg_psi_trigger *ret, const char **ret_why);
-
-/* A sampled counter's episode: it started rising, or stopped (quiet for 5 samples). */
-enum cg_watch_edge { CG_EDGE_NONE, CG_EDGE_STARTED, CG_EDGE_STOPPED };
-
-struct cg_watch_event {
-	enum cg_watch_kind kind;
-	const char
-		*path; /* "/" or "/a/b", relative to the hierarchy root as this process sees it */
-	const char *hier; /* the hierarchy's label: "unified", "pids", "cpu,cpuacct" */
-	const char *mountpoint; /* where this process sees the hierarchy: the directory is there */
-	const char *file; /* the file that told: "cgroup.events", "memory.events", NULL for dirs */
-	enum cg_watch_source source;
-	/*
-	 * by how many the counter rose (oom, oom_kill, memory_high/max, pids_max, throttled), else
-	 * 1; a sampled counter's started: the rise then; its stopped: the rise over the episode
-	 */
-	uint64_t count;
-	enum cg_watch_edge edge; /* sampled counters (throttled, v1 pids_max) only */
-	/* the counter's value now (same kinds), 0 when not a counter */
-	uint64_t total;
-	/* threshold: usage and the threshold in bytes, above (crossed upwards) or not */
-	uint64_t usage, threshold;
-	bool above;
-	/* pressure: the trigger, and the file's averages of its line (some or full) then; total is
-	 * its stall time in microseconds, count the wake-ups since the last event */
-	const struct cg_psi_trigger *trigger;
-	double avg10, avg60;
-};
-
-/* One --memory-threshold: a cgroup path (normalized, "" the root) and a size in bytes. */
-struct cg_watch_threshold {
-	const char *path;
-	uint64_t bytes;
-};
-
-struct cg_watch_opts {
-	const char *path; /* normalized ("" is the root) */
-	unsigned kinds; /* bit per enum cg_watch_kind */
-	uint64_t interval_ns; /* how often the sampled kinds are read */
-	const struct cg_watch_threshold *thresholds;
-	size_t n_thresholds;
-	/* registered on every cgroup2 cgroup watched, each on its own fd (pressure events) */
-	const struct cg_psi_trigger *triggers;
-	size_t n_triggers;
-};
-
-typedef int (*cg_watch_cb)(const struct cg_watch_event *ev, void *userdata);
 
 struct cg_watch;
 

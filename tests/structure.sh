@@ -5,16 +5,16 @@
 # a person reads in one sitting, numbers are read by common/parse.c alone.
 . "$(dirname "$0")/lib.sh"
 
-# The subject a file of common/ belongs to (stats_*.c and stats_impl.h are stats, kparse_proc.c is
+# The subject a file of common/ belongs to (stats_*.c and stats_*.h are stats, kparse_proc.c is
 # kparse, walk.c, cgroup_set.c and cgroup_impl.h are cgroup, record_read.c and record_impl.h are record,
-# watch_files.c and watch_impl.h are watch)
+# watch_*.c and watch_*.h are watch)
 subject() {
 	case $1 in
 	stats_*) echo stats ;;
 	walk | cgroup_set | cgroup_impl) echo cgroup ;;
 	kparse_*) echo kparse ;;
 	record_read | record_impl) echo record ;;
-	watch_core | watch_files | watch_psi | watch_impl) echo watch ;;
+	watch_core | watch_files | watch_psi | watch_impl | watch_types) echo watch ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -25,10 +25,7 @@ include_edges() {
 	for f in "$CGKIT_TOP"/common/*.[ch]; do
 		m=$(subject "$(basename "${f%.*}")")
 		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r inc; do
-			[ "$inc" = stats_impl ] && inc=stats
-			[ "$inc" = record_impl ] && inc=record
-			[ "$inc" = watch_impl ] && inc=watch
-			[ "$inc" = watch_core ] && inc=watch
+			inc=$(subject "$inc")
 			[ "$inc" != "$m" ] && echo "$m $inc"
 		done
 	done | sort -u
@@ -80,10 +77,56 @@ test_no_call_cycle() {
 	no_call_cycle common
 }
 
+# "a b" lines: file a of $1 (common or cmd/cgtop2) uses what file b defines, a file being a .c
+# with its own header (foo.c and foo.h are one, foo; a private foo_impl.h is foo's too): a
+# function or a table of b's object (nm), or a name b's header defines (a type, an enum's
+# constant, a macro, a static inline function), which no symbol table shows: a layer that takes
+# the types of the file above it closes a circle with that file's calls down.
+use_edges() {
+	local dir=$1 h f m names=$_cgk_tmp/names words=$_cgk_tmp/words
+	for h in "$CGKIT_TOP/$dir"/*.h; do
+		m=$(basename "${h%.h}")
+		awk -v r="${m%_impl}" '
+			/^#define [A-Za-z_][A-Za-z0-9_]*/ { n = $2; sub(/\(.*/, "", n); if (n !~ /_H$/) print n, r }
+			/^(typedef )?(struct|enum|union) [A-Za-z_][A-Za-z0-9_]* *\{/ {
+				print $0 ~ /^typedef/ ? $2 "_" $3 : $1 "_" $2, r }
+			/^typedef [^(]*[ *][A-Za-z_][A-Za-z0-9_]*;/ { n = $0; sub(/;.*/, "", n); k = split(n, w, /[ *]+/); print w[k], r }
+			/^typedef [^(]*\(\*[A-Za-z_][A-Za-z0-9_]*\)/ { n = $0; sub(/^[^(]*\(\*/, "", n); sub(/\).*/, "", n); print n, r }
+			/^enum( [A-Za-z_][A-Za-z0-9_]*)? *\{/ { in_enum = 1 }
+			in_enum { t = $0; sub(/^enum[^{]*\{/, "", t); sub(/\/\*.*/, "", t); k = split(t, w, /[ ,{}=;\t]+/)
+				for (i = 1; i <= k; i++) if (w[i] ~ /^[A-Z_][A-Z0-9_]*$/) print w[i], r
+				if ($0 ~ /\}/) in_enum = 0 }
+			/^static inline [^(]*[ *][A-Za-z_][A-Za-z0-9_]*\(/ { n = $0; sub(/\(.*/, "", n); k = split(n, w, /[ *]+/); print w[k], r }
+		' "$h"
+	done | sort -u >"$names"
+	cut -d' ' -f1 "$names" | sort -u >"$words"
+	for f in "$CGKIT_TOP/$dir"/*.[ch]; do
+		m=$(basename "${f%.*}")
+		m=${m%_impl}
+		# without comments' and strings' words, a tag joined to its keyword as the names are
+		sed 's:/\*.*\*/::g; s:^ *\*.*::; s:^/\*.*::; s:"[^"]*"::g; s/\<\(struct\|enum\|union\) \+\([A-Za-z_]\)/\1_\2/g' "$f" |
+			grep -owFf "$words" | sort -u | join - "$names" | awk -v m="$m" '$2 != m { print m, $2 }'
+	done
+	call_edges basename "$CGKIT_OBJ/$dir"/*.o
+}
+
+no_use_cycle() {
+	local dir=$1 edges
+	cgk_need_prog tsort || return 0
+	cgk_need_prog nm binutils || return 0
+	ls "$CGKIT_OBJ/$dir"/*.o >/dev/null 2>&1 || { cgk_skip "no objects in $CGKIT_OBJ/$dir (make first)"; return 0; }
+	edges=$(use_edges "$dir" | sort -u)
+	assertNotEquals "edges found in $dir" "" "$edges"
+	cgk_capture tsort <<<"$edges"
+	assertEquals "tsort finds no loop in $dir: $err" 0 "$rc"
+	assertNotContains "$err" "loop"
+}
+
 # issue 29: cgtop2's files call one way, from main.c down to the sinks, the pipeline and the
-# sources, never back up (report_errno in main.c, replay in the recorder, did)
+# sources, never back up (report_errno in main.c, replay in the recorder, did); the screen's
+# files too, their state (struct ui) beneath them all in screen_state.h
 test_no_call_cycle_cgtop2() {
-	no_call_cycle cmd/cgtop2
+	no_use_cycle cmd/cgtop2
 }
 
 # "a b" lines: file a of cmd/cgtop2 (foo.c and foo.h are one, foo) includes b's header
@@ -123,17 +166,30 @@ test_stats_layers_call_down() {
 }
 
 # A subject split into files is layered too: its files call one way (watch.c above watch_files.c
-# and watch_psi.c above watch_core.c; stats' files as the test above says).
+# and watch_psi.c above watch_core.c; stats' files as the test above says), and take the types
+# they share from a header beneath them (stats_types.h, stats_state.h, watch_types.h), never
+# from the header of a file above.
 test_no_call_cycle_between_files() {
-	cgk_need_prog tsort || return 0
-	cgk_need_prog nm binutils || return 0
 	ls "$CGKIT_OBJ"/common/*.o >/dev/null 2>&1 || { cgk_skip "no objects in $CGKIT_OBJ/common (make first)"; return 0; }
-	local edges
-	edges=$(call_edges basename)
-	assertContains "the watcher's files are seen" "$edges" "watch_files watch_core"
-	cgk_capture tsort <<<"$edges"
-	assertEquals "tsort finds no loop: $err" 0 "$rc"
-	assertNotContains "$err" "loop"
+	assertContains "the watcher's files are seen" "$(call_edges basename)" "watch_files watch_core"
+	no_use_cycle common
+}
+
+# The check sees a circle that only a type closes: the old stats_collect.c took CG_COLL_DEFAULT
+# and struct cg_stat_row from stats.h, whose stats.c calls it.
+test_use_cycle_seen_through_a_type() {
+	local top=$_cgk_tmp/tree edges
+	cgk_need_prog cc gcc || return 0
+	cgk_need_prog nm binutils || return 0
+	mkdir -p "$top/d" "$top/obj/d"
+	printf '%s\n' '#define CG_COLL_DEFAULT 3' 'struct cg_stat_row {' '	int x;' '};' >"$top/d/stats.h"
+	printf '%s\n' '#include "stats.h"' 'int low(void) { struct cg_stat_row r = { CG_COLL_DEFAULT }; return r.x; }' >"$top/d/stats_collect.c"
+	printf '%s\n' 'int low(void);' 'int top(void) { return low(); }' >"$top/d/stats.c"
+	cc -c -o "$top/obj/d/stats.o" "$top/d/stats.c" && cc -c -o "$top/obj/d/stats_collect.o" "$top/d/stats_collect.c" ||
+		{ fail "cc"; return; }
+	edges=$(CGKIT_TOP=$top CGKIT_OBJ=$top/obj use_edges d | sort -u)
+	assertContains "$edges" "stats stats_collect"
+	assertContains "$edges" "stats_collect stats"
 }
 
 # ---- the picture: ARCHITECTURE.md's rooms and who may call whom, held against the code ----

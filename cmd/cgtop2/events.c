@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "parse.h"
 #include "cleanup.h"
 #include "mount.h"
 #include "tool.h"

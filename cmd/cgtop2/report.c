@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "cgroup.h"
+#include "parse.h"
 #include "cleanup.h"
 #include "error.h"
 #include "mount.h"

@@ -244,7 +244,7 @@ static void mouse(struct ui *u)
  * The detail pane shows what the collectors read (limits, memory breakdown, events, throttling,
  * IO per device, PSI totals): they are on while it is open, unless --collectors chose them.
  */
-static enum action detail(struct ui *u, bool show)
+static enum action show_detail(struct ui *u, bool show)
 {
 	screen_detail(u, show);
 	if (u->a.collectors_set ||
@@ -402,9 +402,9 @@ static enum action key(struct ui *u, int c)
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
-		return detail(u, !u->detail);
+		return show_detail(u, !u->detail);
 	case 27:
-		return detail(u, false);
+		return show_detail(u, false);
 	case '[':
 		return A_STEP_PREV;
 	case ']':
@@ -436,6 +436,8 @@ static void resized(struct ui *u, bool from_signal)
 static void draw(struct ui *u)
 {
 	screen_draw(u);
+	/* an action's question or outcome over the table's status line */
+	screen_act_status(u);
 	wnoutrefresh(stdscr);
 	if (u->detail)
 		screen_detail_draw(u);

@@ -613,6 +613,8 @@ bool screen_act_status(struct ui *u)
 	char q[2048];
 	attr_t at = 0;
 
+	if (u->editing)
+		return false;
 	q[0] = '\0';
 	switch (u->prompt) {
 	case PR_CONFIRM:
@@ -653,6 +655,7 @@ bool screen_act_status(struct ui *u)
 		if ((unsigned char)*p >= 0x80)
 			*p = '?';
 	move(LINES - 1, 0);
+	clrtoeol();
 	attron(at);
 	screen_put(stdscr, q, (size_t)COLS);
 	attroff(at);
@@ -664,22 +667,4 @@ void screen_act_free(struct ui *u)
 	screen_panel_close(&u->choose_panel);
 	free(u->act_path);
 	u->act_path = NULL;
-}
-
-bool screen_sorted(const struct ui *u, size_t c)
-{
-	switch (u->a.order) {
-	case ORDER_PATH:
-		return c == 0;
-	case ORDER_TASKS:
-		return c == 1;
-	case ORDER_CPU:
-		return c == 2;
-	case ORDER_MEMORY:
-		return c == 3;
-	case ORDER_IO:
-		return c == 4 || c == 5;
-	default:
-		return c >= 6;
-	}
 }

@@ -69,3 +69,21 @@ bool screen_can_act(const struct ui *u)
 {
 	return source_layout(u->src) && !u->a.read_only;
 }
+
+bool screen_sorted(const struct ui *u, size_t c)
+{
+	switch (u->a.order) {
+	case ORDER_PATH:
+		return c == 0;
+	case ORDER_TASKS:
+		return c == 1;
+	case ORDER_CPU:
+		return c == 2;
+	case ORDER_MEMORY:
+		return c == 3;
+	case ORDER_IO:
+		return c == 4 || c == 5;
+	default:
+		return c >= 6;
+	}
+}

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "parse.h"
 #include "cleanup.h"
 #include "origin.h"
 #include "screen.h"
@@ -410,8 +410,6 @@ static void draw_status(struct ui *u, size_t body)
 		screen_put(stdscr, s, (size_t)COLS);
 		return;
 	}
-	if (screen_act_status(u))
-		return;
 	if (trig_counter_failed(u->a.trig)) {
 		attron(A_BOLD);
 		screen_put(stdscr, TRIG_FAILED, (size_t)COLS);
