@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * cgtop2's history for the screen: per cgroup a ring of the last HIST_LEN refreshes of CPU,
- * memory, IO and pressure, found by path (open addressing), dropped when the cgroup vanishes,
- * so that memory stays bounded by what is shown. And the sparklines and graphs drawn from it.
+ * memory, IO and pressure, found by path (common/hash.c's path map), dropped when the cgroup
+ * vanishes, so that memory stays bounded by what is shown. And the sparklines and graphs drawn
+ * from it.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,29 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 #include "history.h"
 
 struct ring {
-	char *path;
+	char *path; /* the map's key */
 	float v[HIST_N][HIST_LEN];
 	unsigned head, count; /* head: the next slot written */
 	unsigned long seen; /* the refresh that last had this cgroup */
 };
 
 struct history {
-	struct ring **slots; /* open addressing, power-of-two size, NULL empty */
-	size_t size, used;
+	struct cg_pathmap rings; /* path -> struct ring (one space: the screen's paths) */
 	unsigned long gen;
 };
-
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
 
 struct history *hist_new(void)
 {
@@ -49,11 +42,12 @@ static void ring_free(struct ring *r)
 
 void hist_clear(struct history *h)
 {
-	for (size_t i = 0; i < h->size; i++) {
-		ring_free(h->slots[i]);
-		h->slots[i] = NULL;
-	}
-	h->used = 0;
+	const struct cg_pathmap_slot *e;
+	size_t i = 0;
+
+	while ((e = cg_pathmap_next(&h->rings, &i)))
+		ring_free(e->value);
+	cg_pathmap_clear(&h->rings);
 }
 
 void hist_free(struct history *h)
@@ -61,51 +55,33 @@ void hist_free(struct history *h)
 	if (!h)
 		return;
 	hist_clear(h);
-	free(h->slots);
 	free(h);
 }
 
 size_t hist_size(const struct history *h)
 {
-	return h->used;
+	return h->rings.n;
 }
 
-static struct ring **find(const struct history *h, const char *path)
+/* Forget the rings this refresh did not have: 0, -ENOMEM (then they stay till the next). */
+static int drop_unseen(struct history *h)
 {
-	size_t mask = h->size - 1, i;
+	const struct cg_pathmap_slot *e;
+	struct ring **gone;
+	size_t i = 0, n = 0;
 
-	for (i = hash(path) & mask; h->slots[i]; i = (i + 1) & mask)
-		if (!strcmp(h->slots[i]->path, path))
-			return &h->slots[i];
-	return &h->slots[i];
-}
-
-/* Rebuild with room for want rings, keeping only those seen in this refresh. */
-static int rehash(struct history *h, size_t want)
-{
-	struct ring **old = h->slots;
-	size_t old_size = h->size, size = 16;
-
-	while (size < want * 2)
-		size *= 2;
-	h->slots = calloc(size, sizeof(*h->slots));
-	if (!h->slots) {
-		h->slots = old;
+	gone = malloc(h->rings.n * sizeof(*gone));
+	if (!gone)
 		return -ENOMEM;
+	/* collected first: the map must not change while it is walked */
+	while ((e = cg_pathmap_next(&h->rings, &i)))
+		if (((struct ring *)e->value)->seen != h->gen)
+			gone[n++] = e->value;
+	for (i = 0; i < n; i++) {
+		cg_pathmap_remove(&h->rings, NULL, gone[i]->path);
+		ring_free(gone[i]);
 	}
-	h->size = size;
-	h->used = 0;
-	for (size_t i = 0; i < old_size; i++) {
-		if (!old[i])
-			continue;
-		if (old[i]->seen != h->gen) {
-			ring_free(old[i]);
-			continue;
-		}
-		*find(h, old[i]->path) = old[i];
-		h->used++;
-	}
-	free(old);
+	free(gone);
 	return 0;
 }
 
@@ -137,41 +113,32 @@ double hist_value(const struct cg_stat_row *r, enum hist_metric m)
 
 int hist_add(struct history *h, struct cg_stat_row *const *rows, size_t n)
 {
-	size_t dropped;
+	size_t seen = 0;
 
 	h->gen++;
-	if ((h->used + n) * 2 > h->size) {
-		h->gen--; /* keep everything: nothing of this refresh is marked yet */
-		if (rehash(h, h->used + n) < 0)
-			return -ENOMEM;
-		h->gen++;
-	}
 	for (size_t i = 0; i < n; i++) {
-		struct ring **slot = find(h, rows[i]->path), *r = *slot;
+		struct ring *r = cg_pathmap_get(&h->rings, NULL, rows[i]->path);
 
 		if (!r) {
 			r = calloc(1, sizeof(*r));
-			if (!r || !(r->path = strdup(rows[i]->path))) {
-				free(r);
+			if (!r || !(r->path = strdup(rows[i]->path)) ||
+			    cg_pathmap_put(&h->rings, NULL, r->path, r) < 0) {
+				ring_free(r);
 				return -ENOMEM;
 			}
-			*slot = r;
-			h->used++;
 		}
 		if (r->seen == h->gen)
 			continue; /* the same path twice: once is enough */
 		r->seen = h->gen;
+		seen++;
 		for (int m = 0; m < HIST_N; m++)
 			r->v[m][r->head] = (float)hist_value(rows[i], (enum hist_metric)m);
 		r->head = (r->head + 1) % HIST_LEN;
 		if (r->count < HIST_LEN)
 			r->count++;
 	}
-	dropped = h->used > n ? h->used - n : 0;
-	/* vanished cgroups go at once: a rebuild of the table (n may hold duplicates) */
-	if (dropped)
-		return rehash(h, n);
-	return 0;
+	/* vanished cgroups go at once */
+	return h->rings.n > seen ? drop_unseen(h) : 0;
 }
 
 size_t hist_get(const struct history *h, const char *path, enum hist_metric m, double *out,
@@ -180,7 +147,7 @@ size_t hist_get(const struct history *h, const char *path, enum hist_metric m, d
 	const struct ring *r;
 	size_t k;
 
-	if (!h->size || !(r = *find(h, path)))
+	if (!(r = cg_pathmap_get(&h->rings, NULL, path)))
 		return 0;
 	k = r->count < max ? r->count : max;
 	for (size_t i = 0; i < k; i++)
