@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "cleanup.h"
+#include "hash.h"
 #include "record_impl.h"
 
 #define RF(n, w, t, h, m)                                                                          \
@@ -367,17 +368,14 @@ static void encode_elem(struct wbuf *b, const struct table *t, const void *elem,
 
 /* ---- writing -------------------------------------------------------------------------------- */
 
-struct slot {
-	char *key;
-	uint64_t hash;
+struct rec_path {
+	char *path; /* the map's key */
 	uint64_t id;
 };
 
 struct cg_rec_writer {
 	struct wbuf rec, vals;
-	/* the session's cgroups: path -> id, open addressing */
-	struct slot *slots;
-	size_t cap, used;
+	struct cg_pathmap ids; /* the session's cgroups: path -> struct rec_path */
 	uint64_t next_id;
 };
 
@@ -400,11 +398,16 @@ int cg_rec_writer_new(struct cg_rec_writer **ret, struct cg_diag *d)
 
 static void dict_clear(struct cg_rec_writer *w)
 {
-	for (size_t i = 0; i < w->cap; i++)
-		free(w->slots[i].key);
-	free(w->slots);
-	w->slots = NULL;
-	w->cap = w->used = 0;
+	const struct cg_pathmap_slot *e;
+	size_t i = 0;
+
+	while ((e = cg_pathmap_next(&w->ids, &i))) {
+		struct rec_path *p = e->value;
+
+		free(p->path);
+		free(p);
+	}
+	cg_pathmap_clear(&w->ids);
 	w->next_id = 0;
 }
 
@@ -418,53 +421,24 @@ void cg_rec_writer_free(struct cg_rec_writer *w)
 	free(w);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-static struct slot *dict_find(struct slot *slots, size_t cap, const char *key, uint64_t h)
-{
-	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (!slots[i].key || (slots[i].hash == h && !strcmp(slots[i].key, key)))
-			return &slots[i];
-}
-
 /* The id of path in this session; *is_new when it is first named here. -ENOMEM. */
 static int dict_id(struct cg_rec_writer *w, const char *path, uint64_t *ret, bool *is_new)
 {
-	uint64_t h = fnv1a(path);
-	struct slot *s;
+	struct rec_path *p = cg_pathmap_get(&w->ids, NULL, path);
 
-	if (w->used * 2 >= w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 1024;
-		struct slot *ns = calloc(cap, sizeof(*ns));
-
-		if (!ns)
+	*is_new = !p;
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p || !(p->path = strdup(path)) ||
+		    cg_pathmap_put(&w->ids, NULL, p->path, p) < 0) {
+			if (p)
+				free(p->path);
+			free(p);
 			return -ENOMEM;
-		for (size_t i = 0; i < w->cap; i++)
-			if (w->slots[i].key)
-				*dict_find(ns, cap, w->slots[i].key, w->slots[i].hash) =
-					w->slots[i];
-		free(w->slots);
-		w->slots = ns;
-		w->cap = cap;
+		}
+		p->id = w->next_id++;
 	}
-	s = dict_find(w->slots, w->cap, path, h);
-	*is_new = !s->key;
-	if (*is_new) {
-		s->key = strdup(path);
-		if (!s->key)
-			return -ENOMEM;
-		s->hash = h;
-		s->id = w->next_id++;
-		w->used++;
-	}
-	*ret = s->id;
+	*ret = p->id;
 	return 0;
 }
 
