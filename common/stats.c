@@ -120,9 +120,7 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	s->root = strdup(o->path ? o->path : "");
 	s->buf_size = 65536;
 	s->buf = malloc(s->buf_size);
-	s->hash_size = 1024;
-	s->hash = calloc(s->hash_size, sizeof(*s->hash));
-	if (!s->root || !s->buf || !s->hash) {
+	if (!s->root || !s->buf) {
 		r = -ENOMEM;
 		goto fail;
 	}
@@ -212,7 +210,7 @@ void cg_stats_free(struct cg_stats *s)
 	free(s->wds);
 	free(s->nodes);
 	free(s->rows);
-	free(s->hash);
+	cg_pathmap_clear(&s->by_path);
 	free(s->buf);
 	free(s->root);
 	free(s);

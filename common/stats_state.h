@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hash.h"
 #include "mount.h"
 #include "stats_types.h"
 
@@ -140,7 +141,7 @@ extern const struct file_def st_defs[F_N];
 struct node {
 	char *path; /* "" or "a/b" */
 	int depth;
-	struct node *parent, *child, *sibling, *hnext;
+	struct node *parent, *child, *sibling;
 	size_t index; /* in s->nodes */
 	unsigned srcs; /* bit per role: the directory exists there */
 	int dfd[R_N]; /* O_RDONLY|O_DIRECTORY, -1 when not cached */
@@ -191,8 +192,7 @@ struct cg_stats {
 	size_t n_wds;
 	struct node **nodes;
 	size_t n_nodes, cap_nodes;
-	struct node **hash;
-	size_t hash_size;
+	struct cg_pathmap by_path; /* path (relative, as node->path) -> struct node */
 	struct cg_stat_row **rows;
 	size_t fds_held, fd_budget, reopened;
 	/* out of fds with nothing left to give back: no directory fd of its own per open either */

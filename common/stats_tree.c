@@ -23,47 +23,14 @@
 #include "file.h"
 #include "proc.h"
 
-static size_t hash_path(const char *p, size_t size)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return (size_t)(h & (size - 1));
-}
-
 struct node *st_node_find(struct cg_stats *s, const char *path)
 {
-	for (struct node *n = s->hash[hash_path(path, s->hash_size)]; n; n = n->hnext)
-		if (!strcmp(n->path, path))
-			return n;
-	return NULL;
-}
-
-static int hash_grow(struct cg_stats *s)
-{
-	size_t size = s->hash_size * 2;
-	struct node **h = calloc(size, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->n_nodes; i++) {
-		struct node *n = s->nodes[i];
-		size_t b = hash_path(n->path, size);
-
-		n->hnext = h[b];
-		h[b] = n;
-	}
-	free(s->hash);
-	s->hash = h;
-	s->hash_size = size;
-	return 0;
+	return cg_pathmap_get(&s->by_path, NULL, path);
 }
 
 struct node *st_node_add(struct cg_stats *s, struct node *parent, const char *path)
 {
 	struct node *n;
-	size_t b;
 
 	if (s->n_nodes == s->cap_nodes) {
 		size_t cap = s->cap_nodes ? s->cap_nodes * 2 : 64;
@@ -78,15 +45,13 @@ struct node *st_node_add(struct cg_stats *s, struct node *parent, const char *pa
 			return NULL;
 		s->cap_nodes = cap;
 	}
-	if (s->n_nodes >= s->hash_size && hash_grow(s) < 0)
-		return NULL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
 	n->path = strdup(path);
 	if (asprintf(&n->row.path, "/%s", path) < 0)
 		n->row.path = NULL;
-	if (!n->path || !n->row.path) {
+	if (!n->path || !n->row.path || cg_pathmap_put(&s->by_path, NULL, n->path, n) < 0) {
 		free(n->path);
 		free(n->row.path);
 		free(n);
@@ -107,9 +72,6 @@ struct node *st_node_add(struct cg_stats *s, struct node *parent, const char *pa
 		n->sibling = parent->child;
 		parent->child = n;
 	}
-	b = hash_path(path, s->hash_size);
-	n->hnext = s->hash[b];
-	s->hash[b] = n;
 	n->index = s->n_nodes;
 	s->nodes[s->n_nodes++] = n;
 	return n;
@@ -171,9 +133,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 			;
 		*pp = n->sibling;
 	}
-	for (pp = &s->hash[hash_path(n->path, s->hash_size)]; *pp != n; pp = &(*pp)->hnext)
-		;
-	*pp = n->hnext;
+	cg_pathmap_remove(&s->by_path, NULL, n->path);
 	s->nodes[n->index] = s->nodes[--s->n_nodes];
 	s->nodes[n->index]->index = n->index;
 	free(n->row.threads);
