@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "proc.h"
 #include "clock.h"
 #include "file.h"
 #include "kparse.h"
@@ -158,11 +159,12 @@ int wc_add_watch(struct cg_watch *w, struct wnode *n, int slot, const char *file
 			return -ENOENT;
 		if (e == ENOSPC) {
 			char lim[32] = "?";
-			_cleanup_close_ int fd =
-				open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC);
 
-			if (fd >= 0 && cg_pread_buf(fd, lim, sizeof(lim)) > 0)
+			if (cg_proc_read("/proc/sys/fs/inotify/max_user_watches", lim,
+					 sizeof(lim)) > 0)
 				lim[strcspn(lim, "\n")] = '\0';
+			else
+				strcpy(lim, "?");
 			return cg_diag_say(
 				w->d, ENOSPC, *n->path ? n->path : "/", n->h->h->label, "watch",
 				"out of inotify watches: fs.inotify.max_user_watches is %s for this user (this watcher holds %zu, up to 4 a cgroup and hierarchy); raise it with sysctl fs.inotify.max_user_watches=N",
