@@ -304,5 +304,5 @@ int wc_read_u64(struct wnode *n, const char *name, const char *key, uint64_t *re
 
 	if (r < 0)
 		return r;
-	return key ? cg_stats_parse_keyed(buf, key, ret) : cg_stats_parse_number(buf, ret);
+	return key ? cg_kparse_keyed(buf, key, ret) : cg_kparse_number(buf, ret);
 }
