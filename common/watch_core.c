@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "file.h"
 #include "kparse.h"
+#include "parse.h"
 
 int wc_init(struct cg_watch *w)
 {
@@ -264,7 +265,7 @@ void wc_emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
 	    (ev->kind == CG_EV_THROTTLED || ev->kind == CG_EV_PIDS_MAX) &&
 	    !episode_starts(w, n, ev))
 		return;
-	snprintf(path, sizeof(path), "/%s", n->path);
+	cg_path_display(n->path, path, sizeof(path));
 	ev->path = path;
 	ev->hier = n->h->h->label;
 	ev->mountpoint = cg_hier_dir(n->h->h);
