@@ -35,7 +35,7 @@ bool cg_act_settable(const char *file)
 /* "/a/b" for messages */
 static void where_of(const char *path, char *buf, size_t size)
 {
-	snprintf(buf, size, "/%s", path + (*path == '/'));
+	cg_path_display(path + (*path == '/'), buf, size);
 }
 
 /* The targets of spec, the first of which must exist: 0 or -errno with d filled. */

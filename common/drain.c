@@ -14,6 +14,7 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "file.h"
+#include "parse.h"
 #include "proc.h"
 
 /* Is path top or below it? */
@@ -208,7 +209,7 @@ static int drain_rounds(const struct cg_target *src, const struct cg_targets *ds
 	char where[PATH_MAX + 2];
 	bool late = false; /* the deadline cut the last round short */
 
-	snprintf(where, sizeof(where), "/%s", src->path);
+	cg_path_display(src->path, where, sizeof(where));
 	for (unsigned round = 0;;) {
 		_cleanup_free_ pid_t *ids = NULL;
 		size_t n = 0, live = 0;
@@ -362,7 +363,7 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		return -ENOMEM;
 	for (size_t i = 0; i < dst->n; i++)
 		fds[i] = -1;
-	snprintf(where, sizeof(where), "/%s", src->path);
+	cg_path_display(src->path, where, sizeof(where));
 	/* the root holds every process of the system, kernel threads too: never drain it */
 	if (!*src->path) {
 		r = cg_diag_say(d, EINVAL, where, src->hier->label, "drain",
@@ -387,7 +388,7 @@ int cg_drain(const struct cg_layout *l, const struct cg_target *src, const struc
 		if (fds[i] < 0) {
 			char w[PATH_MAX + 2];
 
-			snprintf(w, sizeof(w), "/%s", dst->t[i].path);
+			cg_path_display(dst->t[i].path, w, sizeof(w));
 			r = cg_diag_fail(d, -fds[i], CG_OP_ATTACH, dst->t[i].hier->version, w,
 					 dst->t[i].hier->label, "open cgroup.procs");
 			goto out;

@@ -14,6 +14,7 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "file.h"
+#include "parse.h"
 
 static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -34,7 +35,7 @@ int cg_freezer_find(const struct cg_layout *l, const struct cg_target *t, struct
 	const struct cg_hier *h = t->hier;
 	char where[PATH_MAX + 2];
 
-	snprintf(where, sizeof(where), "/%s", t->path);
+	cg_path_display(t->path, where, sizeof(where));
 	if (h->version == 1) {
 		_cleanup_close_ int fd = -1;
 
@@ -122,7 +123,7 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, const sigset_t *stop, s
 	char where[PATH_MAX + 2];
 	int r;
 
-	snprintf(where, sizeof(where), "/%s", f->path);
+	cg_path_display(f->path, where, sizeof(where));
 	if (dfd < 0)
 		return cg_diag_fail(d, -dfd, CG_OP_OPEN, h->version, where, h->label, "open");
 	r = cg_write_at(dfd, file, h->version == 2 ? "1" : "FROZEN");
@@ -188,7 +189,7 @@ int cg_thaw(struct cg_freezer *f, struct cg_diag *d)
 		f->frozen = false;
 		return 0;
 	}
-	snprintf(where, sizeof(where), "/%s", f->path);
+	cg_path_display(f->path, where, sizeof(where));
 	return cg_diag_fail(d, -r, CG_OP_WRITE, h->version, where, h->label, "thaw");
 }
 

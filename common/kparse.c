@@ -35,7 +35,7 @@ static int add_u64(uint64_t *acc, uint64_t v)
 	return 0;
 }
 
-int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret)
+int cg_kparse_keyed(const char *text, const char *key, uint64_t *ret)
 {
 	size_t kl = strlen(key);
 
@@ -49,7 +49,7 @@ int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret)
 	return -ENOENT;
 }
 
-int cg_stats_parse_number(const char *text, uint64_t *ret)
+int cg_kparse_number(const char *text, uint64_t *ret)
 {
 	return cg_parse_u64(text, UINT64_MAX, ret);
 }
@@ -66,7 +66,7 @@ static int meminfo_kb(const char *text, const char *key, uint64_t *ret)
 	return cg_parse_u64_prefix(&text, UINT64_MAX / 1024, ret);
 }
 
-int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used)
+int cg_kparse_meminfo(const char *text, uint64_t *ret_used)
 {
 	uint64_t total, avail;
 
@@ -77,14 +77,14 @@ int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used)
 	return 0;
 }
 
-int cg_stats_parse_populated(const char *text)
+int cg_kparse_populated(const char *text)
 {
 	const char *p = strstr(text, "populated ");
 
 	return p ? p[10] == '1' : 1;
 }
 
-int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write)
+int cg_kparse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write)
 {
 	uint64_t rd = 0, wr = 0;
 
@@ -121,7 +121,7 @@ int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_w
 	return 0;
 }
 
-int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write)
+int cg_kparse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write)
 {
 	uint64_t rd = 0, wr = 0;
 
@@ -184,7 +184,7 @@ static int line_field_pct(const char *l, const char *eol, const char *key, doubl
 	return -EINVAL;
 }
 
-int cg_stats_parse_psi(const char *text, double *ret_some_avg10)
+int cg_kparse_psi_avg10(const char *text, double *ret_some_avg10)
 {
 	for (const char *l = text; *l;) {
 		const char *eol = strchrnul(l, '\n');
@@ -196,7 +196,7 @@ int cg_stats_parse_psi(const char *text, double *ret_some_avg10)
 	return -EINVAL;
 }
 
-bool cg_stats_psi_idle(const char *text)
+bool cg_kparse_psi_idle(const char *text)
 {
 	for (const char *p = strstr(text, "avg"); p; p = strstr(p + 1, "avg")) {
 		const char *v = strchr(p, '=');
@@ -210,7 +210,7 @@ bool cg_stats_psi_idle(const char *text)
 	return true;
 }
 
-uint64_t cg_stats_count_lines(const char *text)
+uint64_t cg_kparse_count_lines(const char *text)
 {
 	uint64_t n = 0;
 
@@ -223,7 +223,7 @@ uint64_t cg_stats_count_lines(const char *text)
 	return n;
 }
 
-int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks)
+int cg_kparse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
 	uint64_t ut, st;
@@ -259,7 +259,7 @@ int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t
 	return 0;
 }
 
-int cg_stats_parse_proc_state(const char *text, char *ret_state)
+int cg_kparse_proc_state(const char *text, char *ret_state)
 {
 	const char *p = strrchr(text, ')');
 
@@ -283,7 +283,7 @@ int cg_kparse_statm(const char *text, uint64_t *ret_resident_pages)
 	return 0;
 }
 
-int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags)
+int cg_kparse_proc_flags(const char *text, uint64_t *ret_flags)
 {
 	const char *p = strrchr(text, ')'), *e;
 
@@ -315,8 +315,8 @@ int cg_kparse_cpu_stat(const char *text, uint64_t *ret_user_ns, uint64_t *ret_sy
 	uint64_t u, s;
 	int r;
 
-	if ((r = cg_stats_parse_keyed(text, "user_usec", &u)) < 0 ||
-	    (r = cg_stats_parse_keyed(text, "system_usec", &s)) < 0 ||
+	if ((r = cg_kparse_keyed(text, "user_usec", &u)) < 0 ||
+	    (r = cg_kparse_keyed(text, "system_usec", &s)) < 0 ||
 	    (r = scale_ns(u, NSEC_PER_USEC, &u)) < 0 || (r = scale_ns(s, NSEC_PER_USEC, &s)) < 0)
 		return r;
 	*ret_user_ns = u;
@@ -333,9 +333,9 @@ int cg_kparse_cpuacct_stat(const char *text, long ticks_per_sec, uint64_t *ret_u
 	if (ticks_per_sec <= 0)
 		return -EINVAL;
 	tick_ns = NSEC_PER_SEC / (uint64_t)ticks_per_sec;
-	if ((r = cg_stats_parse_keyed(text, "user", &u)) < 0 ||
-	    (r = cg_stats_parse_keyed(text, "system", &s)) < 0 ||
-	    (r = scale_ns(u, tick_ns, &u)) < 0 || (r = scale_ns(s, tick_ns, &s)) < 0)
+	if ((r = cg_kparse_keyed(text, "user", &u)) < 0 ||
+	    (r = cg_kparse_keyed(text, "system", &s)) < 0 || (r = scale_ns(u, tick_ns, &u)) < 0 ||
+	    (r = scale_ns(s, tick_ns, &s)) < 0)
 		return r;
 	*ret_user_ns = u;
 	*ret_system_ns = s;

@@ -17,24 +17,24 @@
 /* Each parser returns 0 or -EINVAL/-ERANGE, and writes its ret_* only on success. */
 
 /* "key value" lines (cpu.stat, memory.stat): the value of key; -ENOENT when it is absent. */
-int cg_stats_parse_keyed(const char *text, const char *key, uint64_t *ret);
+int cg_kparse_keyed(const char *text, const char *key, uint64_t *ret);
 /* io.stat: rbytes and wbytes summed over every device line. Empty text is 0/0. */
-int cg_stats_parse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+int cg_kparse_io_stat(const char *text, uint64_t *ret_read, uint64_t *ret_write);
 /*
  * v1 blkio.throttle.io_service_bytes (and blkio.io_service_bytes): "MAJ:MIN Read N" and
  * "MAJ:MIN Write N" summed over devices; the per-device and grand "Total" lines are ignored.
  */
-int cg_stats_parse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
+int cg_kparse_blkio(const char *text, uint64_t *ret_read, uint64_t *ret_write);
 /* PSI ("some avg10=0.12 avg60=... total=N"): the "some" line's avg10 in percent. */
-int cg_stats_parse_psi(const char *text, double *ret_some_avg10);
+int cg_kparse_psi_avg10(const char *text, double *ret_some_avg10);
 /* PSI text with every average zero: nothing stalled in the last five minutes. */
-bool cg_stats_psi_idle(const char *text);
+bool cg_kparse_psi_idle(const char *text);
 /* A single number file (cpuacct.usage, memory.current, pids.current, memory.usage_in_bytes). */
-int cg_stats_parse_number(const char *text, uint64_t *ret);
+int cg_kparse_number(const char *text, uint64_t *ret);
 /* /proc/meminfo: what the whole machine uses (MemTotal - MemAvailable), in bytes. */
-int cg_stats_parse_meminfo(const char *text, uint64_t *ret_used);
+int cg_kparse_meminfo(const char *text, uint64_t *ret_used);
 /* cgroup2 cgroup.events: 0 when "populated 0", else 1 (a file that does not say counts as 1). */
-int cg_stats_parse_populated(const char *text);
+int cg_kparse_populated(const char *text);
 /*
  * A membership listing ("12\n34\n": cgroup.procs, cgroup.threads, tasks) as a sorted vector
  * without repeats. Strict: -EINVAL for a line that is no id (0, beyond CG_PID_MAX, a blank or a
@@ -42,15 +42,15 @@ int cg_stats_parse_populated(const char *text);
  */
 int cg_kparse_members(const char *text, bool lax, pid_t **ret, size_t *ret_n);
 /* Lines of a membership file (cgroup.procs, cgroup.threads, tasks). */
-uint64_t cg_stats_count_lines(const char *text);
+uint64_t cg_kparse_count_lines(const char *text);
 /* /proc/PID/task/TID/stat: comm (up to size-1 bytes) and utime+stime in clock ticks. */
-int cg_stats_parse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
+int cg_kparse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks);
 /* /proc/PID/stat: the state field (R, S, D, Z, ...). */
-int cg_stats_parse_proc_state(const char *text, char *ret_state);
+int cg_kparse_proc_state(const char *text, char *ret_state);
 /* /proc/PID/statm: the resident set, in pages (its second field). */
 int cg_kparse_statm(const char *text, uint64_t *ret_resident_pages);
 /* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
-int cg_stats_parse_proc_flags(const char *text, uint64_t *ret_flags);
+int cg_kparse_proc_flags(const char *text, uint64_t *ret_flags);
 
 /*
  * CPU time of a cgroup for a usage summary, user and system apart, in nanoseconds; -ENOENT when

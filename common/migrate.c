@@ -65,7 +65,7 @@ int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, 
 	char where[PATH_MAX + 2];
 	int r;
 
-	snprintf(where, sizeof(where), "/%s", path);
+	cg_path_display(path, where, sizeof(where));
 	if (fd < 0)
 		return cg_diag_fail(d, -fd, op, h->version, where, h->label, "open %s",
 				    cg_membership_file(h, thread));
@@ -207,7 +207,7 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 
 		fds[i] = cg_attach_open(t->t[i].hier, t->t[i].path, o->thread);
 		if (fds[i] < 0) {
-			snprintf(where, sizeof(where), "/%s", t->t[i].path);
+			cg_path_display(t->t[i].path, where, sizeof(where));
 			r = cg_diag_fail(d, -fds[i], o->thread ? CG_OP_ATTACH_THREAD : CG_OP_ATTACH,
 					 t->t[i].hier->version, where, t->t[i].hier->label,
 					 "open %s", cg_membership_file(t->t[i].hier, o->thread));
@@ -327,7 +327,7 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 	const char *kind = o->thread ? "thread" : "process";
 	char where[PATH_MAX + 2];
 
-	snprintf(where, sizeof(where), "/%s", tg->path);
+	cg_path_display(tg->path, where, sizeof(where));
 	switch (m->step) {
 	case CG_STEP_EXIST:
 		return cg_diag_say(d, ESRCH, where, tg->hier->label, "move", "no such %s %d", kind,

@@ -43,7 +43,7 @@ static bool unpopulated(int dfd)
 {
 	_cleanup_free_ char *text = NULL;
 
-	return cg_read_at(dfd, "cgroup.events", &text) == 0 && cg_stats_parse_populated(text) == 0;
+	return cg_read_at(dfd, "cgroup.events", &text) == 0 && cg_kparse_populated(text) == 0;
 }
 
 struct ns_walk {

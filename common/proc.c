@@ -107,7 +107,7 @@ int cg_task_kthread(pid_t pid)
 
 	if (r < 0)
 		return r;
-	r = cg_stats_parse_proc_flags(buf, &flags);
+	r = cg_kparse_proc_flags(buf, &flags);
 	return r < 0 ? r : !!(flags & CG_PF_KTHREAD);
 }
 

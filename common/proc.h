@@ -28,7 +28,7 @@ int cg_proc_read_all(const char *path, char **ret);
 /* comm may take 64 bytes (a workqueue worker's), the rest is fifty numbers at most */
 #define CG_TASK_STAT_SIZE 2048
 /*
- * A task's stat line into buf (CG_TASK_STAT_SIZE), for kparse.h's cg_stats_parse_proc_*: 0 or
+ * A task's stat line into buf (CG_TASK_STAT_SIZE), for kparse.h's cg_kparse_proc_*: 0 or
  * -errno (-EMFILE and -ENFILE as they are: the sampler gives fds back and asks again).
  */
 int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size);

@@ -131,8 +131,8 @@ static bool task_stat(struct cg_stats *s, pid_t id, bool thread, char *comm, siz
 
 	/* a failed read: exited since the listing */
 	return st_task_stat(s, id, thread ? id : 0, buf, sizeof(buf)) >= 0 &&
-	       cg_stats_parse_proc_stat(buf, comm, size, ticks) >= 0 &&
-	       (!state || cg_stats_parse_proc_state(buf, state) >= 0);
+	       cg_kparse_proc_stat(buf, comm, size, ticks) >= 0 &&
+	       (!state || cg_kparse_proc_state(buf, state) >= 0);
 }
 
 /* A task's figures from /proc, no CPU figure yet: false when it has gone. */
@@ -218,7 +218,7 @@ int st_procs_count(struct cg_stats *s, const char *text, uint64_t *ret)
 	int r;
 
 	if (s->count != CG_COUNT_USER_PROCESSES) {
-		*ret = cg_stats_count_lines(text);
+		*ret = cg_kparse_count_lines(text);
 		return 0;
 	}
 	r = cg_kparse_members(text, false, &pids, &n);

@@ -44,23 +44,23 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 		text = heap ? heap : s->buf;
 		switch (k) {
 		case F_CPU_STAT:
-			if (cg_stats_parse_keyed(text, "usage_usec", a) < 0)
+			if (cg_kparse_keyed(text, "usage_usec", a) < 0)
 				continue;
 			*a *= 1000;
 			break;
 		case F_MEMINFO:
 			/* the root has no memory.current: what the whole machine uses */
-			if (cg_stats_parse_meminfo(text, a) < 0)
+			if (cg_kparse_meminfo(text, a) < 0)
 				continue;
 			break;
 		case F_IO_STAT:
-			if (cg_stats_parse_io_stat(text, a, b) < 0)
+			if (cg_kparse_io_stat(text, a, b) < 0)
 				continue;
 			break;
 		case F_BLKIO_THROTTLE:
 		case F_BLKIO:
 		case F_BLKIO_BFQ:
-			if (cg_stats_parse_blkio(text, a, b) < 0)
+			if (cg_kparse_blkio(text, a, b) < 0)
 				continue;
 			break;
 		case F_PSI_CPU:
@@ -69,17 +69,17 @@ static int read_metric(struct cg_stats *s, struct node *n, enum metric m, uint64
 		case F_PROC_PSI_CPU:
 		case F_PROC_PSI_MEMORY:
 		case F_PROC_PSI_IO:
-			if (cg_stats_parse_psi(text, dv) < 0)
+			if (cg_kparse_psi_avg10(text, dv) < 0)
 				continue;
-			n->psi_busy |= !cg_stats_psi_idle(text);
+			n->psi_busy |= !cg_kparse_psi_idle(text);
 			break;
 		default:
 			if (st_defs[k].procs) {
 				if (st_procs_count(s, text, a) < 0)
 					continue;
 			} else if (st_defs[k].count) {
-				*a = cg_stats_count_lines(text);
-			} else if (cg_stats_parse_number(text, a) < 0) {
+				*a = cg_kparse_count_lines(text);
+			} else if (cg_kparse_number(text, a) < 0) {
 				continue;
 			}
 			break;
@@ -119,7 +119,7 @@ static void sample_node(struct cg_stats *s, struct node *n, uint64_t now)
 			_cleanup_free_ char *heap = NULL;
 
 			if (st_read_kind(s, n, F_EVENTS, &heap) == 0)
-				n->populated = cg_stats_parse_populated(heap ? heap : s->buf);
+				n->populated = cg_kparse_populated(heap ? heap : s->buf);
 			/* read again only when inotify says it changed: not worth an fd */
 			st_close_fd(s, &n->fd[F_EVENTS]);
 			if (n->fd[F_EVENTS] != FD_ABSENT)

@@ -140,7 +140,7 @@ int cg_thread_move_check(const struct cg_hier *h, const char *path, pid_t tgid, 
 
 	if (h->version != 2)
 		return 0;
-	snprintf(where, sizeof(where), "/%s", path);
+	cg_path_display(path, where, sizeof(where));
 	type = cg_cgroup_type(h, path);
 	if (type < 0)
 		return cg_diag_fail(d, -type, CG_OP_ATTACH_THREAD, 2, where, h->label,
@@ -181,7 +181,7 @@ int cg_threaded_setup(const struct cg_hier *h, const char *path, char *const *ct
 
 	if (h->version != 2)
 		return 0;
-	snprintf(where, sizeof(where), "/%s", path);
+	cg_path_display(path, where, sizeof(where));
 	for (char *const *c = ctrls; c && *c; c++)
 		if (!cg_controller_is_threaded(*c))
 			return cg_diag_say(

@@ -56,14 +56,14 @@ static void read_io(int dfd, int version, struct cg_usage *u)
 
 	if (version == 2) {
 		if (cg_read_at(dfd, "io.stat", &text) == 0 &&
-		    cg_stats_parse_io_stat(text, &u->io_read, &u->io_write) == 0)
+		    cg_kparse_io_stat(text, &u->io_read, &u->io_write) == 0)
 			u->have |= CG_USAGE_IO;
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(v1_files); i++) {
 		if (cg_read_at(dfd, v1_files[i], &text) < 0)
 			continue;
-		if (cg_stats_parse_blkio(text, &u->io_read, &u->io_write) == 0)
+		if (cg_kparse_blkio(text, &u->io_read, &u->io_write) == 0)
 			u->have |= CG_USAGE_IO;
 		return;
 	}

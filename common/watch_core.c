@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "file.h"
 #include "kparse.h"
+#include "parse.h"
 
 int wc_init(struct cg_watch *w)
 {
@@ -266,7 +267,7 @@ void wc_emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
 	    (ev->kind == CG_EV_THROTTLED || ev->kind == CG_EV_PIDS_MAX) &&
 	    !episode_starts(w, n, ev))
 		return;
-	snprintf(path, sizeof(path), "/%s", n->path);
+	cg_path_display(n->path, path, sizeof(path));
 	ev->path = path;
 	ev->hier = n->h->h->label;
 	ev->mountpoint = cg_hier_dir(n->h->h);
@@ -306,5 +307,5 @@ int wc_read_u64(struct wnode *n, const char *name, const char *key, uint64_t *re
 
 	if (r < 0)
 		return r;
-	return key ? cg_stats_parse_keyed(buf, key, ret) : cg_stats_parse_number(buf, ret);
+	return key ? cg_kparse_keyed(buf, key, ret) : cg_kparse_number(buf, ret);
 }

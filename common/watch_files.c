@@ -94,9 +94,8 @@ static int efile_of(const char *name)
 int wf_efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
 {
 	for (int i = 0; i < EF_KEYS; i++) {
-		int r = efile_defs[f].key[i]
-				? cg_stats_parse_keyed(text, efile_defs[f].key[i], &v[i])
-				: -ENOENT;
+		int r = efile_defs[f].key[i] ? cg_kparse_keyed(text, efile_defs[f].key[i], &v[i])
+					     : -ENOENT;
 
 		if (r == -ENOENT)
 			v[i] = 0;

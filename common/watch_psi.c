@@ -165,7 +165,7 @@ static int psi_refused(struct cg_watch *w, struct wnode *n, const struct cg_psi_
 	const char *label = n->h->h->label;
 	char what[64], where[PATH_MAX + 2];
 
-	snprintf(where, sizeof(where), "/%s", n->path);
+	cg_path_display(n->path, where, sizeof(where));
 
 	snprintf(what, sizeof(what), "PSI trigger %s:%s on %s", res_names[t->res],
 		 t->full ? "full" : "some", file);

@@ -31,34 +31,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size - 1] = '\0';
 	switch (data[0] % 19) {
 	case 0:
-		cg_stats_parse_keyed(text, "usage_usec", &a);
+		cg_kparse_keyed(text, "usage_usec", &a);
 		break;
 	case 1:
-		cg_stats_parse_io_stat(text, &a, &b);
+		cg_kparse_io_stat(text, &a, &b);
 		break;
 	case 2:
-		cg_stats_parse_blkio(text, &a, &b);
+		cg_kparse_blkio(text, &a, &b);
 		break;
 	case 3:
-		if (cg_stats_parse_psi(text, &d) == 0 && !(d >= 0 && d <= 100))
+		if (cg_kparse_psi_avg10(text, &d) == 0 && !(d >= 0 && d <= 100))
 			abort();
 		break;
 	case 4:
-		cg_stats_parse_number(text, &a);
+		cg_kparse_number(text, &a);
 		break;
 	case 5:
-		cg_stats_count_lines(text);
+		cg_kparse_count_lines(text);
 		break;
 	case 6:
-		if (cg_stats_parse_meminfo(text, &a) == 0 && a % 1024)
+		if (cg_kparse_meminfo(text, &a) == 0 && a % 1024)
 			abort();
 		break;
 	case 7:
-		if (cg_stats_parse_populated(text) != 0 && cg_stats_parse_populated(text) != 1)
+		if (cg_kparse_populated(text) != 0 && cg_kparse_populated(text) != 1)
 			abort();
 		break;
 	case 8:
-		cg_stats_psi_idle(text);
+		cg_kparse_psi_idle(text);
 		break;
 	case 9: {
 		char *v = cg_kparse_env_value(text, "SCOPE");
@@ -74,8 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		/* the user_usec the keyed parser reads, in nanoseconds */
 		if (cg_kparse_cpu_stat(text, &a, &b) == 0 &&
-		    (cg_stats_parse_keyed(text, "user_usec", &u) < 0 || a != u * 1000 ||
-		     a / 1000 != u))
+		    (cg_kparse_keyed(text, "user_usec", &u) < 0 || a != u * 1000 || a / 1000 != u))
 			abort();
 		break;
 	}
@@ -84,8 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		/* 100 ticks a second: 10 ms each */
 		if (cg_kparse_cpuacct_stat(text, 100, &a, &b) == 0 &&
-		    (cg_stats_parse_keyed(text, "user", &u) < 0 || a / 10000000 != u ||
-		     a % 10000000 || b % 10000000))
+		    (cg_kparse_keyed(text, "user", &u) < 0 || a / 10000000 != u || a % 10000000 ||
+		     b % 10000000))
 			abort();
 		break;
 	}
@@ -140,17 +139,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	default:
-		if (cg_stats_parse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&
+		if (cg_kparse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&
 		    strlen(comm) >= sizeof(comm))
 			abort();
-		cg_stats_parse_proc_flags(text, &a);
+		cg_kparse_proc_flags(text, &a);
 		/* statm: a resident set only from two numbers at the start */
 		if (cg_kparse_statm(text, &a) == 0 && !(text[0] >= '0' && text[0] <= '9'))
 			abort();
 		{
 			char st;
 
-			if (cg_stats_parse_proc_state(text, &st) == 0 && (st == ' ' || !st))
+			if (cg_kparse_proc_state(text, &st) == 0 && (st == ' ' || !st))
 				abort();
 		}
 		break;

@@ -44,25 +44,24 @@ static void test_parsers(void)
 	CHECK_INT(cg_kparse_cpu_stat("user_usec 18446744073709551\nsystem_usec 0\n", &a, &b), 0);
 	CHECK(a == 18446744073709551000ULL && b == 0);
 
-	CHECK_INT(
-		cg_stats_parse_io_stat("8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n"
-				       "253:0 rbytes=100 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n",
-				       &a, &b),
-		0);
+	CHECK_INT(cg_kparse_io_stat("8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n"
+				    "253:0 rbytes=100 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n",
+				    &a, &b),
+		  0);
 	CHECK_INT(a, 4196);
 	CHECK_INT(b, 8192);
-	CHECK_INT(cg_stats_parse_io_stat("", &a, &b), 0);
+	CHECK_INT(cg_kparse_io_stat("", &a, &b), 0);
 	CHECK_INT(a, 0);
 	CHECK_INT(b, 0);
 
-	CHECK_INT(cg_stats_parse_blkio("8:0 Read 4096\n8:0 Write 512\n8:0 Sync 4608\n"
-				       "8:0 Async 0\n8:0 Discard 0\n8:0 Total 4608\n"
-				       "8:16 Read 10\n8:16 Write 0\n8:16 Total 10\nTotal 4618\n",
-				       &a, &b),
+	CHECK_INT(cg_kparse_blkio("8:0 Read 4096\n8:0 Write 512\n8:0 Sync 4608\n"
+				  "8:0 Async 0\n8:0 Discard 0\n8:0 Total 4608\n"
+				  "8:16 Read 10\n8:16 Write 0\n8:16 Total 10\nTotal 4618\n",
+				  &a, &b),
 		  0);
 	CHECK_INT(a, 4106);
 	CHECK_INT(b, 512);
-	CHECK_INT(cg_stats_parse_blkio("Total 0\n", &a, &b), 0);
+	CHECK_INT(cg_kparse_blkio("Total 0\n", &a, &b), 0);
 	CHECK_INT(a, 0);
 }
 

@@ -26,36 +26,35 @@ static void test_keyed(void)
 	const char *mem = "cache 1234\nrss 5678\ntotal_rss 99\ntotal_inactive_file 7\n";
 	uint64_t v = 1;
 
-	CHECK(cg_stats_parse_keyed(cpu, "usage_usec", &v) == 0 && v == 203881529);
-	CHECK(cg_stats_parse_keyed(cpu, "nice_usec", &v) == 0 && v == 0);
-	CHECK(cg_stats_parse_keyed(cpu, "usage", &v) == -ENOENT);
-	CHECK(cg_stats_parse_keyed(cpu, "throttled_usec", &v) == -ENOENT);
-	CHECK(cg_stats_parse_keyed(mem, "rss", &v) == 0 && v == 5678);
-	CHECK(cg_stats_parse_keyed(mem, "total_rss", &v) == 0 && v == 99);
-	CHECK(cg_stats_parse_keyed("usage_usec 12x\n", "usage_usec", &v) == -EINVAL);
-	CHECK(cg_stats_parse_keyed("usage_usec -1\n", "usage_usec", &v) == -EINVAL);
-	CHECK(cg_stats_parse_keyed("usage_usec 99999999999999999999999\n", "usage_usec", &v) ==
-	      -ERANGE);
-	CHECK(cg_stats_parse_keyed("", "usage_usec", &v) == -ENOENT);
+	CHECK(cg_kparse_keyed(cpu, "usage_usec", &v) == 0 && v == 203881529);
+	CHECK(cg_kparse_keyed(cpu, "nice_usec", &v) == 0 && v == 0);
+	CHECK(cg_kparse_keyed(cpu, "usage", &v) == -ENOENT);
+	CHECK(cg_kparse_keyed(cpu, "throttled_usec", &v) == -ENOENT);
+	CHECK(cg_kparse_keyed(mem, "rss", &v) == 0 && v == 5678);
+	CHECK(cg_kparse_keyed(mem, "total_rss", &v) == 0 && v == 99);
+	CHECK(cg_kparse_keyed("usage_usec 12x\n", "usage_usec", &v) == -EINVAL);
+	CHECK(cg_kparse_keyed("usage_usec -1\n", "usage_usec", &v) == -EINVAL);
+	CHECK(cg_kparse_keyed("usage_usec 99999999999999999999999\n", "usage_usec", &v) == -ERANGE);
+	CHECK(cg_kparse_keyed("", "usage_usec", &v) == -ENOENT);
 	/* no newline at the end */
-	CHECK(cg_stats_parse_keyed("a 1\nusage_usec 5", "usage_usec", &v) == 0 && v == 5);
+	CHECK(cg_kparse_keyed("a 1\nusage_usec 5", "usage_usec", &v) == 0 && v == 5);
 }
 
 static void test_io_stat(void)
 {
 	uint64_t r = 1, w = 1;
 
-	CHECK(cg_stats_parse_io_stat(
+	CHECK(cg_kparse_io_stat(
 		      "8:16 rbytes=1459200 wbytes=314773504 rios=192 wios=353 dbytes=0 dios=0\n8:0 rbytes=90430464 wbytes=299008000 rios=8950 wios=1252 dbytes=50331648 dios=3021\n",
 		      &r, &w) == 0);
 	CHECK(r == 1459200ull + 90430464ull && w == 314773504ull + 299008000ull);
-	CHECK(cg_stats_parse_io_stat("", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_kparse_io_stat("", &r, &w) == 0 && r == 0 && w == 0);
 	/* a device line without the byte keys (only ios) counts as zero bytes */
-	CHECK(cg_stats_parse_io_stat("253:0 rios=1 wios=2\n", &r, &w) == 0 && r == 0 && w == 0);
-	CHECK(cg_stats_parse_io_stat("rbytes=1 wbytes=2\n", &r, &w) == -EINVAL);
-	CHECK(cg_stats_parse_io_stat("8:0 rbytes=x\n", &r, &w) == -EINVAL);
-	CHECK(cg_stats_parse_io_stat("8:0 rbytes\n", &r, &w) == -EINVAL);
-	CHECK(cg_stats_parse_io_stat("8:0 rbytes=18446744073709551615\n8:1 rbytes=1\n", &r, &w) ==
+	CHECK(cg_kparse_io_stat("253:0 rios=1 wios=2\n", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_kparse_io_stat("rbytes=1 wbytes=2\n", &r, &w) == -EINVAL);
+	CHECK(cg_kparse_io_stat("8:0 rbytes=x\n", &r, &w) == -EINVAL);
+	CHECK(cg_kparse_io_stat("8:0 rbytes\n", &r, &w) == -EINVAL);
+	CHECK(cg_kparse_io_stat("8:0 rbytes=18446744073709551615\n8:1 rbytes=1\n", &r, &w) ==
 	      -ERANGE);
 }
 
@@ -66,79 +65,78 @@ static void test_blkio(void)
 			"8:0 Discard 0\n8:0 Total 12288\n8:16 Read 100\n8:16 Write 1\n"
 			"8:16 Total 101\nTotal 12389\n";
 
-	CHECK(cg_stats_parse_blkio(t, &r, &w) == 0 && r == 4196 && w == 8193);
+	CHECK(cg_kparse_blkio(t, &r, &w) == 0 && r == 4196 && w == 8193);
 	/* the root of an idle host: only the grand total */
-	CHECK(cg_stats_parse_blkio("Total 0\n", &r, &w) == 0 && r == 0 && w == 0);
-	CHECK(cg_stats_parse_blkio("", &r, &w) == 0 && r == 0 && w == 0);
-	CHECK(cg_stats_parse_blkio("8:0 Read\n", &r, &w) == -EINVAL);
-	CHECK(cg_stats_parse_blkio("Read 5\n", &r, &w) == -EINVAL);
-	CHECK(cg_stats_parse_blkio("Total x\n", &r, &w) == -EINVAL);
+	CHECK(cg_kparse_blkio("Total 0\n", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_kparse_blkio("", &r, &w) == 0 && r == 0 && w == 0);
+	CHECK(cg_kparse_blkio("8:0 Read\n", &r, &w) == -EINVAL);
+	CHECK(cg_kparse_blkio("Read 5\n", &r, &w) == -EINVAL);
+	CHECK(cg_kparse_blkio("Total x\n", &r, &w) == -EINVAL);
 }
 
 static void test_psi(void)
 {
 	double v = -1;
 
-	CHECK(cg_stats_parse_psi("some avg10=3.05 avg60=1.92 avg300=0.72 total=19095579\n"
-				 "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
-				 &v) == 0 &&
+	CHECK(cg_kparse_psi_avg10("some avg10=3.05 avg60=1.92 avg300=0.72 total=19095579\n"
+				  "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+				  &v) == 0 &&
 	      fabs(v - 3.05) < 1e-9);
 	/* the system-wide cpu file before 5.13 has no full line */
-	CHECK(cg_stats_parse_psi("some avg10=100.00 avg60=1 avg300=0 total=1\n", &v) == 0 &&
+	CHECK(cg_kparse_psi_avg10("some avg10=100.00 avg60=1 avg300=0 total=1\n", &v) == 0 &&
 	      v == 100.0);
 	/* "full" first is legal too: find "some" wherever it is */
-	CHECK(cg_stats_parse_psi(
+	CHECK(cg_kparse_psi_avg10(
 		      "full avg10=9.00 avg60=0 avg300=0 total=0\nsome avg10=0.50 avg60=0 avg300=0 total=0\n",
 		      &v) == 0 &&
 	      v == 0.5);
-	CHECK(cg_stats_parse_psi("full avg10=9.00 avg60=0 avg300=0 total=0\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_psi("some avg60=1.00\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_psi("some avg10=abc avg60=0\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_psi("some avg10=-1 avg60=0\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_psi("some avg10=nan avg60=0\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_psi("", &v) == -EINVAL);
+	CHECK(cg_kparse_psi_avg10("full avg10=9.00 avg60=0 avg300=0 total=0\n", &v) == -EINVAL);
+	CHECK(cg_kparse_psi_avg10("some avg60=1.00\n", &v) == -EINVAL);
+	CHECK(cg_kparse_psi_avg10("some avg10=abc avg60=0\n", &v) == -EINVAL);
+	CHECK(cg_kparse_psi_avg10("some avg10=-1 avg60=0\n", &v) == -EINVAL);
+	CHECK(cg_kparse_psi_avg10("some avg10=nan avg60=0\n", &v) == -EINVAL);
+	CHECK(cg_kparse_psi_avg10("", &v) == -EINVAL);
 	/* idle: every average zero, whatever the totals say */
-	CHECK(cg_stats_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.00 total=19095579\n"
-				"full avg10=0.00 avg60=0.00 avg300=0.00 total=12\n"));
-	CHECK(!cg_stats_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.01 total=1\n"));
-	CHECK(!cg_stats_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
-				 "full avg10=2.50 avg60=0.00 avg300=0.00 total=1\n"));
-	CHECK(cg_stats_psi_idle(""));
-	CHECK(!cg_stats_psi_idle("some avg10"));
+	CHECK(cg_kparse_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.00 total=19095579\n"
+				 "full avg10=0.00 avg60=0.00 avg300=0.00 total=12\n"));
+	CHECK(!cg_kparse_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.01 total=1\n"));
+	CHECK(!cg_kparse_psi_idle("some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+				  "full avg10=2.50 avg60=0.00 avg300=0.00 total=1\n"));
+	CHECK(cg_kparse_psi_idle(""));
+	CHECK(!cg_kparse_psi_idle("some avg10"));
 }
 
 static void test_numbers(void)
 {
 	uint64_t v = 0;
 
-	CHECK(cg_stats_parse_number("203881529000\n", &v) == 0 && v == 203881529000ull);
-	CHECK(cg_stats_parse_number("358490112\n", &v) == 0 && v == 358490112);
-	CHECK(cg_stats_parse_number("max\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_number("", &v) == -EINVAL);
-	CHECK(cg_stats_count_lines("") == 0);
-	CHECK(cg_stats_count_lines("1\n2\n3\n") == 3);
-	CHECK(cg_stats_count_lines("1\n2") == 2);
+	CHECK(cg_kparse_number("203881529000\n", &v) == 0 && v == 203881529000ull);
+	CHECK(cg_kparse_number("358490112\n", &v) == 0 && v == 358490112);
+	CHECK(cg_kparse_number("max\n", &v) == -EINVAL);
+	CHECK(cg_kparse_number("", &v) == -EINVAL);
+	CHECK(cg_kparse_count_lines("") == 0);
+	CHECK(cg_kparse_count_lines("1\n2\n3\n") == 3);
+	CHECK(cg_kparse_count_lines("1\n2") == 2);
 }
 
 static void test_meminfo_events(void)
 {
 	uint64_t v = 7;
 
-	CHECK(cg_stats_parse_meminfo("MemTotal:       16303940 kB\nMemFree:         1040020 kB\n"
-				     "MemAvailable:    9863476 kB\n",
-				     &v) == 0 &&
+	CHECK(cg_kparse_meminfo("MemTotal:       16303940 kB\nMemFree:         1040020 kB\n"
+				"MemAvailable:    9863476 kB\n",
+				&v) == 0 &&
 	      v == (16303940ull - 9863476ull) * 1024);
 	/* no MemAvailable (before 3.14), or more available than there is: no figure */
 	v = 7;
-	CHECK(cg_stats_parse_meminfo("MemTotal: 100 kB\nMemFree: 50 kB\n", &v) == -EINVAL &&
-	      v == 7);
-	CHECK(cg_stats_parse_meminfo("MemTotal: 100 kB\nMemAvailable: 101 kB\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_meminfo("MemFree: 100 kB\nMemTotal: 100 kB\n", &v) == -EINVAL);
-	CHECK(cg_stats_parse_meminfo("", &v) == -EINVAL);
-	CHECK(cg_stats_parse_populated("populated 0\nfrozen 0\n") == 0);
-	CHECK(cg_stats_parse_populated("populated 1\nfrozen 0\n") == 1);
+	CHECK(cg_kparse_meminfo("MemTotal: 100 kB\nMemFree: 50 kB\n", &v) == -EINVAL && v == 7);
+	CHECK(cg_kparse_meminfo("MemTotal: 100 kB\nMemAvailable: 101 kB\n", &v) == -EINVAL);
+	CHECK(cg_kparse_meminfo("MemFree: 100 kB\nMemTotal: 100 kB\n", &v) == -EINVAL);
+	CHECK(cg_kparse_meminfo("", &v) == -EINVAL);
+	CHECK(cg_kparse_populated("populated 0\nfrozen 0\n") == 0);
+	CHECK(cg_kparse_populated("populated 1\nfrozen 0\n") == 1);
 	/* a cgroup.events that does not say is taken as populated: read it all */
-	CHECK(cg_stats_parse_populated("frozen 0\n") == 1);
+	CHECK(cg_kparse_populated("frozen 0\n") == 1);
 }
 
 static void test_proc_stat(void)
@@ -149,18 +147,18 @@ static void test_proc_stat(void)
 	const char *t =
 		"4242 (we (ird) x) R 1 4242 4242 0 -1 4194304 100 0 0 0 250 17 0 0 20 0 3 0 12345 1000 100 18446744073709551615\n";
 
-	CHECK(cg_stats_parse_proc_stat(t, comm, sizeof(comm), &ticks) == 0);
+	CHECK(cg_kparse_proc_stat(t, comm, sizeof(comm), &ticks) == 0);
 	CHECK(!strcmp(comm, "we (ird) x") && ticks == 267);
-	CHECK(cg_stats_parse_proc_stat("1 (init) S 0 1 1 0 -1 4 5 6 7 8 9 10\n", comm, sizeof(comm),
-				       &ticks) == 0 &&
+	CHECK(cg_kparse_proc_stat("1 (init) S 0 1 1 0 -1 4 5 6 7 8 9 10\n", comm, sizeof(comm),
+				  &ticks) == 0 &&
 	      ticks == 19);
-	CHECK(cg_stats_parse_proc_stat("1 (init) S 0 1\n", comm, sizeof(comm), &ticks) == -EINVAL);
-	CHECK(cg_stats_parse_proc_stat("no parens", comm, sizeof(comm), &ticks) == -EINVAL);
+	CHECK(cg_kparse_proc_stat("1 (init) S 0 1\n", comm, sizeof(comm), &ticks) == -EINVAL);
+	CHECK(cg_kparse_proc_stat("no parens", comm, sizeof(comm), &ticks) == -EINVAL);
 	/* found by tests/fuzz/stats_fuzz.c: nothing after ")" read past the string */
-	CHECK(cg_stats_parse_proc_stat("a()", comm, sizeof(comm), &ticks) == -EINVAL);
-	CHECK(cg_stats_parse_proc_stat("1 (x) ", comm, sizeof(comm), &ticks) == -EINVAL);
+	CHECK(cg_kparse_proc_stat("a()", comm, sizeof(comm), &ticks) == -EINVAL);
+	CHECK(cg_kparse_proc_stat("1 (x) ", comm, sizeof(comm), &ticks) == -EINVAL);
 	/* comm is cut to the buffer, not overrun */
-	CHECK(cg_stats_parse_proc_stat(t, comm, 4, &ticks) == 0 && !strcmp(comm, "we "));
+	CHECK(cg_kparse_proc_stat(t, comm, 4, &ticks) == 0 && !strcmp(comm, "we "));
 }
 
 static void test_env_value(void)
@@ -208,36 +206,35 @@ static void test_proc_flags(void)
 	uint64_t flags = 0;
 
 	/* kthreadd: PF_KTHREAD (0x00200000) among others */
-	CHECK(cg_stats_parse_proc_flags("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0\n",
-					&flags) == 0 &&
+	CHECK(cg_kparse_proc_flags("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0\n", &flags) ==
+		      0 &&
 	      flags == 2129984 && (flags & CG_PF_KTHREAD));
-	CHECK(cg_stats_parse_proc_flags("77 (a) S 1 2 3 4 -1 4194560 1 2\n", &flags) == 0 &&
+	CHECK(cg_kparse_proc_flags("77 (a) S 1 2 3 4 -1 4194560 1 2\n", &flags) == 0 &&
 	      flags == 4194560 && !(flags & CG_PF_KTHREAD));
 	/* flags last, without a newline */
-	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 64", &flags) == 0 && flags == 64);
+	CHECK(cg_kparse_proc_flags("9 (x) R 1 1 1 0 -1 64", &flags) == 0 && flags == 64);
 	/* a comm with ") S" in it: only the last ')' ends it */
-	CHECK(cg_stats_parse_proc_flags("5 (a) S b) R 1 1 1 0 -1 64 0\n", &flags) == 0 &&
-	      flags == 64);
-	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1", &flags) == -EINVAL);
-	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 ", &flags) == -EINVAL);
-	CHECK(cg_stats_parse_proc_flags("9 (x) R 1 1 1 0 -1 -5 0", &flags) == -EINVAL);
-	CHECK(cg_stats_parse_proc_flags("no parens 1 2 3 4 5 6 7 8", &flags) == -EINVAL);
-	CHECK(cg_stats_parse_proc_flags("a()", &flags) == -EINVAL);
+	CHECK(cg_kparse_proc_flags("5 (a) S b) R 1 1 1 0 -1 64 0\n", &flags) == 0 && flags == 64);
+	CHECK(cg_kparse_proc_flags("9 (x) R 1 1 1 0 -1", &flags) == -EINVAL);
+	CHECK(cg_kparse_proc_flags("9 (x) R 1 1 1 0 -1 ", &flags) == -EINVAL);
+	CHECK(cg_kparse_proc_flags("9 (x) R 1 1 1 0 -1 -5 0", &flags) == -EINVAL);
+	CHECK(cg_kparse_proc_flags("no parens 1 2 3 4 5 6 7 8", &flags) == -EINVAL);
+	CHECK(cg_kparse_proc_flags("a()", &flags) == -EINVAL);
 }
 
 static void test_proc_state(void)
 {
 	char st = 0;
 
-	CHECK(cg_stats_parse_proc_state("9 (x) R 1 1 1 0 -1 64\n", &st) == 0 && st == 'R');
+	CHECK(cg_kparse_proc_state("9 (x) R 1 1 1 0 -1 64\n", &st) == 0 && st == 'R');
 	/* tracing stop is lower case; a comm with ") S" and a blank in it */
-	CHECK(cg_stats_parse_proc_state("5 (a) S b) t 1 1\n", &st) == 0 && st == 't');
-	CHECK(cg_stats_parse_proc_state("9 (x) Z", &st) == 0 && st == 'Z');
-	CHECK(cg_stats_parse_proc_state("9 (x) ", &st) == -EINVAL);
-	CHECK(cg_stats_parse_proc_state("9 (x)  R 1", &st) == -EINVAL);
-	CHECK(cg_stats_parse_proc_state("9 (x) RS 1", &st) == -EINVAL);
-	CHECK(cg_stats_parse_proc_state("9 (x)R 1", &st) == -EINVAL);
-	CHECK(cg_stats_parse_proc_state("no parens R", &st) == -EINVAL);
+	CHECK(cg_kparse_proc_state("5 (a) S b) t 1 1\n", &st) == 0 && st == 't');
+	CHECK(cg_kparse_proc_state("9 (x) Z", &st) == 0 && st == 'Z');
+	CHECK(cg_kparse_proc_state("9 (x) ", &st) == -EINVAL);
+	CHECK(cg_kparse_proc_state("9 (x)  R 1", &st) == -EINVAL);
+	CHECK(cg_kparse_proc_state("9 (x) RS 1", &st) == -EINVAL);
+	CHECK(cg_kparse_proc_state("9 (x)R 1", &st) == -EINVAL);
+	CHECK(cg_kparse_proc_state("no parens R", &st) == -EINVAL);
 }
 
 int main(void)
