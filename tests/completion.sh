@@ -28,7 +28,9 @@ need_shell() {
 # before it on the line, to status.N.
 sh_start() {
 	local bc= cmd prompt='$'
-	_sh_kind=$1 _sh_dir=$(mktemp -d "$_cgk_tmp/$1.XXXX") _sh_sock=cgkit-comp-$$-${#_sh_socks[@]} _sh_n=0
+	# six X: busybox's mktemp (the guests') refuses fewer, and an empty _sh_dir made /cwd
+	_sh_kind=$1 _sh_sock=cgkit-comp-$$-${#_sh_socks[@]} _sh_n=0
+	_sh_dir=$(mktemp -d "$_cgk_tmp/$1.XXXXXX") || { fail "mktemp"; return 1; }
 	mkdir "$_sh_dir/cwd"
 	: >"$_sh_dir/inputrc"
 	if [ "$1" = zsh ]; then
