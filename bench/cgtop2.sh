@@ -20,25 +20,18 @@ OBJ=${CGKIT_OBJ:-$BIN/.obj}
 T=$BIN/cgtop2
 FLOOR=$OBJ/bench/cgtop2_floor
 SIZES=${CGTOP2_BENCH_SIZES:-1000 10000}
+bench=cgtop2
 
-[ "$(id -u)" -eq 0 ] || { echo "cgtop2 bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2 bench: build first (make bench builds it)"; exit 1; }
-
-mnt_of() {
-	if [ "$1" = unified ]; then
-		awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo
-	else
-		awk -v c="$1" '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == c) { print $5; exit } }' /proc/self/mountinfo
-	fi
-}
+# lib.sh's checks and mount lookup only: this bench's sandbox spans hierarchies (its own grow)
+. "$(dirname "$0")/lib.sh"
+bench_preflight
 
 name=cgkit-test.$$
-main=$(mnt_of unified)
-[ -n "$main" ] || main=$(mnt_of cpuacct)
+main=$(bench_mount unified cpuacct)
 [ -n "$main" ] || { echo "cgtop2 bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 extra=
 for c in cpuacct blkio pids; do
-	m=$(mnt_of $c)
+	m=$(bench_mount $c)
 	[ -n "$m" ] && [ "$m" != "$main" ] && case " $extra " in *" $m "*) ;; *) extra="$extra $m" ;; esac
 done
 made=

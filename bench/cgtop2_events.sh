@@ -17,15 +17,13 @@ T=$BIN/cgtop2
 N=${CGTOP2_EVENTS_BENCH_N:-10000}
 IDLE=${CGTOP2_EVENTS_BENCH_IDLE:-10}
 PSI_N=${CGTOP2_EVENTS_BENCH_PSI_N:-1000}
+bench=cgtop2_events
 
-[ "$(id -u)" -eq 0 ] || { echo "cgtop2_events bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] || { echo "cgtop2_events bench: build first (make bench builds it)"; exit 1; }
-
-mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-v2=$mnt
-if [ -z "$mnt" ]; then
-	mnt=$(awk '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == "cpuacct") { print $5; exit } }' /proc/self/mountinfo)
-fi
+# lib.sh's checks and mount lookup only (its own sandbox and clean-up)
+. "$(dirname "$0")/lib.sh"
+bench_preflight
+v2=$(bench_mount unified)
+mnt=$(bench_mount unified cpuacct)
 [ -n "$mnt" ] || { echo "cgtop2_events bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 name=cgkit-test.$$
 dir=$mnt/$name

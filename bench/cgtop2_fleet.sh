@@ -22,15 +22,12 @@ K=${CGTOP2_FLEET_K:-10}
 NOFILE=${CGTOP2_FLEET_NOFILE:-1048576}
 bench=cgtop2_fleet
 
-[ "$(id -u)" -eq 0 ] || { echo "$bench bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] || { echo "$bench bench: build first"; exit 1; }
-command -v curl >/dev/null || { echo "$bench bench: curl is not installed; skipped"; exit 0; }
-main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+. "$(dirname "$0")/lib.sh"
+bench_preflight curl
+main=$(bench_mount unified)
 [ -n "$main" ] || { echo "$bench bench: no unified hierarchy here; skipped"; exit 0; }
 name=cgkit-test.$$
 tmp=$(mktemp -d)
-
-. "$(dirname "$0")/lib.sh"
 bench_serve_init
 
 # At least $1 children docker-<64 hex>.scope in the sandbox.

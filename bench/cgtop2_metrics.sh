@@ -18,23 +18,16 @@ T=$BIN/cgtop2
 FLOOR=$OBJ/bench/cgtop2_floor
 SIZES=${CGTOP2_METRICS_BENCH_SIZES:-1000}
 K=${CGTOP2_METRICS_BENCH_K:-5}
+bench=cgtop2_metrics
 
-[ "$(id -u)" -eq 0 ] || { echo "cgtop2_metrics bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_metrics bench: build first (make bench)"; exit 1; }
-
-# mountpoint of the unified hierarchy ("unified") or of a v1 controller's
-hier_of() {
-	awk -v c="$1" '{ for (i = 7; i <= NF; i++) if ($i == "-") break
-		if (c == "unified") { if ($(i + 1) == "cgroup2") { print $5; exit } ; next }
-		if ($(i + 1) != "cgroup") next
-		n = split($(i + 3), o, ","); for (j = 1; j <= n; j++) if (o[j] == c) { print $5; exit } }' \
-		/proc/self/mountinfo
-}
+# lib.sh's checks and mount lookup only: this bench's sandbox spans hierarchies (its own grow)
+. "$(dirname "$0")/lib.sh"
+bench_preflight
 
 name=cgkit-test.$$
 mnts=
 for c in unified cpu cpuacct memory blkio pids cpuset; do
-	m=$(hier_of $c)
+	m=$(bench_mount $c)
 	[ -n "$m" ] || continue
 	case " $mnts " in *" $m "*) ;; *) mnts="$mnts $m" ;; esac
 done

@@ -15,17 +15,14 @@ T=$BIN/cgtop2
 FLOOR=$OBJ/bench/cgtop2_floor
 SIZES=${CGTOP2_RECORD_BENCH_SIZES:-1000}
 K=${CGTOP2_RECORD_BENCH_K:-30}
+bench=cgtop2_record
 
-[ "$(id -u)" -eq 0 ] || { echo "cgtop2_record bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_record bench: build first (make bench builds it)"; exit 1; }
-
-main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$main" ] || main=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuacct(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+. "$(dirname "$0")/lib.sh"
+bench_preflight
+main=$(bench_mount unified cpuacct)
 [ -n "$main" ] || { echo "cgtop2_record bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 name=cgkit-test.$$
 tmp=$(mktemp -d)
-
-. "$(dirname "$0")/lib.sh"
 
 cleanup() {
 	bench_remove_sandbox

@@ -32,21 +32,13 @@ HIER=${CGTOP2_SCRAPE_HIER:-unified}
 NOFILE=${CGTOP2_SCRAPE_NOFILE:-1048576}
 bench=cgtop2_scrape
 
-[ "$(id -u)" -eq 0 ] || { echo "cgtop2_scrape bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_scrape bench: build first (make bench builds it)"; exit 1; }
-command -v curl >/dev/null || { echo "cgtop2_scrape bench: curl is not installed; skipped"; exit 0; }
-
-if [ "$HIER" = unified ]; then
-	main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-else
-	main=$(awk -v c="$HIER" '$9 == "cgroup" { n = split($NF, o, ","); for (i = 1; i <= n; i++) if (o[i] == c) { print $5; exit } }' /proc/self/mountinfo)
-fi
+. "$(dirname "$0")/lib.sh"
+bench_preflight curl
+main=$(bench_mount "$HIER")
 [ -n "$main" ] || { echo "cgtop2_scrape bench: no $HIER hierarchy here; skipped"; exit 0; }
 case $HIER in memory) echo "cgtop2_scrape bench: not the v1 memory hierarchy"; exit 1 ;; esac
 name=cgkit-test.$$
 tmp=$(mktemp -d)
-
-. "$(dirname "$0")/lib.sh"
 bench_serve_init
 
 # The files a scrape opens in child c00001 (strace -y names an openat's directory fd).

@@ -26,17 +26,12 @@ SCRAPES=${CGTOP2_SERVE_BENCH_SCRAPES:-10000}
 ROUNDS=${CGTOP2_SERVE_BENCH_ROUNDS:-3}
 bench=cgtop2_serve
 
-[ "$(id -u)" -eq 0 ] || { echo "cgtop2_serve bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "cgtop2_serve bench: build first (make bench builds it)"; exit 1; }
-command -v curl >/dev/null || { echo "cgtop2_serve bench: curl is not installed; skipped"; exit 0; }
-
-main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$main" ] || main=$(awk '$9 == "cgroup" && $NF ~ /cpuacct/ { print $5; exit }' /proc/self/mountinfo)
+. "$(dirname "$0")/lib.sh"
+bench_preflight curl
+main=$(bench_mount unified cpuacct)
 [ -n "$main" ] || { echo "cgtop2_serve bench: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 name=cgkit-test.$$
 tmp=$(mktemp -d)
-
-. "$(dirname "$0")/lib.sh"
 bench_serve_init
 
 now_us() {

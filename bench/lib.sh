@@ -2,6 +2,31 @@
 # Sourced by the bench scripts. Those that grow flat trees of empty cgroups set $main, the
 # hierarchy's mount point, and $name, the sandbox (cgkit-test.PID) directly below it.
 
+# The checks every cgroup bench makes before it starts, its messages named by $bench: root (it
+# makes cgroups; else "skipped", exit 0), $T built and $FLOOR too where the bench sets it (else
+# exit 1), each program of $@ installed (else "skipped", exit 0).
+bench_preflight() {
+	local p
+	[ "$(id -u)" -eq 0 ] || { echo "$bench bench: needs root (it makes cgroups); skipped"; exit 0; }
+	[ -x "$T" ] && { [ -z "${FLOOR:-}" ] || [ -x "$FLOOR" ]; } ||
+		{ echo "$bench bench: build first (make bench builds it)"; exit 1; }
+	for p; do
+		command -v "$p" >/dev/null || { echo "$bench bench: $p is not installed; skipped"; exit 0; }
+	done
+}
+
+# The mount point of the first of $@ this machine has: "unified" is the cgroup2 hierarchy, any
+# other word the v1 hierarchy that holds that controller. Empty when none is mounted.
+bench_mount() {
+	awk -v want="$*" 'BEGIN { n = split(want, w, " ") }
+		{ for (i = 7; i <= NF; i++) if ($i == "-") break
+		  if ($(i + 1) == "cgroup2") { if (!("unified" in at)) at["unified"] = $5; next }
+		  if ($(i + 1) != "cgroup") next
+		  k = split($(i + 3), o, ",")
+		  for (j = 1; j <= k; j++) if (!(o[j] in at)) at[o[j]] = $5 }
+		END { for (j = 1; j <= n; j++) if (w[j] in at) { print at[w[j]]; exit } }' /proc/self/mountinfo
+}
+
 # How many of the pids listed in file $1 exist (for the message when sleepers cannot be placed).
 bench_alive() {
 	local p n=0

@@ -40,16 +40,13 @@ TRIES=${SCALE_TRIES:-3}
 IDLE=${SCALE_IDLE:-10}
 bench=scale
 
-[ "$(id -u)" -eq 0 ] || { echo "scale bench: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] && [ -x "$FLOOR" ] || { echo "scale bench: build first (make bench builds it)"; exit 1; }
-command -v curl >/dev/null || { echo "scale bench: curl is not installed; skipped"; exit 0; }
-main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+. "$(dirname "$0")/lib.sh"
+bench_preflight curl
+main=$(bench_mount unified)
 [ -n "$main" ] || { echo "scale bench: no cgroup2 hierarchy here; skipped"; exit 0; }
 name=cgkit-test.$$
 tmp=$(mktemp -d)
 watcher=
-
-. "$(dirname "$0")/lib.sh"
 bench_serve_init
 
 # Every process of ours stopped and reaped first (rmdir takes only an empty cgroup), then what

@@ -17,17 +17,16 @@ SAMPLE=${SOAK_SAMPLE:-30}
 RATE=${SOAK_SCRAPE_RATE:-10}
 SLOTS=${SOAK_CGROUPS:-40}
 TICK=${SOAK_TICK:-0.2}
+bench=soak
 
-[ "$(id -u)" -eq 0 ] || { echo "soak: needs root (it makes cgroups); skipped"; exit 0; }
-[ -x "$T" ] || { echo "soak: build first (make)"; exit 1; }
-command -v curl >/dev/null || { echo "soak: curl is not installed; skipped"; exit 0; }
-
+# lib.sh's checks and mount lookup only (its own sandbox and clean-up)
+. "$(dirname "$0")/lib.sh"
+bench_preflight curl
 # the unified hierarchy (no v1 memory: processes are moved only here), else v1 cpuacct
-main=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$main" ] || main=$(awk '$9 == "cgroup" && $NF ~ /cpuacct/ { print $5; exit }' /proc/self/mountinfo)
+main=$(bench_mount unified cpuacct)
 [ -n "$main" ] || { echo "soak: no cgroup2 or cpuacct hierarchy; skipped"; exit 0; }
 spec=/cgkit-test.$$
-[ "$main" = "$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)" ] || spec=cpuacct:$spec
+[ "$main" = "$(bench_mount unified)" ] || spec=cpuacct:$spec
 sb=$main/cgkit-test.$$
 tmp=$(mktemp -d)
 batch= server= churn= scraper=
