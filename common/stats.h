@@ -64,6 +64,13 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 		    struct cg_diag *d);
 
 /*
+ * Changes whenever a cgroup appears or vanishes: two samples with the same shape have the same
+ * rows in the same order, each with the same path (a view's path order can be kept). Not 0
+ * once there is a row.
+ */
+uint64_t cg_stats_shape(const struct cg_stats *s);
+
+/*
  * From the next sample on, also list the tasks of one cgroup (path as rows name it, "/" or
  * "/a/b"; NULL: none), for a view of that cgroup alone: each sample reads /proc for each of
  * them. Its own tasks only (not its descendants'), from the first hierarchy that lists any

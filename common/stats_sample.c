@@ -287,3 +287,8 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	*ret_n = s->n_nodes;
 	return 0;
 }
+
+uint64_t cg_stats_shape(const struct cg_stats *s)
+{
+	return s->shape;
+}

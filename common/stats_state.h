@@ -192,6 +192,7 @@ struct cg_stats {
 	size_t n_wds;
 	struct node **nodes;
 	size_t n_nodes, cap_nodes;
+	uint64_t shape; /* counts the nodes made and freed (cg_stats_shape) */
 	struct cg_pathmap by_path; /* path (relative, as node->path) -> struct node */
 	struct cg_stat_row **rows;
 	size_t fds_held, fd_budget, reopened;

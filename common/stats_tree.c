@@ -75,6 +75,7 @@ struct node *st_node_add(struct cg_stats *s, struct node *parent, const char *pa
 	}
 	n->index = s->n_nodes;
 	s->nodes[s->n_nodes++] = n;
+	s->shape++;
 	return n;
 }
 
@@ -137,6 +138,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 	cg_pathmap_remove(&s->by_path, NULL, n->path);
 	s->nodes[n->index] = s->nodes[--s->n_nodes];
 	s->nodes[n->index]->index = n->index;
+	s->shape++;
 	free(n->row.threads);
 	free(n->row.iodevs);
 	st_row_limits_free(&n->row);

@@ -40,7 +40,7 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 	}
 	v->sample_ns = smp->took_ns;
 	v->errors = smp->errors;
-	r = make_view(smp->rows, smp->n, a->order, NULL, v);
+	r = make_view(smp->rows, smp->n, smp->shape, a->order, NULL, v);
 	v->time_ns = smp->time_ns;
 	if (r < 0) {
 		k->failed = "sort";
@@ -92,7 +92,7 @@ int batch_run(const struct cgtop2_args *a, struct source *src)
 
 	if (r < 0)
 		b.status = report_errno(a, b.k.failed, r);
-	free(b.v.rows);
+	view_free(&b.v);
 	free(b.o.s);
 	return b.status;
 }

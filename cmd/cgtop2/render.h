@@ -28,6 +28,11 @@ struct view {
 	/* --listen --psi-trigger: wake-ups by resource, some (0) and full (1); NULL: none asked */
 	const uint64_t (*trigger_events)[2];
 	unsigned collect; /* --listen's ?collect[]=: the collectors' families to write; 0: all */
+	/* make_view's path order of the input rows, kept while their shape stays (view_free) */
+	uint64_t shape;
+	size_t n_ranked;
+	uint32_t *rank; /* rank[i]: the place of input row i by path */
+	size_t *by_path; /* the input rows' indices by path */
 };
 
 /*
@@ -43,10 +48,12 @@ void path_filter_free(struct path_filter *pf);
 void view_set_path_filter(const struct path_filter *pf);
 /*
  * The rows whose path holds filter (NULL or "": all) and that the path filter keeps, sorted
- * by order, into v.
+ * by order, into v. shape is the source's (source.h): the same as the last call's, the rows
+ * are taken to be the same in the same order; 0: unknown.
  */
-int make_view(struct cg_stat_row *const *rows, size_t n, enum order order, const char *filter,
-	      struct view *v);
+int make_view(struct cg_stat_row *const *rows, size_t n, uint64_t shape, enum order order,
+	      const char *filter, struct view *v);
+void view_free(struct view *v);
 void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
 		  size_t path_width, size_t max_rows, const char *eol);
 /* render_data.c: JSON lines and CSV */

@@ -486,7 +486,7 @@ static int tty_put(struct sink *k, int step, int r, const struct source_sample *
 			return -ENOMEM;
 		}
 	}
-	if (make_view(u->smp.rows, u->smp.n, u->a.order, u->filter, &u->v) < 0 ||
+	if (make_view(u->smp.rows, u->smp.n, u->smp.shape, u->a.order, u->filter, &u->v) < 0 ||
 	    screen_lines(u) < 0) {
 		k->failed = "sort";
 		return -ENOMEM;
@@ -667,7 +667,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 		free(u.collapsed[i]);
 	free(u.collapsed);
 	free(u.sel);
-	free(u.v.rows);
+	view_free(&u.v);
 	hist_free(u.hist);
 	return ret;
 }

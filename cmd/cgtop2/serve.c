@@ -127,7 +127,7 @@ static int fresh_sample(struct server *sv)
 	if (r < 0)
 		return r;
 	/* a stable order: a series is found at the same place in every scrape */
-	r = make_view(smp.rows, smp.n, ORDER_PATH, NULL, &sv->v);
+	r = make_view(smp.rows, smp.n, smp.shape, ORDER_PATH, NULL, &sv->v);
 	if (r < 0)
 		return r;
 	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
@@ -761,7 +761,7 @@ out:
 	trig_counter_stop(sv.tc);
 	webconfig_free(sv.wc);
 	drop_bodies(&sv);
-	free(sv.v.rows);
+	view_free(&sv.v);
 	pthread_mutex_destroy(&sv.lock);
 	return ret;
 }

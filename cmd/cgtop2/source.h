@@ -48,6 +48,8 @@ struct source_sample {
 	uint64_t took_ns; /* how long taking it took; 0 for a replay (decoded, not taken) */
 	/* the collectors' error counts so far, by enum cg_collector; NULL: unknown (a replay) */
 	const uint64_t *errors;
+	/* cg_stats_shape: the same, the same rows in the same order as before; 0: unknown */
+	uint64_t shape;
 };
 
 /* What a recording says about how it was taken (a live source: the sampler's options). */

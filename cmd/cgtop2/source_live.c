@@ -60,6 +60,7 @@ static int live_step(struct source *src, enum source_step step, uint64_t time_ns
 	ret->index = lv->taken++;
 	ret->took_ns = cg_now_ns() - start;
 	ret->errors = lv->errors;
+	ret->shape = cg_stats_shape(lv->stats);
 	return 1;
 }
 

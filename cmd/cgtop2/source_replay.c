@@ -223,6 +223,7 @@ static int replay_step(struct source *src, enum source_step step, uint64_t time_
 	ret->index = k;
 	ret->took_ns = 0;
 	ret->errors = NULL;
+	ret->shape = 0; /* decoded afresh: no order to keep */
 	return 1;
 }
 
