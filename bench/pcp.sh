@@ -174,7 +174,12 @@ logcfg() {
 # CPU us of one cgtop2 --record run of $1 samples (cgtop2_floor rusage), then the file's size
 rec_run() {
 	rm -f "$tmp/rec"
-	r=$("$FLOOR" rusage "$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n "$1" | cut -d' ' -f1)
+	# bounded as pmlogger's run is (below): a hang says so
+	r=$("$FLOOR" rusage timeout 300 "$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n "$1" 2>"$tmp/rec.err" | cut -d' ' -f1)
+	if [ ! -s "$tmp/rec" ]; then
+		say "FAILED: cgtop2 --record -n $1 wrote no recording in 300 s: $(head -c 300 "$tmp/rec.err")" >&2
+		exit 1
+	fi
 	echo "$r $(stat -c %s "$tmp/rec")"
 }
 # pmlogger's CPU us, pmcd's and pmdaproc's meanwhile, the archive's bytes, for $1 samples
