@@ -20,6 +20,7 @@ PSI_N=${CGTOP2_EVENTS_BENCH_PSI_N:-1000}
 bench=cgtop2_events
 
 # lib.sh's checks and mount lookup only (its own sandbox and clean-up)
+FLOOR= # none: only $T must be built
 . "$(dirname "$0")/lib.sh"
 bench_preflight
 v2=$(bench_mount unified)

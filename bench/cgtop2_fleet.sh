@@ -22,6 +22,7 @@ K=${CGTOP2_FLEET_K:-10}
 NOFILE=${CGTOP2_FLEET_NOFILE:-1048576}
 bench=cgtop2_fleet
 
+FLOOR= # none: only $T must be built
 . "$(dirname "$0")/lib.sh"
 bench_preflight curl
 main=$(bench_mount unified)

@@ -9,7 +9,7 @@ bench_preflight() {
 	local p
 	[ "$(id -u)" -eq 0 ] || { echo "$bench bench: needs root (it makes cgroups); skipped"; exit 0; }
 	[ -x "$T" ] && { [ -z "${FLOOR:-}" ] || [ -x "$FLOOR" ]; } ||
-		{ echo "$bench bench: build first (make bench builds it)"; exit 1; }
+		{ echo "$bench bench: build first (make bench builds the tools and the floors)"; exit 1; }
 	for p; do
 		command -v "$p" >/dev/null || { echo "$bench bench: $p is not installed; skipped"; exit 0; }
 	done

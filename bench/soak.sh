@@ -20,6 +20,7 @@ TICK=${SOAK_TICK:-0.2}
 bench=soak
 
 # lib.sh's checks and mount lookup only (its own sandbox and clean-up)
+FLOOR= # none: only $T must be built
 . "$(dirname "$0")/lib.sh"
 bench_preflight curl
 # the unified hierarchy (no v1 memory: processes are moved only here), else v1 cpuacct
