@@ -13,9 +13,10 @@
 # each size a sandbox cgkit-test.PID of N children with cpu, memory, io and pids enabled:
 #   record  CPU and bytes per sample of `cgtop2 --record` against pmlogger logging the PMDA's
 #           cgroup.cpu.stat, cgroup.memory.current, cgroup.memory.stat, cgroup.io.stat (and
-#           cgroup.pids, where the PMDA has it) at the same interval (1 s): per sample =
-#           (run of 2+K samples - run of 2) / K, median of 3; PCP's CPU is pmlogger's plus what
-#           pmcd and pmdaproc spent meanwhile (/proc/PID/task/*/schedstat)
+#           cgroup.pids, where the PMDA has it) at the same interval (1 s): each recorder
+#           measured running, over K s after its first samples and 2.5 s more (schedstat, the
+#           files' growth), median of 3; PCP's CPU is pmlogger's plus what pmcd and pmdaproc
+#           spent meanwhile (/proc/PID/task/*/schedstat)
 #   seek    an "hour" recorded by both at once (360 samples, an hour at 10 s, taken at 0.1 s),
 #           then the wall time to seek to the 9/10 point and print one sample of every cgroup:
 #           `cgtop2 --replay --at=@T -n 1 -F json` against `pmrep -a ARCHIVE -S @T -s 1 -u -r
@@ -77,6 +78,8 @@ K=${CGKIT_PCP_K:-10}
 HOUR=${CGKIT_PCP_HOUR:-360}
 HOUR_DELAY=${CGKIT_PCP_HOUR_DELAY:-0.1}
 SCRAPES=${CGKIT_PCP_SCRAPES:-10}
+# scrapes before the measured ones
+WARM=${CGKIT_PCP_WARM:-2}
 T=$CGKIT_BIN/cgtop2
 FLOOR=$CGKIT_PCP_FLOOR
 bench=pcp
@@ -171,41 +174,61 @@ logcfg() {
 	echo "}"
 }
 
-# CPU us of one cgtop2 --record run of $1 samples (cgtop2_floor rusage), then the file's size
-rec_run() {
+# The recorders are measured running, between two looks K s apart after a warm-up (their
+# first samples read every file of every cgroup, and under TCG that start-up varied by more than
+# ten samples' worth: differences of whole runs came out negative): CPU from schedstat (every
+# thread), bytes from the files' growth, per sample = over K at -d 1 s, median of 3.
+steady() { # $1: pid; $2: a file whose growth is the recording; $3...: other pids whose CPU counts
+	local p=$1 f=$2 i a b s0 s1
+	shift 2
+	for i in $(seq 1 600); do [ -s "$f" ] && break; kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+	[ -s "$f" ] || { say "FAILED: no recording in $f after 60 s" >&2; return 1; }
+	sleep 2.5
+	a=$(cpu_of "$p" "$@") s0=$(sizes "$f")
+	sleep "$K"
+	b=$(cpu_of "$p" "$@") s1=$(sizes "$f")
+	echo "$(((b - a) / K)) $(((s1 - s0) / K))"
+}
+cpu_of() { local s=0 p; for p; do s=$((s + $(bench_cpu_us "$p"))); done; echo "$s"; }
+sizes() { cat "$1"* 2>/dev/null | wc -c; }
+# cgtop2 --record: its CPU us and bytes a sample
+rec_one() {
+	local p r
 	rm -f "$tmp/rec"
-	# bounded as pmlogger's run is (below): a hang says so
-	r=$("$FLOOR" rusage timeout 300 "$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n "$1" 2>"$tmp/rec.err" | cut -d' ' -f1)
-	if [ ! -s "$tmp/rec" ]; then
-		say "FAILED: cgtop2 --record -n $1 wrote no recording in 300 s: $(head -c 300 "$tmp/rec.err")" >&2
-		exit 1
-	fi
-	echo "$r $(stat -c %s "$tmp/rec")"
+	"$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n 0 2>"$tmp/rec.err" &
+	p=$!
+	r=$(steady "$p" "$tmp/rec")
+	kill "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	[ -n "$r" ] || { say "FAILED: cgtop2 --record: $(head -c 300 "$tmp/rec.err")" >&2; return 1; }
+	echo "$r"
 }
-# pmlogger's CPU us, pmcd's and pmdaproc's meanwhile, the archive's bytes, for $1 samples
-log_run() {
-	local d0 r
+# pmlogger logging at 1 s: its CPU us a sample, pmcd's and pmdaproc's meanwhile, the archive's
+# bytes a sample: "pmlogger daemons bytes"
+log_split() {
+	local p a b s0 s1 d0 d1 i
 	rm -f "$tmp"/arch.*
-	d0=$(daemons_us)
-	# a run of 2+K samples at 1 s must end well within 5 minutes: the run of 2026-12-06 stood
-	# still here (the guest idle) for 9 minutes, and a hang must say so, not wait for the VM's
-	r=$("$FLOOR" rusage timeout 300 pmlogger -c "$tmp/log1.cfg" -s "$1" -l "$tmp/pmlogger.log" "$tmp/arch" | cut -d' ' -f1)
+	pmlogger -c "$tmp/log1.cfg" -l "$tmp/pmlogger.log" "$tmp/arch" &
+	p=$!
+	for i in $(seq 1 600); do [ -s "$tmp/arch.0" ] && break; kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 	if [ ! -s "$tmp/arch.0" ]; then
-		say "FAILED: pmlogger -s $1 wrote no archive in 300 s; its log:" >&2
+		say "FAILED: pmlogger wrote no archive in 60 s; its log:" >&2
 		sed 's/^/pcp:   /' "$tmp/pmlogger.log" | tail -n 20 >&2
-		exit 1
+		kill "$p" 2>/dev/null
+		return 1
 	fi
-	echo "$r $(($(daemons_us) - d0)) $(cat "$tmp"/arch.* | wc -c)"
+	sleep 2.5
+	a=$(bench_cpu_us "$p") d0=$(daemons_us) s0=$(sizes "$tmp/arch.")
+	sleep "$K"
+	b=$(bench_cpu_us "$p") d1=$(daemons_us) s1=$(sizes "$tmp/arch.")
+	kill "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	echo "$(((b - a) / K)) $(((d1 - d0) / K)) $(((s1 - s0) / K))"
 }
-# per sample of fields $2.. between a run of 2 and one of 2+K of function $1: medians of 3
-per_sample() {
-	local f=$1 i a b
-	for i in 1 2 3; do
-		a=$($f 2) b=$($f $((K + 2)))
-		paste -d' ' <(echo "$a" | tr ' ' '\n') <(echo "$b" | tr ' ' '\n') |
-			awk -v k="$K" '{ printf "%d ", ($2 - $1) / k }'
-		echo
-	done >"$tmp/ps"
+# fields of function $1's line: medians of 3 runs
+median3() {
+	local f=$1 i
+	for i in 1 2 3; do $f || return 1; done >"$tmp/ps"
 	for i in $(seq 1 "$(head -n 1 "$tmp/ps" | wc -w)"); do
 		cut -d' ' -f"$i" "$tmp/ps" | median
 	done | tr '\n' ' '
@@ -231,24 +254,26 @@ for n in $SIZES; do
 	stamp "--- $n cgroups in /$name (PCP's instances: $ncg, the guest's own with them), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 	# record
-	stamp "record: cgtop2 --record, then pmlogger, each 3 x (2, $((K + 2))) samples at 1 s"
-	read -r c_cpu c_bytes <<<"$(per_sample rec_run)"
-	read -r l_cpu l_dcpu l_bytes <<<"$(per_sample log_run)"
+	stamp "record: cgtop2 --record, then pmlogger, at 1 s, each measured 3 times over $K s after a warm-up"
+	read -r c_cpu c_bytes <<<"$(median3 rec_one)"
+	read -r l_cpu l_dcpu l_bytes <<<"$(median3 log_split)"
 	grep -qi error "$tmp/pmlogger.log" && sed 's/^/pcp:   pmlogger.log: /' "$tmp/pmlogger.log" | grep -i error | head -n 3
 	say "record $n: cgtop2 --record $(ms "$c_cpu") CPU, $c_bytes bytes per sample; pmlogger $(ms "$l_cpu") + pmcd/pmdaproc $(ms "$l_dcpu") CPU, $l_bytes bytes per sample"
 	say "ratio record CPU per sample cgkit/PCP at $n: $(ratio "$c_cpu" $((l_cpu + l_dcpu))) (pmlogger alone: $(ratio "$c_cpu" "$l_cpu"))"
 	say "ratio record bytes per sample cgkit/PCP at $n: $(ratio "$c_bytes" "$l_bytes")"
 
 	# scrape
+	stamp "scrape: cgtop2 --listen, $WARM + $SCRAPES scrapes"
 	bench_serve_start --collectors=$cols
-	bench_scrapes 5 "$url" >/dev/null
+	bench_scrapes "$WARM" "$url" >/dev/null
 	c0=$(bench_cpu_us "$server")
 	c_w=$(bench_scrapes "$SCRAPES" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
 	c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
 	c_b=$(curl -s -o /dev/null -w '%{size_download}' "$url")
 	bench_serve_stop
 	purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
-	bench_scrapes 5 "$purl" >/dev/null
+	stamp "scrape: pmproxy, $WARM + $SCRAPES scrapes"
+	bench_scrapes "$WARM" "$purl" >/dev/null
 	p0=$(daemons_us "$pmproxy")
 	p_w=$(bench_scrapes "$SCRAPES" "$purl" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
 	p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
