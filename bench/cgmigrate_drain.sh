@@ -33,9 +33,9 @@ if [ -z "${CGKIT_VM:-}" ]; then
 	rc=0
 	for l in ${LAYOUTS:-unified legacy}; do
 		say "layout $l: tests/vm/run $l (host load $(cut -d' ' -f1-3 /proc/loadavg))"
-		# the floor goes in as a tool of the guest's /usr/bin; the script as the command
-		PATH=$OBJ/bench:$PATH CGKIT_VM_TOOLS=cgmigrate_drain_floor \
-			"$top/tests/vm/run" "$l" -- bash -c "PAIRS=$PAIRS MAX=$MAX TIMEOUT=$TIMEOUT; $(cat "$0")" 2>&1 |
+		# the guest's / is this host's (tests/vm/run): the floor by its path here; the script
+		# as the command
+		"$top/tests/vm/run" "$l" -- bash -c "PAIRS=$PAIRS MAX=$MAX TIMEOUT=$TIMEOUT FLOOR=$floor; $(cat "$0")" 2>&1 |
 			grep -E '^cgmigrate drain|^vm: ' || rc=1
 	done
 	exit $rc
@@ -48,6 +48,8 @@ mnt() { # $1: unified, or a v1 controller
 		if ($(i + 1) == "cgroup" && index("," $(i + 3) ",", "," want ",")) { print $5; exit } }' /proc/self/mountinfo
 }
 S=cgkit-test.$$
+FLOOR=${FLOOR:-cgmigrate_drain_floor}
+[ -x "$FLOOR" ] || command -v "$FLOOR" >/dev/null || { say "FAILED: no floor ($FLOOR) in the guest"; exit 1; }
 # a thawed storm of 300 starves a nice 0 shell for tens of seconds under TCG (the legacy guest
 # timed the floor at 49 s around its own 5 s): the timing shell and the tools at -20, the storm
 # at 0
@@ -109,15 +111,16 @@ run() { # $1: mode; a storm, ended that way, one line
 	storm || { say "$mode: the storm's cgroups could not be made"; return 1; }
 	t0=$(now)
 	case $mode in
-	floor-z) out=$(cgmigrate_drain_floor "$P/$S/storm" "$P/$S/calm" ${F:+"$F/$S/storm" "$F/$S/calm"} 2>&1) ;;
-	floor) out=$(cgmigrate_drain_floor -n "$P/$S/storm" "$P/$S/calm" 2>&1) ;;
+	floor-z) out=$("$FLOOR" "$P/$S/storm" "$P/$S/calm" ${F:+"$F/$S/storm" "$F/$S/calm"} 2>&1) ;;
+	floor) out=$("$FLOOR" -n "$P/$S/storm" "$P/$S/calm" 2>&1) ;;
 	drain-z) out=$("$M" -v -z --timeout=60s -F "$PFX/$S/storm" -g "$PFX/$S/calm" 2>&1) ;;
 	drain) out=$("$M" -v --timeout="$TIMEOUT" -F "$PFX/$S/storm" -g "$PFX/$S/calm" 2>&1) ;;
 	esac
 	rc=$?
 	el=$((($(now) - t0) / 1000))
 	left=$(wc -l <"$P/$S/storm/cgroup.procs")
-	secs[$mode]+=" $el"
+	# a failed run has no time to compare: the ratio is of pairs that both did their work
+	[ "$rc" -eq 0 ] && secs[$mode]+=" $el" || secs[$mode]+=" -"
 	say "$v $mode: $(printf '%d.%03d' $((el / 1000)) $((el % 1000))) s, exit $rc, before $before, left $left: $(echo "$out" | tail -n 1)"
 	cleanup
 	bomb=
@@ -133,7 +136,7 @@ run drain
 mkdir "$P/$S/calm" "$P/$S/idle"
 for _ in $(seq "$MAX"); do sleep 600 & done
 for p in $(jobs -p); do echo "$p" >"$P/$S/idle/cgroup.procs"; done
-say "$v idle: $(cgmigrate_drain_floor -n "$P/$S/idle" "$P/$S/calm" 2>&1) ($MAX sleeping processes, no storm)"
+say "$v idle: $("$FLOOR" -n "$P/$S/idle" "$P/$S/calm" 2>&1) ($MAX sleeping processes, no storm)"
 kill -KILL $(jobs -p) 2>/dev/null
 wait 2>/dev/null
 for _ in $(seq 100); do rmdir "$P/$S/idle" "$P/$S/calm" 2>/dev/null && break; sleep 0.1; done
@@ -141,7 +144,7 @@ read -ra f <<<"${secs[floor-z]}"
 read -ra d <<<"${secs[drain-z]}"
 ratios=()
 for i in "${!f[@]}"; do
-	[ -n "${d[i]:-}" ] && [ "${f[i]}" -gt 0 ] && ratios+=("$(awk -v a="${d[i]}" -v b="${f[i]}" 'BEGIN { printf "%.2f", a / b }')")
+	[[ ${d[i]:-} =~ ^[0-9]+$ && ${f[i]} =~ ^[0-9]+$ ]] && [ "${f[i]}" -gt 0 ] && ratios+=("$(awk -v a="${d[i]}" -v b="${f[i]}" 'BEGIN { printf "%.2f", a / b }')")
 done
 [ ${#ratios[@]} -gt 0 ] &&
 	say "$v ratio drain-z/floor-z (frozen drain of $MAX over its floor): ${ratios[*]}, median $(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) "x" }')"
