@@ -79,7 +79,8 @@ cleanup() { # v2: cgroup.kill; v1: every process of the freezer's cgroups killed
 	for d in "$P/$S/storm" "$P/$S/calm" ${F:+"$F/$S/storm" "$F/$S/calm"}; do
 		[ -d "$d" ] || continue
 		[ -f "$d/cgroup.freeze" ] && echo 0 >"$d/cgroup.freeze"
-		for _ in $(seq 100); do rmdir "$d" 2>/dev/null && break; sleep 0.1; done
+		for _ in $(seq 600); do rmdir "$d" 2>/dev/null && break; sleep 0.1; done
+		[ -d "$d" ] && say "clean-up: $d is still there after 60 s: $(wc -l <"$d/cgroup.procs") processes, $(head -c 200 "$d/cgroup.procs" | tr '\n' ' ')"
 	done
 	# the next storm starts from nothing: the killed ones are reaped
 	for _ in $(seq 100); do [ "$(cat "$P/$S/pids.current")" -eq 0 ] && break; sleep 0.1; done
@@ -93,7 +94,8 @@ mkdir "$P/$S" ${F:+"$F/$S"} || exit 1
 echo "$MAX" >"$P/$S/pids.max"
 storm() {
 	local n=0
-	mkdir "$P/$S/storm" "$P/$S/calm" ${F:+"$F/$S/storm" "$F/$S/calm"} || return 1
+	local err
+	err=$(mkdir "$P/$S/storm" "$P/$S/calm" ${F:+"$F/$S/storm" "$F/$S/calm"} 2>&1) || { say "storm: $err"; return 1; }
 	nice -n 20 bash -c 'for d in "${@:3}"; do echo $$ >"$d/cgroup.procs"; done; exec "$1" "$2"' _ \
 		"$OBJ/tests/helpers/forkbomb" 120 "$P/$S/storm" ${F:+"$F/$S/storm"} &
 	bomb=$!
