@@ -22,10 +22,8 @@ made=()
 
 say() { echo "cgcreate2 bench: $*"; }
 
-mnt() {
-	awk -v want="$1" '{ for (i = 7; i <= NF; i++) if ($i == "-") break
-		if (want == "unified" ? $(i + 1) == "cgroup2" : $(i + 1) == "cgroup" && index("," $(i + 3) ",", "," want ",")) { print $5; exit } }' /proc/self/mountinfo
-}
+# bench_mount: a hierarchy's mount point
+. "$top/bench/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { say "skipped: needs root"; exit 0; }
 for b in "$C" "$FLOOR"; do
@@ -93,7 +91,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "-") printf "%.2fx"
 
 say "$(date -u +%FT%TZ), kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for ctrl in unified pids; do
-	root=$(mnt "$ctrl")
+	root=$(bench_mount "$ctrl")
 	[ -n "$root" ] || { say "$ctrl: not mounted, skipped"; continue; }
 	dir=$root/$S
 	mkdir "$dir" && made+=("$dir")

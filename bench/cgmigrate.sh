@@ -32,16 +32,11 @@ dirs=()
 
 say() { echo "cgmigrate bench: $*"; }
 
-mnt() {
-	awk -v want="$1" '{ for (i = 7; i <= NF; i++) if ($i == "-") break
-		if ($(i + 1) == "cgroup" && index("," $(i + 3) ",", "," want ",")) { print $5; exit } }' /proc/self/mountinfo
-}
-
 [ "$(id -u)" -eq 0 ] || { say "skipped: needs root"; exit 0; }
 for b in "$M" "$FLOOR" "$T" "$FORKER"; do
 	[ -x "$b" ] || { say "skipped: $b is not built (make bench builds it)"; exit 0; }
 done
-CPU=$(mnt cpu) CPUACCT=$(mnt cpuacct) PIDS=$(mnt pids) FREEZER=$(mnt freezer)
+CPU=$(bench_mount cpu) CPUACCT=$(bench_mount cpuacct) PIDS=$(bench_mount pids) FREEZER=$(bench_mount freezer)
 [ -n "$CPU" ] && [ -n "$PIDS" ] || { say "skipped: needs v1 cpu and pids hierarchies"; exit 0; }
 have_cgclassify=0
 command -v cgclassify >/dev/null && have_cgclassify=1
