@@ -396,17 +396,21 @@ int cg_rec_writer_new(struct cg_rec_writer **ret, struct cg_diag *d)
 	return 0;
 }
 
+static void rec_path_free(struct rec_path *p)
+{
+	if (p) {
+		free(p->path);
+		free(p);
+	}
+}
+
 static void dict_clear(struct cg_rec_writer *w)
 {
 	const struct cg_pathmap_slot *e;
 	size_t i = 0;
 
-	while ((e = cg_pathmap_next(&w->ids, &i))) {
-		struct rec_path *p = e->value;
-
-		free(p->path);
-		free(p);
-	}
+	while ((e = cg_pathmap_next(&w->ids, &i)))
+		rec_path_free(e->value);
 	cg_pathmap_clear(&w->ids);
 	w->next_id = 0;
 }
@@ -431,9 +435,7 @@ static int dict_id(struct cg_rec_writer *w, const char *path, uint64_t *ret, boo
 		p = calloc(1, sizeof(*p));
 		if (!p || !(p->path = strdup(path)) ||
 		    cg_pathmap_put(&w->ids, NULL, p->path, p) < 0) {
-			if (p)
-				free(p->path);
-			free(p);
+			rec_path_free(p);
 			return -ENOMEM;
 		}
 		p->id = w->next_id++;
