@@ -32,12 +32,6 @@ bool cg_act_settable(const char *file)
 	return false;
 }
 
-/* "/a/b" for messages */
-static void where_of(const char *path, char *buf, size_t size)
-{
-	cg_path_display(path + (*path == '/'), buf, size);
-}
-
 /* The targets of spec, the first of which must exist: 0 or -errno with d filled. */
 static int targets(const struct cg_layout *l, const char *spec, struct cg_targets *ts,
 		   struct cg_diag *d)
@@ -54,7 +48,7 @@ static int targets(const struct cg_layout *l, const char *spec, struct cg_target
 	fd = cg_open_dir(ts->t[0].hier, ts->t[0].path);
 	if (fd >= 0)
 		return 0;
-	where_of(ts->t[0].path, where, sizeof(where));
+	cg_path_display(ts->t[0].path, where, sizeof(where));
 	r = fd == -ENOENT
 		    ? cg_diag_say(d, ENOENT, where, ts->t[0].hier->label, "find", "no such cgroup")
 		    : cg_diag_fail(d, -fd, CG_OP_OPEN, ts->t[0].hier->version, where,
@@ -73,7 +67,7 @@ static int may_write(const struct cg_hier *h, const char *path, const char *file
 	char where[PATH_MAX + 2];
 	_cleanup_close_ int fd = cg_open_dir(h, path);
 
-	where_of(path, where, sizeof(where));
+	cg_path_display(path, where, sizeof(where));
 	if (fd < 0)
 		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label, "%s", what);
 	if (or_dir && faccessat(fd, file, F_OK, 0) < 0 && errno == ENOENT)
@@ -117,7 +111,7 @@ static int may_signal(const struct cg_hier *h, const char *path, struct cg_diag 
 	char where[PATH_MAX + 2];
 	int r = cg_walk(h, path, 0, probe_one, &p);
 
-	where_of(path, where, sizeof(where));
+	cg_path_display(path, where, sizeof(where));
 	if (r == CG_WALK_STOP)
 		return cg_diag_fail(d, p.err, CG_OP_KILL, h->version, where, h->label,
 				    "signal process %d", (int)p.denied);
@@ -133,7 +127,7 @@ static int find_freezer(const struct cg_layout *l, const struct cg_targets *ts,
 	char where[PATH_MAX + 2];
 
 	if (!ts->t[0].path[0]) {
-		where_of("", where, sizeof(where));
+		cg_path_display("", where, sizeof(where));
 		return cg_diag_say(d, EINVAL, where, ts->t[0].hier->label, "freeze",
 				   "the root cgroup has no freezer");
 	}
@@ -173,7 +167,7 @@ static int may_set(const struct cg_layout *l, const char *path, struct cg_diag *
 	if (!first) {
 		char where[PATH_MAX + 2];
 
-		where_of(path, where, sizeof(where));
+		cg_path_display(path, where, sizeof(where));
 		return cg_diag_say(
 			d, ENOENT, where, "", "set a limit",
 			"no hierarchy of the memory, cpu or pids controller has this cgroup");
@@ -287,7 +281,7 @@ int cg_act_signal(const struct cg_layout *l, const char *path, int sig, struct c
 	r = may_signal(ts.t[0].hier, ts.t[0].path, d);
 	if (r == 0) {
 		r = cg_signal(ts.t[0].hier, ts.t[0].path, true, sig);
-		where_of(ts.t[0].path, where, sizeof(where));
+		cg_path_display(ts.t[0].path, where, sizeof(where));
 		if (r < 0)
 			cg_diag_fail(d, -r, CG_OP_KILL, ts.t[0].hier->version, where,
 				     ts.t[0].hier->label, "signal");
@@ -319,7 +313,7 @@ int cg_act_set(const struct cg_layout *l, const char *path, const char *assignme
 	const char *dot;
 	int r;
 
-	where_of(path, where, sizeof(where));
+	cg_path_display(path, where, sizeof(where));
 	r = cg_assignments_add(&set, assignment);
 	if (r < 0)
 		return cg_diag_say(d, -r, where, "", "set", "not FILE=VALUE");
@@ -358,7 +352,7 @@ int cg_act_move(const struct cg_layout *l, pid_t pid, const char *path, struct c
 		cg_move_diag(&ts, &o, &m, d);
 		r = m.err < 0 ? m.err : -EIO;
 	} else if (r == 0 && m.state == CG_MOVE_GONE) {
-		where_of(ts.t[0].path, where, sizeof(where));
+		cg_path_display(ts.t[0].path, where, sizeof(where));
 		r = cg_diag_say(d, ESRCH, where, ts.t[0].hier->label, "move", "process %d exited",
 				(int)pid);
 	}

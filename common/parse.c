@@ -463,7 +463,7 @@ int cg_path_normalize(const char *in, char **ret)
 
 const char *cg_path_display(const char *path, char *buf, size_t size)
 {
-	snprintf(buf, size, "/%s", path);
+	snprintf(buf, size, "/%s", path + (*path == '/'));
 	return buf;
 }
 

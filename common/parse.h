@@ -99,7 +99,7 @@ int cg_parse_mode(const char *s, mode_t *ret);
 
 /* "/a//b/./" -> "a/b"; -EINVAL for "..", control characters; -ENAMETOOLONG. */
 int cg_path_normalize(const char *in, char **ret);
-/* "/" + path, the way every message names a cgroup; returns buf. */
+/* "/" + path ("a/b" and "/a/b" alike), the way every message names a cgroup; returns buf. */
 const char *cg_path_display(const char *path, char *buf, size_t size);
 
 /* qsort/bsearch order of pid_t. */

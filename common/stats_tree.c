@@ -266,7 +266,7 @@ int st_diag(struct cg_diag *d, const struct cg_layout *l, const char *path, int 
 	char where[PATH_MAX + 2];
 	const char *hier = cg_layout_kind_name(cg_layout_kind(l));
 
-	cg_path_display(path + (*path == '/'), where, sizeof(where));
+	cg_path_display(path, where, sizeof(where));
 	if (why)
 		return cg_diag_say(d, -r, where, hier, what, "%s", why);
 	if (out_of_fds(r))

@@ -254,6 +254,18 @@ static void assignments(void)
 	CHECK(!cg_setting_name_valid("cpu\0x", 5));
 }
 
+/* A cgroup as messages name it: relative and absolute paths alike, the root as "/". */
+static void display(void)
+{
+	char buf[16];
+
+	CHECK_STR(cg_path_display("a/b", buf, sizeof(buf)), "/a/b");
+	CHECK_STR(cg_path_display("/a/b", buf, sizeof(buf)), "/a/b");
+	CHECK_STR(cg_path_display("", buf, sizeof(buf)), "/");
+	CHECK_STR(cg_path_display("/", buf, sizeof(buf)), "/");
+	CHECK_STR(cg_path_display("abcdefghijklmnopq", buf, sizeof(buf)), "/abcdefghijklmn");
+}
+
 int main(void)
 {
 	uint64_t u = 0;
@@ -268,6 +280,7 @@ int main(void)
 	pid_files();
 	formats();
 	assignments();
+	display();
 	CHECK_INT(cg_parse_u64("42", 100, &u), 0);
 	CHECK_INT(u, 42);
 	CHECK_INT(cg_parse_u64("42\n", 100, &u), 0); /* kernel files end in a newline */
