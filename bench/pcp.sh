@@ -182,52 +182,47 @@ logcfg() {
 # first samples read every file of every cgroup, and under TCG that start-up varied by more than
 # ten samples' worth: differences of whole runs came out negative): CPU from schedstat (every
 # thread), bytes from the files' growth, per sample = over K at -d 1 s, median of 3.
-steady() { # $1: pid; $2: a file whose growth is the recording; $3...: other pids whose CPU counts
-	local p=$1 f=$2 i a b s0 s1
-	shift 2
-	for i in $(seq 1 600); do [ -s "$f" ] && break; kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-	[ -s "$f" ] || { say "FAILED: no recording in $f after 60 s" >&2; return 1; }
+# $1: a recorder's pid, $2: the file its first sample makes, $3: the prefix of every file it
+# writes. Prints a sample's "CPU us of the recorder, of pmcd and pmdaproc meanwhile, bytes";
+# returns 1 when $2 did not come within 60 s.
+steady() {
+	local p=$1 i a b d0 d1 s0 s1
+	for i in $(seq 1 600); do [ -s "$2" ] && break; kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+	[ -s "$2" ] || return 1
 	sleep 2.5
-	a=$(cpu_of "$p" "$@") s0=$(sizes "$f")
+	a=$(bench_cpu_us "$p") d0=$(daemons_us) s0=$(sizes "$3")
 	sleep "$K"
-	b=$(cpu_of "$p" "$@") s1=$(sizes "$f")
-	echo "$(((b - a) / K)) $(((s1 - s0) / K))"
+	b=$(bench_cpu_us "$p") d1=$(daemons_us) s1=$(sizes "$3")
+	echo "$(((b - a) / K)) $(((d1 - d0) / K)) $(((s1 - s0) / K))"
 }
-cpu_of() { local s=0 p; for p; do s=$((s + $(bench_cpu_us "$p"))); done; echo "$s"; }
 sizes() { cat "$1"* 2>/dev/null | wc -c; }
 # cgtop2 --record: its CPU us and bytes a sample
 rec_one() {
 	local p r
 	rm -f "$tmp/rec"
-	"$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n 0 2>"$tmp/rec.err" &
+	"$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n 0 2>"$tmp/stderr.rec" &
 	p=$!
-	r=$(steady "$p" "$tmp/rec")
+	r=$(steady "$p" "$tmp/rec" "$tmp/rec")
 	kill "$p" 2>/dev/null
 	wait "$p" 2>/dev/null
-	[ -n "$r" ] || { say "FAILED: cgtop2 --record: $(head -c 300 "$tmp/rec.err")" >&2; return 1; }
-	echo "$r"
+	[ -n "$r" ] || { say "FAILED: cgtop2 --record wrote nothing in 60 s: $(head -c 300 "$tmp/stderr.rec")" >&2; return 1; }
+	echo "$r" | cut -d' ' -f1,3
 }
-# pmlogger logging at 1 s: its CPU us a sample, pmcd's and pmdaproc's meanwhile, the archive's
-# bytes a sample: "pmlogger daemons bytes"
+# pmlogger logging at 1 s: "pmlogger daemons bytes", each a sample
 log_split() {
-	local p a b s0 s1 d0 d1 i
+	local p r
 	rm -f "$tmp"/arch.*
 	pmlogger -c "$tmp/log1.cfg" -l "$tmp/pmlogger.log" "$tmp/arch" &
 	p=$!
-	for i in $(seq 1 600); do [ -s "$tmp/arch.0" ] && break; kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-	if [ ! -s "$tmp/arch.0" ]; then
-		say "FAILED: pmlogger wrote no archive in 60 s; its log:" >&2
-		sed 's/^/pcp:   /' "$tmp/pmlogger.log" | tail -n 20 >&2
-		kill "$p" 2>/dev/null
-		return 1
-	fi
-	sleep 2.5
-	a=$(bench_cpu_us "$p") d0=$(daemons_us) s0=$(sizes "$tmp/arch.")
-	sleep "$K"
-	b=$(bench_cpu_us "$p") d1=$(daemons_us) s1=$(sizes "$tmp/arch.")
+	r=$(steady "$p" "$tmp/arch.0" "$tmp/arch.")
 	kill "$p" 2>/dev/null
 	wait "$p" 2>/dev/null
-	echo "$(((b - a) / K)) $(((d1 - d0) / K)) $(((s1 - s0) / K))"
+	if [ -z "$r" ]; then
+		say "FAILED: pmlogger wrote no archive in 60 s; its log:" >&2
+		sed 's/^/pcp:   /' "$tmp/pmlogger.log" | tail -n 20 >&2
+		return 1
+	fi
+	echo "$r"
 }
 # fields of function $1's line: medians of 3 runs
 median3() {
