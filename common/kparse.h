@@ -13,6 +13,11 @@
  * thread (ABI: ps and systemd test it too).
  */
 #define CG_PF_KTHREAD 0x00200000u
+/*
+ * PF_EXITING: the task has begun to exit. The kernel's migration skips it without an error
+ * (cgroup_migrate_add_task), and a v1 /proc/PID/cgroup names "/" for it.
+ */
+#define CG_PF_EXITING 0x00000004u
 
 /* Each parser returns 0 or -EINVAL/-ERANGE, and writes its ret_* only on success. */
 

@@ -94,9 +94,20 @@ int cg_task_state(pid_t pid, pid_t tid)
 
 bool cg_task_dead(pid_t pid, pid_t tid)
 {
-	int state = cg_task_state(pid, tid);
+	char buf[CG_TASK_STAT_SIZE], *p;
+	uint64_t flags;
+	int r = read_stat(pid, tid, buf, sizeof(buf), &p);
 
-	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
+	if (r < 0)
+		return r == -ESRCH;
+	if (p[2] == 'Z' || p[2] == 'X' || p[2] == 'x')
+		return true;
+	/*
+	 * Still running its exit (closing files, freeing memory: long under load) but past the
+	 * point where a write to cgroup.procs moves it: the write succeeds and leaves it where it
+	 * was, and a v1 /proc/PID/cgroup already says "/". Gone, not a failed move.
+	 */
+	return cg_kparse_proc_flags(buf, &flags) == 0 && (flags & CG_PF_EXITING);
 }
 
 int cg_task_kthread(pid_t pid)

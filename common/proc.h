@@ -34,7 +34,10 @@ int cg_proc_read_all(const char *path, char **ret);
 int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size);
 /* Where a task is: 'R'unning, 'S'leeping..., 'Z'ombie or 'X' dead (exited, not yet gone). */
 int cg_task_state(pid_t pid, pid_t tid);
-/* Has the task ended: no such task, a zombie, or dead (the kernel moves none of them)? */
+/*
+ * Has the task ended: no such task, a zombie, dead, or exiting (PF_EXITING: the kernel moves
+ * none of them)?
+ */
 bool cg_task_dead(pid_t pid, pid_t tid);
 /* The process a thread id belongs to (Tgid: in /proc/TID/status), or -errno. */
 pid_t cg_tid_tgid(pid_t tid);
