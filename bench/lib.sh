@@ -117,10 +117,12 @@ bench_cpu_us() {
 }
 
 # $1 scrapes of URL $2 on one keep-alive connection (more arguments: curl's, such as a header);
-# prints curl's time_total (s) of each
+# prints curl's time_total (s) of each, and with BENCH_SCRAPE_ALL set its size and HTTP code
+# too ("s bytes code": a scrape that takes minutes is not repeated to learn them)
 bench_scrapes() {
 	local i n=$1 u=$2
 	shift 2
+	[ "$n" -gt 0 ] || return 0
 	for i in $(seq 1 "$n"); do echo "url = \"$u\""; echo "output = \"/dev/null\""; done >"$tmp/curl.cfg"
-	curl -s "$@" -K "$tmp/curl.cfg" -w '%{time_total}\n'
+	curl -s "$@" -K "$tmp/curl.cfg" -w "%{time_total}${BENCH_SCRAPE_ALL:+ %{size_download\} %{http_code\}}\n"
 }

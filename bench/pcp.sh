@@ -13,21 +13,24 @@
 # each size a sandbox cgkit-test.PID of N children with cpu, memory, io and pids enabled:
 #   record  CPU and bytes per sample of `cgtop2 --record` against pmlogger logging the PMDA's
 #           cgroup.cpu.stat, cgroup.memory.current, cgroup.memory.stat, cgroup.io.stat (and
-#           cgroup.pids, where the PMDA has it) at the same interval (1 s): each recorder
-#           measured running, over K s after its first samples and 2.5 s more (schedstat, the
-#           files' growth), median of 3; PCP's CPU is pmlogger's plus what pmcd and pmdaproc
-#           spent meanwhile (/proc/PID/task/*/schedstat)
+#           cgroup.pids, where the PMDA has it) at the same interval (INTERVAL s): each
+#           recorder measured running, over K s after its first samples and 2.5 s more
+#           (schedstat, the files' growth), a sample being INTERVAL s of that, median of 3;
+#           PCP's CPU is pmlogger's plus what pmcd and pmdaproc spent meanwhile
+#           (/proc/PID/task/*/schedstat)
 #   seek    an "hour" recorded by both at once (HOUR samples taken at 0.1 s: 360 is an hour at
 #           10 s),
 #           then the wall time to seek to the 9/10 point and print one sample of every cgroup:
 #           `cgtop2 --replay --at=@T -n 1 -F json` against `pmrep -a ARCHIVE -S @T -s 1 -u -r
 #           -o csv` of the same metrics, median of 3
-#   scrape  CPU and latency of a scrape (K on one keep-alive connection after 5, median) of
+#   scrape  CPU and latency of a scrape (SCRAPES on one keep-alive connection after WARM,
+#           median) of
 #           `cgtop2 --listen --collectors=cpu,memory,io,pids` (every scrape sampling afresh)
 #           against pmproxy's /metrics?names= of the same PCP metrics; PCP's CPU is pmproxy's,
 #           pmcd's and pmdaproc's
 # The guest is emulated (QEMU TCG on a loaded host): read the ratios, not the absolute times.
-# Environment: CGKIT_PCP_SIZES (1000), CGKIT_PCP_K (10), CGKIT_PCP_HOUR (120 samples),
+# Environment: CGKIT_PCP_SIZES (1000), CGKIT_PCP_K (10), CGKIT_PCP_INTERVAL (1 s, whole
+# seconds, at most K/3: pmdaproc's fetch of 10,000 cgroups takes seconds), CGKIT_PCP_HOUR (120 samples),
 # CGKIT_PCP_HOUR_DELAY (0.1), CGKIT_PCP_HOUR_SIZES (as SIZES), CGKIT_PCP_SCRAPES (3),
 # CGKIT_PCP_WARM (1), CGKIT_PCP_DEBS, CGKIT_VM_MEM (2048 here: 10,000 memory cgroups).
 # The defaults take about 14 min under TCG at load 1 (2026-12-07): pmproxy took a minute of CPU
@@ -79,6 +82,9 @@ fi
 SIZES=${CGKIT_PCP_SIZES:-1000}
 HOUR_SIZES=${CGKIT_PCP_HOUR_SIZES:-$SIZES}
 K=${CGKIT_PCP_K:-10}
+INTERVAL=${CGKIT_PCP_INTERVAL:-1}
+[[ $INTERVAL =~ ^[1-9][0-9]*$ ]] && [ $((INTERVAL * 3)) -le "$K" ] ||
+	{ say "FAILED: CGKIT_PCP_INTERVAL=$INTERVAL: whole seconds, at most K/3 ($K)"; exit 1; }
 HOUR=${CGKIT_PCP_HOUR:-120}
 HOUR_DELAY=${CGKIT_PCP_HOUR_DELAY:-0.1}
 SCRAPES=${CGKIT_PCP_SCRAPES:-3}
@@ -146,7 +152,15 @@ fi
 stamp "dpkg -i done; pcp $(dpkg-query -W -f='${Version}' pcp) installed; pmcd $(systemctl is-active pmcd), pmlogger $(systemctl is-active pmlogger)"
 # the primary logger and pmie would fetch from pmcd during the measures
 systemctl stop pmlogger pmie 2>/dev/null
-systemctl start pmcd pmproxy || { say "FAILED: systemctl start pmcd pmproxy"; journalctl -u pmcd -u pmproxy | tail -n 20 | sed 's/^/pcp:   /'; exit 1; }
+# What PCP takes past a thousand cgroups under TCG: pmdaproc's fetch of 10,000 takes longer
+# than pmcd's 5 s for an agent (pmcd would drop it: pmcd.options says to raise -t for slow
+# agents) and than a client's 10 s request timeout (PMCD_REQUEST_TIMEOUT: pmlogger, pmproxy,
+# pminfo, pmrep). Neither changes what a fetch costs.
+echo "-t 600" >>/etc/pcp/pmcd/pmcd.options
+printf '[Service]\nEnvironment=PMCD_REQUEST_TIMEOUT=600\n' >"/etc/systemd/system/pmproxy.service.d/cgkit-timeout.conf"
+export PMCD_REQUEST_TIMEOUT=600
+systemctl daemon-reload
+systemctl restart pmcd pmproxy || { say "FAILED: systemctl start pmcd pmproxy"; journalctl -u pmcd -u pmproxy | tail -n 20 | sed 's/^/pcp:   /'; exit 1; }
 stamp "pmcd $(systemctl is-active pmcd), pmproxy $(systemctl is-active pmproxy)"
 pmcd=$(pidof -s pmcd)
 proc=$(pidof -s pmdaproc)
@@ -193,14 +207,14 @@ steady() {
 	a=$(bench_cpu_us "$p") d0=$(daemons_us) s0=$(sizes "$3")
 	sleep "$K"
 	b=$(bench_cpu_us "$p") d1=$(daemons_us) s1=$(sizes "$3")
-	echo "$(((b - a) / K)) $(((d1 - d0) / K)) $(((s1 - s0) / K))"
+	echo "$(((b - a) * INTERVAL / K)) $(((d1 - d0) * INTERVAL / K)) $(((s1 - s0) * INTERVAL / K))"
 }
 sizes() { cat "$1"* 2>/dev/null | wc -c; }
 # cgtop2 --record: its CPU us and bytes a sample
 rec_one() {
 	local p r
 	rm -f "$tmp/rec"
-	"$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d 1 "/$name" -n 0 2>"$tmp/stderr.rec" &
+	"$T" --record="$tmp/rec" --record-size=0 --collectors=$cols -d "$INTERVAL" "/$name" -n 0 2>"$tmp/stderr.rec" &
 	p=$!
 	r=$(steady "$p" "$tmp/rec" "$tmp/rec")
 	kill "$p" 2>/dev/null
@@ -208,7 +222,7 @@ rec_one() {
 	[ -n "$r" ] || { say "FAILED: cgtop2 --record wrote nothing in 60 s: $(head -c 300 "$tmp/stderr.rec")" >&2; return 1; }
 	echo "$r" | cut -d' ' -f1,3
 }
-# pmlogger logging at 1 s: "pmlogger daemons bytes", each a sample
+# pmlogger logging every INTERVAL s: "pmlogger daemons bytes", each a sample
 log_split() {
 	local p r
 	rm -f "$tmp"/arch.*
@@ -247,14 +261,14 @@ wall3() {
 	done | median
 }
 
-logcfg "1 sec" >"$tmp/log1.cfg"
+logcfg "$INTERVAL sec" >"$tmp/log1.cfg"
 for n in $SIZES; do
 	grow "$n"
 	ncg=$(pminfo -f cgroup.cpu.stat.usage | grep -c 'inst \[')
 	stamp "--- $n cgroups in /$name (PCP's instances: $ncg, the guest's own with them), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 	# record
-	stamp "record: cgtop2 --record, then pmlogger, at 1 s, each measured 3 times over $K s after a warm-up"
+	stamp "record: cgtop2 --record, then pmlogger, at $INTERVAL s, each measured 3 times over $K s after a warm-up"
 	read -r c_cpu c_bytes <<<"$(median3 rec_one)"
 	read -r l_cpu l_dcpu l_bytes <<<"$(median3 log_split)"
 	grep -qi error "$tmp/pmlogger.log" && sed 's/^/pcp:   pmlogger.log: /' "$tmp/pmlogger.log" | grep -i error | head -n 3
@@ -267,18 +281,19 @@ for n in $SIZES; do
 	bench_serve_start --collectors=$cols
 	bench_scrapes "$WARM" "$url" >/dev/null
 	c0=$(bench_cpu_us "$server")
-	c_w=$(bench_scrapes "$SCRAPES" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+	BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$url" >"$tmp/scrapes"
 	c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
-	c_b=$(curl -s -o /dev/null -w '%{size_download}' "$url")
+	c_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
+	read -r _ c_b _ < <(tail -n 1 "$tmp/scrapes")
 	bench_serve_stop
 	purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
 	stamp "scrape: pmproxy, $WARM + $SCRAPES scrapes"
 	bench_scrapes "$WARM" "$purl" >/dev/null
 	p0=$(daemons_us "$pmproxy")
-	p_w=$(bench_scrapes "$SCRAPES" "$purl" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+	BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$purl" >"$tmp/scrapes"
 	p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
-	p_b=$(curl -s -o /dev/null -w '%{size_download}' "$purl")
-	p_code=$(curl -s -o /dev/null -w '%{http_code}' "$purl")
+	p_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
+	read -r _ p_b p_code < <(tail -n 1 "$tmp/scrapes")
 	say "scrape $n: cgtop2 --listen $(ms "$c_w") wall, $(ms "$c_c") CPU, $c_b bytes; pmproxy (HTTP $p_code) $(ms "$p_w") wall, $(ms "$p_c") CPU (with pmcd, pmdaproc), $p_b bytes"
 	say "ratio scrape CPU cgkit/PCP at $n: $(ratio "$c_c" "$p_c"); latency: $(ratio "$c_w" "$p_w")"
 
