@@ -14,8 +14,9 @@
 #   record  CPU and bytes per sample of `cgtop2 --record` against pmlogger logging the PMDA's
 #           cgroup.cpu.stat, cgroup.memory.current, cgroup.memory.stat, cgroup.io.stat (and
 #           cgroup.pids, where the PMDA has it) at the same interval (INTERVAL s): each
-#           recorder measured running, over K s after its first samples and 2.5 s more
-#           (schedstat, the files' growth), a sample being INTERVAL s of that, median of 3;
+#           recorder measured running, over K s after its first sample and three intervals
+#           and 2.5 s more (schedstat, the files' growth), a sample being INTERVAL s of that,
+#           median of 3;
 #           PCP's CPU is pmlogger's plus what pmcd and pmdaproc spent meanwhile
 #           (/proc/PID/task/*/schedstat)
 #   seek    an "hour" recorded by both at once (HOUR samples taken at 0.1 s: 360 is an hour at
@@ -32,7 +33,8 @@
 # Environment: CGKIT_PCP_SIZES (1000), CGKIT_PCP_K (10), CGKIT_PCP_INTERVAL (1 s, whole
 # seconds, at most K/3: pmdaproc's fetch of 10,000 cgroups takes seconds), CGKIT_PCP_HOUR (120 samples),
 # CGKIT_PCP_HOUR_DELAY (0.1), CGKIT_PCP_HOUR_SIZES (as SIZES), CGKIT_PCP_SCRAPES (3),
-# CGKIT_PCP_WARM (1), CGKIT_PCP_DEBS, CGKIT_VM_MEM (2048 here: 10,000 memory cgroups).
+# CGKIT_PCP_WARM (1), CGKIT_PCP_ROWS ("record scrape seek": which rows), CGKIT_PCP_DEBS,
+# CGKIT_VM_MEM (2048 here; 4096 for 10,000 memory cgroups).
 # The defaults take about 14 min under TCG at load 1 (2026-12-07): pmproxy took a minute of CPU
 # a scrape of 1,000 cgroups and pmdaproc 0.76 s a fetch, so 10,000 (CGKIT_PCP_SIZES="1000
 # 10000") takes hours, and 360 samples of an "hour" an extra quarter of an hour at 1,000.
@@ -88,6 +90,8 @@ INTERVAL=${CGKIT_PCP_INTERVAL:-1}
 HOUR=${CGKIT_PCP_HOUR:-120}
 HOUR_DELAY=${CGKIT_PCP_HOUR_DELAY:-0.1}
 SCRAPES=${CGKIT_PCP_SCRAPES:-3}
+ROWS=${CGKIT_PCP_ROWS:-record scrape seek}
+row() { [[ " $ROWS " == *" $1 "* ]]; }
 # scrapes before the measured ones
 WARM=${CGKIT_PCP_WARM:-1}
 T=$CGKIT_BIN/cgtop2
@@ -195,7 +199,10 @@ logcfg() {
 # The recorders are measured running, between two looks K s apart after a warm-up (their
 # first samples read every file of every cgroup, and under TCG that start-up varied by more than
 # ten samples' worth: differences of whole runs came out negative): CPU from schedstat (every
-# thread), bytes from the files' growth, per sample = over K at -d 1 s, median of 3.
+# thread), bytes from the files' growth, per sample = over K at -d INTERVAL s, median of 3. The
+# warm-up is three intervals and 2.5 s after the first sample: cgtop2's second sample reads
+# every file again (a cgroup is known quiet after two equal samples), which at 10,000 cgroups
+# and a 10 s interval fell inside a 2.5 s warm-up's window and made 5 s a sample of it.
 # $1: a recorder's pid, $2: the file its first sample makes, $3: the prefix of every file it
 # writes. Prints a sample's "CPU us of the recorder, of pmcd and pmdaproc meanwhile, bytes";
 # returns 1 when $2 did not come within 60 s.
@@ -203,7 +210,7 @@ steady() {
 	local p=$1 i a b d0 d1 s0 s1
 	for i in $(seq 1 600); do [ -s "$2" ] && break; kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 	[ -s "$2" ] || return 1
-	sleep 2.5
+	sleep "$((INTERVAL * 3 + 2)).5"
 	a=$(bench_cpu_us "$p") d0=$(daemons_us) s0=$(sizes "$3")
 	sleep "$K"
 	b=$(bench_cpu_us "$p") d1=$(daemons_us) s1=$(sizes "$3")
@@ -268,37 +275,41 @@ for n in $SIZES; do
 	stamp "--- $n cgroups in /$name (PCP's instances: $ncg, the guest's own with them), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 	# record
-	stamp "record: cgtop2 --record, then pmlogger, at $INTERVAL s, each measured 3 times over $K s after a warm-up"
-	read -r c_cpu c_bytes <<<"$(median3 rec_one)"
-	read -r l_cpu l_dcpu l_bytes <<<"$(median3 log_split)"
-	grep -qi error "$tmp/pmlogger.log" && sed 's/^/pcp:   pmlogger.log: /' "$tmp/pmlogger.log" | grep -i error | head -n 3
-	say "record $n: cgtop2 --record $(ms "$c_cpu") CPU, $c_bytes bytes per sample; pmlogger $(ms "$l_cpu") + pmcd/pmdaproc $(ms "$l_dcpu") CPU, $l_bytes bytes per sample"
-	say "ratio record CPU per sample cgkit/PCP at $n: $(ratio "$c_cpu" $((l_cpu + l_dcpu))) (pmlogger alone: $(ratio "$c_cpu" "$l_cpu"))"
-	say "ratio record bytes per sample cgkit/PCP at $n: $(ratio "$c_bytes" "$l_bytes")"
+	if row record; then
+		stamp "record: cgtop2 --record, then pmlogger, at $INTERVAL s, each measured 3 times over $K s after a warm-up"
+		read -r c_cpu c_bytes <<<"$(median3 rec_one)"
+		read -r l_cpu l_dcpu l_bytes <<<"$(median3 log_split)"
+		grep -qi error "$tmp/pmlogger.log" && sed 's/^/pcp:   pmlogger.log: /' "$tmp/pmlogger.log" | grep -i error | head -n 3
+		say "record $n: cgtop2 --record $(ms "$c_cpu") CPU, $c_bytes bytes per sample; pmlogger $(ms "$l_cpu") + pmcd/pmdaproc $(ms "$l_dcpu") CPU, $l_bytes bytes per sample"
+		say "ratio record CPU per sample cgkit/PCP at $n: $(ratio "$c_cpu" $((l_cpu + l_dcpu))) (pmlogger alone: $(ratio "$c_cpu" "$l_cpu"))"
+		say "ratio record bytes per sample cgkit/PCP at $n: $(ratio "$c_bytes" "$l_bytes")"
+	fi
 
 	# scrape
-	stamp "scrape: cgtop2 --listen, $WARM + $SCRAPES scrapes"
-	bench_serve_start --collectors=$cols
-	bench_scrapes "$WARM" "$url" >/dev/null
-	c0=$(bench_cpu_us "$server")
-	BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$url" >"$tmp/scrapes"
-	c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
-	c_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
-	read -r _ c_b _ < <(tail -n 1 "$tmp/scrapes")
-	bench_serve_stop
-	purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
-	stamp "scrape: pmproxy, $WARM + $SCRAPES scrapes"
-	bench_scrapes "$WARM" "$purl" >/dev/null
-	p0=$(daemons_us "$pmproxy")
-	BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$purl" >"$tmp/scrapes"
-	p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
-	p_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
-	read -r _ p_b p_code < <(tail -n 1 "$tmp/scrapes")
-	say "scrape $n: cgtop2 --listen $(ms "$c_w") wall, $(ms "$c_c") CPU, $c_b bytes; pmproxy (HTTP $p_code) $(ms "$p_w") wall, $(ms "$p_c") CPU (with pmcd, pmdaproc), $p_b bytes"
-	say "ratio scrape CPU cgkit/PCP at $n: $(ratio "$c_c" "$p_c"); latency: $(ratio "$c_w" "$p_w")"
+	if row scrape; then
+		stamp "scrape: cgtop2 --listen, $WARM + $SCRAPES scrapes"
+		bench_serve_start --collectors=$cols
+		bench_scrapes "$WARM" "$url" >/dev/null
+		c0=$(bench_cpu_us "$server")
+		BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$url" >"$tmp/scrapes"
+		c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
+		c_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
+		read -r _ c_b _ < <(tail -n 1 "$tmp/scrapes")
+		bench_serve_stop
+		purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
+		stamp "scrape: pmproxy, $WARM + $SCRAPES scrapes"
+		bench_scrapes "$WARM" "$purl" >/dev/null
+		p0=$(daemons_us "$pmproxy")
+		BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$purl" >"$tmp/scrapes"
+		p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
+		p_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
+		read -r _ p_b p_code < <(tail -n 1 "$tmp/scrapes")
+		say "scrape $n: cgtop2 --listen $(ms "$c_w") wall, $(ms "$c_c") CPU, $c_b bytes; pmproxy (HTTP $p_code) $(ms "$p_w") wall, $(ms "$p_c") CPU (with pmcd, pmdaproc), $p_b bytes"
+		say "ratio scrape CPU cgkit/PCP at $n: $(ratio "$c_c" "$p_c"); latency: $(ratio "$c_w" "$p_w")"
+	fi
 
 	# seek in an hour
-	if [[ " $HOUR_SIZES " == *" $n "* ]]; then
+	if row seek && [[ " $HOUR_SIZES " == *" $n "* ]]; then
 		rm -f "$tmp/hour" "$tmp"/hour.*
 		ms_delay=$(awk -v d="$HOUR_DELAY" 'BEGIN { printf "%d", d * 1000 }')
 		logcfg "$ms_delay msec" >"$tmp/logh.cfg"
