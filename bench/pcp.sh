@@ -35,9 +35,11 @@
 # CGKIT_PCP_HOUR_DELAY (0.1), CGKIT_PCP_HOUR_SIZES (as SIZES), CGKIT_PCP_SCRAPES (3),
 # CGKIT_PCP_WARM (1), CGKIT_PCP_ROWS ("record scrape seek": which rows), CGKIT_PCP_DEBS,
 # CGKIT_VM_MEM (2048 here; 4096 for 10,000 memory cgroups).
-# The defaults take about 14 min under TCG at load 1 (2026-12-07): pmproxy took a minute of CPU
-# a scrape of 1,000 cgroups and pmdaproc 0.76 s a fetch, so 10,000 (CGKIT_PCP_SIZES="1000
-# 10000") takes hours, and 360 samples of an "hour" an extra quarter of an hour at 1,000.
+# The defaults take 12-14 min under TCG at load 1 (2026-12-07: 746 s in make bench): pmproxy
+# took a minute of CPU a scrape of 1,000 cgroups and pmdaproc 0.76 s a fetch. 10,000 took 39 min
+# with CGKIT_PCP_INTERVAL=10, K=60, SCRAPES=1, HOUR=20 and CGKIT_VM_MEM=4096 (CONTRIBUTING has
+# the line: pmproxy 9.6 min a scrape there); 360 samples of an "hour" add a quarter of an hour
+# at 1,000.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
