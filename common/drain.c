@@ -138,10 +138,7 @@ static int note_failure(struct cg_drain_result *res, const struct cg_move *m)
 	return 0;
 }
 
-/*
- * A process listed again after a move that went through: a zombie, which stays until reaped,
- * or one exiting, which the kernel's migration skipped (cg_task_dead).
- */
+/* A process listed again after a move that went through: a zombie, which stays until reaped. */
 static bool reappeared_dead(pid_t id, unsigned round)
 {
 	return round > 1 && cg_task_dead(id, 0);

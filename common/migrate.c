@@ -112,7 +112,7 @@ static void check_missing(const struct cg_target *t, size_t ti, bool thread, str
 	r = cg_pid_cgroup(t->hier, pid, tid, &now);
 	if (r == 0 && !strcmp(now, t->path))
 		return; /* it arrived after all: the listing raced with a fork or exec */
-	if (cg_task_dead(pid, tid) || r == -ESRCH) {
+	if (cg_task_exiting(pid, tid) || r == -ESRCH) {
 		m->state = CG_MOVE_GONE;
 		return;
 	}

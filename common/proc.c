@@ -94,6 +94,13 @@ int cg_task_state(pid_t pid, pid_t tid)
 
 bool cg_task_dead(pid_t pid, pid_t tid)
 {
+	int state = cg_task_state(pid, tid);
+
+	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
+}
+
+bool cg_task_exiting(pid_t pid, pid_t tid)
+{
 	char buf[CG_TASK_STAT_SIZE], *p;
 	uint64_t flags;
 	int r = read_stat(pid, tid, buf, sizeof(buf), &p);
@@ -105,7 +112,7 @@ bool cg_task_dead(pid_t pid, pid_t tid)
 	/*
 	 * Still running its exit (closing files, freeing memory: long under load) but past the
 	 * point where a write to cgroup.procs moves it: the write succeeds and leaves it where it
-	 * was, and a v1 /proc/PID/cgroup already says "/". Gone, not a failed move.
+	 * was, and a v1 /proc/PID/cgroup already says "/".
 	 */
 	return cg_kparse_proc_flags(buf, &flags) == 0 && (flags & CG_PF_EXITING);
 }

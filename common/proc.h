@@ -34,11 +34,14 @@ int cg_proc_read_all(const char *path, char **ret);
 int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size);
 /* Where a task is: 'R'unning, 'S'leeping..., 'Z'ombie or 'X' dead (exited, not yet gone). */
 int cg_task_state(pid_t pid, pid_t tid);
-/*
- * Has the task ended: no such task, a zombie, dead, or exiting (PF_EXITING: the kernel moves
- * none of them)?
- */
+/* Has the task ended: no such task, a zombie, or dead (the kernel moves none of them)? */
 bool cg_task_dead(pid_t pid, pid_t tid);
+/*
+ * Ended, or ending: cg_task_dead, or exiting (PF_EXITING), which the kernel does not move
+ * either but still lists in its cgroup until it leaves (so a drain waits for it: only a move's
+ * verification counts it as gone).
+ */
+bool cg_task_exiting(pid_t pid, pid_t tid);
 /* The process a thread id belongs to (Tgid: in /proc/TID/status), or -errno. */
 pid_t cg_tid_tgid(pid_t tid);
 /* How many threads a process has (st_nlink of /proc/PID/task), or -errno. */
