@@ -93,6 +93,9 @@ HOUR=${CGKIT_PCP_HOUR:-120}
 HOUR_DELAY=${CGKIT_PCP_HOUR_DELAY:-0.1}
 SCRAPES=${CGKIT_PCP_SCRAPES:-3}
 ROWS=${CGKIT_PCP_ROWS:-record scrape seek}
+for w in $ROWS; do
+	case $w in record | scrape | seek) ;; *) say "FAILED: CGKIT_PCP_ROWS: no row '$w' (record, scrape, seek)"; exit 1 ;; esac
+done
 row() { [[ " $ROWS " == *" $1 "* ]]; }
 # scrapes before the measured ones
 WARM=${CGKIT_PCP_WARM:-1}
