@@ -92,11 +92,17 @@ int cg_task_state(pid_t pid, pid_t tid)
 	return r < 0 ? r : (unsigned char)p[2];
 }
 
+/* a zombie, or dead: exited, not yet gone */
+static bool state_ended(int state)
+{
+	return state == 'Z' || state == 'X' || state == 'x';
+}
+
 bool cg_task_dead(pid_t pid, pid_t tid)
 {
 	int state = cg_task_state(pid, tid);
 
-	return state == -ESRCH || state == 'Z' || state == 'X' || state == 'x';
+	return state == -ESRCH || state_ended(state);
 }
 
 bool cg_task_exiting(pid_t pid, pid_t tid)
@@ -107,7 +113,7 @@ bool cg_task_exiting(pid_t pid, pid_t tid)
 
 	if (r < 0)
 		return r == -ESRCH;
-	if (p[2] == 'Z' || p[2] == 'X' || p[2] == 'x')
+	if (state_ended((unsigned char)p[2]))
 		return true;
 	/*
 	 * Still running its exit (closing files, freeing memory: long under load) but past the
