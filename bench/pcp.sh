@@ -273,6 +273,18 @@ wall3() {
 	done | median
 }
 
+# A scrape of URL $1 after WARM: "wall_us cpu_us bytes http_code", the wall time the median of
+# SCRAPES, the CPU theirs over SCRAPES as the command $2... counts it (microseconds so far),
+# the size and code the last one's
+scrape_cost() {
+	local u=$1 c0
+	shift
+	bench_scrapes "$WARM" "$u" >/dev/null
+	c0=$("$@")
+	BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$u" >"$tmp/scrapes"
+	echo "$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median) $((($("$@") - c0) / SCRAPES)) $(tail -n 1 "$tmp/scrapes" | cut -d' ' -f2-)"
+}
+
 logcfg "$INTERVAL sec" >"$tmp/log1.cfg"
 for n in $SIZES; do
 	grow "$n"
@@ -294,21 +306,11 @@ for n in $SIZES; do
 	if row scrape; then
 		stamp "scrape: cgtop2 --listen, $WARM + $SCRAPES scrapes"
 		bench_serve_start --collectors=$cols
-		bench_scrapes "$WARM" "$url" >/dev/null
-		c0=$(bench_cpu_us "$server")
-		BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$url" >"$tmp/scrapes"
-		c_c=$((($(bench_cpu_us "$server") - c0) / SCRAPES))
-		c_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
-		read -r _ c_b _ < <(tail -n 1 "$tmp/scrapes")
+		read -r c_w c_c c_b _ <<<"$(scrape_cost "$url" bench_cpu_us "$server")"
 		bench_serve_stop
 		purl="http://127.0.0.1:44322/metrics?names=$(echo $metrics | tr ' ' ,)"
 		stamp "scrape: pmproxy, $WARM + $SCRAPES scrapes"
-		bench_scrapes "$WARM" "$purl" >/dev/null
-		p0=$(daemons_us "$pmproxy")
-		BENCH_SCRAPE_ALL=1 bench_scrapes "$SCRAPES" "$purl" >"$tmp/scrapes"
-		p_c=$((($(daemons_us "$pmproxy") - p0) / SCRAPES))
-		p_w=$(awk '{ printf "%d\n", $1 * 1000000 }' "$tmp/scrapes" | median)
-		read -r _ p_b p_code < <(tail -n 1 "$tmp/scrapes")
+		read -r p_w p_c p_b p_code <<<"$(scrape_cost "$purl" daemons_us "$pmproxy")"
 		say "scrape $n: cgtop2 --listen $(ms "$c_w") wall, $(ms "$c_c") CPU, $c_b bytes; pmproxy (HTTP $p_code) $(ms "$p_w") wall, $(ms "$p_c") CPU (with pmcd, pmdaproc), $p_b bytes"
 		say "ratio scrape CPU cgkit/PCP at $n: $(ratio "$c_c" "$p_c"); latency: $(ratio "$c_w" "$p_w")"
 	fi
