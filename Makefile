@@ -54,11 +54,11 @@ VERSION := 0.2.0
 # Compiling (and the one-step compile-and-link of tests and benchmarks) uses ALL_CFLAGS, a tool's
 # link LINK: the user's CFLAGS reach the linker too (-flto, -fsanitize=..., as automake does).
 ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE $(FORTIFY) -DCGKIT_VERSION='"$(VERSION)"' \
-	-Icommon -Icmd -MMD -MP $(CPPFLAGS) $(CFLAGS)
+	-Icommon -Icmd -Icmd/cgtop2 -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SANLD) $(LDFLAGS)
 LINK := $(CC) $(CFLAGS) $(ALL_LDFLAGS)
 
-# libcgroup (only common/rules.c uses it) is linked by no tool: rules.c opens the system's
+# libcgroup (only common/ops/rules.c uses it) is linked by no tool: rules.c opens the system's
 # shared libcgroup.so.2 (dlopen) when cgrules.conf or cgrulesengd is asked for, so that its
 # security fixes reach every tool and the runs that never ask do not load it
 # (bench/RESULTS-floors.md: what it cost cgexec2's start-up).

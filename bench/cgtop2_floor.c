@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file.h"
+#include "kernel/file.h"
 
 static long long tv_us(struct timeval tv)
 {

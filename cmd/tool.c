@@ -2,7 +2,7 @@
 /* The conventions of the four tools (cmd/tool.h): what each says, and how, in one place. */
 #include "tool.h"
 
-#include "cleanup.h"
+#include "base/cleanup.h"
 
 void tool_say(const char *fmt, ...)
 {

@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "mount.h"
-#include "parse.h"
-#include "spec.h"
+#include "base/error.h"
+#include "kernel/mount.h"
+#include "base/parse.h"
+#include "kernel/spec.h"
 
 /* argp's --version line, the same in every tool: "cgtop2 (cgkit) 0.1.0" */
 #define TOOL_ARGP_VERSION(tool) const char *argp_program_version = tool " (cgkit) " CGKIT_VERSION
@@ -50,7 +50,7 @@
  * of the enclosing block. TOOL_SHOWN_N: n bytes that may hold a NUL (a line of a file).
  */
 #define TOOL_SHOWN(s) cg_quote((s), (char[TOOL_SHOWN_SIZE]){ 0 }, TOOL_SHOWN_SIZE)
-/* token for token cmd/cgtop2/webconfig.c's own, which may go (72 is TOOL_SHOWN_SIZE) */
+/* token for token cmd/cgtop2/serve/webconfig.c's own, which may go (72 is TOOL_SHOWN_SIZE) */
 #define TOOL_SHOWN_N(s, len) cg_quote_n((s), (len), (char[72]){ 0 }, 72)
 
 /*

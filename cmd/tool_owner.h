@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "owner.h"
-#include "spec.h"
+#include "cgroups/owner.h"
+#include "kernel/spec.h"
 #include "tool.h"
 
 /* what to run instead, for the tool's refusal line: into buf */

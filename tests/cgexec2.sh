@@ -893,7 +893,7 @@ test_sticky() {
 	assertContains "waiting: placed" "$out" ":/$g"
 }
 
-# No tool links libcgroup (common/rules.c opens it): with libcgroup.so.2 hidden in a private
+# No tool links libcgroup (common/ops/rules.c opens it): with libcgroup.so.2 hidden in a private
 # mount namespace, -g and --sticky (no cgrulesengd) run as before, and only the rules of
 # cgrules.conf say that they need it.
 test_without_libcgroup() {

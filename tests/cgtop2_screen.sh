@@ -31,7 +31,7 @@ suite_teardown() {
 # in the hierarchy, as cgtop2 names it), H (the hierarchy as cgkit's messages name it). Where
 # cgroup2 is mounted (unified, hybrid) the sandbox is cgroup2's. On legacy (v1 only) it is the
 # cpuacct hierarchy's (cpu,cpuacct where co-mounted, as distributions do): the sampler reads
-# tasks and CPU time there, and a bare path's actions (common/spec.c: every v1 hierarchy, in
+# tasks and CPU time there, and a bare path's actions (common/kernel/spec.c: every v1 hierarchy, in
 # mount order) act first on the cpu,cpuacct hierarchy, mounted first there (tests/vm/guest).
 # Skips without root, tmux or any of these hierarchies.
 setup_sandbox() {
@@ -1152,7 +1152,7 @@ v1_hierarchies() {
 }
 
 # M in the detail pane: the process marked with Tab moved to the cgroup typed, after the question.
-# On legacy a bare path names the cgroup in every v1 hierarchy (common/spec.c), the process goes
+# On legacy a bare path names the cgroup in every v1 hierarchy (common/kernel/spec.c), the process goes
 # into each (the v1 memory hierarchy too: in a VM only), and each needs the cgroup.
 test_action_move() {
 	setup_sandbox || return 0

@@ -120,7 +120,7 @@ test_fifo_does_not_block() {
 	assert_one_safe_line "cgmigrate -z"
 	assertContains "cgmigrate -z: why" "$err" "cgmigrate: cgroup /$S/fifo (unified): "
 
-	# the sampler opens its files itself (common/stats.c): no hang, nothing read from a FIFO
+	# the sampler opens its files itself (cmd/cgtop2/sampler/stats.c): no hang, nothing read from a FIFO
 	over_tmpfs "$sb/fifo" "$FIFOS" "$T" -b -n 1 "/$S/fifo"
 	assertNotEquals "cgtop2: no hang" 124 "$rc"
 	assertTrue "cgtop2: exit 0 or 1 ($rc: $err)" "[ $rc -le 1 ]"

@@ -5,9 +5,14 @@ HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(HELPER_SRC:%.c=$(OBJ)/%)
 TEST_BINS += $(UNIT_BINS) $(HELPER_BINS)
 
-$(OBJ)/tests/unit/%: tests/unit/%.c $(LIBCGKIT)
+# Every unit test links both libraries (an archive gives only the objects a test uses) and the
+# parts one other tool keeps beside its main.c (TOOL_PARTS: cgexec2's place and usage, cgcreate2's
+# mountfs), never a .c
+TOOL_PARTS := $(OBJ)/cmd/cgexec2/place.o $(OBJ)/cmd/cgexec2/usage.o $(OBJ)/cmd/cgcreate2/mountfs.o
+$(OBJ)/tests/unit/%: tests/unit/%.c $(TOOL_PARTS) $(LIBCGTOP2) $(LIBCGKIT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCGKIT) $(LIBCGKIT_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_PARTS) $(LIBCGTOP2) $(LIBCGKIT) $(CGTOP2_LIBS) \
+		$(LIBCGKIT_LIBS) $(LDLIBS)
 
 $(OBJ)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
@@ -52,12 +57,14 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/*.c))
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=.fuzz/%)
 FUZZ_RUNS ?= 200000
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon \
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon -Icmd -Icmd/cgtop2 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-.fuzz/%: tests/fuzz/%.c $(COMMON_SRC) $(wildcard common/*.h)
+# the library parts of cgtop2 (no terminal, no HTTP) beside common/: what the parsers need
+FUZZ_LIB_SRC := $(COMMON_SRC) $(wildcard $(addprefix cmd/cgtop2/,sampler/*.c watch/*.c record/record.c record/record_read.c names/*.c))
+.fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) $(COMMON_HDR) $(CGTOP2_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS)
 
 fuzz: $(FUZZ_BINS)
 	@pass=0; fail=0; for f in $(FUZZ_BINS); do \

@@ -10,6 +10,9 @@ test_tools_built() {
 		cgk_capture "$CGKIT_BIN/$t" --help
 		assertEquals "$t --help exit" 0 "$rc"
 		assertContains "$t --help" "$out" "Usage: $t"
+		cgk_capture "$CGKIT_BIN/$t" --version
+		assertEquals "$t --version exit" 0 "$rc"
+		assertTrue "$t --version: $out" "[[ \$out =~ ^$t\ \(cgkit\)\ [0-9]+\.[0-9]+ ]]"
 		cgk_capture "$CGKIT_BIN/$t" --no-such-option
 		# every tool, cgexec2 too (its own failures are 125, env(1)'s convention)
 		assertEquals "$t bad option exit" 64 "$rc"

@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "error.h"
-#include "freeze.h"
-#include "drain.h"
-#include "migrate.h"
-#include "mount.h"
-#include "parse.h"
-#include "rules.h"
-#include "spec.h"
-#include "strv.h"
+#include "base/cleanup.h"
+#include "base/error.h"
+#include "cgroups/freeze.h"
+#include "ops/drain.h"
+#include "ops/migrate.h"
+#include "kernel/mount.h"
+#include "base/parse.h"
+#include "ops/rules.h"
+#include "kernel/spec.h"
+#include "base/strv.h"
 #include "tool.h"
 #include "tool_owner.h"
 

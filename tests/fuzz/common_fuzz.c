@@ -8,19 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "cpu.h"
-#include "vocab.h"
-#include "error.h"
-#include "file.h"
-#include "kparse.h"
-#include "migrate.h"
-#include "mount.h"
-#include "parse.h"
-#include "setup.h"
-#include "spec.h"
-#include "strv.h"
-#include "utf8.h"
+#include "base/clock.h"
+#include "vocab/cpu.h"
+#include "vocab/vocab.h"
+#include "base/error.h"
+#include "kernel/file.h"
+#include "base/kparse.h"
+#include "ops/migrate.h"
+#include "kernel/mount.h"
+#include "base/parse.h"
+#include "cgroups/setup.h"
+#include "kernel/spec.h"
+#include "base/strv.h"
+#include "base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -135,7 +135,7 @@ static void check_path(const char *p)
 }
 
 /*
- * The strtoull/strtoll/strtoul(8) parsers common/parse.c had before its own digit loop: what
+ * The strtoull/strtoll/strtoul(8) parsers common/base/parse.c had before its own digit loop: what
  * the family returns must not have changed. Kept here only, as the oracle.
  */
 static int old_check_start(const char *s)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for cgtop2's recording reader (common/record_read.c; make fuzz builds and
+ * libFuzzer target for cgtop2's recording reader (cmd/cgtop2/record/record_read.c; make fuzz builds and
  * runs it). By hand:
  *   clang -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fsanitize=fuzzer,address,undefined \
- *     tests/fuzz/record_fuzz.c common/record.c common/record_read.c common/parse.c -lz \
+ *     tests/fuzz/record_fuzz.c cmd/cgtop2/record/record.c cmd/cgtop2/record/record_read.c common/base/parse.c -lz \
  *     -o record_fuzz && ./record_fuzz -max_total_time=60
  * The first byte picks the mode: even, the input is a file as it is (what damage looks like,
  * almost never past a CRC); odd, the input is cut into records whose lengths and CRCs the
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "record.h"
+#include "record/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for cgtop2's settings file parser (cmd/cgtop2/settings.c). */
+/* libFuzzer target for cgtop2's settings file parser (cmd/cgtop2/screen/settings.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cmd/cgtop2/settings.c"
+#include "screen/settings.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

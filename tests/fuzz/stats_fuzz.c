@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for every parser of common/kparse.c (make fuzz builds and runs it). By hand:
+ * libFuzzer target for every parser of common/base/kparse.c (make fuzz builds and runs it). By hand:
  *   clang -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fsanitize=fuzzer,address,undefined \
- *     tests/fuzz/stats_fuzz.c common/kparse.c common/parse.c -o stats_fuzz &&
+ *     tests/fuzz/stats_fuzz.c common/base/kparse.c common/base/parse.c -o stats_fuzz &&
  *     ./stats_fuzz -max_total_time=60
  * The first input byte picks the parser; the rest is the file text.
  */
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kparse.h"
-#include "stats.h"
+#include "base/kparse.h"
+#include "sampler/stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

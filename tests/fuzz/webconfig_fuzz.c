@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "negotiate.h"
-#include "webconfig.h"
+#include "serve/negotiate.h"
+#include "serve/webconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 # tests/vm/check.
 
 # Mountpoint of the hierarchy serving $1: a v1 controller ("cpu"), "name=systemd", or
-# "unified". Empty when not mounted. Reads /proc/self/mountinfo like common/mount.c does.
+# "unified". Empty when not mounted. Reads /proc/self/mountinfo like common/kernel/mount.c does.
 cgk_mnt() {
 	awk -v want="$1" '
 	{

@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "clock.h"
+#include "base/clock.h"
 
 int main(void)
 {

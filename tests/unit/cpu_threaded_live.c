@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroups/cgroup.h"
 #include "check.h"
 #include "live.h"
-#include "cpu.h"
-#include "threaded.h"
-#include "mount.h"
-#include "strv.h"
+#include "vocab/cpu.h"
+#include "cgroups/threaded.h"
+#include "kernel/mount.h"
+#include "base/strv.h"
 
 static int ufd = -1;
 static char sb[64];

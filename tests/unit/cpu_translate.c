@@ -6,10 +6,10 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "error.h"
-#include "cpu.h"
-#include "parse.h"
-#include "threaded.h"
+#include "base/error.h"
+#include "vocab/cpu.h"
+#include "base/parse.h"
+#include "cgroups/threaded.h"
 
 static struct cg_setting out[2];
 static size_t n;

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroups/cgroup.h"
 #include "check.h"
-#include "cpu.h"
-#include "file.h"
-#include "mount.h"
+#include "vocab/cpu.h"
+#include "kernel/file.h"
+#include "kernel/mount.h"
 
 static char sandbox[64];
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "drain.h"
+#include "ops/drain.h"
 
 int main(void)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "launch.h"
+#include "ops/launch.h"
 
 static char marker[64];
 

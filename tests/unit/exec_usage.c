@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "launch.h"
-#include "kparse.h"
-#include "usage.h"
+#include "ops/launch.h"
+#include "base/kparse.h"
+#include "cgexec2/usage.h"
 
 static void test_parsers(void)
 {

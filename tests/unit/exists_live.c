@@ -16,12 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroups/cgroup.h"
 #include "check.h"
-#include "drain.h"
-#include "migrate.h"
+#include "ops/drain.h"
+#include "ops/migrate.h"
 #include "live.h"
-#include "mount.h"
+#include "kernel/mount.h"
 
 #define NOBODY 65534
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "error.h"
+#include "base/error.h"
 
 /*
  * The rule for err in op on a version contains what; "!what": it does not; NULL: there is

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "file.h"
-#include "kparse.h"
+#include "kernel/file.h"
+#include "base/kparse.h"
 
 int main(void)
 {

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "clock.h"
-#include "freeze.h"
-#include "migrate.h"
-#include "mount.h"
+#include "base/clock.h"
+#include "cgroups/freeze.h"
+#include "ops/migrate.h"
+#include "kernel/mount.h"
 
 static struct cg_layout *layout;
 static const struct cg_hier *v2, *v1fz;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "hash.h"
+#include "base/hash.h"
 
 #define N 3000
 

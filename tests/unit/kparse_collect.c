@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the collectors' parsers in common/kparse.c (keys, limits, PSI both lines, io.stat
+ * Unit tests of the collectors' parsers in common/base/kparse.c (keys, limits, PSI both lines, io.stat
  * and blkio per device) and of cg_collectors_parse, on literal kernel text.
  */
 #include <errno.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "kparse.h"
-#include "stats.h"
+#include "base/kparse.h"
+#include "sampler/stats.h"
 
 static void test_keys(void)
 {

@@ -4,8 +4,8 @@
 #define CGKIT_TEST_LAYOUT_H
 
 #include "check.h"
-#include "mount.h"
-#include "strv.h"
+#include "kernel/mount.h"
+#include "base/strv.h"
 
 /* text parsed as /proc/self/mountinfo; the unified hierarchy offers v2ctrls ("cpu memory") */
 static inline struct cg_layout *fixture_layout(const char *text, const char *v2ctrls)

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mount.h"
+#include "kernel/mount.h"
 
 /*
  * Load the layout, make the sandbox (name into sb) and route SIGTERM, SIGINT and SIGHUP (the

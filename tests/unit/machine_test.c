@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "machine.h"
+#include "names/machine.h"
 
 static void parses(const char *text, const char *scope, pid_t leader)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "kparse.h"
-#include "migrate.h"
+#include "base/kparse.h"
+#include "ops/migrate.h"
 
 int main(void)
 {

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "kparse.h"
-#include "mount.h"
-#include "strv.h"
+#include "base/kparse.h"
+#include "kernel/mount.h"
+#include "base/strv.h"
 
 /* this development host: v1 controllers split, name=systemd, cgroup2 at unified */
 static const char hybrid[] =

@@ -21,9 +21,9 @@
 
 #include "check.h"
 #include "live.h"
-#include "migrate.h"
-#include "mount.h"
-#include "proc.h"
+#include "ops/migrate.h"
+#include "kernel/mount.h"
+#include "kernel/proc.h"
 
 #define NLIVE 8
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "origin.h"
+#include "names/origin.h"
 
 #define ID "3f1c9e2b7a8d4c6e5f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "owner.h"
+#include "cgroups/owner.h"
 
 static char top[] = "/tmp/cgkit-owner.XXXXXX";
 static char mnt[256], run[256];

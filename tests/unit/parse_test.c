@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "parse.h"
+#include "base/parse.h"
 
 /* One cg_parse_seconds case, named in the failure: a list of CHECKs would only say its line */
 static void seconds(const char *s, int want_r, uint64_t want_ns)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "proc.h"
+#include "kernel/proc.h"
 
 /* A second thread until its pipe closes (no pthread_cancel: it needs libgcc_s, which the VMs lack) */
 static void *idle(void *arg)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "error.h"
+#include "base/error.h"
 
 /* What every quoted text must be: no byte below 0x20, no DEL, no C1 control, no ESC. */
 static int is_safe(const char *s)

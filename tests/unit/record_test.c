@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "record.h"
+#include "record/record.h"
 
 struct buf {
 	uint8_t p[8192];

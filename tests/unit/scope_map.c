@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "scope.h"
+#include "cgroups/scope.h"
 
 static int map(const char *file, const char *value, struct cg_unit_prop *p)
 {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2's screen history (cmd/cgtop2/history.c): rings per path, bounded, dropped with their
+ * cgtop2's screen history (cmd/cgtop2/screen/history.c): rings per path, bounded, dropped with their
  * cgroup; sparklines in blocks and ASCII; and text.c's widths (wcwidth, C.UTF-8).
  */
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "cgtop2/history.c"
-#include "cgtop2/text.c"
+#include "screen/history.h"
+#include "output/text.h"
 #include "check.h"
 
 static struct cg_stat_row row(const char *path, double cpu)

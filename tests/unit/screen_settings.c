@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2's settings file (cmd/cgtop2/settings.c): the KEY=VALUE parser on literal text, its
+ * cgtop2's settings file (cmd/cgtop2/screen/settings.c): the KEY=VALUE parser on literal text, its
  * writer read back, and the file written atomically, never through a symbolic link.
  */
 #include <errno.h>
@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgtop2/settings.c"
+#include "base/cleanup.h"
+#include "screen/settings.h"
 #include "check.h"
 
 /* main.c's, which this test does not link */

@@ -9,8 +9,8 @@
 
 #include "check.h"
 #include "layout.h"
-#include "setup.h"
-#include "strv.h"
+#include "cgroups/setup.h"
+#include "base/strv.h"
 
 static const char hybrid[] =
 	"32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"

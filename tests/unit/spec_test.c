@@ -5,10 +5,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "cleanup.h"
+#include "base/cleanup.h"
 #include "layout.h"
-#include "spec.h"
-#include "strv.h"
+#include "kernel/spec.h"
+#include "base/strv.h"
 
 static const char hybrid[] =
 	"32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"

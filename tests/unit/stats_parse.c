@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of the stat file parsers in common/kparse.c, on literal kernel text. */
+/* Unit tests of the stat file parsers in common/base/kparse.c, on literal kernel text. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kparse.h"
+#include "base/kparse.h"
 
 static int failures;
 

@@ -10,8 +10,8 @@
 #include <sys/resource.h>
 
 #include "check.h"
-#include "mount.h"
-#include "stats.h"
+#include "kernel/mount.h"
+#include "sampler/stats.h"
 
 int main(void)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "strv.h"
+#include "base/strv.h"
 
 static void join(char *const *v, const char *sep, const char *want)
 {

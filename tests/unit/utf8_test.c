@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* s (n bytes) decodes as len bytes of code point cp, or not at all (len 0) */
 #define CHECK_DEC(s, n, len, cp)                                                                   \

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "error.h"
-#include "parse.h"
-#include "vocab.h"
+#include "base/error.h"
+#include "base/parse.h"
+#include "vocab/vocab.h"
 
 static struct cg_setting out[CG_SETTINGS_MAX];
 static size_t n;

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "freeze.h"
-#include "subtree.h"
+#include "cgroups/freeze.h"
+#include "kernel/subtree.h"
 
 static char top[] = "/tmp/cgkit-walk-test.XXXXXX";
 

@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "remove.h"
+#include "cgroups/cgroup.h"
+#include "ops/remove.h"
 #include "check.h"
 #include "live.h"
-#include "mount.h"
+#include "kernel/mount.h"
 
 static int ufd = -1;
 static char sb[64];

@@ -14,7 +14,7 @@
 
 #include "check.h"
 #include "live.h"
-#include "watch.h"
+#include "watch/watch.h"
 
 static int ufd = -1;
 static char sb[64];

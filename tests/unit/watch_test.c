@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "watch.h"
+#include "watch/watch.h"
 
 static void test_diff(void)
 {

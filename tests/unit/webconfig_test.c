@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2 --listen's request and config parsers on literal text (cmd/cgtop2/negotiate.c,
+ * cgtop2 --listen's request and config parsers on literal text (cmd/cgtop2/serve/negotiate.c,
  * webconfig.c): Basic credentials with NUL bytes and bad base64, bcrypt's cost bounds, and
  * the password check in its two steps.
  */
 #include <stdlib.h>
 
-#include "cgtop2/negotiate.c"
-#include "cgtop2/webconfig.c"
+#include "serve/negotiate.h"
+#include "serve/webconfig.h"
 #include "check.h"
 
 /* basic_auth_parse of header: the status, and user "\n" password when it passed */

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cgtop2: --events, a program of its own on the watcher (cmd/cgtop2/watch/watch.h). */
+#ifndef CGTOP2_EVENTS_H
+#define CGTOP2_EVENTS_H
+
+struct cg_layout;
+struct cgtop2_args;
+
+/* Stream the events of a->path's subtree until -n, --timeout or a signal: the exit status. */
+int events_run(const struct cgtop2_args *a, const struct cg_layout *l);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cgtop2 --listen: --psi-trigger's wake-up counts (triggers.c). */
+#ifndef CGTOP2_TRIGGERS_H
+#define CGTOP2_TRIGGERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "watch/watch.h"
+
+struct cg_layout;
+struct cgtop2_args;
+struct trig_counter;
+/* What a watcher's failure says (without the tool's name). */
+#define TRIG_FAILED "--psi-trigger: the watcher failed: the trigger counts and marks stop here"
+/*
+ * Register a->triggers below a->path and count their wake-ups on a thread: 0, or the exit
+ * status after saying why (the kernel's rule). on_screen: a later failure of the thread is not
+ * said on stderr (trig_counter_failed tells the screen and its caller).
+ */
+int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
+		       struct trig_counter **ret);
+/* Whether the thread has failed (false for NULL). */
+bool trig_counter_failed(struct trig_counter *t);
+/* The wake-ups so far, by enum cg_psi_res and some (0) or full (1). */
+void trig_counter_read(struct trig_counter *t, uint64_t out[CG_PSIR_N][2]);
+void trig_counter_stop(struct trig_counter *t);
+/*
+ * The resources ("cpu,memory") of path's triggers that fired less than their window ago into
+ * buf; its length, 0: none (or t NULL).
+ */
+size_t trig_counter_fired(struct trig_counter *t, const char *path, char *buf, size_t size);
+
+#endif

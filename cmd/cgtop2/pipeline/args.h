@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cgtop2: its options, as main.c parses them and every part reads them. */
+#ifndef CGTOP2_ARGS_H
+#define CGTOP2_ARGS_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/clock.h"
+#include "sampler/stats.h"
+#include "watch/watch.h"
+
+enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
+/* --cgroup-include, --cgroup-exclude: POSIX extended regexes, anchored, on a row's path */
+struct path_filter {
+	regex_t *re; /* the includes, then the excludes */
+	bool *exclude;
+	size_t n;
+	bool any_include;
+};
+
+/* --compat: whose metric names and labels the expositions use */
+enum compat { COMPAT_NONE, COMPAT_CADVISOR };
+
+struct trig_counter;
+
+struct cgtop2_args {
+	char *path; /* normalized, "" for the root */
+	bool batch, raw, threads, verbose, cpu_time;
+	bool tree; /* --tree: the screen starts in its tree view */
+	bool read_only; /* --read-only: the screen offers no action */
+	bool order_set, delay_set; /* -o (-p, -t, ...), -d given: the settings file's yield */
+	unsigned long iterations; /* 0: until interrupted */
+	bool iterations_set; /* -n or -1 given: else 1 when stdout is no terminal */
+	uint64_t delay_ns;
+	int depth;
+	enum order order;
+	enum format format;
+	bool format_set; /* -F given: refused with --listen */
+	enum cg_count count;
+	bool own_only; /* --recursive=no */
+	const char *machine; /* -M: resolved to path in run() */
+	const char *record_file, *replay_file; /* --record, --replay (record.c) */
+	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
+	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
+	bool at;
+	bool serve; /* --listen: serve.c */
+	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
+	unsigned collectors; /* --collectors: a bit per enum cg_collector */
+	enum compat compat; /* --compat */
+	struct path_filter paths; /* --cgroup-include, --cgroup-exclude */
+	bool collectors_set; /* else: the default set in machine formats, none in the table */
+	/* --events (events.c) */
+	bool events;
+	unsigned event_kinds; /* 0: all */
+	uint64_t timeout_ns; /* 0: none */
+	const char *exec;
+	struct cg_watch_threshold *thresholds;
+	size_t n_thresholds;
+	struct cg_psi_trigger *triggers; /* --psi-trigger */
+	size_t n_triggers;
+	struct trig_counter *trig; /* the screen's --psi-trigger watcher (triggers.c), or NULL */
+};
+
+/* --order's names, indexed by enum order (render.c) */
+extern const char *const order_names[ORDER_PRESSURE + 1];
+
+#endif

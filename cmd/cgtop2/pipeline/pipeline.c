@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* cgtop2's sample loop (pipeline.h): one clock, one source, one sink. */
+#include <errno.h>
+#include <time.h>
+
+#include "base/clock.h"
+
+#include "pipeline.h"
+
+static void sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = cg_timespec_ns(deadline_ns);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int pipeline_run(struct source *src, struct sink *k, enum source_step first, uint64_t at_ns)
+{
+	struct source_sample smp = { 0 };
+	unsigned long done = 0;
+	uint64_t next = 0;
+	int want = (int)first;
+
+	for (;;) {
+		uint64_t now = cg_now_ns();
+		int r = 0;
+
+		if (want == PIPE_REFRESH) {
+			next = 0;
+			want = PIPE_CLOCK;
+		}
+		if (want == PIPE_CLOCK && !k->paused && now >= next)
+			want = SOURCE_NEXT;
+		if (want != PIPE_CLOCK) {
+			r = source_step(src, (enum source_step)want, at_ns, &smp);
+			/* a step the source cannot take (back, on a live one) has no sample */
+			if (r == -EOPNOTSUPP)
+				r = 0;
+			if (r < 0) {
+				k->failed = "sample";
+				return r;
+			}
+			if (r > 0 && want != SOURCE_PREV && want != SOURCE_FIRST &&
+			    want != SOURCE_LAST)
+				done++;
+			if (want == SOURCE_NEXT && now >= next)
+				next = next && next + k->delay_ns >= now ? next + k->delay_ns
+									 : now + k->delay_ns;
+		}
+		r = k->ops->put(k, want, r, &smp);
+		if (r)
+			return r < 0 ? r : 0;
+		if (k->iterations && done >= k->iterations)
+			return 0;
+		if (k->ops->wait) {
+			want = k->ops->wait(k, k->paused ? UINT64_MAX : next);
+		} else {
+			sleep_until(next);
+			want = PIPE_CLOCK;
+		}
+		if (want == PIPE_STOP || want < 0)
+			return want < 0 ? want : 0;
+	}
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/* cgtop2 --listen's helpers that know no server: gzip, ?collect[]=, and a log that cannot flood. */
+#include <errno.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "base/clock.h"
+#include "sampler/stats.h"
+
+#include "serve_io.h"
+#include "tool.h"
+
+/* Fast compression: a scrape's text repeats itself, level 1 already takes it to a tenth or less. */
+int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len)
+{
+	z_stream z = { 0 };
+	unsigned char *p;
+	uLong bound;
+
+	/* 16 + 15: a gzip wrapper around the largest window */
+	if (deflateInit2(&z, 1, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	bound = deflateBound(&z, (uLong)len);
+	p = malloc(bound);
+	if (!p) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)len;
+	z.next_out = p;
+	z.avail_out = (uInt)bound;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		deflateEnd(&z);
+		free(p);
+		return -EIO;
+	}
+	*ret_len = z.total_out;
+	deflateEnd(&z);
+	*ret = p;
+	return 0;
+}
+
+/* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused. */
+enum MHD_Result serve_on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
+				  const char *value)
+{
+	struct collect_arg *ca = cls;
+	int c;
+
+	if (strcmp(key, "collect[]"))
+		return MHD_YES;
+	for (c = 0; c < CG_COLL_N; c++)
+		if (value && !strcmp(value, cg_collector_names[c]))
+			break;
+	if (c == CG_COLL_N)
+		ca->bad = true;
+	else
+		ca->mask |= 1u << c;
+	return MHD_YES;
+}
+
+/*
+ * libmicrohttpd's own messages (TLS handshakes that failed, limits hit), one escaped line each,
+ * at most SERVE_LOG_BURST in SERVE_LOG_WINDOW: a flood of hostile connections floods no log.
+ */
+#define SERVE_LOG_BURST	 5
+#define SERVE_LOG_WINDOW (10 * NSEC_PER_SEC)
+
+static void __attribute__((format(printf, 1, 0))) say_limited(const char *fmt, va_list ap)
+{
+	static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+	static uint64_t window;
+	static unsigned lines;
+	uint64_t now = cg_now_ns();
+	char buf[1024];
+	size_t n;
+
+	pthread_mutex_lock(&log_lock);
+	if (now - window > SERVE_LOG_WINDOW) {
+		window = now;
+		lines = 0;
+	}
+	if (++lines <= SERVE_LOG_BURST) {
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		n = strlen(buf);
+		while (n && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		tool_say("http: %s", buf);
+	} else if (lines == SERVE_LOG_BURST + 1) {
+		tool_say("http: more messages in the next %d s left out",
+			 (int)(SERVE_LOG_WINDOW / NSEC_PER_SEC));
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+void serve_on_log(void *cls, const char *fmt, va_list ap)
+{
+	say_limited(fmt, ap);
+}
+
+void serve_say_http(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_limited(fmt, ap);
+	va_end(ap);
+}

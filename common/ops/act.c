@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+/* One cgroup acted on by its path: freeze, signal, kill, set a limit, move a process into it. */
+#include "act.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroups/cgroup.h"
+#include "base/cleanup.h"
+#include "base/clock.h"
+#include "cgroups/freeze.h"
+#include "migrate.h"
+#include "base/parse.h"
+#include "remove.h"
+#include "cgroups/setup.h"
+#include "kernel/spec.h"
+
+/* The limits a user sets here, each named by its controller (the part before the dot). */
+static const char *const settable[] = { "memory.max", "cpu.max", "cpu.weight", "pids.max" };
+
+bool cg_act_settable(const char *file)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(settable); i++)
+		if (!strcmp(file, settable[i]))
+			return true;
+	return false;
+}
+
+/* The targets of spec, the first of which must exist: 0 or -errno with d filled. */
+static int targets(const struct cg_layout *l, const char *spec, struct cg_targets *ts,
+		   struct cg_diag *d)
+{
+	_cleanup_close_ int fd = -1;
+	char where[PATH_MAX + 2];
+	/* on hybrid the cgroup is its unified member with the v1 twins, as cgmigrate takes it */
+	int r = cg_spec_parse_flags(l, spec, CG_SPEC_TWINS, ts, d);
+
+	if (r < 0)
+		return r;
+	if (!ts->n)
+		return cg_diag_say(d, ENOENT, spec, "", "find", "no hierarchy has it");
+	fd = cg_open_dir(ts->t[0].hier, ts->t[0].path);
+	if (fd >= 0)
+		return 0;
+	cg_path_display(ts->t[0].path, where, sizeof(where));
+	r = fd == -ENOENT
+		    ? cg_diag_say(d, ENOENT, where, ts->t[0].hier->label, "find", "no such cgroup")
+		    : cg_diag_fail(d, -fd, CG_OP_OPEN, ts->t[0].hier->version, where,
+				   ts->t[0].hier->label, "open");
+	cg_targets_clear(ts);
+	return r;
+}
+
+/*
+ * Whether file of the cgroup may be written: 0 or -errno with d filled. With or_dir, a file
+ * that is not there yet (a controller setup would enable) asks the cgroup's directory.
+ */
+static int may_write(const struct cg_hier *h, const char *path, const char *file, bool or_dir,
+		     const char *what, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2];
+	_cleanup_close_ int fd = cg_open_dir(h, path);
+
+	cg_path_display(path, where, sizeof(where));
+	if (fd < 0)
+		return cg_diag_fail(d, -fd, CG_OP_OPEN, h->version, where, h->label, "%s", what);
+	if (or_dir && faccessat(fd, file, F_OK, 0) < 0 && errno == ENOENT)
+		file = ".";
+	if (faccessat(fd, file, W_OK, AT_EACCESS) < 0)
+		return cg_diag_fail(d, errno, CG_OP_WRITE, h->version, where, h->label,
+				    "%s: write %s", what,
+				    !strcmp(file, ".") ? "in the directory" : file);
+	return 0;
+}
+
+struct probe {
+	pid_t denied;
+	int err;
+};
+
+static int probe_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
+{
+	struct probe *p = ctx;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	int r = cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n);
+
+	if (r == -EOPNOTSUPP && h->version == 2)
+		r = cg_members_read(h, path, CG_MEMBERS_LAX | CG_MEMBERS_THREADS, &pids, &n);
+	if (r < 0)
+		return depth && cg_vanished(r) ? 0 : r;
+	for (size_t i = 0; i < n; i++)
+		if (kill(pids[i], 0) < 0 && errno != ESRCH) {
+			p->denied = pids[i];
+			p->err = errno;
+			return CG_WALK_STOP;
+		}
+	return 0;
+}
+
+/* Whether every process of the subtree may be signalled (kill(pid, 0), the kernel's check). */
+static int may_signal(const struct cg_hier *h, const char *path, struct cg_diag *d)
+{
+	struct probe p = { 0 };
+	char where[PATH_MAX + 2];
+	int r = cg_walk(h, path, 0, probe_one, &p);
+
+	cg_path_display(path, where, sizeof(where));
+	if (r == CG_WALK_STOP)
+		return cg_diag_fail(d, p.err, CG_OP_KILL, h->version, where, h->label,
+				    "signal process %d", (int)p.denied);
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, h->version, where, h->label,
+				    "list the processes");
+	return 0;
+}
+
+static int find_freezer(const struct cg_layout *l, const struct cg_targets *ts,
+			struct cg_freezer *f, struct cg_diag *d)
+{
+	char where[PATH_MAX + 2];
+
+	if (!ts->t[0].path[0]) {
+		cg_path_display("", where, sizeof(where));
+		return cg_diag_say(d, EINVAL, where, ts->t[0].hier->label, "freeze",
+				   "the root cgroup has no freezer");
+	}
+	return cg_freezer_find(l, &ts->t[0], f, d);
+}
+
+static int may_set(const struct cg_layout *l, const char *path, struct cg_diag *d)
+{
+	int first = 0;
+
+	/* one limit the caller may write is enough: the others are refused when asked */
+	for (size_t i = 0; i < ARRAY_SIZE(settable); i++) {
+		struct cg_targets ts = { 0 };
+		char spec[PATH_MAX + 64];
+		const char *dot = strchr(settable[i], '.');
+		struct cg_diag tmp;
+		int r;
+
+		snprintf(spec, sizeof(spec), "%.*s:%s", (int)(dot - settable[i]), settable[i],
+			 path);
+		r = targets(l, spec, &ts, &tmp);
+		if (r == 0) {
+			/* v1 names it otherwise (the vocabulary's): its directory decides there */
+			r = may_write(ts.t[0].hier, ts.t[0].path,
+				      ts.t[0].hier->version == 2 ? settable[i] : ".", true, "set",
+				      &tmp);
+			cg_targets_clear(&ts);
+		}
+		if (r == 0)
+			return 0;
+		if (r != -ENOENT && (!first || first == -ENOENT)) {
+			if (d)
+				*d = tmp;
+			first = r;
+		}
+	}
+	if (!first) {
+		char where[PATH_MAX + 2];
+
+		cg_path_display(path, where, sizeof(where));
+		return cg_diag_say(
+			d, ENOENT, where, "", "set a limit",
+			"no hierarchy of the memory, cpu or pids controller has this cgroup");
+	}
+	return first;
+}
+
+int cg_act_may(const struct cg_layout *l, const char *path, enum cg_act act, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	struct cg_freezer f;
+	const struct cg_hier *h;
+	int r;
+
+	if (act == CG_ACT_SET)
+		return may_set(l, path, d);
+	r = targets(l, path, &ts, d);
+	if (r < 0)
+		return r;
+	h = ts.t[0].hier;
+	switch (act) {
+	case CG_ACT_FREEZE:
+		r = find_freezer(l, &ts, &f, d);
+		if (r == 0)
+			r = may_write(f.hier, f.path,
+				      f.hier->version == 2 ? "cgroup.freeze" : "freezer.state",
+				      false, "freeze", d);
+		break;
+	case CG_ACT_KILL:
+		if (h->version == 2) {
+			_cleanup_close_ int fd = cg_open_dir(h, ts.t[0].path);
+
+			if (fd >= 0 && faccessat(fd, "cgroup.kill", F_OK, 0) == 0) {
+				r = may_write(h, ts.t[0].path, "cgroup.kill", false, "kill", d);
+				break;
+			}
+		}
+		r = may_signal(h, ts.t[0].path, d);
+		break;
+	case CG_ACT_SIGNAL:
+		r = may_signal(h, ts.t[0].path, d);
+		break;
+	case CG_ACT_MOVE:
+		r = may_write(h, ts.t[0].path, cg_membership_file(h, false), false,
+			      "move a process", d);
+		break;
+	default:
+		r = -EINVAL;
+	}
+	cg_targets_clear(&ts);
+	return r;
+}
+
+/* The freezer of path, whose targets stay in ts (their path is f's): 0 or -errno, d filled. */
+static int freezer_of(const struct cg_layout *l, const char *path, struct cg_targets *ts,
+		      struct cg_freezer *f, struct cg_diag *d)
+{
+	int r = targets(l, path, ts, d);
+
+	if (r < 0)
+		return r;
+	r = find_freezer(l, ts, f, d);
+	if (r < 0)
+		cg_targets_clear(ts);
+	return r;
+}
+
+int cg_act_frozen(const struct cg_layout *l, const char *path, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	struct cg_freezer f;
+	int r = freezer_of(l, path, &ts, &f, d);
+
+	if (r == 0) {
+		struct cg_target t = { .hier = (struct cg_hier *)f.hier, .path = (char *)f.path };
+
+		r = cg_is_frozen(&t, NULL);
+		r = r == -EBUSY ? 1 : r;
+		cg_targets_clear(&ts);
+	}
+	return r;
+}
+
+int cg_act_freeze(const struct cg_layout *l, const char *path, bool freeze, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	struct cg_freezer f;
+	int r = freezer_of(l, path, &ts, &f, d);
+
+	if (r < 0)
+		return r;
+	if (freeze) {
+		r = cg_freeze(&f, 0, NULL, d);
+	} else {
+		/* a thaw undoes any freeze, this tool's or another's */
+		f.frozen = true;
+		r = cg_thaw(&f, d);
+	}
+	cg_targets_clear(&ts);
+	return r;
+}
+
+int cg_act_signal(const struct cg_layout *l, const char *path, int sig, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	char where[PATH_MAX + 2];
+	int r = targets(l, path, &ts, d);
+
+	if (r < 0)
+		return r;
+	r = may_signal(ts.t[0].hier, ts.t[0].path, d);
+	if (r == 0) {
+		r = cg_signal(ts.t[0].hier, ts.t[0].path, true, sig);
+		cg_path_display(ts.t[0].path, where, sizeof(where));
+		if (r < 0)
+			cg_diag_fail(d, -r, CG_OP_KILL, ts.t[0].hier->version, where,
+				     ts.t[0].hier->label, "signal");
+	}
+	cg_targets_clear(&ts);
+	return r;
+}
+
+int cg_act_kill(const struct cg_layout *l, const char *path, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	int r = targets(l, path, &ts, d);
+
+	if (r < 0)
+		return r;
+	r = cg_kill_layout(l, ts.t[0].hier, ts.t[0].path, CG_KILL_TIMEOUT_NS, d);
+	cg_targets_clear(&ts);
+	return r;
+}
+
+int cg_act_set(const struct cg_layout *l, const char *path, const char *assignment,
+	       struct cg_diag *d)
+{
+	struct cg_assignments set = { 0 };
+	struct cg_targets ts = { 0 };
+	struct cg_journal j = { 0 };
+	const struct cg_setup_opts o = { .parents = true, .lock = true, .set = &set };
+	char where[PATH_MAX + 2], spec[PATH_MAX + 64];
+	const char *dot;
+	int r;
+
+	cg_path_display(path, where, sizeof(where));
+	r = cg_assignments_add(&set, assignment);
+	if (r < 0)
+		return cg_diag_say(d, -r, where, "", "set", "not FILE=VALUE");
+	if (!cg_act_settable(set.v[0].file)) {
+		cg_assignments_clear(&set);
+		return cg_diag_say(
+			d, EINVAL, where, "", "set",
+			"only memory.max, cpu.max, cpu.weight and pids.max are set here");
+	}
+	dot = strchr(set.v[0].file, '.');
+	snprintf(spec, sizeof(spec), "%.*s:%s", (int)(dot - set.v[0].file), set.v[0].file, path);
+	/* the controller's own hierarchy, and the cgroup there must exist: nothing is made */
+	r = targets(l, spec, &ts, d);
+	if (r == 0)
+		r = cg_setup_route_all(l, &ts, &set, false, d);
+	if (r == 0)
+		r = cg_setup_apply(l, &ts, &o, &j, d);
+	cg_journal_clear(&j);
+	cg_targets_clear(&ts);
+	cg_assignments_clear(&set);
+	return r;
+}
+
+int cg_act_move(const struct cg_layout *l, pid_t pid, const char *path, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	const struct cg_move_opts o = { 0 };
+	struct cg_move m = { .id = pid };
+	char where[PATH_MAX + 2];
+	int r = targets(l, path, &ts, d);
+
+	if (r < 0)
+		return r;
+	r = cg_move_many(&ts, &o, &m, 1, NULL, d);
+	if (r == 0 && m.state == CG_MOVE_FAILED) {
+		cg_move_diag(&ts, &o, &m, d);
+		r = m.err < 0 ? m.err : -EIO;
+	} else if (r == 0 && m.state == CG_MOVE_GONE) {
+		cg_path_display(ts.t[0].path, where, sizeof(where));
+		r = cg_diag_say(d, ESRCH, where, ts.t[0].hier->label, "move", "process %d exited",
+				(int)pid);
+	}
+	free(m.seen);
+	cg_targets_clear(&ts);
+	return r;
+}
