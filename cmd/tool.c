@@ -156,6 +156,14 @@ void tool_parse(const struct argp *argp, int argc, char **argv, unsigned flags, 
 
 /* The exit status tool_close_stdout gives a write error (cgexec2: its own 125). */
 static int stdout_status = TOOL_EXIT_FAILED;
+/* The errno of tool_flush_stdout's failed write, for the line at exit (stdio keeps none) */
+static int flush_errno;
+
+void tool_flush_stdout(void)
+{
+	if (fflush(stdout) != 0 && !flush_errno)
+		flush_errno = errno;
+}
 
 /*
  * What coreutils' close_stdout does, run at exit: what stdio still holds for stdout is written
@@ -173,7 +181,7 @@ static void tool_close_stdout(void)
 	if (fclose(stdout) == 0) {
 		if (!failed)
 			return;
-		err = 0; /* the error was earlier, its errno is gone */
+		err = flush_errno; /* the error was earlier: its errno, if a flush kept it */
 	} else {
 		err = errno;
 		if (!failed && !pending && err == EBADF)

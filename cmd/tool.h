@@ -109,5 +109,7 @@ static inline const char *tool_plural(size_t n, const char *one, const char *man
  * and closed, a failure said), a write error exiting with status.
  */
 void tool_check_stdout(int status);
+/* What stdout holds, written now (a -v line before a long wait); a failure is said at exit */
+void tool_flush_stdout(void);
 
 #endif

@@ -300,6 +300,105 @@ test_remove_kill_escalates() {
 
 # --- settings are all-or-nothing; overlapping calls never undo each other ---------------------
 
+# A process that blocks signal $2 and counts each one it gets into $1 (a real-time signal is
+# queued, one a kill: two kills are two, where two SIGTERMs in a row may merge into one); it
+# ends once a second has passed without one. Touches $1.ready when it waits: its pid in $counter.
+start_counter() {
+	python3 -c '
+import signal, sys
+out, sig, n = sys.argv[1], int(sys.argv[2]), 0
+signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+open(out + ".ready", "w").close()
+signal.sigwaitinfo([sig])
+n = 1
+open(out, "w").write("1")
+while signal.sigtimedwait([sig], 1):
+    n += 1
+    open(out, "w").write(str(n))
+' "$1" "$2" &
+	counter=$!
+	cgk_wait_for test -e "$1.ready" || fail "the counter never got ready"
+}
+
+# The same process in the cgroups of one path in two v1 hierarchies (cpu, pids): -x -k signals
+# it once, not once a hierarchy. RTMIN+6 (queued) counts every kill; TERM is what -k sends.
+test_remove_kill_signals_once_across_hierarchies() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_prog python3 "a process that counts its signals" || return 0
+	local c p sig n=$_cgk_tmp/count counter rt=$(($(kill -l RTMIN) + 6))
+	c=$(cgk_sandbox cpu)
+	p=$(cgk_sandbox pids)
+	for sig in "$rt" 15; do
+		rm -f "$n" "$n.ready"
+		"$CG" -p -g "cpu,pids:/$S/twice" || { fail "create"; return; }
+		start_counter "$n" "$sig"
+		echo "$counter" >"$c/twice/cgroup.procs" && echo "$counter" >"$p/twice/cgroup.procs" ||
+			{ fail "move"; kill -9 "$counter"; return; }
+		# the counter ends a second after the last signal: the grace only guards a hang
+		cgk_capture timeout 120 "$CG" -x -k --kill="$sig" --grace=100 -g "cpu,pids:/$S/twice"
+		assertEquals "signal $sig: $err" 0 "$rc"
+		wait "$counter"
+		assertEquals "signal $sig: received once" 1 "$(cat "$n" 2>/dev/null)"
+		assertFalse "signal $sig: removed" "[ -e '$c/twice' ] || [ -e '$p/twice' ]"
+	done
+}
+
+# A process of ours that ignores SIGTERM (one process: sleep inherits the ignored signal), in
+# pids:/$S/$1: its pid in $stubborn.
+start_stubborn() {
+	local base ready=$_cgk_tmp/stubborn.$1
+	base=$(cgk_sandbox pids)
+	"$CG" -p -g "pids:/$S/$1" || fail "create"
+	bash -c 'trap "" TERM; touch "$1"; exec sleep 900' _ "$ready" &
+	stubborn=$!
+	echo "$stubborn" >"$base/$1/cgroup.procs" || fail "move"
+	cgk_wait_for test -e "$ready" || fail "the stubborn process never got ready"
+}
+
+# -v into a pipe: the step line is there while the grace runs (cgcreate2 still running, its
+# pid checked), not all at the end. The test ends the grace by killing its process itself.
+test_remove_verbose_lines_as_they_happen() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	local stubborn cg line fifo=$_cgk_tmp/vpipe
+	start_stubborn vpipe
+	mkfifo "$fifo"
+	"$CG" -x -k -v --grace=600 -g "pids:/$S/vpipe" >"$fifo" 2>"$_cgk_tmp/vpipe.err" &
+	cg=$!
+	exec 3<"$fifo"
+	# a timeout only against a hang: the old code wrote the line at its end, after the grace
+	read -r -t 60 line <&3
+	assertEquals "the signal line" "sent SIGTERM to 1 process in cgroup /$S/vpipe (pids)" "$line"
+	assertTrue "cgcreate2 still waits out the grace" "kill -0 $cg"
+	kill -9 "$stubborn"
+	wait "$stubborn" 2>/dev/null
+	read -r -t 60 line <&3
+	assertEquals "then the removal" "removed cgroup /$S/vpipe (pids)" "$line"
+	exec 3<&-
+	wait "$cg"
+	assertEquals "exit ($(cat "$_cgk_tmp/vpipe.err"))" 0 "$?"
+}
+
+# On a terminal (script's pty) the grace says what it waits for, a line a second.
+test_remove_grace_says_what_is_left() {
+	cgk_need_root || return 0
+	cgk_need_v1 pids || return 0
+	cgk_need_prog script "a terminal" || return 0
+	local stubborn cg log=$_cgk_tmp/tty.log
+	start_stubborn ttyw
+	script -qfec "'$CG' -x -k --grace=600 -g 'pids:/$S/ttyw'" "$log" </dev/null >/dev/null 2>&1 &
+	cg=$!
+	CGK_WAIT_TICKS=1200 cgk_wait_for grep -qF "cgcreate2: 1 process left in cgroup /$S/ttyw (pids), killed in " "$log" ||
+		fail "no line about what is left: $(od -c "$log" | head -n 5)"
+	kill -9 "$stubborn"
+	wait "$stubborn" 2>/dev/null
+	wait "$cg"
+	assertEquals "exit: $(od -c "$log" | tail -n 5)" 0 "$?"
+	assertFalse "removed" "[ -e '$(cgk_mnt pids)/$S/ttyw' ]"
+}
+
 test_set_validated_before_any_write() {
 	cgk_need_root || return 0
 	cgk_need_v1 pids || return 0

@@ -683,4 +683,57 @@ test_exec_while_cgroup_removed() {
 	echo "# cgexec2 under churn: $ran ran, $refused refused"
 }
 
+# --- JSON keeps names apart ---------------------------------------------------------------
+
+# The JSON strings (decoded) of the names below cgroup $1, from the JSON lines on stdin (the
+# samples' "path", the events' "cgroup"): each distinct string must reverse (names.py unescape)
+# to the bytes of one name of $_cgk_tmp/jnames, every name once. Prints what is wrong, or "ok".
+json_names_check() {
+	PYTHONPATH=$CGKIT_TOP/tests/helpers python3 -c '
+import json, sys
+from names import unescape
+top, want = sys.argv[1], sorted(n for n in open(sys.argv[2], "rb").read().split(b"\0") if n)
+got = set()
+for l in sys.stdin.buffer.read().decode("utf-8").splitlines():
+    d = json.loads(l)
+    for p in [c["path"] for c in d.get("cgroups", [])] + [d.get("cgroup", "")]:
+        if p.startswith(top + "/"):
+            got.add(p)
+back = sorted(unescape(p) for p in got)
+print("ok" if back == want and len(got) == len(want) else "strings %r give %r, not %r" % (sorted(got), back, want))
+' "$1" "$_cgk_tmp/jnames"
+}
+
+# Two names that differ in one byte of no UTF-8 (0xff, 0xfe) and then hold the text \xff: JSON
+# wrote both as "\ufffd\\xff". Every JSON writer (a sample, its replay, an event) gives two
+# strings that parse and reverse to the names' bytes, as the table's text does.
+test_json_names_distinct() {
+	local u n f=$_cgk_tmp/jrec names=($'\xff\\xff' $'\xfe\\xff')
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_prog python3 "to parse the JSON" || return 0
+	u=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	mkdir "$u/j" || { fail "mkdir"; return; }
+	: >"$_cgk_tmp/jnames"
+	"$T" -v --events=created -F json -n 2 --timeout=120 "/$S/j" >"$_cgk_tmp/jev" 2>"$_cgk_tmp/jev.err" &
+	KIDS+=($!)
+	cgk_wait_for grep -qs watching "$_cgk_tmp/jev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/jev.err")"; return; }
+	for n in "${names[@]}"; do
+		mkdir "$u/j/$n" || { fail "mkdir"; return; }
+		printf '/%s/j/%s\0' "$S" "$n" >>"$_cgk_tmp/jnames"
+	done
+	cgk_capture "$T" -F json -1 "/$S/j"
+	assertEquals "json exit ($err)" 0 "$rc"
+	assertEquals "json" "ok" "$(json_names_check "/$S/j" <"$_cgk_tmp/out")"
+	cgk_capture "$T" --record="$f" -n 1 "/$S/j"
+	assertEquals "record exit ($err)" 0 "$rc"
+	cgk_capture "$T" --replay="$f" -F json
+	assertEquals "replay exit ($err)" 0 "$rc"
+	assertEquals "replay json" "ok" "$(json_names_check "/$S/j" <"$_cgk_tmp/out")"
+	wait "${KIDS[-1]}"
+	assertEquals "events exit ($(cat "$_cgk_tmp/jev.err"))" 0 "$?"
+	assertEquals "events json" "ok" "$(json_names_check "/$S/j" <"$_cgk_tmp/jev")"
+	rmdir "$u/j/"*/ "$u/j"
+}
+
 . "$SHUNIT2"

@@ -2,6 +2,7 @@
 /* cgcreate2: create (and remove) cgroups, enable controllers, threaded subtrees, values, owners. */
 #include <argp.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -472,7 +473,21 @@ static void say_step(const struct cg_remove_event *e, void *ctx)
 		       ((const struct cgcreate2_args *)ctx)->recursive ? " and its subtree" : "",
 		       TOOL_PATH(e->to));
 		break;
+	case CG_REMOVE_WAIT:
+		return;
 	}
+	/* a step of a long grace is news when it happens, into a pipe too */
+	tool_flush_stdout();
+}
+
+/* On a terminal, each second of the grace: what it waits for, so that it does not look hung. */
+static void say_wait(const struct cg_remove_event *e, void *ctx)
+{
+	uint64_t s = (e->left_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+
+	tool_say("%d %s left in cgroup /%s (%s), killed in %" PRIu64 " s", e->count,
+		 tool_plural((size_t)e->count, "process", "processes"), TOOL_PATH(e->path),
+		 e->hier->label, s);
 }
 
 /* 0 removed, 1 a removal failed, 64 the request itself was refused (a root, our own cgroup) */
@@ -486,6 +501,7 @@ static int do_remove(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 		.kill_timeout_ns = a->kill_timeout_ns,
 		.layout = l,
 		.on_step = a->verbose ? say_step : NULL,
+		.on_wait = isatty(STDERR_FILENO) ? say_wait : NULL,
 		.ctx = a,
 	};
 	struct cg_targets there = { 0 }, twins = { 0 };

@@ -21,36 +21,80 @@
 
 #define disp cg_path_display
 
+/* The processes signalled so far, sorted: a process in the twins of several hierarchies once */
+struct pid_seen {
+	pid_t *p;
+	size_t n, cap;
+};
+
+/* Whether pid is new to seen, which then holds it (one it cannot hold counts as new). */
+static bool pid_first(struct pid_seen *seen, pid_t pid)
+{
+	size_t lo = 0, hi = seen->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (seen->p[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < seen->n && seen->p[lo] == pid)
+		return false;
+	if (seen->n == seen->cap) {
+		pid_t *p = reallocarray(seen->p, 2 * seen->cap + 64, sizeof(*p));
+
+		if (!p)
+			return true; /* a second signal is better than none */
+		seen->p = p;
+		seen->cap = 2 * seen->cap + 64;
+	}
+	memmove(seen->p + lo + 1, seen->p + lo, (seen->n++ - lo) * sizeof(*seen->p));
+	seen->p[lo] = pid;
+	return true;
+}
+
 /*
  * The members to signal. A threaded cgroup lists no processes (its cgroup.procs answers
  * EOPNOTSUPP); its threads are in cgroup.threads, and kill() of a thread id signals that
- * thread's whole process, which is what stopping the cgroup means.
+ * thread's whole process, which is what stopping the cgroup means. With seen, each process
+ * once: a thread counts as its process.
  */
-static int signal_members(const struct cg_hier *h, const char *path, int sig)
+static int signal_members(const struct cg_hier *h, const char *path, int sig, struct pid_seen *seen)
 {
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
 	int r, count = 0;
+	bool threads = false;
 
 	r = cg_members_read(h, path, CG_MEMBERS_LAX, &pids, &n);
-	if (r == -EOPNOTSUPP && h->version == 2)
+	if (r == -EOPNOTSUPP && h->version == 2) {
 		r = cg_members_read(h, path, CG_MEMBERS_LAX | CG_MEMBERS_THREADS, &pids, &n);
+		threads = true;
+	}
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < n; i++)
-		if (kill(pids[i], sig) == 0)
+	for (size_t i = 0; i < n; i++) {
+		pid_t pid = threads && seen ? cg_tid_tgid(pids[i]) : pids[i];
+
+		if (pid <= 0 || (seen && !pid_first(seen, pid)))
+			continue;
+		if (kill(pid, sig) == 0)
 			count++;
+	}
 	return count;
 }
 
 struct signal_walk {
 	int sig, count, err;
+	struct pid_seen *seen; /* NULL: every member */
 };
 
 static int signal_one(const struct cg_hier *h, const char *path, int depth, void *ctx)
 {
 	struct signal_walk *w = ctx;
-	int r = signal_members(h, path, w->sig);
+	int r = signal_members(h, path, w->sig, w->seen);
 
 	if (r >= 0)
 		w->count += r;
@@ -62,17 +106,21 @@ static int signal_one(const struct cg_hier *h, const char *path, int depth, void
 	return 0;
 }
 
-int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig)
+static int signal_tree(const struct cg_hier *h, const char *path, int sig, struct pid_seen *seen)
 {
-	struct signal_walk w = { .sig = sig };
-	int r;
+	struct signal_walk w = { .sig = sig, .seen = seen };
+	int r = cg_walk(h, path, 0, signal_one, &w);
 
-	if (!recursive)
-		return signal_members(h, path, sig);
-	r = cg_walk(h, path, 0, signal_one, &w);
 	if (r < 0)
 		return r;
 	return w.err ? w.err : w.count;
+}
+
+int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig)
+{
+	if (!recursive)
+		return signal_members(h, path, sig, NULL);
+	return signal_tree(h, path, sig, NULL);
 }
 
 /* Poll until the subtree is empty or the deadline passes. */
@@ -642,6 +690,53 @@ int cg_remove_present(const struct cg_layout *l, const struct cg_targets *ts, bo
 	return missing;
 }
 
+/* o->signal to what runs in every target, each process once */
+static int signal_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
+			  struct cg_diag *d)
+{
+	struct pid_seen seen = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; i < ts->n && r >= 0; i++) {
+		const struct cg_target *t = &ts->t[i];
+
+		if (cg_populated(t->hier, t->path) <= 0)
+			continue;
+		r = signal_tree(t->hier, t->path, o->signal, &seen);
+		/* no step for a twin whose processes all had the signal already */
+		if (r > 0)
+			tell(o, CG_REMOVE_SIGNAL, t->hier, t->path, o->signal, r);
+		else if (r < 0)
+			r = cg_diag_fail(d, -r, CG_OP_KILL, t->hier->version,
+					 cg_target_name(t, d->where, sizeof(d->where)),
+					 t->hier->label, "signal");
+	}
+	free(seen.p);
+	return r < 0 ? r : 0;
+}
+
+/* The grace for a target, telling on_wait each second what is left (silence looks hung) */
+static int wait_grace(const struct cg_target *t, const struct cg_remove_opts *o, uint64_t deadline)
+{
+	uint64_t next = cg_now_ns() + NSEC_PER_SEC;
+
+	for (;;) {
+		int r = wait_empty(t->hier, t->path,
+				   o->on_wait && next < deadline ? next : deadline);
+		uint64_t now = cg_now_ns();
+		struct cg_remove_event e = { .what = CG_REMOVE_WAIT,
+					     .hier = t->hier,
+					     .path = t->path };
+
+		if (r != -ETIMEDOUT || !o->on_wait || now >= deadline)
+			return r;
+		e.count = (int)count_members(t->hier, t->path);
+		e.left_ns = deadline - now;
+		o->on_wait(&e, o->ctx);
+		next += NSEC_PER_SEC;
+	}
+}
+
 int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *o,
 		      struct cg_diag *d)
 {
@@ -655,18 +750,9 @@ int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *
 			return r;
 	}
 	if (o->signal) {
-		for (size_t i = 0; i < ts->n; i++) {
-			const struct cg_target *t = &ts->t[i];
-
-			if (cg_populated(t->hier, t->path) <= 0)
-				continue;
-			r = cg_signal(t->hier, t->path, true, o->signal);
-			if (r < 0)
-				return cg_diag_fail(d, -r, CG_OP_KILL, t->hier->version,
-						    cg_target_name(t, d->where, sizeof(d->where)),
-						    t->hier->label, "signal");
-			tell(o, CG_REMOVE_SIGNAL, t->hier, t->path, o->signal, r);
-		}
+		r = signal_targets(ts, o, d);
+		if (r < 0)
+			return r;
 		deadline = cg_now_ns() + o->grace_ns;
 		for (size_t i = 0; i < ts->n; i++) {
 			const struct cg_target *t = &ts->t[i];
@@ -674,7 +760,7 @@ int cg_remove_targets(const struct cg_targets *ts, const struct cg_remove_opts *
 				o->kill_timeout_ns ? o->kill_timeout_ns : CG_KILL_TIMEOUT_NS;
 			int left;
 
-			if (wait_empty(t->hier, t->path, deadline) != -ETIMEDOUT)
+			if (wait_grace(t, o, deadline) != -ETIMEDOUT)
 				continue;
 			left = (int)count_members(t->hier, t->path);
 			r = kill_subtree(t->hier, t->path, freezer_for(o, t->hier), kill_ns, d);

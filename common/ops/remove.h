@@ -11,7 +11,10 @@
 #include "kernel/mount.h"
 #include "kernel/spec.h"
 
-/* Send sig to every process in the cgroup (recursive: its subtree). Returns how many. */
+/*
+ * Send sig to every process in the cgroup (recursive: its subtree). Returns how many.
+ * cg_remove_targets signals each process once across its targets (the twins of a hybrid).
+ */
 int cg_signal(const struct cg_hier *h, const char *path, bool recursive, int sig);
 /*
  * Kill everything in the subtree and wait until it is empty: cgroup.kill where the kernel
@@ -27,6 +30,7 @@ enum cg_remove_step {
 	CG_REMOVE_KILL, /* count processes were still there after the grace and were killed */
 	CG_REMOVE_RMDIR, /* path removed */
 	CG_REMOVE_MOVE, /* count processes (thread: threads) of path's subtree moved to to */
+	CG_REMOVE_WAIT, /* on_wait: count processes still in path's subtree, left_ns of the grace */
 };
 struct cg_remove_event {
 	enum cg_remove_step what;
@@ -35,6 +39,7 @@ struct cg_remove_event {
 	int sig, count;
 	const char *to; /* CG_REMOVE_MOVE: the parent they went to */
 	bool thread; /* CG_REMOVE_MOVE: count is of threads (a v2 threaded cgroup) */
+	uint64_t left_ns; /* CG_REMOVE_WAIT: how long the grace still runs */
 };
 
 struct cg_remove_opts {
@@ -50,7 +55,9 @@ struct cg_remove_opts {
 	/* v1: kill rounds freeze the freezer cgroup of the same path first, where it has one */
 	const struct cg_layout *layout;
 	void (*on_step)(const struct cg_remove_event *e, void *ctx); /* for -v, may be NULL */
-	void *ctx;
+	/* during the grace, about once a second while a target is populated; may be NULL */
+	void (*on_wait)(const struct cg_remove_event *e, void *ctx);
+	void *ctx; /* for both */
 };
 /*
  * Whether a removal may go ahead, touching nothing: -EINVAL for a request that is refused

@@ -36,3 +36,28 @@ def label_value(n):
     except UnicodeDecodeError:
         pass
     return table(n), True
+
+
+def json_value(n):
+    """The JSON string of name n (bytes), decoded: \\\\ for a backslash, \\xNN per byte of no
+    UTF-8, every other character itself."""
+    out = ""
+    for c in n.decode("utf-8", "surrogateescape"):
+        if 0xDC80 <= ord(c) <= 0xDCFF:
+            out += "\\x%02x" % (ord(c) - 0xDC00)
+        elif c == "\\":
+            out += "\\\\"
+        else:
+            out += c
+    return out
+
+
+def unescape(s):
+    """The bytes of a name from its escaped text (the table's, a label's or JSON's): \\xNN a
+    byte, \\t \\n \\r, \\\\ a backslash; anything else is itself."""
+    import re
+
+    one = {b"t": b"\t", b"n": b"\n", b"r": b"\r", b"\\": b"\\"}
+    return re.sub(rb"\\(x[0-9a-f]{2}|[tnr\\])",
+                  lambda m: one.get(m.group(1)) or bytes([int(m.group(1)[1:], 16)]),
+                  s.encode("utf-8"))

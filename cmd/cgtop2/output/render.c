@@ -311,8 +311,10 @@ static bool q_special(enum quoting q, unsigned char c)
  * word (the events' lines): the same, and a space is \x20, so that a line splits at blanks
  * alike whatever the names. A CSV field holds the table's text, quoted as CSV quotes ("", the
  * caller quoting the field): two names that differ in a control byte stay two (label values:
- * metrics.c). JSON: control characters \u00XX, invalid UTF-8
- * U+FFFD (JSON strings are Unicode), \" \\.
+ * metrics.c). JSON: the string, once decoded, is the name with \\ for a backslash and \xNN
+ * for a byte of no valid UTF-8 (JSON strings are Unicode, and U+FFFD made two names one), the
+ * table's escapes for those two, reversed alike; control characters are JSON's \u00XX (JSON
+ * keeps them), \" a quote.
  */
 void put_name(struct out *o, const char *name, enum quoting q)
 {
@@ -366,8 +368,12 @@ void put_name(struct out *o, const char *name, enum quoting q)
 			n = (size_t)snprintf(
 				esc, sizeof(esc), "\\u%04x",
 				len == 1 ? *s : (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f));
-		} else if (!len || ctl) {
-			n = (size_t)snprintf(esc, sizeof(esc), "\xef\xbf\xbd");
+		} else if (!len) {
+			/* JSON: the table's \xNN as text; U+FFFD would make two names one */
+			n = (size_t)snprintf(esc, sizeof(esc), "\\\\x%02x", *s);
+		} else if (q == Q_JSON && *s == '\\') {
+			/* a backslash of the name is \\ in the text, so that \xNN is only ever a byte */
+			n = (size_t)snprintf(esc, sizeof(esc), "\\\\\\\\");
 		} else {
 			n = (size_t)snprintf(esc, sizeof(esc), "\\%c", *s);
 		}
