@@ -10,6 +10,7 @@
 
 #include "cgroups/owner.h"
 #include "kernel/spec.h"
+#include "ops/guard.h"
 #include "tool.h"
 
 /* what to run instead, for the tool's refusal line: into buf */
@@ -32,9 +33,11 @@ static inline int tool_owner_check(const struct cg_targets *ts, bool force, bool
 		char name[PATH_MAX + 2], desc[512], how[1024];
 		char qname[4 * sizeof(name)], qdesc[4 * sizeof(desc)];
 		struct cg_diag d = { 0 };
+		/* the rule is the guard's, which the screen's actions go through too */
+		int r = cg_guard_owner(t, &o, &d);
+		size_t len;
 
-		if (cg_owner_get(t, &o) < 0 || o.kind == CG_OWNER_NONE ||
-		    o.kind == CG_OWNER_OUTSIDE)
+		if (o.kind == CG_OWNER_NONE || o.kind == CG_OWNER_OUTSIDE)
 			continue;
 		cg_target_name(t, name, sizeof(name));
 		cg_owner_describe(&o, desc, sizeof(desc));
@@ -44,13 +47,11 @@ static inline int tool_owner_check(const struct cg_targets *ts, bool force, bool
 			       cg_quote(desc, qdesc, sizeof(qdesc)),
 			       o.kind == CG_OWNER_SYSTEMD && force ? ": going ahead (--force)"
 								   : "");
-		if (o.kind != CG_OWNER_SYSTEMD || force)
+		if (!r || force)
 			continue;
-		cg_diag_say(
-			&d, EPERM, name, t->hier->label, "refused",
-			"inside %s unit %s, which is not delegated: that manager is the single writer of its cgroups and may undo this; %s, or pass --force",
-			o.user_manager ? "a user's systemd's" : "systemd's", o.unit,
-			hint(t, &o, ctx, how, sizeof(how)));
+		len = strlen(d.why);
+		snprintf(d.why + len, sizeof(d.why) - len, "; %s, or pass --force",
+			 hint(t, &o, ctx, how, sizeof(how)));
 		fflush(stdout);
 		tool_report(&d, -EPERM);
 		return TOOL_EXIT_USAGE;

@@ -488,6 +488,33 @@ test_hybrid_bare_path_twins() {
 	assertContains ":PATH: pids where it was" "$cg" ":pids:/$S/dst"
 }
 
+# hybrid: another cgroup's directory bind-mounted over the pids twin's path. The write there
+# lands in the other cgroup, whose listing (read at the twin's path) lists the process: only
+# /proc/PID/cgroup tells, as cgexec2 reads it. The old code said "moved 1 process" and exited 0
+# with the process in the other cgroup, out of the limit's reach.
+test_hybrid_twin_overmounted() {
+	cgk_need_root || return 0
+	[ "$(cgk_layout)" = hybrid ] || { cgk_skip "a bare PATH has twins only on a hybrid layout ($(cgk_layout))"; return; }
+	cgk_need_v1 pids || return 0
+	can_unshare || return
+	local p pids=$(cgk_mnt pids)
+	sandbox unified || { fail "sandbox"; return; }
+	"$CGKIT_BIN/cgcreate2" -p -r pids.max=5 "/$S/x" || { fail "cgcreate2"; return; }
+	mkdir "$pids/$S/other" || { fail "mkdir other"; return; }
+	sleep 600 &
+	p=$!
+	KIDS+=($p)
+	# in a mount namespace of its own: the mount ends with it on every path, and no other
+	# namespace gets a copy that could keep it busy
+	cgk_capture unshare -m --propagation private sh -c 'mount --bind "$1" "$2" && exec "$3" -v -g "$4" "$5"' \
+		sh "$pids/$S/other" "$pids/$S/x" "$M" "/$S/x" "$p"
+	assertEquals "exit ($out)" 1 "$rc"
+	assertContains "names the twin and what /proc says" "$err" \
+		"cgroup /$S/x ($(label_of pids)): verify: process $p did not arrive: /proc says it is in /$S/other"
+	assertNotContains "no success claimed" "$out" "moved 1 process"
+	assertEquals "where it landed" "/$S/other" "$(cgk_cgroup_of "$p" pids)"
+}
+
 # A fork storm at pids.max=300, drained with --freeze: the destination is held frozen during
 # the moves, so the moved processes cannot fork there and starve the later cgroup.procs writes
 # (cgroup_threadgroup_rwsem): seconds, where the old code moved 143 of 283 in 30 s and gave up

@@ -1328,6 +1328,131 @@ test_action_refused_unprivileged() {
 	return 0
 }
 
+# cgtop2 in a cgroup namespace rooted at $NSROOT (a cgroup2 directory of the test's), in /a/me
+# there, and in a mount namespace where /sys/fs/cgroup holds that cgroup2 alone (the host's
+# hierarchies detached, cgroup2 mounted inside the cgroup namespace: its / is $NSROOT). The screen's / is then the test's cgroup: an X on it
+# that got through could reach nothing but the test's processes, never the machine's.
+ns_wrapper() {
+	printf '%s\n' '#!/bin/sh' 'echo $$ >"$NSROOT/cgroup.procs" || exit 97' \
+		'exec unshare -C -m --propagation private sh -c '"'"'
+	umount -l /sys/fs/cgroup && mount -t tmpfs cgkit-ns /sys/fs/cgroup && mkdir /sys/fs/cgroup/unified &&
+		mount -t cgroup2 none /sys/fs/cgroup/unified || exit 98
+	echo $$ >/sys/fs/cgroup/unified/a/me/cgroup.procs || exit 99
+	exec "$@"'"'"' sh "$CGTOP" "$@"' >"$_cgk_tmp/nsrun"
+	chmod +x "$_cgk_tmp/nsrun"
+}
+
+# Select row $1 (0: the first) and check that it is cgroup $2.
+select_row() {
+	local i
+	key Home
+	for i in $(seq 1 "$1"); do key Down; done
+	pane_wait "^line $(($1 + 1)) of " || fail "select $2: $(status)"
+	assertEquals "selected" "$2" "$(selected)"
+}
+
+# Nothing happened in the namespace: cgtop2 and the three sleepers alive where they were, no
+# cgroup frozen ($1 names the step in failures).
+untouched() {
+	local c
+	kill -0 "$(cat "$F.pid")" 2>/dev/null || fail "$1: cgtop2 is gone"
+	assertEquals "$1: cgtop2 where it was" "/$S/ns/a/me" "$(cgk_cgroup_of "$(cat "$F.pid")" unified)"
+	for c in "" /a /a/me; do
+		assertEquals "$1: /ns$c not frozen" 0 "$(cat "$U/ns$c/cgroup.freeze")"
+		assertEquals "$1: /ns$c: its sleeper alive" 1 "$(grep -c "^$(cat "$_cgk_tmp/sleeper${c//\//_}")\$" "$U/ns$c/cgroup.procs")"
+	done
+}
+
+# Every action of the screen against the targets the guard refuses (common/guard.c, the tools'
+# rules): the root, cgtop2's own cgroup, an ancestor of it (freeze, signal, kill; a limit on the
+# root), and a systemd unit's cgroup that is not delegated (a fixture runtime directory makes
+# systemd "run": each action, the move into it too). Each is refused at the key, on the status
+# line, with no question asked, and nothing is frozen, signalled or killed. The old screen
+# killed cgtop2 with X on its ancestor and froze it with f on its own cgroup.
+test_action_guard() {
+	setup_sandbox || return 0
+	[ "$V" = unified ] || { cgk_skip "the guard's test runs cgtop2 in a cgroup namespace of cgroup2 ($(cgk_layout))"; return 0; }
+	[ -e "$U/cgroup.freeze" ] || { cgk_skip "no cgroup.freeze in this kernel (5.2+)"; return 0; }
+	cgk_need_prog unshare "cgroup and mount namespaces" || return 0
+	unshare -C -m --propagation private true 2>/dev/null ||
+		{ cgk_skip "cannot make cgroup and mount namespaces here (unshare -C -m fails)"; return 0; }
+	local c p rt=$_cgk_tmp/systemd-runtime tool=$T
+	mkdir -p "$U/ns/a/me" "$U/ns/u.service" "$rt"
+	for c in "" /a /a/me; do
+		sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 600' _ "$U/ns$c" &
+		disown $!
+		echo $! >"$_cgk_tmp/sleeper${c//\//_}"
+		within 30 procs_more "$U/ns$c" 0 || fail "the sleeper of /ns$c did not start"
+	done
+	ns_wrapper
+	T=$_cgk_tmp/nsrun ENV="NO_COLOR=1 NSROOT=$U/ns CGTOP=$tool CGKIT_SYSTEMD_RUNTIME=$rt" \
+		start -d 0.3 -p / && {
+		pane_wait "^/u\.service " || fail "start: $(pane) $(cat "$F.err")"
+		p=$(cat "$F.pid")
+		# where it runs, before any key: one cgroup2 mount and no v1 one, its / the test's
+		if [ "$(cgk_cgroup_of "$p" unified)" != "/$S/ns/a/me" ] ||
+			grep -q ' - cgroup ' "/proc/$p/mountinfo"; then
+			fail "cgtop2 is not in the namespace: $(cat "/proc/$p/cgroup" "/proc/$p/mountinfo")"
+			key q
+			return 0
+		fi
+		select_row 0 /
+		for c in f X x L; do
+			key "$c"
+			pane_wait "^refused: cgroup / \(unified\): [a-z ]+: the root of the hierarchy or cgroup namespace: never acted on as a whole" ||
+				fail "$c on /: $(status)"
+			untouched "$c on /"
+		done
+		select_row 2 /a/me
+		key f
+		pane_wait "^refused: cgroup /a/me \(unified\): freeze: the subtree holds cgtop2 itself \(it runs in /a/me\): it would freeze too" ||
+			fail "f on its own cgroup: $(status)"
+		key X
+		pane_wait "^refused: cgroup /a/me \(unified\): kill: the subtree holds cgtop2 itself \(it runs in /a/me\): it would be killed too" ||
+			fail "X on its own cgroup: $(status)"
+		key x
+		pane_wait "^refused: cgroup /a/me \(unified\): signal: the subtree holds cgtop2 itself \(it runs in /a/me\): it would be signalled too" ||
+			fail "x on its own cgroup: $(status)"
+		untouched "its own cgroup"
+		select_row 1 /a
+		for c in f X x; do
+			key "$c"
+			pane_wait "^refused: cgroup /a \(unified\): [a-z]+: the subtree holds cgtop2 itself \(it runs in /a/me\)" ||
+				fail "$c on its ancestor: $(status)"
+			untouched "$c on its ancestor"
+		done
+		select_row 3 /u.service
+		for c in f X x L; do
+			key "$c"
+			pane_wait "^refused: cgroup /u\.service \(unified\): [a-z ]+: inside systemd's unit u\.service, which is not delegated" ||
+				fail "$c on a unit's cgroup: $(status)"
+		done
+		# the move: the sleeper of /a marked, sent to the unit's cgroup
+		select_row 1 /a
+		key Enter
+		pane_wait "│ 1 process of its own +│" || fail "the pane: $(pane)"
+		key Tab M
+		pane_wait "^Move process [0-9]+ to cgroup: /a_" || fail "M: the editor: $(status)"
+		key BSpace BSpace /u.service Enter
+		pane_wait "^refused: cgroup /u\.service \(unified\): move a process: inside systemd's unit u\.service, which is not delegated" ||
+			fail "M into a unit's cgroup: $(status)"
+		assertEquals "nothing moved" "" "$(cat "$U/ns/u.service/cgroup.procs")"
+		untouched "the unit's cgroup"
+		# not refused: a limit where cgtop2 runs is the user's to set (no controller here)
+		key Escape
+		select_row 2 /a/me
+		key L
+		pane_gone "the subtree holds cgtop2" 3 || fail "L on its own cgroup: $(status)"
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	for c in "" /a /a/me; do
+		kill -9 "$(cat "$_cgk_tmp/sleeper${c//\//_}")" 2>/dev/null
+	done
+	sleeps_kill "$U/ns/a/me"
+	return 0
+}
+
 # --read-only: no action offered (the help lists none) or done.
 test_read_only() {
 	setup_sandbox || return 0

@@ -15,6 +15,7 @@
 #include "base/cleanup.h"
 #include "base/clock.h"
 #include "cgroups/freeze.h"
+#include "guard.h"
 #include "migrate.h"
 #include "base/parse.h"
 #include "remove.h"
@@ -54,6 +55,21 @@ static int targets(const struct cg_layout *l, const char *spec, struct cg_target
 		    : cg_diag_fail(d, -fd, CG_OP_OPEN, ts->t[0].hier->version, where,
 				   ts->t[0].hier->label, "open");
 	cg_targets_clear(ts);
+	return r;
+}
+
+/*
+ * The targets of spec, which the guard lets v act on (guard.h: the root, the subtree holding
+ * this process, a systemd unit not delegated are refused, as the tools refuse them): 0 or
+ * -errno with d filled and nothing in ts.
+ */
+static int guarded(const struct cg_layout *l, const char *spec, enum cg_guard_verb v,
+		   struct cg_targets *ts, struct cg_diag *d)
+{
+	int r = targets(l, spec, ts, d);
+
+	if (r == 0 && (r = cg_guard_all(ts, v, 0, d)) < 0)
+		cg_targets_clear(ts);
 	return r;
 }
 
@@ -125,13 +141,20 @@ static int find_freezer(const struct cg_layout *l, const struct cg_targets *ts,
 			struct cg_freezer *f, struct cg_diag *d)
 {
 	char where[PATH_MAX + 2];
+	int r;
 
 	if (!ts->t[0].path[0]) {
 		cg_path_display("", where, sizeof(where));
 		return cg_diag_say(d, EINVAL, where, ts->t[0].hier->label, "freeze",
 				   "the root cgroup has no freezer");
 	}
-	return cg_freezer_find(l, &ts->t[0], f, d);
+	r = cg_freezer_find(l, &ts->t[0], f, d);
+	if (r < 0)
+		return r;
+	/* on v1 the freezer's own hierarchy decides whether it holds this process */
+	return cg_guard(
+		&(struct cg_target){ .hier = (struct cg_hier *)f->hier, .path = (char *)f->path },
+		CG_GUARD_FREEZE, 0, d);
 }
 
 static int may_set(const struct cg_layout *l, const char *path, struct cg_diag *d)
@@ -175,6 +198,12 @@ static int may_set(const struct cg_layout *l, const char *path, struct cg_diag *
 	return first;
 }
 
+static const enum cg_guard_verb guard_verb[CG_ACT_N] = {
+	[CG_ACT_FREEZE] = CG_GUARD_FREEZE, [CG_ACT_SIGNAL] = CG_GUARD_SIGNAL,
+	[CG_ACT_KILL] = CG_GUARD_KILL,	   [CG_ACT_SET] = CG_GUARD_SET,
+	[CG_ACT_MOVE] = CG_GUARD_MOVE,
+};
+
 int cg_act_may(const struct cg_layout *l, const char *path, enum cg_act act, struct cg_diag *d)
 {
 	struct cg_targets ts = { 0 };
@@ -182,11 +211,16 @@ int cg_act_may(const struct cg_layout *l, const char *path, enum cg_act act, str
 	const struct cg_hier *h;
 	int r;
 
-	if (act == CG_ACT_SET)
-		return may_set(l, path, d);
-	r = targets(l, path, &ts, d);
+	if ((unsigned)act >= CG_ACT_N)
+		return -EINVAL;
+	/* the guard's refusals come before the kernel's: what is refused is never asked y/n */
+	r = guarded(l, path, guard_verb[act], &ts, d);
 	if (r < 0)
 		return r;
+	if (act == CG_ACT_SET) {
+		cg_targets_clear(&ts);
+		return may_set(l, path, d);
+	}
 	h = ts.t[0].hier;
 	switch (act) {
 	case CG_ACT_FREEZE:
@@ -225,7 +259,7 @@ int cg_act_may(const struct cg_layout *l, const char *path, enum cg_act act, str
 static int freezer_of(const struct cg_layout *l, const char *path, struct cg_targets *ts,
 		      struct cg_freezer *f, struct cg_diag *d)
 {
-	int r = targets(l, path, ts, d);
+	int r = guarded(l, path, CG_GUARD_FREEZE, ts, d);
 
 	if (r < 0)
 		return r;
@@ -274,7 +308,7 @@ int cg_act_signal(const struct cg_layout *l, const char *path, int sig, struct c
 {
 	struct cg_targets ts = { 0 };
 	char where[PATH_MAX + 2];
-	int r = targets(l, path, &ts, d);
+	int r = guarded(l, path, CG_GUARD_SIGNAL, &ts, d);
 
 	if (r < 0)
 		return r;
@@ -293,7 +327,7 @@ int cg_act_signal(const struct cg_layout *l, const char *path, int sig, struct c
 int cg_act_kill(const struct cg_layout *l, const char *path, struct cg_diag *d)
 {
 	struct cg_targets ts = { 0 };
-	int r = targets(l, path, &ts, d);
+	int r = guarded(l, path, CG_GUARD_KILL, &ts, d);
 
 	if (r < 0)
 		return r;
@@ -326,7 +360,7 @@ int cg_act_set(const struct cg_layout *l, const char *path, const char *assignme
 	dot = strchr(set.v[0].file, '.');
 	snprintf(spec, sizeof(spec), "%.*s:%s", (int)(dot - set.v[0].file), set.v[0].file, path);
 	/* the controller's own hierarchy, and the cgroup there must exist: nothing is made */
-	r = targets(l, spec, &ts, d);
+	r = guarded(l, spec, CG_GUARD_SET, &ts, d);
 	if (r == 0)
 		r = cg_setup_route_all(l, &ts, &set, false, d);
 	if (r == 0)
@@ -343,7 +377,7 @@ int cg_act_move(const struct cg_layout *l, pid_t pid, const char *path, struct c
 	const struct cg_move_opts o = { 0 };
 	struct cg_move m = { .id = pid };
 	char where[PATH_MAX + 2];
-	int r = targets(l, path, &ts, d);
+	int r = guarded(l, path, CG_GUARD_MOVE, &ts, d);
 
 	if (r < 0)
 		return r;

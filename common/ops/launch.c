@@ -82,50 +82,6 @@ int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d)
 	return 0;
 }
 
-/* 1 with the first target pid is not in (and where it is instead), 0 when it is in all. */
-static int misplaced(const struct cg_targets *t, const char *text, size_t *first_bad,
-		     char **ret_actual)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		_cleanup_free_ char *cur = NULL;
-		int r = cg_kparse_proc_cgroup(text, t->t[i].hier, &cur);
-
-		if (r < 0 && r != -ENOENT)
-			return r;
-		if (r == 0 && !strcmp(cur, t->t[i].path))
-			continue;
-		*first_bad = i;
-		if (ret_actual)
-			*ret_actual = r == 0 ? TAKE_PTR(cur) : NULL;
-		return 1;
-	}
-	return 0;
-}
-
-int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d)
-{
-	_cleanup_free_ char *text = NULL, *actual = NULL;
-	char where[PATH_MAX + 2];
-	size_t bad = 0;
-	int r;
-
-	r = cg_task_cgroups(pid, 0, &text);
-	if (r < 0)
-		return cg_diag_fail(d, -r, CG_OP_READ, 0, "", "", "verify /proc/%d/cgroup",
-				    pid ? (int)pid : (int)getpid());
-	r = misplaced(t, text, &bad, &actual);
-	if (r < 0)
-		return cg_diag_fail(d, -r, CG_OP_READ, 0, "", "", "parse /proc/%d/cgroup",
-				    pid ? (int)pid : (int)getpid());
-	if (r == 0)
-		return 0;
-	return cg_diag_say(d, EXDEV, cg_target_name(&t->t[bad], where, sizeof(where)),
-			   t->t[bad].hier->label, "verify placement",
-			   "/proc/%d/cgroup says the process is in %s%s",
-			   pid ? (int)pid : (int)getpid(),
-			   actual ? "/" : "no cgroup of this hierarchy", actual ? actual : "");
-}
-
 /*
  * Move pid into every target it is not in yet. The write comes first: to where the process is
  * already, the kernel migrates nothing, and that is cheaper than reading /proc/PID/cgroup

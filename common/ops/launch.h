@@ -20,12 +20,6 @@
 int cg_targets_check_placeable(const struct cg_targets *t, struct cg_diag *d);
 
 /*
- * Is pid in every target? Reads /proc/PID/cgroup once (0: the calling process).
- * -EXDEV with the expected and the actual cgroup in d when one differs.
- */
-int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d);
-
-/*
  * Move the calling process (all its threads) into every target, then verify
  * /proc/self/cgroup: after this an exec runs nowhere else. On failure the process may be in
  * some of the targets already; nothing has been exec'd.

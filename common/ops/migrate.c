@@ -20,6 +20,7 @@
 #include "kernel/file.h"
 #include "base/parse.h"
 #include "kernel/proc.h"
+#include "base/kparse.h"
 
 /* the membership file of path's cgroup, opened beneath it */
 static int membership_open(const struct cg_hier *h, const char *path, bool thread, int flags)
@@ -119,6 +120,87 @@ static void check_missing(const struct cg_target *t, size_t ti, bool thread, str
 	fail(m, CG_STEP_CHECK, r < 0 ? r : -EXDEV, ti);
 	free(m->seen);
 	m->seen = r == 0 ? TAKE_PTR(now) : NULL;
+}
+
+/*
+ * The first target tid (of pid; 0: the process) is not in, 1, with where it is instead (NULL:
+ * in no cgroup of that hierarchy); 0 when it is in all; -errno when /proc could not tell.
+ */
+static int misplaced(const struct cg_targets *t, pid_t pid, pid_t tid, size_t *first_bad,
+		     char **ret_actual)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = cg_task_cgroups(pid, tid, &text);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < t->n; i++) {
+		_cleanup_free_ char *cur = NULL;
+
+		r = cg_kparse_proc_cgroup(text, t->t[i].hier, &cur);
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r == 0 && !strcmp(cur, t->t[i].path))
+			continue;
+		*first_bad = i;
+		*ret_actual = r == 0 ? TAKE_PTR(cur) : NULL;
+		return 1;
+	}
+	return 0;
+}
+
+int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d)
+{
+	_cleanup_free_ char *actual = NULL;
+	char where[PATH_MAX + 2];
+	size_t bad = 0;
+	int r = misplaced(t, pid, 0, &bad, &actual);
+
+	if (r < 0)
+		return cg_diag_fail(d, -r, CG_OP_READ, 0, "", "", "verify /proc/%d/cgroup",
+				    pid ? (int)pid : (int)getpid());
+	if (r == 0)
+		return 0;
+	return cg_diag_say(d, EXDEV, cg_target_name(&t->t[bad], where, sizeof(where)),
+			   t->t[bad].hier->label, "verify placement",
+			   "/proc/%d/cgroup says the process is in %s%s",
+			   pid ? (int)pid : (int)getpid(),
+			   actual ? "/" : "no cgroup of this hierarchy", actual ? actual : "");
+}
+
+/* where m's task is by /proc: 1 misplaced (m failed), 0 in every target, -errno unknown */
+static int landed(const struct cg_targets *t, bool thread, struct cg_move *m)
+{
+	pid_t pid = thread ? cg_tid_tgid(m->id) : m->id, tid = thread ? m->id : 0;
+	_cleanup_free_ char *actual = NULL;
+	size_t bad = 0;
+	int r = pid > 0 ? misplaced(t, pid, tid, &bad, &actual) : -ESRCH;
+
+	if (r == 1) {
+		fail(m, CG_STEP_CHECK, -EXDEV, bad);
+		free(m->seen);
+		m->seen = TAKE_PTR(actual);
+	}
+	return r;
+}
+
+/*
+ * A target's path may not be the cgroup its directory is (another cgroup's directory mounted
+ * over it: its listing is then the other one's and lists the id), so once a call the kernel is
+ * asked where the first task that arrived is, on every target. Every write went through the
+ * same files, so one task in place answers for all; one misplaced, and each is asked.
+ */
+static void check_landed(const struct cg_targets *t, bool thread, struct cg_move *m, size_t n)
+{
+	size_t k = 0;
+	int r = -ESRCH;
+
+	for (; k < n && r < 0; k++)
+		if (m[k].state == CG_MOVE_PENDING)
+			r = landed(t, thread, &m[k]);
+	for (; r == 1 && k < n; k++)
+		if (m[k].state == CG_MOVE_PENDING)
+			landed(t, thread, &m[k]);
 }
 
 /*
@@ -252,6 +334,8 @@ int cg_move_many(const struct cg_targets *t, const struct cg_move_opts *o, struc
 		if (m[k].state == CG_MOVE_PENDING &&
 		    !cg_pids_contain(j.lists[0], j.nlists[0], m[k].id))
 			check_missing(&t->t[0], 0, o->thread, &m[k]);
+	if (t->n && !o->no_verify)
+		check_landed(t, o->thread, m, n);
 	for (size_t k = 0; k < n; k++) {
 		switch (m[k].state) {
 		case CG_MOVE_PENDING:
@@ -336,7 +420,7 @@ int cg_move_diag(const struct cg_targets *t, const struct cg_move_opts *o, const
 		if (m->seen)
 			return cg_diag_say(
 				d, EXDEV, where, tg->hier->label, "verify",
-				"%s %d did not arrive: /proc says it is in /%s (moved again meanwhile?)",
+				"%s %d did not arrive: /proc says it is in /%s (moved again meanwhile, or another cgroup mounted over this path?)",
 				kind, (int)m->id, m->seen);
 		return cg_diag_fail(d, -m->err, CG_OP_READ, tg->hier->version, where,
 				    tg->hier->label, "verify %s %d", kind, (int)m->id);

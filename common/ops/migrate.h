@@ -24,6 +24,14 @@ int cg_attach_fd(int fd, pid_t id);
 /* Open + move + close, with a diagnostic naming the cgroup and the rule on failure. */
 int cg_attach(const struct cg_hier *h, const char *path, pid_t id, bool thread, struct cg_diag *d);
 
+/*
+ * Is pid in every target? Reads /proc/PID/cgroup once (0: the calling process). -EXDEV with
+ * the expected and the actual cgroup in d when one differs: the kernel's word on where a
+ * process is, which no listing of the target gives when another cgroup's directory is mounted
+ * over the target's path (a listing read there is the other cgroup's).
+ */
+int cg_placement_verify(const struct cg_targets *t, pid_t pid, struct cg_diag *d);
+
 /* Is id in the sorted vector v (NULL when n is 0)? */
 bool cg_pids_contain(const pid_t *v, size_t n, pid_t id);
 

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "kernel/file.h"
 #include "cgroups/freeze.h"
+#include "guard.h"
 #include "drain.h"
 #include "migrate.h"
 #include "base/parse.h"
@@ -441,22 +442,16 @@ static int check_parent(const struct cg_hier *h, const char *path, struct cg_dia
 int cg_remove_check(const struct cg_hier *h, const char *path, const struct cg_remove_opts *o,
 		    struct cg_diag *d)
 {
-	_cleanup_free_ char *mine = NULL, *busy = NULL;
+	_cleanup_free_ char *busy = NULL;
 	char buf[PATH_MAX + 2];
-	size_t len = strlen(path);
 	int r;
 
 	disp(path, buf, sizeof(buf));
-	if (!*path)
-		return cg_diag_say(d, EINVAL, buf, h->label, "remove",
-				   "the hierarchy root cannot be removed%s",
-				   o->signal ? ", and what runs in it is never signalled" : "");
-	/* stopping or emptying the cgroup this very process is in would end it half-way */
-	if (cg_pid_cgroup(h, getpid(), 0, &mine) == 0 && !strncmp(mine, path, len) &&
-	    (!mine[len] || mine[len] == '/'))
-		return cg_diag_say(d, EINVAL, buf, h->label, "remove",
-				   "the subtree holds %s itself (it runs in /%s)",
-				   program_invocation_short_name, mine);
+	/* the owner rule is the tool's (cgcreate2 -v says it, --force passes it) */
+	r = cg_guard(&(struct cg_target){ .hier = (struct cg_hier *)h, .path = (char *)path },
+		     o->signal ? CG_GUARD_REMOVE_KILL : CG_GUARD_REMOVE, CG_RULE_OWNER, d);
+	if (r < 0)
+		return r;
 	r = cg_has_children(h, path);
 	if (r < 0)
 		return cg_diag_fail(d, -r, CG_OP_RMDIR, h->version, buf, h->label, "remove");
