@@ -539,6 +539,32 @@ test_exec_release_agent() {
 	assertTrue "the watched cgroup stays" "[ -d '$u/jobs' ]"
 }
 
+# issue 40: standard output is the event stream alone (-F json | jq): a command's own output
+# goes to standard error
+test_exec_output_to_stderr() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_prog python3 "to parse the JSON stream" || return 0
+	local u res
+	u=$(cgk_sandbox unified)
+	mkdir "$u/hk"
+	watch_start --timeout=60 -n 2 -F json --events=created \
+		--exec='echo "hook says $CGROUP"; echo "{\"event\": \"forged\"}"' "/$S/hk" || return
+	mkdir "$u/hk/a"
+	mkdir "$u/hk/b"
+	watch_end 60 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	res=$(python3 -c '
+import json, sys
+evs = [json.loads(l) for l in open(sys.argv[1])]
+assert sorted(e["event"] for e in evs) == ["created", "created"], evs
+assert sorted(e["cgroup"] for e in evs) == [sys.argv[2] + "/a", sys.argv[2] + "/b"], evs
+print("ok")' "$_cgk_tmp/ev.out" "/$S/hk" 2>&1)
+	assertEquals "stdout holds the events only: $ev" ok "$res"
+	assertContains "the hook's text on stderr" "$everr" "hook says /$S/hk/a"
+	assertContains "the hook's text on stderr" "$everr" "hook says /$S/hk/b"
+}
+
 # ---- PSI triggers ---------------------------------------------------------------------------
 
 test_psi_usage() {

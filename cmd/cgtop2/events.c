@@ -322,6 +322,8 @@ static void job_start(struct ctx *c, struct job *j)
 		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 		posix_spawn_file_actions_init(&fa);
 		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+		/* standard output is the event stream (-F json | jq): a command's text goes to stderr */
+		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
 		r = posix_spawn(&j->pid, "/bin/sh", &fa, &at, argv, env);
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&at);
