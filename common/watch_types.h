@@ -26,6 +26,11 @@ enum cg_watch_kind {
 	CG_EV_THRESHOLD,
 	CG_EV_THROTTLED,
 	CG_EV_PRESSURE,
+	/*
+	 * a cgroup that appeared while the watcher was out of file descriptors or inotify watches:
+	 * what of it could not be watched is not (always reported, whatever kinds were asked)
+	 */
+	CG_EV_UNWATCHED,
 	CG_EV_N
 };
 
@@ -77,6 +82,9 @@ struct cg_watch_event {
 	 * its stall time in microseconds, count the wake-ups since the last event */
 	const struct cg_psi_trigger *trigger;
 	double avg10, avg60;
+	/* unwatched: the limit reached, "open_files" (ulimit -n), "file_max" (fs.file-max) or
+	 * "inotify_watches" (fs.inotify.max_user_watches) */
+	const char *limit;
 };
 
 /* One --memory-threshold: a cgroup path (normalized, "" the root) and a size in bytes. */

@@ -599,6 +599,40 @@ pressure_fds() {
 	echo $n
 }
 
+# issue 40: a user who can make cgroups in the watched subtree runs root's watcher out of file
+# descriptors (a PSI trigger holds one per cgroup): it keeps what it holds, says the first cgroup
+# it cannot watch once on stderr, each as an unwatched event, and goes on reporting.
+test_out_of_fds_goes_on() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_unwrapped "valgrind needs fds of its own below ulimit -n" || return 0
+	local u i n
+	u=$(cgk_sandbox unified)
+	[ -e "$u/cpu.pressure" ] || { cgk_skip "no cpu.pressure in cgroup2 (CONFIG_PSI off or psi=0)"; return 0; }
+	mkdir "$u/fd"
+	bash -c 'ulimit -n 60 && exec "$@"' _ "$T" -v --events=pressure,created \
+		--psi-trigger=cpu:some:1s:2s "/$S/fd" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -qs watching "$_cgk_tmp/ev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/ev.err")"; return 1; }
+	for i in $(seq 1 80); do mkdir "$u/fd/c$i"; done
+	# the events come in order: the last one's line means all were taken in
+	cgk_wait_for grep -q "/$S/fd/c80 unified created" "$_cgk_tmp/ev.out" ||
+		fail "hung: no created event of c80: $(tail -n 3 "$_cgk_tmp/ev.err")"
+	# c1, watched before the limit, still reports what happens in it
+	mkdir "$u/fd/c1/after"
+	cgk_wait_for grep -q "/$S/fd/c1/after unified created" "$_cgk_tmp/ev.out" ||
+		fail "nothing reported after the limit: $(tail -n 3 "$_cgk_tmp/ev.err")"
+	assertTrue "still running: $(cat "$_cgk_tmp/ev.err")" "kill -0 $_watch"
+	assertEquals "the limit said once: $(cat "$_cgk_tmp/ev.err")" 1 "$(grep -c 'not watched: out of file descriptors (ulimit -n)' "$_cgk_tmp/ev.err")"
+	assertEquals "nothing else on stderr: $(cat "$_cgk_tmp/ev.err")" 2 "$(wc -l <"$_cgk_tmp/ev.err")"
+	n=$(grep -c " unified unwatched limit=open_files$" "$_cgk_tmp/ev.out")
+	assertTrue "unwatched events: $n" "[ $n -ge 1 ]"
+	assertTrue "the first cgroups are watched: $n of 81 not" "[ $n -lt 81 ]"
+	assertEquals "each cgroup said once" "" "$(awk '$4 == "unwatched" { if (seen[$2]++) print $2 }' "$_cgk_tmp/ev.out")"
+	assertEquals "c1 is watched" 0 "$(count_ev "/$S/fd/c1" unified unwatched)"
+	assertEquals "every cgroup created is reported" 81 "$(grep -c " unified created$" "$_cgk_tmp/ev.out")"
+}
+
 # Three busy threads on two CPUs in one cgroup: the kernel's trigger fires within its window
 # (an unprivileged trigger, as root here lacks CAP_SYS_RESOURCE, is checked every 2 s by the
 # kernel's averaging work: one period of slack); an idle cgroup beside it fires nothing; the

@@ -71,6 +71,7 @@ struct ctx {
 	/* over all jobs: what waits, and what the global bound refused (said once, then summed) */
 	size_t queued, queued_bytes;
 	uint64_t refused;
+	bool unwatched_said; /* the first unwatched event's line on stderr: said once */
 };
 
 extern char **environ;
@@ -87,7 +88,8 @@ static void now_times(char *iso, size_t size, char *keys, size_t keys_size)
 
 static bool is_counter(enum cg_watch_kind k)
 {
-	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE;
+	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE &&
+	       k != CG_EV_UNWATCHED;
 }
 
 static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when,
@@ -122,6 +124,8 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 				   ",\"usage\":%" PRIu64 ",\"threshold\":%" PRIu64
 				   ",\"direction\":\"%s\"",
 				   ev->usage, ev->threshold, ev->above ? "above" : "below");
+		if (ev->limit)
+			out_printf(o, ",\"limit\":\"%s\"", ev->limit);
 		if (ev->kind == CG_EV_PRESSURE)
 			out_printf(o,
 				   ",\"resource\":\"%s\",\"kind\":\"%s\",\"stall_us\":%" PRIu64
@@ -146,6 +150,8 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 			   cg_psi_res_name(ev->trigger->res), ev->trigger->full ? "full" : "some",
 			   ev->trigger->stall_us, ev->trigger->window_us, ev->count, ev->avg10,
 			   ev->avg60, ev->total);
+	if (ev->limit)
+		out_printf(o, " limit=%s", ev->limit);
 	if (ev->edge)
 		out_printf(o, " state=%s", edge_names[ev->edge]);
 	if (ev->source != CG_SRC_INOTIFY)
@@ -201,6 +207,8 @@ static struct qev *event_vars(const struct cg_watch_event *ev, const char *when)
 		ok = qev_put(&q, "CGROUP_FILE=%s", ev->file);
 	if (ok && ev->edge)
 		ok = qev_put(&q, "CGROUP_STATE=%s", edge_names[ev->edge]);
+	if (ok && ev->limit)
+		ok = qev_put(&q, "CGROUP_LIMIT=%s", ev->limit);
 	if (ok && is_counter(ev->kind))
 		ok = qev_put(&q, "CGROUP_TOTAL=%" PRIu64, ev->total);
 	if (ok && ev->kind == CG_EV_THRESHOLD)
@@ -458,11 +466,33 @@ static void exec_drop_queued(struct ctx *c)
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
+/*
+ * The first cgroup the watcher could not watch, once on stderr (the others are events only):
+ * a user who makes cgroups in the subtree can reach the limit, and is not to flood the log.
+ */
+static void say_unwatched(struct ctx *c, const struct cg_watch_event *ev)
+{
+	_cleanup_free_ char *path = escaped(ev->path, Q_TABLE);
+	const char *why = !strcmp(ev->limit, "inotify_watches")
+				  ? "out of inotify watches (fs.inotify.max_user_watches)"
+			  : !strcmp(ev->limit, "file_max") ? "out of file descriptors (fs.file-max)"
+							   : "out of file descriptors (ulimit -n)";
+
+	if (c->unwatched_said)
+		return;
+	c->unwatched_said = true;
+	tool_say(
+		"cgroup %s (%s): not watched: %s; what is watched still is, and each cgroup not watched is an unwatched event",
+		path ? path : "?", ev->hier, why);
+}
+
 static int on_event(const struct cg_watch_event *ev, void *userdata)
 {
 	struct ctx *c = userdata;
 	char when[40], times[128];
 
+	if (ev->kind == CG_EV_UNWATCHED)
+		say_unwatched(c, ev);
 	now_times(when, sizeof(when), times, sizeof(times));
 	print_event(c, ev, when, times);
 	if (c->a->exec)
