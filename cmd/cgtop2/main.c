@@ -111,7 +111,7 @@ static const struct argp_option options[] = {
 	{ "read-only", OPT_READ_ONLY, 0, 0,
 	  "The screen offers no action (freeze, signal, kill, limits, moves)", 2 },
 	{ "cgroup-include", OPT_INCLUDE, "REGEX", 0,
-	  "Show only the cgroups whose whole path (/a/b) matches REGEX, a POSIX extended regular expression; may be repeated",
+	  "Show only the cgroups whose whole path (/a/b) matches REGEX, a POSIX extended regular expression (no back-references); may be repeated",
 	  2 },
 	{ "cgroup-exclude", OPT_EXCLUDE, "REGEX", 0,
 	  "Leave out the cgroups whose whole path matches REGEX (after --cgroup-include)", 2 },
