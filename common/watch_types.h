@@ -102,6 +102,11 @@ struct cg_watch_opts {
 	/* registered on every cgroup2 cgroup watched, each on its own fd (pressure events) */
 	const struct cg_psi_trigger *triggers;
 	size_t n_triggers;
+	/*
+	 * fds the triggers leave free under RLIMIT_NOFILE (for the files read one at a time and
+	 * the tool's own: an exporter's connections); a trigger past it is out of fds. 0: no bound
+	 */
+	size_t fd_reserve;
 };
 
 typedef int (*cg_watch_cb)(const struct cg_watch_event *ev, void *userdata);

@@ -752,6 +752,38 @@ test_psi_exporter_counts() {
 
 # The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a
 # delegated user: tests/unpriv.sh): one line naming it, exit 1, nothing left behind.
+# issue 40: the exporter's triggers (an fd a cgroup) stop short of the fds its sampler and its
+# connections need: cgroups made past that get no trigger (said once), and scrapes are answered.
+# The triggers took every fd before (250 cgroups under ulimit -n 200): the watcher failed and
+# the server, out of fds, accepted no connection.
+test_psi_exporter_out_of_fds() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_need_unwrapped "valgrind needs fds of its own below ulimit -n" || return 0
+	local u port m i pid
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/xf"
+	bash -c 'ulimit -n 200 && exec "$@"' _ "$T" --listen=127.0.0.1:0 --psi-trigger=cpu:some:1s:2s \
+		"/$S/xf" >/dev/null 2>"$_cgk_tmp/xf.err" &
+	pid=$!
+	_pids+=($pid)
+	cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/xf.err" || { fail "not serving: $(cat "$_cgk_tmp/xf.err")"; return; }
+	port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$_cgk_tmp/xf.err")
+	for i in $(seq 1 250); do mkdir "$u/xf/c$i"; done
+	cgk_wait_for grep -q 'no trigger (limit=open_files reached)' "$_cgk_tmp/xf.err" ||
+		fail "hung: no line for the cgroups past the limit: $(head -c 600 "$_cgk_tmp/xf.err")"
+	# the curl timeout guards a hang only
+	m=$(curl -s -m 30 "http://127.0.0.1:$port/metrics")
+	assertContains "scraped: $(head -c 600 "$_cgk_tmp/xf.err")" "$m" 'cgroup_pressure_trigger_events_total{resource="cpu",kind="some"}'
+	assertContains "every cgroup sampled" "$m" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S/xf/c250\"}"
+	assertTrue "still running" "kill -0 $pid"
+	assertEquals "said once: $(cat "$_cgk_tmp/xf.err")" 1 "$(grep -c 'no trigger' "$_cgk_tmp/xf.err")"
+	assertEquals "the watcher did not fail" 0 "$(grep -c 'the watcher failed' "$_cgk_tmp/xf.err")"
+	cgk_kill_pids
+}
+
 test_psi_window_rule() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0

@@ -36,6 +36,9 @@
  */
 #define EXEC_QUEUED_MAX	  1024
 #define EXEC_QUEUED_BYTES (1024 * 1024)
+/* fds the PSI triggers leave free: stdio, the signalfd, the files the watcher reads one at a time */
+#define EVENTS_FD_RESERVE 32
+
 /* Commands running at once over all cgroups: an event storm does not become a fork storm. */
 #define EXEC_RUNNING 16
 /* the callback's "stop": -n N events seen */
@@ -519,6 +522,7 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		.n_thresholds = a->n_thresholds,
 		.triggers = a->triggers,
 		.n_triggers = a->n_triggers,
+		.fd_reserve = EVENTS_FD_RESERVE,
 	};
 	struct ctx c = { .a = a, .o = { .fd = STDOUT_FILENO } };
 	struct cg_diag d = { 0 };
