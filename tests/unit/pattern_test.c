@@ -27,19 +27,19 @@ static const struct {
 	{ "plain/path", -1 },
 	{ "\\0", -1 },
 	{ "a\\.b", -1 },
-	{ "a\\\\1", -1 },	  /* an escaped backslash, then a 1 */
-	{ "a\\\\\\1", 3 },	  /* an escaped backslash, then \1 */
-	{ "[\\1]", -1 },	  /* a backslash and a 1 */
-	{ "[\\1]\\1", 4 },	  /* the bracket ends, the reference follows */
-	{ "[]\\1]", -1 },	  /* ']' first is a member */
-	{ "[^]\\1]", -1 },	  /* also after '^' */
-	{ "[]]\\1", 3 },	  /* "[]]" closes at its second ']' */
+	{ "a\\\\1", -1 }, /* an escaped backslash, then a 1 */
+	{ "a\\\\\\1", 3 }, /* an escaped backslash, then \1 */
+	{ "[\\1]", -1 }, /* a backslash and a 1 */
+	{ "[\\1]\\1", 4 }, /* the bracket ends, the reference follows */
+	{ "[]\\1]", -1 }, /* ']' first is a member */
+	{ "[^]\\1]", -1 }, /* also after '^' */
+	{ "[]]\\1", 3 }, /* "[]]" closes at its second ']' */
 	{ "[[:alpha:]\\1]", -1 }, /* a class inside */
 	{ "[[:alpha:]]\\1", 11 },
 	{ "[[.].]\\1]", -1 }, /* a collating element ']' does not close */
 	{ "[[=a=]\\2]x", -1 },
 	{ "[a-z\\]\\1", 6 }, /* "[a-z\\]" is closed by its ']', the backslash a member */
-	{ "[\\1", -1 },	     /* unclosed: regcomp refuses it */
+	{ "[\\1", -1 }, /* unclosed: regcomp refuses it */
 	{ "\\", -1 },
 	{ "a\\", -1 },
 	{ "\\[\\1]", 2 }, /* an escaped '[' opens no bracket */
@@ -58,8 +58,9 @@ static void test_cases(void)
 		CHECK_INT(pattern_check(cases[i].re, err, sizeof(err)), at < 0 ? 0 : -EINVAL);
 	}
 	CHECK_INT(pattern_check("(a)\\1", err, sizeof(err)), -EINVAL);
-	CHECK_STR(err,
-		  "a back-reference (\\1 at byte 3) is refused: matching one takes time exponential in the name's length");
+	CHECK_STR(
+		err,
+		"a back-reference (\\1 at byte 3) is refused: matching one takes time exponential in the name's length");
 }
 
 static bool matches(const char *re, const char *s)
