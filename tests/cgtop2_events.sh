@@ -539,6 +539,32 @@ test_exec_release_agent() {
 	assertTrue "the watched cgroup stays" "[ -d '$u/jobs' ]"
 }
 
+# issue 40: standard output is the event stream alone (-F json | jq): a command's own output
+# goes to standard error
+test_exec_output_to_stderr() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_prog python3 "to parse the JSON stream" || return 0
+	local u res
+	u=$(cgk_sandbox unified)
+	mkdir "$u/hk"
+	watch_start --timeout=60 -n 2 -F json --events=created \
+		--exec='echo "hook says $CGROUP"; echo "{\"event\": \"forged\"}"' "/$S/hk" || return
+	mkdir "$u/hk/a"
+	mkdir "$u/hk/b"
+	watch_end 60 || return
+	assertEquals "exit: $everr" 0 "$evrc"
+	res=$(python3 -c '
+import json, sys
+evs = [json.loads(l) for l in open(sys.argv[1])]
+assert sorted(e["event"] for e in evs) == ["created", "created"], evs
+assert sorted(e["cgroup"] for e in evs) == [sys.argv[2] + "/a", sys.argv[2] + "/b"], evs
+print("ok")' "$_cgk_tmp/ev.out" "/$S/hk" 2>&1)
+	assertEquals "stdout holds the events only: $ev" ok "$res"
+	assertContains "the hook's text on stderr" "$everr" "hook says /$S/hk/a"
+	assertContains "the hook's text on stderr" "$everr" "hook says /$S/hk/b"
+}
+
 # ---- PSI triggers ---------------------------------------------------------------------------
 
 test_psi_usage() {
@@ -571,6 +597,40 @@ pressure_fds() {
 		case $(readlink "$f") in *.pressure) n=$((n + 1)) ;; esac
 	done
 	echo $n
+}
+
+# issue 40: a user who can make cgroups in the watched subtree runs root's watcher out of file
+# descriptors (a PSI trigger holds one per cgroup): it keeps what it holds, says the first cgroup
+# it cannot watch once on stderr, each as an unwatched event, and goes on reporting.
+test_out_of_fds_goes_on() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_unwrapped "valgrind needs fds of its own below ulimit -n" || return 0
+	local u i n
+	u=$(cgk_sandbox unified)
+	[ -e "$u/cpu.pressure" ] || { cgk_skip "no cpu.pressure in cgroup2 (CONFIG_PSI off or psi=0)"; return 0; }
+	mkdir "$u/fd"
+	bash -c 'ulimit -n 60 && exec "$@"' _ "$T" -v --events=pressure,created \
+		--psi-trigger=cpu:some:1s:2s "/$S/fd" >"$_cgk_tmp/ev.out" 2>"$_cgk_tmp/ev.err" &
+	_watch=$!
+	cgk_wait_for grep -qs watching "$_cgk_tmp/ev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/ev.err")"; return 1; }
+	for i in $(seq 1 80); do mkdir "$u/fd/c$i"; done
+	# the events come in order: the last one's line means all were taken in
+	cgk_wait_for grep -q "/$S/fd/c80 unified created" "$_cgk_tmp/ev.out" ||
+		fail "hung: no created event of c80: $(tail -n 3 "$_cgk_tmp/ev.err")"
+	# c1, watched before the limit, still reports what happens in it
+	mkdir "$u/fd/c1/after"
+	cgk_wait_for grep -q "/$S/fd/c1/after unified created" "$_cgk_tmp/ev.out" ||
+		fail "nothing reported after the limit: $(tail -n 3 "$_cgk_tmp/ev.err")"
+	assertTrue "still running: $(cat "$_cgk_tmp/ev.err")" "kill -0 $_watch"
+	assertEquals "the limit said once: $(cat "$_cgk_tmp/ev.err")" 1 "$(grep -c 'not watched: out of file descriptors (ulimit -n)' "$_cgk_tmp/ev.err")"
+	assertEquals "nothing else on stderr: $(cat "$_cgk_tmp/ev.err")" 2 "$(wc -l <"$_cgk_tmp/ev.err")"
+	n=$(grep -c " unified unwatched limit=open_files$" "$_cgk_tmp/ev.out")
+	assertTrue "unwatched events: $n" "[ $n -ge 1 ]"
+	assertTrue "the first cgroups are watched: $n of 81 not" "[ $n -lt 81 ]"
+	assertEquals "each cgroup said once" "" "$(awk '$4 == "unwatched" { if (seen[$2]++) print $2 }' "$_cgk_tmp/ev.out")"
+	assertEquals "c1 is watched" 0 "$(count_ev "/$S/fd/c1" unified unwatched)"
+	assertEquals "every cgroup created is reported" 81 "$(grep -c " unified created$" "$_cgk_tmp/ev.out")"
 }
 
 # Three busy threads on two CPUs in one cgroup: the kernel's trigger fires within its window
@@ -692,6 +752,38 @@ test_psi_exporter_counts() {
 
 # The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a
 # delegated user: tests/unpriv.sh): one line naming it, exit 1, nothing left behind.
+# issue 40: the exporter's triggers (an fd a cgroup) stop short of the fds its sampler and its
+# connections need: cgroups made past that get no trigger (said once), and scrapes are answered.
+# The triggers took every fd before (250 cgroups under ulimit -n 200): the watcher failed and
+# the server, out of fds, accepted no connection.
+test_psi_exporter_out_of_fds() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_need_unwrapped "valgrind needs fds of its own below ulimit -n" || return 0
+	local u port m i pid
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/xf"
+	bash -c 'ulimit -n 200 && exec "$@"' _ "$T" --listen=127.0.0.1:0 --psi-trigger=cpu:some:1s:2s \
+		"/$S/xf" >/dev/null 2>"$_cgk_tmp/xf.err" &
+	pid=$!
+	_pids+=($pid)
+	cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/xf.err" || { fail "not serving: $(cat "$_cgk_tmp/xf.err")"; return; }
+	port=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$_cgk_tmp/xf.err")
+	for i in $(seq 1 250); do mkdir "$u/xf/c$i"; done
+	cgk_wait_for grep -q 'no trigger (limit=open_files reached)' "$_cgk_tmp/xf.err" ||
+		fail "hung: no line for the cgroups past the limit: $(head -c 600 "$_cgk_tmp/xf.err")"
+	# the curl timeout guards a hang only
+	m=$(curl -s -m 30 "http://127.0.0.1:$port/metrics")
+	assertContains "scraped: $(head -c 600 "$_cgk_tmp/xf.err")" "$m" 'cgroup_pressure_trigger_events_total{resource="cpu",kind="some"}'
+	assertContains "every cgroup sampled" "$m" "cgroup_cpu_usage_seconds_total{cgroup=\"/$S/xf/c250\"}"
+	assertTrue "still running" "kill -0 $pid"
+	assertEquals "said once: $(cat "$_cgk_tmp/xf.err")" 1 "$(grep -c 'no trigger' "$_cgk_tmp/xf.err")"
+	assertEquals "the watcher did not fail" 0 "$(grep -c 'the watcher failed' "$_cgk_tmp/xf.err")"
+	cgk_kill_pids
+}
+
 test_psi_window_rule() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0

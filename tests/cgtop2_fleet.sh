@@ -383,6 +383,29 @@ test_live_compat_cadvisor() {
 	assertNotContains "$out" "container_threads{"
 }
 
+# issue 40: a back-reference (glibc's extension of POSIX EREs) matches in exponential time: a
+# usage error naming the pattern; a backslash in a bracket or escaped is none. On the fixture
+# tree, so that a binary that takes the pattern ends quickly with exit 0.
+test_backref_refused() {
+	local re='(.*)(.*)(.*)(.*)(.*)(.*)(.*)\7\6x'
+	fx unified -F json -1 --cgroup-include="$re"
+	assertEquals "refused: $err" 64 "$rc"
+	assertEquals "one line naming the pattern and why" \
+		"cgtop2: --cgroup-include takes a POSIX extended regex; '$re': a back-reference (\7 at byte 28) is refused: matching one takes time exponential in the name's length" \
+		"$(head -n 1 <<<"$err")"
+	assertEquals "nothing written" "" "$out"
+	fx unified -F json -1 --cgroup-exclude='(a)\1'
+	assertEquals "--cgroup-exclude too: $err" 64 "$rc"
+	assertContains "$err" "cgtop2: --cgroup-exclude takes a POSIX extended regex; '(a)\1': a back-reference (\1 at byte 3) is refused"
+	# the escapes are the user's bytes, escaped in the line
+	fx unified -F json -1 --cgroup-include=$'\e[2J(a)\\1'
+	assertEquals "escaped: $err" 64 "$rc"
+	assertContains "$err" "'\x1b[2J(a)\1'"
+	# a backslash in a bracket expression, or escaped, is no reference
+	fx unified -F json -1 --cgroup-include='.*[\1].*' --cgroup-exclude='x\\1'
+	assertEquals "[\\1] and \\\\1 taken: $err" 0 "$rc"
+}
+
 test_live_include_exclude() {
 	fleet_tree || return 0
 	cgk_capture "$T" -F prometheus -1 --depth=6 --cgroup-include="/$S/system\\.slice(/.*)?" "/$S"

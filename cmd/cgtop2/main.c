@@ -111,7 +111,7 @@ static const struct argp_option options[] = {
 	{ "read-only", OPT_READ_ONLY, 0, 0,
 	  "The screen offers no action (freeze, signal, kill, limits, moves)", 2 },
 	{ "cgroup-include", OPT_INCLUDE, "REGEX", 0,
-	  "Show only the cgroups whose whole path (/a/b) matches REGEX, a POSIX extended regular expression; may be repeated",
+	  "Show only the cgroups whose whole path (/a/b) matches REGEX, a POSIX extended regular expression (no back-references); may be repeated",
 	  2 },
 	{ "cgroup-exclude", OPT_EXCLUDE, "REGEX", 0,
 	  "Leave out the cgroups whose whole path matches REGEX (after --cgroup-include)", 2 },
@@ -610,7 +610,7 @@ static int run(const struct cgtop2_args *args)
 		struct cgtop2_args with = *a;
 
 		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */
-		if (a->n_triggers && (ret = trig_counter_start(a, l, true, &with.trig)) != 0) {
+		if (a->n_triggers && (ret = trig_counter_start(a, l, true, 0, &with.trig)) != 0) {
 			source_free(src);
 			cg_layout_free(l);
 			return ret;

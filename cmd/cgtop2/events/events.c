@@ -36,6 +36,9 @@
  */
 #define EXEC_QUEUED_MAX	  1024
 #define EXEC_QUEUED_BYTES (1024 * 1024)
+/* fds the PSI triggers leave free: stdio, the signalfd, the files the watcher reads one at a time */
+#define EVENTS_FD_RESERVE 32
+
 /* Commands running at once over all cgroups: an event storm does not become a fork storm. */
 #define EXEC_RUNNING 16
 /* the callback's "stop": -n N events seen */
@@ -71,6 +74,7 @@ struct ctx {
 	/* over all jobs: what waits, and what the global bound refused (said once, then summed) */
 	size_t queued, queued_bytes;
 	uint64_t refused;
+	bool unwatched_said; /* the first unwatched event's line on stderr: said once */
 };
 
 extern char **environ;
@@ -87,7 +91,8 @@ static void now_times(char *iso, size_t size, char *keys, size_t keys_size)
 
 static bool is_counter(enum cg_watch_kind k)
 {
-	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE;
+	return k >= CG_EV_OOM && k != CG_EV_THRESHOLD && k != CG_EV_PRESSURE &&
+	       k != CG_EV_UNWATCHED;
 }
 
 static void print_event(struct ctx *c, const struct cg_watch_event *ev, const char *when,
@@ -122,6 +127,8 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 				   ",\"usage\":%" PRIu64 ",\"threshold\":%" PRIu64
 				   ",\"direction\":\"%s\"",
 				   ev->usage, ev->threshold, ev->above ? "above" : "below");
+		if (ev->limit)
+			out_printf(o, ",\"limit\":\"%s\"", ev->limit);
 		if (ev->kind == CG_EV_PRESSURE)
 			out_printf(o,
 				   ",\"resource\":\"%s\",\"kind\":\"%s\",\"stall_us\":%" PRIu64
@@ -146,6 +153,8 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 			   cg_psi_res_name(ev->trigger->res), ev->trigger->full ? "full" : "some",
 			   ev->trigger->stall_us, ev->trigger->window_us, ev->count, ev->avg10,
 			   ev->avg60, ev->total);
+	if (ev->limit)
+		out_printf(o, " limit=%s", ev->limit);
 	if (ev->edge)
 		out_printf(o, " state=%s", edge_names[ev->edge]);
 	if (ev->source != CG_SRC_INOTIFY)
@@ -201,6 +210,8 @@ static struct qev *event_vars(const struct cg_watch_event *ev, const char *when)
 		ok = qev_put(&q, "CGROUP_FILE=%s", ev->file);
 	if (ok && ev->edge)
 		ok = qev_put(&q, "CGROUP_STATE=%s", edge_names[ev->edge]);
+	if (ok && ev->limit)
+		ok = qev_put(&q, "CGROUP_LIMIT=%s", ev->limit);
 	if (ok && is_counter(ev->kind))
 		ok = qev_put(&q, "CGROUP_TOTAL=%" PRIu64, ev->total);
 	if (ok && ev->kind == CG_EV_THRESHOLD)
@@ -322,6 +333,8 @@ static void job_start(struct ctx *c, struct job *j)
 		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 		posix_spawn_file_actions_init(&fa);
 		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+		/* standard output is the event stream (-F json | jq): a command's text goes to stderr */
+		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
 		r = posix_spawn(&j->pid, "/bin/sh", &fa, &at, argv, env);
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&at);
@@ -456,11 +469,33 @@ static void exec_drop_queued(struct ctx *c)
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
+/*
+ * The first cgroup the watcher could not watch, once on stderr (the others are events only):
+ * a user who makes cgroups in the subtree can reach the limit, and is not to flood the log.
+ */
+static void say_unwatched(struct ctx *c, const struct cg_watch_event *ev)
+{
+	_cleanup_free_ char *path = escaped(ev->path, Q_TABLE);
+	const char *why = !strcmp(ev->limit, "inotify_watches")
+				  ? "out of inotify watches (fs.inotify.max_user_watches)"
+			  : !strcmp(ev->limit, "file_max") ? "out of file descriptors (fs.file-max)"
+							   : "out of file descriptors (ulimit -n)";
+
+	if (c->unwatched_said)
+		return;
+	c->unwatched_said = true;
+	tool_say(
+		"cgroup %s (%s): not watched: %s; what is watched still is, and each cgroup not watched is an unwatched event",
+		path ? path : "?", ev->hier, why);
+}
+
 static int on_event(const struct cg_watch_event *ev, void *userdata)
 {
 	struct ctx *c = userdata;
 	char when[40], times[128];
 
+	if (ev->kind == CG_EV_UNWATCHED)
+		say_unwatched(c, ev);
 	now_times(when, sizeof(when), times, sizeof(times));
 	print_event(c, ev, when, times);
 	if (c->a->exec)
@@ -487,6 +522,7 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		.n_thresholds = a->n_thresholds,
 		.triggers = a->triggers,
 		.n_triggers = a->n_triggers,
+		.fd_reserve = EVENTS_FD_RESERVE,
 	};
 	struct ctx c = { .a = a, .o = { .fd = STDOUT_FILENO } };
 	struct cg_diag d = { 0 };

@@ -28,6 +28,7 @@ struct trig_counter {
 	pthread_t th;
 	int stop[2]; /* a byte on stop[1] ends the thread */
 	bool on_screen; /* the screen shows a failure on its status line: not said on stderr */
+	bool unwatched_said; /* a cgroup without its trigger (out of fds), said once (the thread's) */
 	pthread_mutex_t lock;
 	bool failed; /* the watcher failed: no count or mark after it */
 	uint64_t n[CG_PSIR_N][2];
@@ -67,6 +68,13 @@ static int on_wake(const struct cg_watch_event *ev, void *userdata)
 {
 	struct trig_counter *t = userdata;
 
+	/* out of fds for a new cgroup's trigger: the others count on; the exporter says it once */
+	if (ev->kind == CG_EV_UNWATCHED && !t->on_screen && !t->unwatched_said) {
+		t->unwatched_said = true;
+		tool_say(
+			"--psi-trigger: cgroup %s (%s): no trigger (limit=%s reached); the cgroups that have one still count",
+			ev->path, ev->hier, ev->limit);
+	}
 	if (ev->kind != CG_EV_PRESSURE || !ev->trigger)
 		return 0;
 	pthread_mutex_lock(&t->lock);
@@ -88,7 +96,7 @@ static void *loop(void *arg)
 		if (p[0].revents)
 			break;
 		/*
-		 * a failure (out of fds for a new cgroup's trigger) stops the counting, said once: by
+		 * a failure (reading inotify; running short of fds is none) stops the counting, said once: by
 		 * the exporter on stderr at once, by the screen on its status line (a line on stderr
 		 * would be drawn over the screen) and by main once the screen is closed
 		 */
@@ -105,13 +113,17 @@ static void *loop(void *arg)
 }
 
 int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
-		       struct trig_counter **ret)
+		       size_t fd_reserve, struct trig_counter **ret)
 {
-	struct cg_watch_opts wo = { .path = a->path,
-				    .kinds = 1u << CG_EV_PRESSURE,
-				    .interval_ns = a->delay_ns,
-				    .triggers = a->triggers,
-				    .n_triggers = a->n_triggers };
+	struct cg_watch_opts wo = {
+		.path = a->path,
+		.kinds = 1u << CG_EV_PRESSURE,
+		.interval_ns = a->delay_ns,
+		.triggers = a->triggers,
+		.n_triggers = a->n_triggers,
+		/* the sampler's margin (stats_tree.c), and the server's sockets */
+		.fd_reserve = 64 + fd_reserve
+	};
 	struct cg_diag d = { 0 };
 	struct trig_counter *t = calloc(1, sizeof(*t));
 	int r;

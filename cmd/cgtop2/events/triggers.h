@@ -16,10 +16,12 @@ struct trig_counter;
 /*
  * Register a->triggers below a->path and count their wake-ups on a thread: 0, or the exit
  * status after saying why (the kernel's rule). on_screen: a later failure of the thread is not
- * said on stderr (trig_counter_failed tells the screen and its caller).
+ * said on stderr (trig_counter_failed tells the screen and its caller). The triggers leave
+ * the sampler's margin and fd_reserve more (an exporter's sockets) free under RLIMIT_NOFILE;
+ * a cgroup past that has none, and the others count on.
  */
 int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
-		       struct trig_counter **ret);
+		       size_t fd_reserve, struct trig_counter **ret);
 /* Whether the thread has failed (false for NULL). */
 bool trig_counter_failed(struct trig_counter *t);
 /* The wake-ups so far, by enum cg_psi_res and some (0) or full (1). */

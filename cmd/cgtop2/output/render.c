@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pattern.h"
 #include "render.h"
 #include "text.h"
 
@@ -409,6 +410,9 @@ int path_filter_add(struct path_filter *pf, bool exclude, const char *regex, cha
 	bool *ex;
 	int r;
 
+	r = pattern_check(regex, err, errlen);
+	if (r < 0)
+		return r;
 	/* a group, so that an alternation is anchored as a whole: ^(a|b)$ */
 	if (asprintf(&anchored, "^(%s)$", regex) < 0)
 		return -ENOMEM;

@@ -37,7 +37,7 @@ struct view {
 
 /*
  * Add an --cgroup-include (exclude: --cgroup-exclude) regex, anchored at both ends: 0, or
- * -EINVAL with regcomp's message in err, -ENOMEM.
+ * -EINVAL with pattern_check's or regcomp's message in err, -ENOMEM.
  */
 int path_filter_add(struct path_filter *pf, bool exclude, const char *regex, char *err,
 		    size_t errlen);

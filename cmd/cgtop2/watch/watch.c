@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cgroups/cgroup.h"
@@ -22,6 +23,34 @@
 #include "base/clock.h"
 #include "kernel/file.h"
 #include "base/kparse.h"
+
+/*
+ * Out of file descriptors or inotify watches: limits that cgroups made by whoever may make them
+ * in the watched subtree can reach. Once the watcher runs, what it holds is kept: n, which could
+ * not be watched (wholly or in part), is an unwatched event, and the watcher goes on. At the
+ * start it is an error, with the limit's line, as nothing is watched yet.
+ */
+static int node_unwatched(struct cg_watch *w, struct wnode *n, int r)
+{
+	struct cg_watch_event ev = { .kind = CG_EV_UNWATCHED,
+				     .source = CG_SRC_INOTIFY,
+				     .count = 1,
+				     .limit = r == -ENOSPC   ? "inotify_watches"
+					      : r == -ENFILE ? "file_max"
+							     : "open_files" };
+
+	if (!w->started || (r != -EMFILE && r != -ENFILE && r != -ENOSPC))
+		return r;
+	/* the limit's line is the event's now, not the caller's failure */
+	if (w->d)
+		*w->d = (struct cg_diag){ 0 };
+	if (n->unwatched)
+		return 0;
+	n->unwatched = true;
+	w->unwatched++;
+	wc_emit(w, n, &ev);
+	return 0;
+}
 
 /* Everything of n but its directory watch: its files (watch_files.c), then its PSI triggers */
 static int node_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source src)
@@ -78,10 +107,11 @@ static int node_add(struct cg_watch *w, struct wnode *parent, const char *path, 
 				 IN_ONLYDIR);
 	if (r == -ENOENT)
 		return CG_WALK_PRUNE;
+	/* without its directory's watch nothing below it would be seen: not listed either */
 	if (r < 0)
-		return r;
+		return node_unwatched(w, n, r) < 0 ? r : CG_WALK_PRUNE;
 	r = node_arm(w, n, report, src);
-	return r < 0 ? r : 0;
+	return r < 0 ? node_unwatched(w, n, r) : 0;
 }
 
 struct scan {
@@ -121,6 +151,7 @@ static int child_add(struct cg_watch *w, struct wnode *parent, const char *name,
 		     enum cg_watch_source src)
 {
 	_cleanup_free_ char *path = cg_path_join(parent->path, name);
+	struct wnode *n;
 	int r;
 
 	if (!path)
@@ -128,7 +159,10 @@ static int child_add(struct cg_watch *w, struct wnode *parent, const char *name,
 	r = node_add(w, parent, path, true, src);
 	if (r != 0)
 		return r < 0 ? r : 0;
-	return scan(w, wc_node_find(w, parent->h, path), true, src);
+	n = wc_node_find(w, parent->h, path);
+	r = scan(w, n, true, src);
+	/* the listing itself out of fds: what is below n and not yet known is not watched */
+	return r < 0 ? node_unwatched(w, n, r) : 0;
 }
 
 /* ---- public ------------------------------------------------------------------------------- */
@@ -138,6 +172,7 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 {
 	struct cg_watch *w = calloc(1, sizeof(*w));
 	struct epoll_event ee = { .events = EPOLLIN };
+	struct rlimit rl;
 	int r = -ENOMEM;
 
 	if (!w)
@@ -149,6 +184,9 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 	w->hiers = calloc(l->n ? l->n : 1, sizeof(*w->hiers));
 	if (wc_init(w) < 0 || !w->hiers)
 		goto fail;
+	if (o->fd_reserve && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		w->psi_max =
+			rl.rlim_cur > o->fd_reserve ? (size_t)(rl.rlim_cur - o->fd_reserve) : 1;
 	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->ifd < 0) {
 		r = -errno;
@@ -238,6 +276,7 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 		}
 	}
 	w->next_sample = cg_now_ns() + o->interval_ns;
+	w->started = true;
 	w->d = NULL;
 	*ret = w;
 	return 0;
@@ -340,6 +379,11 @@ size_t cg_watch_triggers(const struct cg_watch *w)
 	return w->n_psi;
 }
 
+size_t cg_watch_unwatched(const struct cg_watch *w)
+{
+	return w->unwatched;
+}
+
 /* ---- what happened ------------------------------------------------------------------------ */
 
 static int on_inotify(struct cg_watch *w, const struct inotify_event *ev, bool *overflow)
@@ -436,8 +480,13 @@ static int rescan(struct cg_watch *w)
 			close(r);
 		top->gen = w->gen;
 		r = scan(w, top, true, CG_SRC_RESCAN);
-		if (r < 0)
-			return r;
+		/* a listing cut short by a limit is no proof that what it did not reach is gone */
+		if (r < 0) {
+			r = node_unwatched(w, top, r);
+			if (r < 0)
+				return r;
+			continue;
+		}
 		forget_unseen(w, top);
 	}
 	return 0;

@@ -33,7 +33,8 @@ struct cg_watch;
  * inotify watch on each directory and on its cgroup.events, memory.events and pids.events,
  * v1 memory eventfds for oom and thresholds. Nothing is reported for the state found at the
  * start. -ENOSPC: out of inotify watches (fs.inotify.max_user_watches; d says how many are
- * allowed), -EMFILE out of inotify instances or fds. l must outlive the watcher.
+ * allowed), -EMFILE out of inotify instances or fds. l must outlive the watcher. Once it runs,
+ * those limits are no error: see cg_watch_unwatched.
  */
 int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struct cg_watch **ret,
 		 struct cg_diag *d);
@@ -72,6 +73,12 @@ size_t cg_watch_overflows(const struct cg_watch *w);
 size_t cg_watch_cgroups(const struct cg_watch *w);
 size_t cg_watch_watches(const struct cg_watch *w);
 size_t cg_watch_triggers(const struct cg_watch *w);
+/*
+ * Cgroups found after the start that could not be watched, wholly or in part, for lack of file
+ * descriptors or inotify watches: each was an unwatched event (CG_EV_UNWATCHED), and the
+ * watcher went on with what it holds.
+ */
+size_t cg_watch_unwatched(const struct cg_watch *w);
 
 /*
  * Pure, for tests: the events that the change of an events file (cgroup.events, memory.events,

@@ -259,7 +259,7 @@ void wc_emit(struct cg_watch *w, struct wnode *n, struct cg_watch_event *ev)
 {
 	char path[PATH_MAX + 2];
 
-	if (w->stop || !(w->o.kinds & (1u << ev->kind)))
+	if (w->stop || !(w->o.kinds & (1u << ev->kind) || ev->kind == CG_EV_UNWATCHED))
 		return;
 	if (ev->kind <= CG_EV_EMPTY && said_elsewhere(w, n, ev->kind))
 		return;

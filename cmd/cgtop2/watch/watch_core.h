@@ -63,6 +63,7 @@ struct wnode {
 		uint64_t count, total, last_ns;
 	} ep[2];
 	unsigned gen; /* the last rescan that found it */
+	bool unwatched; /* said so (an unwatched event): once */
 };
 
 struct wslot {
@@ -84,7 +85,11 @@ struct cg_watch {
 	bool sampled;
 	uint64_t next_sample;
 	size_t overflows;
+	/* set once cg_watch_new is done: from then on a limit reached leaves a cgroup unwatched */
+	bool started;
+	size_t unwatched; /* cgroups found that could not be watched (wholly or in part) */
 	size_t n_psi; /* trigger fds held */
+	size_t psi_max; /* at most (RLIMIT_NOFILE less o.fd_reserve); 0: no bound */
 	uint64_t psi_due; /* when a wake-up held back by its window is due (0: none) */
 	/* what cg_watch_poll's epoll_wait took, for cg_watch_process (a trigger's is said once) */
 	struct epoll_event ready[64];

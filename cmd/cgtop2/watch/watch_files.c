@@ -23,8 +23,9 @@
 #include "base/parse.h"
 
 static const char *const kind_names[CG_EV_N] = {
-	"created",  "removed",	   "populated",	 "empty",    "frozen",	  "thawed",    "oom",
-	"oom_kill", "memory_high", "memory_max", "pids_max", "threshold", "throttled", "pressure",
+	"created",  "removed",	 "populated", "empty",	     "frozen",
+	"thawed",   "oom",	 "oom_kill",  "memory_high", "memory_max",
+	"pids_max", "threshold", "throttled", "pressure",    "unwatched",
 };
 
 const char *cg_watch_kind_name(enum cg_watch_kind k)

@@ -202,6 +202,9 @@ static int psi_register(struct cg_watch *w, struct wnode *n, size_t i, bool top)
 		w->sampled = true;
 		return 0;
 	}
+	/* as if the kernel had said so: the fds left are the tool's and the files' */
+	if (w->psi_max && w->n_psi >= w->psi_max)
+		return psi_refused(w, n, t, EMFILE, file);
 	fd = cg_hier_open(n->h->h, rel, O_RDWR);
 	/* a cgroup removed since it was listed: its IN_DELETE follows */
 	if (fd == -ENOENT && !top)

@@ -26,6 +26,11 @@ enum cg_watch_kind {
 	CG_EV_THRESHOLD,
 	CG_EV_THROTTLED,
 	CG_EV_PRESSURE,
+	/*
+	 * a cgroup that appeared while the watcher was out of file descriptors or inotify watches:
+	 * what of it could not be watched is not (always reported, whatever kinds were asked)
+	 */
+	CG_EV_UNWATCHED,
 	CG_EV_N
 };
 
@@ -77,6 +82,9 @@ struct cg_watch_event {
 	 * its stall time in microseconds, count the wake-ups since the last event */
 	const struct cg_psi_trigger *trigger;
 	double avg10, avg60;
+	/* unwatched: the limit reached, "open_files" (ulimit -n), "file_max" (fs.file-max) or
+	 * "inotify_watches" (fs.inotify.max_user_watches) */
+	const char *limit;
 };
 
 /* One --memory-threshold: a cgroup path (normalized, "" the root) and a size in bytes. */
@@ -94,6 +102,11 @@ struct cg_watch_opts {
 	/* registered on every cgroup2 cgroup watched, each on its own fd (pressure events) */
 	const struct cg_psi_trigger *triggers;
 	size_t n_triggers;
+	/*
+	 * fds the triggers leave free under RLIMIT_NOFILE (for the files read one at a time and
+	 * the tool's own: an exporter's connections); a trigger past it is out of fds. 0: no bound
+	 */
+	size_t fd_reserve;
 };
 
 typedef int (*cg_watch_cb)(const struct cg_watch_event *ev, void *userdata);
