@@ -593,7 +593,7 @@ kill_timeout_case() {
 		assertNotContains "1s: not a storm" "$err" "forks faster"
 	fi
 	assertTrue "1s: it waited ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 0.9) }'"
-	# and no longer: bench/timing.sh's row remove_kill_timeout (a time, which load stretches)
+	# and no longer: bench/timing.sh's row remove_timeout (a time, which load stretches)
 	assertTrue "1s: the cgroup is left" "[ -d '$base/victim' ]"
 	if [ "${4:-}" = default ]; then
 		t0=$EPOCHREALTIME # clock: lower bound

@@ -678,8 +678,8 @@ freeze_deadline() {
 	assertEquals "1s: the one line" "$line" "$err"
 	assertEquals "1s: no summary" "" "$(moves "$out")"
 	assertTrue "1s: waited for the freeze ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 0.9) }'"
-	# that it ends well before the old fixed wait of 5 s is bench/timing.sh's row
-	# drain_freeze_timeout: a time, which load stretches
+	# that it also ends well before the old fixed wait of 5 s is a time, which load stretches:
+	# not asserted (bench/timing.sh has no row for it yet: it needs the fuse sleepers above)
 	assertTrue "1s: thawed" thawed
 	assertTrue "1s: nothing moved" "dsleepers_in $SB/src"
 
