@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # cgkit: plain GNU make, non-recursive. Each directory adds itself through its module.mk.
-#   make | make check | make check SAN=1 | make check-vm | make check-pkg | make bench | make man
+#   make | make check | make check-full | make check SAN=1 | make check-vm | make check-pkg
+#   make bench | make man | make help (the test tiers with their times)
 #   make install | make install-man | make uninstall
 #     (PREFIX, BINDIR, MANDIR, DATADIR, SYSTEMDUNITDIR, DESTDIR)
 # CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS are the user's (GNU conventions): they come after the
@@ -138,11 +139,26 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DATADIR)/mixin/,$(notdir $(MIXIN))) \
 		$(DESTDIR)$(DATADIR)/openrc/cgtop2 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service
 
+# The tiers and their times measured here (CONTRIBUTING's tier table says when and at what load)
+help:
+	@echo 'make                build the tools'
+	@echo 'make check          the quick tier: unit tests, fixture tests and a live test of each'
+	@echo '                    behaviour (tests/slow names what it leaves out); 20.5 min at load 15-27'
+	@echo 'make check-full     every live test (make check with what tests/slow names); 15-37 min serially'
+	@echo 'make check-vm       the suites in QEMU guests, one a cgroup layout; 36 min'
+	@echo 'make check SAN=1    make check under ASan/UBSan (check-full SAN=1: every suite)'
+	@echo 'make valgrind       the cgtop2 suites under valgrind memcheck; about 8 min'
+	@echo 'make check-pkg      the Debian package in a fresh chroot; about 80 s'
+	@echo 'make fuzz           the parsers under libFuzzer; about 4 min'
+	@echo 'make bench          the benchmarks (timings and floors: bench/RESULTS.md); an hour'
+	@echo 'bash .ci/run        all of the above as CI runs them; 23-25 min before the tiers'
+	@echo 'CGKIT_JOBS=N        suites at a time in tests/run (default: the CPUs; 1 in the VM guests)'
+
 format-check:
 	clang-format --dry-run --Werror $(shell git ls-files '*.c' '*.h')
 
 clean:
 	rm -rf .obj .san $(TOOLS) $(MANS) $(CLEAN)
 
-.PHONY: all man install install-man uninstall clean format-check
+.PHONY: all man install install-man uninstall clean format-check help
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

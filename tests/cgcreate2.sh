@@ -679,9 +679,9 @@ kill_timeout_case() {
 	echo "$pid" >"$base/victim/cgroup.procs" && echo "$pid" >"$f/hold/cgroup.procs" &&
 		echo FROZEN >"$f/hold/freezer.state" || { fail "cannot hold a frozen process"; return; }
 	cgk_wait_for grep -qx FROZEN "$f/hold/freezer.state" || { fail "did not freeze"; return; }
-	t0=$EPOCHREALTIME
+	t0=$EPOCHREALTIME # clock: lower bounds (it waited), which load only lengthens
 	cgk_capture "$CG" -x --kill=KILL --grace=0 --timeout=1s -g "$prefix/$S/victim"
-	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') # clock: lower bound
 	assertEquals "1s: exit" 1 "$rc"
 	if [ "$hier" = unified ]; then
 		assertEquals "1s: the one line" "cgcreate2: cgroup /$S/victim ($label): kill: 1 left after cgroup.kill and 1.0 s" "$err"
@@ -692,21 +692,21 @@ kill_timeout_case() {
 		assertNotContains "1s: not a storm" "$err" "forks faster"
 	fi
 	assertTrue "1s: it waited ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 0.9) }'"
-	cgk_wrapped || assertTrue "1s: and no longer ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s < 4.5) }'"
+	# and no longer: bench/timing.sh's row remove_timeout (a time, which load stretches)
 	assertTrue "1s: the cgroup is left" "[ -d '$base/victim' ]"
 	if [ "${4:-}" = default ]; then
-		t0=$EPOCHREALTIME
+		t0=$EPOCHREALTIME # clock: lower bound
 		cgk_capture "$CG" -x --kill=KILL --grace=0 -g "$prefix/$S/victim"
-		secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+		secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') # clock: lower bound
 		assertEquals "default: exit" 1 "$rc"
 		assertContains "default: 5 s" "$err" " 5.0 s"
 		assertTrue "default: 5 s ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 4.9) }'"
 	fi
 	(sleep 6 && echo THAWED >"$f/hold/freezer.state") &
 	local thaw=$!
-	t0=$EPOCHREALTIME
+	t0=$EPOCHREALTIME # clock: lower bound
 	cgk_capture "$CG" -x --kill=KILL --grace=0 --timeout=8s -g "$prefix/$S/victim"
-	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+	secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') # clock: lower bound
 	wait "$thaw"
 	assertEquals "8s: exit ($err)" 0 "$rc"
 	assertTrue "8s: waited for the thaw at 6 s ($secs s)" "awk -v s=$secs 'BEGIN { exit !(s >= 5.9) }'"

@@ -408,14 +408,15 @@ test_overflow_rescan() {
 test_exec_slow_one_at_a_time() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	local u log=$_cgk_tmp/exec.log t0 t1 ms
+	local u log=$_cgk_tmp/exec.log gate=$_cgk_tmp/exec.gate
 	u=$(cgk_sandbox unified)
 	mkdir "$u/x" "$u/y"
 	: >"$log"
-	watch_start --timeout=60 -n 6 --events=frozen,thawed \
-		--exec='echo "start $CGROUP $CGROUP_EVENT $CGROUP_HIERARCHY $CGROUP_COUNT" >>'"$log"'; sleep 3; echo "end $CGROUP" >>'"$log"'; [ "$CGROUP_EVENT" = thawed ] && exit 3; exit 0' \
+	# x's first command runs until the test opens the gate (2 min at most: a guard), not for a
+	# time the watcher must beat
+	watch_start --timeout=600 -n 6 --events=frozen,thawed \
+		--exec='echo "start $CGROUP $CGROUP_EVENT $CGROUP_HIERARCHY $CGROUP_COUNT" >>'"$log"'; i=0; while [ ! -e '"$gate"' ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done; echo "end $CGROUP" >>'"$log"'; [ "$CGROUP_EVENT" = thawed ] && exit 3; exit 0' \
 		"/$S" || return
-	t0=${EPOCHREALTIME/./}
 	# each change waits for its line: a state that flips back before it is read is one read
 	echo 1 >"$u/x/cgroup.freeze"
 	cgk_wait_for grep -q "/$S/x unified frozen" "$_cgk_tmp/ev.out"
@@ -426,12 +427,11 @@ test_exec_slow_one_at_a_time() {
 	cgk_wait_for sh -c '[ $(grep -c "/$1/x unified frozen" "$2") = 2 ]' _ "$S" "$_cgk_tmp/ev.out"
 	echo 0 >"$u/x/cgroup.freeze"
 	echo 0 >"$u/y/cgroup.freeze"
-	cgk_wait_for sh -c '[ $(wc -l <"$1") = 6 ]' _ "$_cgk_tmp/ev.out"
-	t1=${EPOCHREALTIME/./}
-	ms=$(((t1 - t0) / 1000))
-	# the watcher printed them all while x's first command (3 s) was still running
-	assertTrue "printed within 3 s: $ms ms: $(cat "$_cgk_tmp/ev.out")" "[ $ms -lt 3000 ]"
+	CGK_WAIT_TICKS=2400 cgk_wait_for sh -c '[ $(wc -l <"$1") = 6 ]' _ "$_cgk_tmp/ev.out"
+	# the watcher printed them all while x's first command was still running
+	assertEquals "all six printed (hung 2 min): $(cat "$_cgk_tmp/ev.out")" 6 "$(wc -l <"$_cgk_tmp/ev.out")"
 	assertEquals "x's first command still running" 0 "$(grep -c "^end /$S/x" "$log")"
+	touch "$gate"
 	watch_end 60 || return
 	assertEquals "exit: $everr" 0 "$evrc"
 	# -n 6 waits for the queued commands: x ran 4 (one at a time), y 2
@@ -500,7 +500,7 @@ test_exec_storm_bounded() {
 	mkdir "$u/st/last"
 	# the events come in order: once the last is printed, the storm has been taken in
 	CGK_WAIT_TICKS=1200 cgk_wait_for grep -q "/$S/st/last unified created" "$_cgk_tmp/ev.out" ||
-		fail "the storm was not taken in within 60 s"
+		fail "hung: the storm was not taken in in 60 s"
 	rss1=$(awk '/^VmRSS/ { print $2 }' "/proc/$_watch/status")
 	kill -TERM "$_watch"
 	watch_end 10
@@ -640,7 +640,7 @@ test_out_of_fds_goes_on() {
 test_psi_trigger_cpu() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	local u t0 t1 ms line
+	local u line
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || [ -e /proc/pressure/cpu ] ||
 		{ cgk_skip "no PSI in this kernel (CONFIG_PSI off or psi=0)"; return 0; }
 	# under TCG the busy loops' stalls come late and uneven (19 s for a 2 s window seen): the
@@ -653,15 +653,12 @@ test_psi_trigger_cpu() {
 		"/$S/psi" || return
 	assertContains "-v says the triggers" "$(cat "$_cgk_tmp/ev.err")" "with 4 inotify watches and 3 PSI triggers"
 	assertEquals "an fd a trigger" 3 "$(pressure_fds)"
-	t0=${EPOCHREALTIME/./}
 	"$BUSY" -n 3 "$u/psi/busy/cgroup.procs" &
 	_pids+=($!)
-	CGK_WAIT_TICKS=200 cgk_wait_for grep -q "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out" ||
-		fail "no pressure event in 10 s: $(cat "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err")"
-	t1=${EPOCHREALTIME/./}
-	ms=$(((t1 - t0) / 1000))
-	echo "# cpu:some:500ms:2s fired after $ms ms"
-	assertTrue "fired after $ms ms: within the window and one averaging period (4 s)" "[ $ms -le 4000 ]"
+	# how soon it fires is bench/timing.sh's row psi_trigger; 50 s (the watcher's --timeout is
+	# 60) only guards a hang
+	CGK_WAIT_TICKS=1000 cgk_wait_for grep -q "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out" ||
+		fail "hung: no pressure event in 50 s: $(cat "$_cgk_tmp/ev.out" "$_cgk_tmp/ev.err")"
 	line=$(grep -m1 "/$S/psi/busy unified pressure" "$_cgk_tmp/ev.out")
 	assertContains "fields: $line" "$line" " resource=cpu kind=some stall_us=500000 window_us=2000000 count=1 avg10="
 	assertContains "source" "$line" "source=trigger"
@@ -740,13 +737,13 @@ test_psi_exporter_counts() {
 	assertEquals "only what a trigger asks: one line" 1 "$(grep -c '^cgroup_pressure_trigger_events_total' <<<"$m")"
 	"$BUSY" -n 3 "$u/ex/busy/cgroup.procs" &
 	_pids+=($!)
-	for i in $(seq 1 40); do
+	for i in $(seq 1 480); do
 		sleep 0.25
 		n=$(curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$port/metrics" |
 			sed -n 's/^cgroup_pressure_trigger_events_total{resource="cpu",kind="some"} //p')
 		[ "${n:-0}" -gt 0 ] && break
 	done
-	assertTrue "wake-ups counted within 10 s: $n" "[ ${n:-0} -gt 0 ]"
+	assertTrue "wake-ups counted (hung: none in 2 min): $n" "[ ${n:-0} -gt 0 ]"
 	cgk_kill_pids
 }
 

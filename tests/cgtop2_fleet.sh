@@ -292,10 +292,10 @@ test_live_label_values_in_promql() {
 	EOF
 	cgk_prometheus "$cfg/prometheus.yml" "$cfg" || return 0
 	# a minute: each check is a python3 start, seconds under TCG
-	end=$((SECONDS + 60))
+	end=$((SECONDS + 60)) # guard
 	while :; do
 		res=$(lv_check "$U/lv" 2>&1)
-		[ "$res" = ok ] || [ $SECONDS -ge $end ] && break
+		[ "$res" = ok ] || [ $SECONDS -ge $end ] && break # guard
 		sleep 0.5
 	done
 	assertEquals "the label values Prometheus holds" "ok" "$res"
@@ -370,7 +370,7 @@ test_live_compat_cadvisor() {
 	done
 	assertNotContains "no native family" "$out" "cgroup_cpu_usage_seconds_total"
 	assertEquals "container_last_seen is now, in seconds" 1 \
-		"$(echo "$out" | awk -v now="$(date +%s)" -v id="id=\"/$S\"}" '$1 ~ /^container_last_seen/ && index($1, id) { d = $2 - now; print (d > -30 && d < 30) }')"
+		"$(echo "$out" | awk -v now="$(date +%s)" -v id="id=\"/$S\"}" '$1 ~ /^container_last_seen/ && index($1, id) { d = $2 - now; print (d > -30 && d < 30) }')" # clock: a time the exporter printed, against now
 	promtool_clean "$out"
 	cgk_capture "$T" -F openmetrics --compat=cadvisor -1 --depth=1 "/$S"
 	assertEquals "openmetrics exit" 0 "$rc"

@@ -29,7 +29,7 @@ fx() {
 
 # the wall clock in milliseconds (bash's own: busybox date in the VM has no %N)
 now_ms() {
-	local t=${EPOCHREALTIME/[.,]/}
+	local t=${EPOCHREALTIME/[.,]/} # clock: the recording's times must fall between two reads
 	echo $((t / 1000))
 }
 

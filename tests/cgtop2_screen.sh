@@ -129,20 +129,21 @@ pane_has() {
 	return 1
 }
 
-# Wait (at most $2 seconds, default 8) until the pane shows grep -E pattern $1.
+# Wait (at most $2 seconds, default 120: a guard against a hang, not a bound) until the pane
+# shows grep -E pattern $1.
 pane_wait() {
-	local end=$((SECONDS + ${2:-8}))
-	while [ $SECONDS -lt $end ]; do
+	local end=$((SECONDS + ${2:-120})) # guard
+	while [ $SECONDS -lt $end ]; do # guard
 		pane_has "$1" && return 0
 		nap 0.1
 	done
 	return 1
 }
 
-# Wait until the pane no longer shows $1.
+# Wait until the pane no longer shows $1 (at most $2 seconds, default 120: a guard).
 pane_gone() {
-	local end=$((SECONDS + ${2:-8}))
-	while [ $SECONDS -lt $end ]; do
+	local end=$((SECONDS + ${2:-120})) # guard
+	while [ $SECONDS -lt $end ]; do # guard
 		pane_has "$1" || return 0
 		nap 0.1
 	done
@@ -184,8 +185,8 @@ start() {
 # Wait for cgtop2 to end; its exit line (and its stderr, when it is not EXIT=0). At most 30 s:
 # the pane's script runs stty after it, which took over 8 s in a loaded VM guest.
 ended() {
-	local end=$((SECONDS + 30)) e
-	while [ $SECONDS -lt $end ]; do
+	local end=$((SECONDS + 30)) e # guard
+	while [ $SECONDS -lt $end ]; do # guard
 		[ -s "$F.after" ] && {
 			cgk_slurp e "$F.exit"
 			echo "$e"
@@ -509,10 +510,10 @@ procs_more() {
 
 # Run $2... until it succeeds, for at most $1 seconds (a command of bash's: nothing started).
 within() {
-	local end=$((SECONDS + $1))
+	local end=$((SECONDS + $1)) # guard
 	shift
 	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
+		[ $SECONDS -lt $end ] || return 1 # guard
 		nap 0.05
 	done
 }
@@ -777,7 +778,7 @@ test_psi_trigger_mark() {
 	assertNotContains "nothing fired yet" "$(pane)" "!cpu"
 	"$HELPERS/top_busy" -n 3 "$U/busy/cgroup.procs" &
 	busy=$!
-	pane_wait "^/$S/busy !cpu " 10 || fail "no mark within 10 s: $(pane)"
+	pane_wait "^/$S/busy !cpu " || fail "hung: no mark in 2 min: $(pane)"
 	assertNotContains "the idle cgroup: no mark" "$(pane)" "/$S/idle !cpu"
 	kill -9 "$busy"
 	wait "$busy" 2>/dev/null
@@ -1175,7 +1176,7 @@ test_action_move() {
 		key M
 		pane_wait "Tab marks a process" || fail "M without a mark: $(status)"
 		key Tab Tab
-		pane_wait "^Move" && fail "Tab asks nothing: $(status)"
+		pane_wait "^Move" 8 && fail "Tab asks nothing: $(status)"
 		moved=$(attrs | grep -E $'\e\\[7m' | grep -oE '[0-9]+ S ' | head -n 1 | awk '{ print $1 }')
 		assertNotEquals "the second process marked (reverse video)" "" "$moved"
 		key M

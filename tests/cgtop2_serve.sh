@@ -320,7 +320,6 @@ test_shared_sample() {
 # Connections that never finish their request: from another address they hit its own limit,
 # from the scraper's address they stay under it; a scrape is served either way.
 test_slowloris() {
-	local t0 t1
 	serve || return 0
 	"$LORIS" -b 127.0.0.2 -n 80 -r "$_cgk_tmp/loris1" 127.0.0.1 "$PORT" &
 	_pids+=($!)
@@ -329,12 +328,9 @@ test_slowloris() {
 	_pids+=($!)
 	cgk_wait_for test -s "$_cgk_tmp/loris2" || fail "slowloris did not start"
 	sleep 1.5
-	# bash's clock in microseconds: busybox date has no %N (the VM guests)
-	t0=${EPOCHREALTIME/[.,]/}
-	get --max-time 5 "$URL/metrics"
-	t1=${EPOCHREALTIME/[.,]/}
-	assertEquals "scrape beside 86 stalled connections" 200 "$code"
-	assertTrue "within 2 s ($(((t1 - t0) / 1000)) ms)" "[ $(((t1 - t0) / 1000)) -lt 2000 ]"
+	# how long it takes is bench/timing.sh's row serve_slowloris; 120 s only guards a hang
+	get --max-time 120 "$URL/metrics"
+	assertEquals "scrape beside 86 stalled connections answered (000: hung 120 s)" 200 "$code"
 	assertContains "the limit was hit and said" "$(cat "$SERVE_ERR")" "cgtop2: http: "
 }
 
@@ -344,16 +340,16 @@ test_slowloris() {
 timed_get() {
 	local t0 t1 r
 	if have_curl; then
-		r=$(curl -s -o /dev/null --max-time 5 -w '%{http_code} %{time_total}' "$@")
+		r=$(curl -s -o /dev/null --max-time 120 -w '%{http_code} %{time_total}' "$@")
 		code=${r% *}
 		r=${r#* }
 		ms=$((10#${r%.*} * 1000 + 10#$(printf '%.3s' "${r#*.}000")))
 		return
 	fi
-	t0=${EPOCHREALTIME/[.,]/}
-	tcp_get --max-time 5 "$@"
+	t0=${EPOCHREALTIME/[.,]/} # clock: printed, not asserted
+	tcp_get --max-time 120 "$@"
 	code=$(cat "$_cgk_tmp/code")
-	t1=${EPOCHREALTIME/[.,]/}
+	t1=${EPOCHREALTIME/[.,]/} # clock: printed, not asserted
 	ms=$(((t1 - t0) / 1000))
 }
 
@@ -372,36 +368,34 @@ scrapes() {
 	done
 }
 
-# Scrapes (get's arguments) each answered 200 within 1 s while what $1 names runs beside:
-# call before it starts (the same scrapes alone, the time the machine's load takes: the shared
-# machine at load 20 takes seconds for a TLS scrape alone), then with $2 = beside.
-BASE_MS=0
-scrapes_within_1s() {
+# Scrapes (get's arguments) each answered 200 while what $1 names runs beside: call before it
+# starts (the same scrapes alone: they must be answered too), then with $2 = beside. Their times
+# are printed; how long they take beside against alone is bench/timing.sh's row serve_idle.
+scrapes_answered() {
 	local what=$1 when=$2
 	shift 2
 	if [ "$when" = alone ]; then
 		scrapes 3 "$@"
-		BASE_MS=$worst
 		echo "NOTE ${_shunit_test_:-}: scrapes alone:$all"
 		return
 	fi
 	scrapes 6 "$@"
 	echo "NOTE ${_shunit_test_:-}: scrapes beside $what:$all"
-	assertTrue "scrapes beside $what each 200 within 1 s (+ the $BASE_MS ms of the slowest alone):$all" \
-		"[ $worst -lt $((1000 + BASE_MS)) ]"
+	assertTrue "scrapes beside $what each answered 200 (99999ms: not answered in 120 s, hung):$all" \
+		"[ $worst -lt 99999 ]"
 }
 
 # Issue 28, item 6: 1,000 idle connections from 100 loopback addresses (opened again as the
 # server closes them) stop no scrape from another address.
 test_idle_connections_many_addresses() {
 	serve --depth=0 || return 0
-	scrapes_within_1s "" alone
+	scrapes_answered "" alone
 	"$LORIS" -b 127.0.0.2 -a 100 -n 1000 -m idle -R -r "$_cgk_tmp/idle.ready" \
 		-s "$_cgk_tmp/idle.status" -t 60 127.0.0.1 "$PORT" &
 	_pids+=($!)
 	cgk_wait_for test -s "$_cgk_tmp/idle.ready" || { fail "slowloris did not start"; return 0; }
 	sleep 1
-	scrapes_within_1s "1,000 idle connections from 100 addresses" beside
+	scrapes_answered "1,000 idle connections from 100 addresses" beside
 	assertContains "the per-address cap still holds (8 of 10 each)" "$(cat "$SERVE_ERR")" "cgtop2: http: "
 }
 
@@ -410,7 +404,7 @@ test_idle_connections_many_addresses() {
 test_header_deadline() {
 	local i st
 	serve --depth=0 || return 0
-	scrapes_within_1s "" alone
+	scrapes_answered "" alone
 	"$LORIS" -b 127.0.0.2 -a 40 -n 200 -m trickle -r "$_cgk_tmp/trickle.ready" \
 		-s "$_cgk_tmp/trickle.status" -t 60 127.0.0.1 "$PORT" &
 	_pids+=($!)
@@ -418,7 +412,7 @@ test_header_deadline() {
 	assertEquals "all 200 connected" "200 0" "$(cat "$_cgk_tmp/trickle.ready")"
 	sleep 2
 	assertEquals "open 2 s later: the deadline is 5 s" "open 200 closed 0" "$(cat "$_cgk_tmp/trickle.status")"
-	scrapes_within_1s "200 trickling connections from 40 addresses" beside
+	scrapes_answered "200 trickling connections from 40 addresses" beside
 	for i in $(seq 1 30); do
 		st=$(cat "$_cgk_tmp/trickle.status")
 		[ "$st" = "open 0 closed 200" ] && break
@@ -647,7 +641,7 @@ test_wrong_passwords_keep_scrapes() {
 	timed_get -u scraper:right "$URL/metrics"
 	assertEquals "the first scrape (one bcrypt)" 200 "$code"
 	echo "NOTE ${_shunit_test_:-}: the first scrape, one cost-11 bcrypt: ${ms} ms"
-	scrapes_within_1s "" alone -u scraper:right
+	scrapes_answered "" alone -u scraper:right
 	# 16 clients from 127.0.0.2-17, each a thread of one process sending its requests one
 	# after the other on a kept-alive connection for 8 s: their answers counted in wrong.out
 	python3 - "$PORT" >"$_cgk_tmp/wrong.out" 2>&1 <<-'EOF' &
@@ -677,7 +671,7 @@ test_wrong_passwords_keep_scrapes() {
 	pids+=($!)
 	_pids+=($!)
 	sleep 2
-	scrapes_within_1s "16 clients sending wrong passwords" beside -u scraper:right
+	scrapes_answered "16 clients sending wrong passwords" beside -u scraper:right
 	wait "${pids[@]}"
 	echo "NOTE ${_shunit_test_:-}: answers to the wrong passwords (status:count): $(cat "$_cgk_tmp/wrong.out")"
 	assertNotContains "no wrong password let in" " $(cat "$_cgk_tmp/wrong.out")" " 200:"
@@ -723,12 +717,12 @@ test_webconfig_fifo() {
 	assertEquals "still served" 200 "$code"
 	assertEquals "with the old headers" nosniff "$(header X-Content-Type-Options)"
 	kill -TERM "$SERVE_PID"
-	for i in $(seq 1 50); do
+	for i in $(seq 1 1200); do
 		kill -0 "$SERVE_PID" 2>/dev/null || break
 		sleep 0.1
 	done
 	if kill -0 "$SERVE_PID" 2>/dev/null; then
-		fail "SIGTERM not obeyed within 5 s"
+		fail "hung: SIGTERM not obeyed in 2 min"
 		return 0
 	fi
 	wait "$SERVE_PID"
@@ -742,13 +736,13 @@ test_tls_half_handshakes() {
 	need_tls || return 0
 	tls_config right $'  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem' || return 0
 	serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
-	scrapes_within_1s "" alone --cacert "$_cgk_tmp/ca.pem" -u scraper:right --cert "$_cgk_tmp/client.pem" \
+	scrapes_answered "" alone --cacert "$_cgk_tmp/ca.pem" -u scraper:right --cert "$_cgk_tmp/client.pem" \
 		--key "$_cgk_tmp/client.key"
 	"$LORIS" -b 127.0.0.2 -a 20 -n 100 -m tls -R -r "$_cgk_tmp/tls.ready" -t 60 127.0.0.1 "$PORT" &
 	_pids+=($!)
 	cgk_wait_for test -s "$_cgk_tmp/tls.ready" || { fail "slowloris did not start"; return 0; }
 	sleep 1
-	scrapes_within_1s "100 half TLS handshakes from 20 addresses" beside --cacert "$_cgk_tmp/ca.pem" \
+	scrapes_answered "100 half TLS handshakes from 20 addresses" beside --cacert "$_cgk_tmp/ca.pem" \
 		-u scraper:right --cert "$_cgk_tmp/client.pem" --key "$_cgk_tmp/client.key"
 }
 

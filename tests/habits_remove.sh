@@ -229,21 +229,21 @@ test_root_refused() {
 		# then makes a new hierarchy of the same name, which the umount kills in turn, so
 		# checking right after each umount could go on for minutes (seen: 300 s). Each umount
 		# is given 5 s to take effect; 300 s in all.
-		t0=$SECONDS tries=0
+		t0=$SECONDS tries=0 # guard
 		while :; do
 			for w in $(seq 1 50); do
 				if ! grep -q ":name=$n:" /proc/self/cgroup; then
-					[ "$tries" -eq 0 ] || echo "# the named hierarchy went after $tries re-mounts, $((SECONDS - t0)) s" >&2
+					[ "$tries" -eq 0 ] || echo "# the named hierarchy went after $tries re-mounts, $((SECONDS - t0)) s" >&2 # clock: printed
 					exit 0
 				fi
 				sleep 0.1
 			done
-			[ $((SECONDS - t0)) -lt 300 ] || break
+			[ $((SECONDS - t0)) -lt 300 ] || break # guard
 			tries=$((tries + 1))
 			mount -t cgroup -o none,name=$n cgkittest "$d" || continue
 			umount "$d"
 		done
-		echo "hierarchy-kept: after $tries re-mounts, $((SECONDS - t0)) s: $(grep ":name=$n:" /proc/self/cgroup)"' _ "$d" "$CG" "${PIDS[0]}")
+		echo "hierarchy-kept: after $tries re-mounts, $((SECONDS - t0)) s: $(grep ":name=$n:" /proc/self/cgroup)"' _ "$d" "$CG" "${PIDS[0]}") # clock: printed
 	[ "$res" = mount-failed ] && { cgk_skip "cannot mount a named v1 hierarchy here"; return 0; }
 	# the run must leave the host as it was (tests/run checks /proc/self/cgroup too)
 	assertNotContains "the kernel kept the named hierarchy after its umount: $res" "$res" hierarchy-kept

@@ -298,8 +298,8 @@ path_of_len() {
 
 # What may differ between two snapshots is nothing: the sandbox of every hierarchy in full and
 # the scratch directory (after each call), plus (after each path, "snapshot all") the top of
-# every hierarchy (other suites' sandboxes come and go: left out) and anything named like our
-# marker in /tmp, /var/tmp and /.
+# every hierarchy (other runs' sandboxes, cgkit-test.* whatever follows the dot, come and go:
+# left out) and anything named like our marker in /tmp, /var/tmp and /.
 # One find for the tops and one for the sandboxes: the corpus takes hundreds of snapshots, and
 # a find per hierarchy (thirteen in the legacy guest) is thirteen slow process starts under TCG.
 snapshot() {
@@ -308,7 +308,7 @@ snapshot() {
 		tops+=("$m")
 		[ -d "$m/$S" ] && sbs+=("$m/$S")
 	done < <(cgk_all_mnts)
-	[ "$1" = all ] && find "${tops[@]}" -maxdepth 1 -type d | grep -v '/cgkit-test\.[0-9]*$'
+	[ "$1" = all ] && find "${tops[@]}" -maxdepth 1 -type d | grep -v '/cgkit-test\.[^/]*$'
 	find "${sbs[@]}" "$SCRATCH"
 	[ "$1" = all ] && find /tmp /var/tmp / -maxdepth 2 -name "*$MARK*" 2>/dev/null
 }

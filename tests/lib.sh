@@ -404,7 +404,14 @@ if [ -n "${CGKIT_LAYOUT_ONLY:-}" ] && [ -z "${CGKIT_VM_ONLY:-}" ]; then
 	unified) _cgk_gate='cgk_need_v1' ;;
 	esac
 fi
-if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ]; then
+# CGKIT_TIER=quick (make check): the tests tests/slow names for this suite are left to make
+# check-full, with one line saying how many.
+_cgk_slow=
+if [ "${CGKIT_TIER:-}" = quick ]; then
+	_cgk_slow=" $(sed -n "s/^$(basename "$0" .sh):\(test_[A-Za-z0-9_]*\).*/\1/p" "$CGKIT_TOP/tests/slow" 2>/dev/null | tr '\n' ' ') "
+	[ "$_cgk_slow" = "  " ] && _cgk_slow=
+fi
+if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ] || [ -n "$_cgk_slow" ]; then
 	_cgk_asks_vm() {
 		local body w
 		body=$(declare -f "$1")
@@ -432,13 +439,15 @@ if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ]; then
 			_cgk_gated "$w" shallow
 	}
 	suite() {
-		local t out=0 all=
+		local t out=0 all= slow=0
 		# a suite whose every test's set-up (setup_test) begins with the gate
 		[ -n "$_cgk_gate" ] && declare -F setup_test >/dev/null && _cgk_gated setup_test deep && all=1
 		for t in $(sed -n 's/^\(test_[A-Za-z0-9_]*\)().*/\1/p' "$0"); do
-			if [ -n "${CGKIT_VM_ONLY:-}" ]; then
+			if [[ $_cgk_slow == *" $t "* ]]; then
+				slow=$((slow + 1))
+			elif [ -n "${CGKIT_VM_ONLY:-}" ]; then
 				_cgk_asks_vm "$t" deep && suite_addTest "$t"
-			elif [ -n "$all" ] || _cgk_gated "$t" deep; then
+			elif [ -n "$_cgk_gate" ] && { [ -n "$all" ] || _cgk_gated "$t" deep; }; then
 				out=$((out + 1))
 			else
 				suite_addTest "$t"
@@ -446,9 +455,13 @@ if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ]; then
 		done
 		[ "$out" -eq 0 ] ||
 			echo "# CGKIT_LAYOUT_ONLY: $out tests of $(basename "$0") begin by asking for what this layout ($(cgk_layout)) lacks: left out"
+		[ "$slow" -eq 0 ] ||
+			echo "# quick tier: $slow tests of $(basename "$0") left to make check-full (tests/slow)"
 		# none: shunit2 would run every test; one that says why instead
 		[ -n "${__shunit_suite:-}" ] && return 0
-		if [ -n "${CGKIT_VM_ONLY:-}" ]; then
+		if [ -z "${CGKIT_VM_ONLY:-}" ] && [ -z "$_cgk_gate" ]; then
+			cgk_asks_no_vm() { cgk_skip "every test of $(basename "$0") is in tests/slow: make check-full runs them"; }
+		elif [ -n "${CGKIT_VM_ONLY:-}" ]; then
 			cgk_asks_no_vm() { cgk_skip "CGKIT_VM_ONLY: no test of $(basename "$0") asks for the VM"; }
 		else
 			cgk_asks_no_vm() { cgk_skip "every test of $(basename "$0") needs what this layout ($(cgk_layout)) lacks"; }

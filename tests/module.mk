@@ -20,8 +20,13 @@ $(OBJ)/tests/helpers/%: tests/helpers/%.c
 
 tests-build: all $(TEST_BINS)
 
-# The driver runs unit tests, then every tests/*.sh suite, and prints "N passed, N failed".
+# The driver runs unit tests, then the tests/*.sh suites, CGKIT_JOBS at a time (default: the
+# CPUs), and prints "N passed, N failed, N skipped". make check is the quick tier: every suite
+# but the tests tests/slow names (CGKIT_TIER=quick); make check-full runs them all.
 check: tests-build
+	CGKIT_TIER=quick CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run
+
+check-full: tests-build
 	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run
 
 # The live suites with every tool under valgrind's memcheck (tests/lib.sh's CGKIT_WRAP): a log
@@ -49,7 +54,7 @@ valgrind: tests-build
 check-pkg:
 	tests/pkg/run
 
-.PHONY: check tests-build check-pkg valgrind
+.PHONY: check check-full tests-build check-pkg valgrind
 
 # Fuzzing (clang's libFuzzer): make fuzz [FUZZ_RUNS=N]. Every target runs N inputs from a fixed
 # seed and its corpus; a crash, leak or UB report fails it.

@@ -383,4 +383,40 @@ test_skips_name_no_missing_program() {
 	assertEquals "skips for a missing program (use cgk_need_prog)" "" "$bad"
 }
 
+# No wall-clock bound in a functional test (issue 41): a test checks what happened, how long it
+# took is bench/'s. A line of a suite that reads the clock (bash's EPOCHREALTIME or SECONDS,
+# date +%s) says why on that line: "# guard" (a deadline against a hang, minutes), or "# clock:
+# WHY" (a time compared with what a tool printed, a lower bound that load only lengthens, or a
+# time printed and not asserted). An assert or fail message with "within N s" or "N ms" as its
+# bound is refused whatever the clock.
+test_no_wall_clock_bound() {
+	local bad
+	bad=$(grep -nE 'EPOCHREALTIME|\$SECONDS|\(\(SECONDS|date \+%s' "$CGKIT_TOP"/tests/*.sh |
+		grep -vE '^[^:]*/(lib|structure)\.sh:' | grep -vE '^[^:]*:[0-9]+:[[:space:]]*#' |
+		grep -vE '# (guard|clock:)' | sed "s|$CGKIT_TOP/||")
+	assertEquals "clock reads without '# guard' or '# clock: WHY'" "" "$bad"
+	bad=$(grep -nE '(assert[A-Za-z]*|fail) "[^"]*(within|in under|under|at most|less than) [0-9.,]+ ?(ms|s|seconds?)\b' \
+		"$CGKIT_TOP"/tests/*.sh | grep -v '^[^:]*/structure\.sh:' | sed "s|$CGKIT_TOP/||")
+	assertEquals "asserts bounding a time (bench/ measures it; a guard says hung)" "" "$bad"
+}
+
+# tests/slow names the tests make check (CGKIT_TIER=quick) leaves to make check-full: each
+# SUITE:TEST names a test of a suite, SUITE:* a whole suite. A name that is not there (renamed,
+# removed) would silently put a slow test back into the quick tier.
+test_slow_list_names_tests() {
+	local line suite t bad=
+	while read -r line; do
+		line=${line%%#*}
+		line=${line%"${line##*[![:space:]]}"}
+		[ -n "$line" ] || continue
+		suite=${line%%:*} t=${line#*:}
+		if [ "$suite" = "$line" ] || [ ! -f "$CGKIT_TOP/tests/$suite.sh" ]; then
+			bad="$bad $line"
+		elif [ "$t" != '*' ] && ! grep -q "^$t() {" "$CGKIT_TOP/tests/$suite.sh"; then
+			bad="$bad $line"
+		fi
+	done <"$CGKIT_TOP/tests/slow"
+	assertEquals "tests/slow names what is not a suite or test" "" "$bad"
+}
+
 . "$SHUNIT2"
