@@ -145,6 +145,7 @@ help:
 	@echo 'make check          the quick tier: unit tests, fixture tests and a live test of each'
 	@echo '                    behaviour (tests/slow names what it leaves out); 20.5 min at load 15-27'
 	@echo 'make check-full     every live test (make check with what tests/slow names); 15-37 min serially'
+	@echo 'make check-slow     what make check leaves out (tests/slow) alone: check + check-slow = check-full'
 	@echo 'make check-vm       the suites in QEMU guests, one a cgroup layout; 36 min'
 	@echo 'make check SAN=1    make check under ASan/UBSan (check-full SAN=1: every suite)'
 	@echo 'make valgrind       the cgtop2 suites under valgrind memcheck; about 8 min'

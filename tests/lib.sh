@@ -411,7 +411,14 @@ if [ "${CGKIT_TIER:-}" = quick ]; then
 	_cgk_slow=" $(sed -n "s/^$(basename "$0" .sh):\(test_[A-Za-z0-9_]*\).*/\1/p" "$CGKIT_TOP/tests/slow" 2>/dev/null | tr '\n' ' ') "
 	[ "$_cgk_slow" = "  " ] && _cgk_slow=
 fi
-if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ] || [ -n "$_cgk_slow" ]; then
+# CGKIT_TIER=slow (make check-slow): only those tests, what make check leaves out, so that make
+# check and make check-slow together are make check-full with no test run twice (CI). A suite
+# that tests/slow names whole (SUITE:*) runs whole.
+_cgk_only=
+if [ "${CGKIT_TIER:-}" = slow ] && ! grep -qE "^$(basename "$0" .sh):\*([[:space:]#]|\$)" "$CGKIT_TOP/tests/slow"; then
+	_cgk_only=" $(sed -n "s/^$(basename "$0" .sh):\(test_[A-Za-z0-9_]*\).*/\1/p" "$CGKIT_TOP/tests/slow" 2>/dev/null | tr '\n' ' ') "
+fi
+if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ] || [ -n "$_cgk_slow" ] || [ -n "$_cgk_only" ]; then
 	_cgk_asks_vm() {
 		local body w
 		body=$(declare -f "$1")
@@ -439,12 +446,14 @@ if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ] || [ -n "$_cgk_slow" ]; th
 			_cgk_gated "$w" shallow
 	}
 	suite() {
-		local t out=0 all= slow=0
+		local t out=0 all= slow=0 quick=0
 		# a suite whose every test's set-up (setup_test) begins with the gate
 		[ -n "$_cgk_gate" ] && declare -F setup_test >/dev/null && _cgk_gated setup_test deep && all=1
 		for t in $(sed -n 's/^\(test_[A-Za-z0-9_]*\)().*/\1/p' "$0"); do
 			if [[ $_cgk_slow == *" $t "* ]]; then
 				slow=$((slow + 1))
+			elif [ -n "$_cgk_only" ] && [[ $_cgk_only != *" $t "* ]]; then
+				quick=$((quick + 1))
 			elif [ -n "${CGKIT_VM_ONLY:-}" ]; then
 				_cgk_asks_vm "$t" deep && suite_addTest "$t"
 			elif [ -n "$_cgk_gate" ] && { [ -n "$all" ] || _cgk_gated "$t" deep; }; then
@@ -457,9 +466,13 @@ if [ -n "${CGKIT_VM_ONLY:-}" ] || [ -n "$_cgk_gate" ] || [ -n "$_cgk_slow" ]; th
 			echo "# CGKIT_LAYOUT_ONLY: $out tests of $(basename "$0") begin by asking for what this layout ($(cgk_layout)) lacks: left out"
 		[ "$slow" -eq 0 ] ||
 			echo "# quick tier: $slow tests of $(basename "$0") left to make check-full (tests/slow)"
+		[ "$quick" -eq 0 ] ||
+			echo "# slow tier: $quick tests of $(basename "$0") left to make check (not in tests/slow)"
 		# none: shunit2 would run every test; one that says why instead
 		[ -n "${__shunit_suite:-}" ] && return 0
-		if [ -z "${CGKIT_VM_ONLY:-}" ] && [ -z "$_cgk_gate" ]; then
+		if [ -n "$_cgk_only" ] && [ -z "${CGKIT_VM_ONLY:-}" ] && [ -z "$_cgk_gate" ]; then
+			cgk_asks_no_vm() { cgk_skip "no test of $(basename "$0") is in tests/slow: make check runs them"; }
+		elif [ -z "${CGKIT_VM_ONLY:-}" ] && [ -z "$_cgk_gate" ]; then
 			cgk_asks_no_vm() { cgk_skip "every test of $(basename "$0") is in tests/slow: make check-full runs them"; }
 		elif [ -n "${CGKIT_VM_ONLY:-}" ]; then
 			cgk_asks_no_vm() { cgk_skip "CGKIT_VM_ONLY: no test of $(basename "$0") asks for the VM"; }

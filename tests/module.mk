@@ -29,6 +29,11 @@ check: tests-build
 check-full: tests-build
 	CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run
 
+# what make check leaves out, alone (CGKIT_TIER=slow): make check then make check-slow is make
+# check-full with no test run twice (CI)
+check-slow: tests-build
+	CGKIT_TIER=slow CGKIT_BIN=$(abspath $(O)) CGKIT_OBJ=$(abspath $(OBJ)) tests/run
+
 # The live suites with every tool under valgrind's memcheck (tests/lib.sh's CGKIT_WRAP): a log
 # a process in $(OBJ)/valgrind/ (1777: tests run tools as other uids), then each log with an
 # error named; fails on any. A process a test killed (the suites end servers with SIGTERM) is
@@ -54,7 +59,7 @@ valgrind: tests-build
 check-pkg:
 	tests/pkg/run
 
-.PHONY: check check-full tests-build check-pkg valgrind
+.PHONY: check check-full check-slow tests-build check-pkg valgrind
 
 # Fuzzing (clang's libFuzzer): make fuzz [FUZZ_RUNS=N]. Every target runs N inputs from a fixed
 # seed and its corpus; a crash, leak or UB report fails it.
