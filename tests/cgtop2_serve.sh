@@ -66,7 +66,7 @@ serve() {
 }
 
 # An HTTP/1.0 request over bash's /dev/tcp with the curl options the tests use (-H, -X, -d,
-# -I, -w with %{http_code} and %{size_download}, --max-time, --path-as-is; plain http:// only),
+# -I, -w with %{http_code} and %{size_download}, --max-time, --path-as-is, -g; plain http:// only),
 # into the files curl writes: $_cgk_tmp/hdr (status line and headers), body, code.
 tcp_get() {
 	local method= data= url= fmt='%{http_code}' max=20 hdrs=() h line status size hostport path req
@@ -78,7 +78,7 @@ tcp_get() {
 		-I) method=HEAD ;;
 		-w) fmt=$2; shift ;;
 		--max-time) max=$2; shift ;;
-		--path-as-is) ;;
+		--path-as-is | -g) ;;
 		http://*) url=$1 ;;
 		*) echo "tcp_get: $1 is curl's alone" >&2; return 2 ;;
 		esac
@@ -279,6 +279,29 @@ test_request_limits() {
 	assertTrue "a 40 KB URL is refused ($code)" "[ '$code' = 414 ] || [ '$code' = 431 ]"
 	get "$URL/metrics"
 	assertEquals "and the next scrape is served" 200 "$code"
+}
+
+# Issue 40, item 5: a query of 2,000 parameters was never answered (libmicrohttpd filed them
+# until its pool ran out, then waited); past 4096 bytes it is 414, past 64 parameters 400.
+test_query_bounds() {
+	local q
+	serve --depth=0 || return 0
+	q=$(printf 'collect[]=cpu&%.0s' $(seq 1 2000))
+	get -g --max-time 60 "$URL/metrics?$q"
+	[ "$code" != 000 ] || fail "2,000 parameters: no answer (the request hung until a deadline closed it)"
+	assertEquals "2,000 parameters (28 KB): 414" 414 "$code"
+	assertEquals "and why" "URI Too Long: the query exceeds 4096 bytes" "$out"
+	q=$(printf 'a&%.0s' $(seq 1 64))
+	get --max-time 60 "$URL/metrics?${q}collect%5B%5D=cpu"
+	assertEquals "65 short parameters: 400" 400 "$code"
+	assertEquals "and why" "Bad Request: more than 64 query parameters" "$out"
+	q=$(printf 'collect%%5B%%5D=cpu&%.0s' $(seq 1 63))
+	get --max-time 60 "$URL/metrics?${q}collect%5B%5D=io"
+	assertEquals "64 parameters: served" 200 "$code"
+	assertContains "the collectors named" "$out" "# TYPE cgroup_cpu_usage_seconds_total counter"
+	assertNotContains "and only them" "$out" "cgroup_memory_"
+	get --max-time 60 "$URL/metrics"
+	assertEquals "the next request is served" 200 "$code"
 }
 
 # Concurrent scrapes read one sample; a scrape a second later samples afresh.

@@ -299,6 +299,8 @@ static const char *client_cert_refused(const struct webconfig *wc, struct MHD_Co
 /* A request, from its headers to its answer (libmicrohttpd's request context). */
 struct req {
 	struct guard_conn *gc;
+	bool begun; /* its headers are in */
+	unsigned refused; /* the status of a query beyond the bounds (serve_query_refused) */
 	enum { REQ_NEW, REQ_CHECKING } state;
 	unsigned gen; /* the config its password is being checked under */
 	bool known; /* a configured user */
@@ -392,6 +394,10 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 	bool gz;
 	int r;
 
+	if (rq->refused == MHD_HTTP_URI_TOO_LONG)
+		return text(sv, c, rq->refused, "URI Too Long: the query exceeds 4096 bytes\n");
+	if (rq->refused)
+		return text(sv, c, rq->refused, "Bad Request: more than 64 query parameters\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return text(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
 	why = sv->wc ? client_cert_refused(sv->wc, c) : NULL;
@@ -456,6 +462,25 @@ static bool has_body(struct MHD_Connection *c)
 	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
+/*
+ * libmicrohttpd's URI callback, before it parses the query: the request's context, and a query
+ * past the bounds cut off after its '?' (uri is the connection's own buffer, which libmicrohttpd
+ * parses the query from next) so that none of it is filed; the handler answers 414 or 400.
+ */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct req *rq = calloc(1, sizeof(*rq));
+	char *q = strchr((char *)uri, '?');
+	unsigned refused = serve_query_refused(q ? q + 1 : NULL);
+
+	if (refused)
+		q[1] = '\0';
+	/* none: on_request closes the connection */
+	if (rq)
+		rq->refused = refused;
+	return rq;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -469,11 +494,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	 * once it is complete, so that the connection can stay open for the next scrape; one with
 	 * a body (never needed here) at once, and the connection is closed unread.
 	 */
-	if (!rq) {
-		rq = calloc(1, sizeof(*rq));
-		if (!rq)
-			return MHD_NO;
-		*con_cls = rq;
+	if (!rq)
+		return MHD_NO;
+	if (!rq->begun) {
+		rq->begun = true;
 		rq->gc = guard_conn_of(c);
 		guard_request(sv->guard, rq->gc, true);
 		if (!has_body(c))
@@ -537,6 +561,7 @@ static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
 					  (intptr_t)guard_on_connection, sv->guard };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, sv };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, sv };
 	if (wc && wc->tls) {
 		flags |= MHD_USE_TLS;
 		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, wc->cert_pem };

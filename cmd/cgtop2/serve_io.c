@@ -46,6 +46,20 @@ int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_le
 	return 0;
 }
 
+unsigned serve_query_refused(const char *query)
+{
+	size_t n = 1;
+
+	if (!query)
+		return 0;
+	if (strlen(query) > SERVE_QUERY_MAX)
+		return MHD_HTTP_URI_TOO_LONG;
+	/* a parameter per '&', as libmicrohttpd splits them (an empty one is filed too) */
+	for (const char *s = query; (s = strchr(s, '&')); s++)
+		n++;
+	return n > SERVE_QUERY_PARAMS_MAX ? MHD_HTTP_BAD_REQUEST : 0;
+}
+
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused. */
 enum MHD_Result serve_on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
 				  const char *value)

@@ -16,6 +16,16 @@ struct collect_arg {
 	unsigned mask;
 	bool bad;
 };
+/*
+ * A request's query: at most SERVE_QUERY_MAX bytes and SERVE_QUERY_PARAMS_MAX parameters
+ * (man page, LIMITS). libmicrohttpd files every parameter in the connection's 32 KiB pool
+ * before a handler runs, and with a few hundred the pool runs out and the request is never
+ * answered (0.9.75: its error state is overwritten). The status a query gets (414, 400), 0 when
+ * it is within the bounds.
+ */
+#define SERVE_QUERY_MAX	       4096
+#define SERVE_QUERY_PARAMS_MAX 64
+unsigned serve_query_refused(const char *query);
 /* MHD_get_connection_values' iterator filling a struct collect_arg */
 enum MHD_Result serve_on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
 				  const char *value);
