@@ -15,6 +15,7 @@
 #include "text.h"
 #include "cleanup.h"
 #include "labels.h"
+#include "serve_auth.h"
 #include "parse.h"
 
 /* T_BARE_COUNTER: cAdvisor's container_memory_failcnt, a counter whose samples have no _total */
@@ -700,6 +701,22 @@ static void trigger_events(struct out *o, bool prom, const struct cgtop2_args *a
 	}
 }
 
+/* --listen with basic auth: what became of the passwords, and how many bcrypt checks ran. */
+static void password_checks(struct out *o, bool prom, const struct view *v)
+{
+	static const struct family f = BASE(
+		"cgtop2_password_checks", T_COUNTER, NULL,
+		"Basic auth passwords: cached or cached_wrong (no bcrypt), passed or failed (bcrypt), throttled (refused without bcrypt: the budget of failures)",
+		V_TASKS);
+
+	if (!v->password_checks)
+		return;
+	header(o, prom, &f);
+	for (int i = 0; i < AC_N; i++)
+		out_printf(o, "%s_total{result=\"%s\"} %" PRIu64 "\n", f.name, auth_count_names[i],
+			   v->password_checks[i]);
+}
+
 static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
@@ -720,6 +737,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 	labels_free(&l);
 	self(o, prom, v);
 	trigger_events(o, prom, a, v);
+	password_checks(o, prom, v);
 }
 
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)

@@ -27,6 +27,8 @@ struct view {
 	uint64_t sample_ns; /* how long taking the sample took */
 	/* --listen --psi-trigger: wake-ups by resource, some (0) and full (1); NULL: none asked */
 	const uint64_t (*trigger_events)[2];
+	/* --listen with basic auth: the passwords by enum auth_count (serve_auth.h); NULL: none */
+	const uint64_t *password_checks;
 	unsigned collect; /* --listen's ?collect[]=: the collectors' families to write; 0: all */
 	/* make_view's path order of the input rows, kept while their shape stays (view_free) */
 	uint64_t shape;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* cgtop2 --listen's helpers that know no server: gzip, ?collect[]=, and a log that cannot flood. */
+/*
+ * cgtop2 --listen's helpers that know no server: the answers but the metrics, gzip, the query's
+ * bounds, ?collect[]=, and a log that cannot flood.
+ */
 #include <errno.h>
 #include <microhttpd.h>
 #include <pthread.h>
@@ -14,6 +17,7 @@
 
 #include "serve_io.h"
 #include "tool.h"
+#include "webconfig.h"
 
 /* Fast compression: a scrape's text repeats itself, level 1 already takes it to a tenth or less. */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len)
@@ -44,6 +48,54 @@ int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_le
 	deflateEnd(&z);
 	*ret = p;
 	return 0;
+}
+
+enum MHD_Result serve_reply(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    const void *body, size_t len, const char *type, bool basic_auth)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	resp = MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	for (size_t i = 0; wc && i < wc->n_headers; i++)
+		MHD_add_response_header(resp, wc->headers[i].name, wc->headers[i].value);
+	if (basic_auth)
+		ret = MHD_queue_basic_auth_fail_response(c, "cgtop2", resp);
+	else
+		ret = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+enum MHD_Result serve_text(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			   const char *msg)
+{
+	return serve_reply(wc, c, status, msg, strlen(msg), "text/plain; charset=utf-8", false);
+}
+
+enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    unsigned seconds, const char *msg)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	char after[16];
+
+	resp = MHD_create_response_from_buffer(strlen(msg), (void *)msg, MHD_RESPMEM_PERSISTENT);
+	if (!resp)
+		return MHD_NO;
+	snprintf(after, sizeof(after), "%u", seconds);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, after);
+	for (size_t i = 0; wc && i < wc->n_headers; i++)
+		MHD_add_response_header(resp, wc->headers[i].name, wc->headers[i].value);
+	ret = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
 }
 
 unsigned serve_query_refused(const char *query)

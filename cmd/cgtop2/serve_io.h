@@ -9,6 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct webconfig;
+/* An answer: body copied, status, Content-Type type, wc's headers; a Basic challenge (401). */
+enum MHD_Result serve_reply(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    const void *body, size_t len, const char *type, bool basic_auth);
+/* The same with msg as text/plain */
+enum MHD_Result serve_text(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			   const char *msg);
+/* The same with Retry-After: seconds (503, 429); msg is a literal (not copied) */
+enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    unsigned seconds, const char *msg);
 /* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
