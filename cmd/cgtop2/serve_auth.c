@@ -304,8 +304,9 @@ unsigned auth_budget_take(struct auth_budget *b, const struct auth_addr *addr, u
 
 	*ch = (struct auth_charge){ .addr = *addr };
 	/* every slot with a check under way: as many addresses are being checked at once */
+	wait = NSEC_PER_SEC;
 	if (!s)
-		return 1;
+		goto refused;
 	s->used_ns = now;
 	wait = bucket_take(&s->bucket, now, SERVE_AUTH_ADDR_NS, SERVE_AUTH_ADDR_BURST);
 	if (wait)
