@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cgtop2 --listen: /metrics for Prometheus on libmicrohttpd, with TLS and basic auth from --web-config. */
 #include <errno.h>
-#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -247,31 +246,6 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 
 /* ---- requests -------------------------------------------------------------------------- */
 
-/* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
-static const char *client_cert_refused(const struct webconfig *wc, struct MHD_Connection *c)
-{
-	const union MHD_ConnectionInfo *ci;
-	gnutls_session_t ts;
-	unsigned n = 0, status = 0;
-
-	if (!wc->tls || wc->client_auth == CA_NONE || wc->client_auth == CA_REQUEST)
-		return NULL;
-	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-	ts = ci ? (gnutls_session_t)ci->tls_session : NULL;
-	if (!ts)
-		return "Forbidden: no TLS session\n";
-	if (!gnutls_certificate_get_peers(ts, &n) || !n) {
-		if (wc->client_auth == CA_REQUIRE_ANY || wc->client_auth == CA_REQUIRE_VERIFY)
-			return "Forbidden: a client certificate is required\n";
-		return NULL;
-	}
-	if (wc->client_auth == CA_REQUIRE_ANY)
-		return NULL;
-	if (gnutls_certificate_verify_peers2(ts, &status) < 0 || status)
-		return "Forbidden: the client certificate is not signed by client_ca_file\n";
-	return NULL;
-}
-
 /* A request, from its headers to its answer (libmicrohttpd's request context). */
 struct req {
 	struct guard_conn *gc;
@@ -393,7 +367,7 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 				  "Bad Request: more than 64 query parameters\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return serve_text(sv->wc, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
-	why = sv->wc ? client_cert_refused(sv->wc, c) : NULL;
+	why = sv->wc ? serve_cert_refused(sv->wc, c) : NULL;
 	if (why)
 		return serve_text(sv->wc, c, MHD_HTTP_FORBIDDEN, why);
 	switch (authorize(sv, c, rq)) {

@@ -4,6 +4,7 @@
  * bounds, ?collect[]=, and a log that cannot flood.
  */
 #include <errno.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -96,6 +97,31 @@ enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
 	return ret;
+}
+
+/* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
+const char *serve_cert_refused(const struct webconfig *wc, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci;
+	gnutls_session_t ts;
+	unsigned n = 0, status = 0;
+
+	if (!wc->tls || wc->client_auth == CA_NONE || wc->client_auth == CA_REQUEST)
+		return NULL;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	ts = ci ? (gnutls_session_t)ci->tls_session : NULL;
+	if (!ts)
+		return "Forbidden: no TLS session\n";
+	if (!gnutls_certificate_get_peers(ts, &n) || !n) {
+		if (wc->client_auth == CA_REQUIRE_ANY || wc->client_auth == CA_REQUIRE_VERIFY)
+			return "Forbidden: a client certificate is required\n";
+		return NULL;
+	}
+	if (wc->client_auth == CA_REQUIRE_ANY)
+		return NULL;
+	if (gnutls_certificate_verify_peers2(ts, &status) < 0 || status)
+		return "Forbidden: the client certificate is not signed by client_ca_file\n";
+	return NULL;
 }
 
 unsigned serve_query_refused(const char *query)

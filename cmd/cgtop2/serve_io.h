@@ -19,6 +19,8 @@ enum MHD_Result serve_text(const struct webconfig *wc, struct MHD_Connection *c,
 /* The same with Retry-After: seconds (503, 429); msg is a literal (not copied) */
 enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
 			    unsigned seconds, const char *msg);
+/* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
+const char *serve_cert_refused(const struct webconfig *wc, struct MHD_Connection *c);
 /* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
