@@ -66,7 +66,7 @@ serve() {
 }
 
 # An HTTP/1.0 request over bash's /dev/tcp with the curl options the tests use (-H, -X, -d,
-# -I, -w with %{http_code} and %{size_download}, --max-time, --path-as-is; plain http:// only),
+# -I, -w with %{http_code} and %{size_download}, --max-time, --path-as-is, -g; plain http:// only),
 # into the files curl writes: $_cgk_tmp/hdr (status line and headers), body, code.
 tcp_get() {
 	local method= data= url= fmt='%{http_code}' max=20 hdrs=() h line status size hostport path req
@@ -78,7 +78,7 @@ tcp_get() {
 		-I) method=HEAD ;;
 		-w) fmt=$2; shift ;;
 		--max-time) max=$2; shift ;;
-		--path-as-is) ;;
+		--path-as-is | -g) ;;
 		http://*) url=$1 ;;
 		*) echo "tcp_get: $1 is curl's alone" >&2; return 2 ;;
 		esac
@@ -279,6 +279,29 @@ test_request_limits() {
 	assertTrue "a 40 KB URL is refused ($code)" "[ '$code' = 414 ] || [ '$code' = 431 ]"
 	get "$URL/metrics"
 	assertEquals "and the next scrape is served" 200 "$code"
+}
+
+# Issue 40, item 5: a query of 2,000 parameters was never answered (libmicrohttpd filed them
+# until its pool ran out, then waited); past 4096 bytes it is 414, past 64 parameters 400.
+test_query_bounds() {
+	local q
+	serve --depth=0 || return 0
+	q=$(printf 'collect[]=cpu&%.0s' $(seq 1 2000))
+	get -g --max-time 60 "$URL/metrics?$q"
+	[ "$code" != 000 ] || fail "2,000 parameters: no answer (the request hung until a deadline closed it)"
+	assertEquals "2,000 parameters (28 KB): 414" 414 "$code"
+	assertEquals "and why" "URI Too Long: the query exceeds 4096 bytes" "$out"
+	q=$(printf 'a&%.0s' $(seq 1 64))
+	get --max-time 60 "$URL/metrics?${q}collect%5B%5D=cpu"
+	assertEquals "65 short parameters: 400" 400 "$code"
+	assertEquals "and why" "Bad Request: more than 64 query parameters" "$out"
+	q=$(printf 'collect%%5B%%5D=cpu&%.0s' $(seq 1 63))
+	get --max-time 60 "$URL/metrics?${q}collect%5B%5D=io"
+	assertEquals "64 parameters: served" 200 "$code"
+	assertContains "the collectors named" "$out" "# TYPE cgroup_cpu_usage_seconds_total counter"
+	assertNotContains "and only them" "$out" "cgroup_memory_"
+	get --max-time 60 "$URL/metrics"
+	assertEquals "the next request is served" 200 "$code"
 }
 
 # Concurrent scrapes read one sample; a scrape a second later samples afresh.
@@ -677,6 +700,74 @@ test_wrong_passwords_keep_scrapes() {
 	assertNotContains "no wrong password let in" " $(cat "$_cgk_tmp/wrong.out")" " 200:"
 	assertTrue "wrong passwords were checked and refused: $(cat "$_cgk_tmp/wrong.out")" \
 		"awk '{ for (i = 1; i <= NF; i++) if (split(\$i, a, \":\") == 2 && a[1] == 401 && a[2] >= 4) ok = 1 } END { exit !ok }' '$_cgk_tmp/wrong.out'"
+}
+
+# cgtop2_password_checks_total{result="$1"} in $out (a scrape's body), or nothing
+password_checks() {
+	echo "$out" | sed -n "s/^cgtop2_password_checks_total{result=\"$1\"} \([0-9]*\)\$/\1/p"
+}
+
+# Issue 40, item 3: wrong passwords from 6 addresses (127.0.0.3-8), each a client that sends
+# new ones one after the other, run bcrypt within the budget of failures and are refused (429)
+# beyond it; a scraper from another address is checked and served all the same; a wrong
+# password sent again is refused without bcrypt; the check of the right one is remembered over
+# a SIGHUP that leaves its entry as it is, and not over one that changes its hash.
+test_wrong_password_budget() {
+	local h t0 t1 failed passed
+	cgk_need_prog python3 "the clients with wrong passwords" || return 0
+	# the mechanism, not bcrypt's cost: the least cost
+	h=$(bcrypt_hash right 4) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
+	auth_config "$h"
+	t0=${EPOCHREALTIME%[.,]*}
+	CGKIT_SERVE_REUSE_MS=0 serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
+	rm -f "$_cgk_tmp/flood.stop" "$_cgk_tmp/flood.ready"
+	python3 "$CGKIT_TOP/tests/helpers/pwflood.py" "$PORT" 3 8 "$_cgk_tmp/flood.stop" \
+		"$_cgk_tmp/flood.ready" 3000 >"$_cgk_tmp/flood.out" 2>&1 &
+	_pids+=($!)
+	CGK_WAIT_TICKS=2400 cgk_wait_for test -e "$_cgk_tmp/flood.ready" ||
+		fail "the budget refused no client within 120 s: $(cat "$_cgk_tmp/flood.out")"
+	# the scraper's first check, while the flood goes on
+	get --max-time 120 -H "$(auth_header scraper:right)" "$URL/metrics"
+	t1=${EPOCHREALTIME%[.,]*}
+	touch "$_cgk_tmp/flood.stop"
+	wait "${_pids[-1]}"
+	[ "$code" != 000 ] || fail "the right password beside the flood: no answer within 120 s (hung)"
+	assertEquals "the right password beside the flood" 200 "$code"
+	echo "NOTE ${_shunit_test_:-}: the flood's answers (status:count): $(cat "$_cgk_tmp/flood.out")"
+	assertNotContains "no wrong password let in" " $(cat "$_cgk_tmp/flood.out")" " 200:"
+	failed=$(password_checks failed)
+	passed=$(password_checks passed)
+	echo "NOTE ${_shunit_test_:-}: bcrypt checks failed $failed, throttled $(password_checks throttled), over $((t1 - t0)) s"
+	assertEquals "one bcrypt check passed" 1 "$passed"
+	assertTrue "wrong passwords were refused without bcrypt: $(password_checks throttled)" "[ '$(password_checks throttled)' -gt 0 ]"
+	# the budget: a first check per address, 8 at once and one a second of those that failed
+	assertTrue "bcrypt failures within the budget: $failed <= 6 + 8 + $((t1 - t0 + 1))" \
+		"[ '$failed' -ge 6 ] && [ '$failed' -le $((6 + 8 + t1 - t0 + 1)) ]"
+	assertEquals "nothing cached yet" 0 "$(password_checks cached)"
+	# a wrong password again: 401 without bcrypt
+	get --max-time 120 -H "$(auth_header scraper:again)" "$URL/metrics"
+	assertEquals "a wrong password" 401 "$code"
+	get --max-time 120 -H "$(auth_header scraper:again)" "$URL/metrics"
+	assertEquals "the same again" 401 "$code"
+	get --max-time 120 -H "$(auth_header scraper:right)" "$URL/metrics"
+	assertEquals "bcrypt for the first" $((failed + 1)) "$(password_checks failed)"
+	assertEquals "not for the second" 1 "$(password_checks cached_wrong)"
+	assertEquals "the right password remembered" 1 "$(password_checks cached)"
+	# the file as it was: the success is kept
+	kill -HUP "$SERVE_PID"
+	cgk_wait_for grep -q 're-read' "$SERVE_ERR" || fail "no re-read: $(cat "$SERVE_ERR")"
+	get --max-time 120 -H "$(auth_header scraper:right)" "$URL/metrics"
+	assertEquals "after SIGHUP" 200 "$code"
+	assertEquals "no bcrypt after a SIGHUP that changed nothing" 1 "$(password_checks passed)"
+	assertEquals "the remembered check" 2 "$(password_checks cached)"
+	# another hash of the same password: checked again
+	auth_config "$(bcrypt_hash right 4)"
+	kill -HUP "$SERVE_PID"
+	cgk_wait_for eval '[ "$(grep -c re-read "$SERVE_ERR")" = 2 ]' || fail "no second re-read: $(cat "$SERVE_ERR")"
+	get --max-time 120 -H "$(auth_header scraper:right)" "$URL/metrics"
+	assertEquals "after SIGHUP with a new hash" 200 "$code"
+	assertEquals "bcrypt again for a new hash" 2 "$(password_checks passed)"
+	assertEquals "not from the cache" 2 "$(password_checks cached)"
 }
 
 # Issue 28, item 5: "right\0zz" is not "right" (crypt() stopped at the NUL), cached or not.

@@ -2,7 +2,7 @@
 /*
  * cgtop2 --listen's request and config parsers on literal text (cmd/cgtop2/serve/negotiate.c,
  * webconfig.c): Basic credentials with NUL bytes and bad base64, bcrypt's cost bounds, and
- * the password check in its two steps.
+ * the password check in its two steps, and its cache carried over a reload.
  */
 #include <stdlib.h>
 
@@ -45,10 +45,14 @@ static const char *user_with(const char *h)
 /* bcrypt of "right" at cost 5 */
 #define RIGHT "$2y$05$pthxvn2t8b9rF9gF1FhvruO1ZNPbAWHPltj2iR4szY6OTDS46ptMy"
 
+/* the same with another salt */
+#define OTHER "$2y$05$MhYsxHGBI8M9nvOVtqbhpuUMP125O07kgcCt8oANcPTVeQWi/jbRS"
+
 int main(void)
 {
 	struct webconfig *wc = NULL;
-	unsigned char key[WC_DIGEST_SIZE], key2[WC_DIGEST_SIZE];
+	struct webconfig *wc2 = NULL;
+	struct wc_key key, key2;
 	char h[64], err[512], text[256];
 	bool known;
 
@@ -106,19 +110,40 @@ int main(void)
 	/* an unknown user: a hash of the same cost all the same */
 	CHECK_STR(webconfig_hash_of(wc, "nobody", &known), RIGHT);
 	CHECK(!known);
-	CHECK(!webconfig_cached(wc, "prom", "right", 5, key));
+	CHECK(!webconfig_cached(wc, "prom", "right", 5, &key));
 	CHECK(webconfig_bcrypt("right", 5, RIGHT));
 	CHECK(!webconfig_bcrypt("wrong", 5, RIGHT));
 	CHECK(!webconfig_bcrypt("right\0zz", 8, RIGHT));
 	CHECK(!webconfig_bcrypt("righ", 4, RIGHT));
-	webconfig_remember(wc, key);
-	CHECK(webconfig_cached(wc, "prom", "right", 5, key2));
-	CHECK(!memcmp(key, key2, sizeof(key)));
+	webconfig_remember(wc, &key);
+	CHECK(webconfig_cached(wc, "prom", "right", 5, &key2));
+	CHECK(!memcmp(&key, &key2, sizeof(key)));
 	/* the digest covers the user, the length and every byte */
-	CHECK(!webconfig_cached(wc, "other", "right", 5, key2));
-	CHECK(!webconfig_cached(wc, "prom", "right\0zz", 8, key2));
-	CHECK(!webconfig_cached(wc, "prom", "righ", 4, key2));
-	CHECK(!webconfig_cached(wc, "nobody", "right", 5, key2));
+	CHECK(!webconfig_cached(wc, "other", "right", 5, &key2));
+	CHECK(!webconfig_cached(wc, "prom", "right\0zz", 8, &key2));
+	CHECK(!webconfig_cached(wc, "prom", "righ", 4, &key2));
+	CHECK(!webconfig_cached(wc, "nobody", "right", 5, &key2));
+	/* a reload keeps a success while the user's hash is the same (the other user's changed) */
+	snprintf(text, sizeof(text), "basic_auth_users:\n  other: '%s'\n  prom: '%s'\n", OTHER,
+		 RIGHT);
+	CHECK_INT(webconfig_parse(text, strlen(text), NULL, &wc2, err, sizeof(err)), 0);
+	if (!wc2)
+		return 1;
+	CHECK(!webconfig_cached(wc, "other", "right", 5, &key));
+	webconfig_remember(wc, &key);
+	webconfig_carry_cache(wc2, wc);
+	CHECK(webconfig_cached(wc2, "prom", "right", 5, &key2));
+	CHECK(!webconfig_cached(wc2, "other", "right", 5, &key2));
+	CHECK(wc2->n_cache == 1);
+	webconfig_free(wc2);
+	/* a hash changed: nothing carried */
+	snprintf(text, sizeof(text), "basic_auth_users:\n  prom: '%s'\n", OTHER);
+	CHECK_INT(webconfig_parse(text, strlen(text), NULL, &wc2, err, sizeof(err)), 0);
+	if (!wc2)
+		return 1;
+	webconfig_carry_cache(wc2, wc);
+	CHECK(wc2->n_cache == 0);
+	webconfig_free(wc2);
 	webconfig_free(wc);
 	return CHECK_DONE();
 }

@@ -700,6 +700,22 @@ static void trigger_events(struct out *o, bool prom, const struct cgtop2_args *a
 	}
 }
 
+/* --listen with basic auth: what became of the passwords, and how many bcrypt checks ran. */
+static void password_checks(struct out *o, bool prom, const struct view *v)
+{
+	static const struct family f = BASE(
+		"cgtop2_password_checks", T_COUNTER, NULL,
+		"Basic auth passwords: cached or cached_wrong (no bcrypt), passed or failed (bcrypt), throttled (refused without bcrypt: the budget of failures)",
+		V_TASKS);
+
+	if (!v->password_checks)
+		return;
+	header(o, prom, &f);
+	for (size_t i = 0; i < v->n_password_results; i++)
+		out_printf(o, "%s_total{result=\"%s\"} %" PRIu64 "\n", f.name,
+			   v->password_results[i], v->password_checks[i]);
+}
+
 static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
@@ -720,6 +736,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 	labels_free(&l);
 	self(o, prom, v);
 	trigger_events(o, prom, a, v);
+	password_checks(o, prom, v);
 }
 
 void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)

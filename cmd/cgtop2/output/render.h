@@ -27,6 +27,11 @@ struct view {
 	uint64_t sample_ns; /* how long taking the sample took */
 	/* --listen --psi-trigger: wake-ups by resource, some (0) and full (1); NULL: none asked */
 	const uint64_t (*trigger_events)[2];
+	/* --listen with basic auth: how many passwords each result had (the exporter's counts, by
+	 * serve/serve_auth.h's enum auth_count) and the results' names; NULL: none */
+	const uint64_t *password_checks;
+	const char *const *password_results;
+	size_t n_password_results;
 	unsigned collect; /* --listen's ?collect[]=: the collectors' families to write; 0: all */
 	/* make_view's path order of the input rows, kept while their shape stays (view_free) */
 	uint64_t shape;

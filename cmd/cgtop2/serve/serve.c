@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cgtop2 --listen: /metrics for Prometheus on libmicrohttpd, with TLS and basic auth from --web-config. */
 #include <errno.h>
-#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -66,6 +65,7 @@ struct server {
 	struct webconfig *wc; /* under lock */
 	unsigned gen; /* under lock: one more at each reload */
 	struct auth_pool *auth;
+	struct auth_budget *budget; /* under lock */
 	struct guard *guard;
 	size_t conn_limit;
 	int fd;
@@ -153,6 +153,10 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 	if (r < 0)
 		return r;
 	fresh = r > 0;
+	/* the shared body has them as they were when it was made */
+	sv->v.password_checks = sv->wc && sv->wc->n_users ? auth_budget_counts(sv->budget) : NULL;
+	sv->v.password_results = auth_count_names;
+	sv->v.n_password_results = AC_N;
 	if (!b->resp[0]) {
 		struct out o = { .fd = -1 };
 
@@ -221,6 +225,9 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 		return r;
 	v = sv->v;
 	v.collect = collect;
+	v.password_checks = sv->wc && sv->wc->n_users ? auth_budget_counts(sv->budget) : NULL;
+	v.password_results = auth_count_names;
+	v.n_password_results = AC_N;
 	if (e == EXPO_OPENMETRICS)
 		render_openmetrics(&o, sv->a, &v);
 	else
@@ -243,70 +250,21 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 
 /* ---- requests -------------------------------------------------------------------------- */
 
-static enum MHD_Result reply(struct server *sv, struct MHD_Connection *c, unsigned status,
-			     const void *body, size_t len, const char *type, bool basic_auth)
-{
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
-
-	resp = MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
-	if (!resp)
-		return MHD_NO;
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	for (size_t i = 0; sv->wc && i < sv->wc->n_headers; i++)
-		MHD_add_response_header(resp, sv->wc->headers[i].name, sv->wc->headers[i].value);
-	if (basic_auth)
-		ret = MHD_queue_basic_auth_fail_response(c, "cgtop2", resp);
-	else
-		ret = MHD_queue_response(c, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
-}
-
-static enum MHD_Result text(struct server *sv, struct MHD_Connection *c, unsigned status,
-			    const char *msg)
-{
-	return reply(sv, c, status, msg, strlen(msg), "text/plain; charset=utf-8", false);
-}
-
-/* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
-static const char *client_cert_refused(const struct webconfig *wc, struct MHD_Connection *c)
-{
-	const union MHD_ConnectionInfo *ci;
-	gnutls_session_t ts;
-	unsigned n = 0, status = 0;
-
-	if (!wc->tls || wc->client_auth == CA_NONE || wc->client_auth == CA_REQUEST)
-		return NULL;
-	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-	ts = ci ? (gnutls_session_t)ci->tls_session : NULL;
-	if (!ts)
-		return "Forbidden: no TLS session\n";
-	if (!gnutls_certificate_get_peers(ts, &n) || !n) {
-		if (wc->client_auth == CA_REQUIRE_ANY || wc->client_auth == CA_REQUIRE_VERIFY)
-			return "Forbidden: a client certificate is required\n";
-		return NULL;
-	}
-	if (wc->client_auth == CA_REQUIRE_ANY)
-		return NULL;
-	if (gnutls_certificate_verify_peers2(ts, &status) < 0 || status)
-		return "Forbidden: the client certificate is not signed by client_ca_file\n";
-	return NULL;
-}
-
 /* A request, from its headers to its answer (libmicrohttpd's request context). */
 struct req {
 	struct guard_conn *gc;
+	bool begun; /* its headers are in */
+	unsigned refused; /* the status of a query beyond the bounds (serve_query_refused) */
 	enum { REQ_NEW, REQ_CHECKING } state;
 	unsigned gen; /* the config its password is being checked under */
 	bool known; /* a configured user */
-	unsigned char key[WC_DIGEST_SIZE];
+	bool keyed; /* and a password without NUL: key is its */
+	unsigned retry; /* AUTH_THROTTLED: Retry-After */
+	struct wc_key key;
 	struct auth_job job;
 };
 
-enum auth { AUTH_OK, AUTH_REFUSED, AUTH_WAIT, AUTH_BUSY };
+enum auth { AUTH_OK, AUTH_REFUSED, AUTH_WAIT, AUTH_BUSY, AUTH_THROTTLED };
 
 static void drop_job(struct auth_job *j)
 {
@@ -320,14 +278,18 @@ static void drop_job(struct auth_job *j)
 
 /*
  * Basic auth. A user and password that passed before are known by their digest at once;
- * any other is checked by bcrypt on a worker thread while the connection is suspended, and
- * this is called again when it is done.
+ * any other is checked by bcrypt on a worker thread while the connection is suspended, when
+ * the budget of checks that may fail has room (else 429), and this is called again when it is
+ * done.
  */
 static enum auth authorize(struct server *sv, struct MHD_Connection *c, struct req *rq)
 {
+	const union MHD_ConnectionInfo *ci;
 	const char *hash;
 	char *user = NULL, *pass = NULL;
+	struct auth_addr addr;
 	size_t len;
+	bool cached;
 
 	if (!sv->wc || !sv->wc->n_users)
 		return AUTH_OK;
@@ -335,14 +297,17 @@ static enum auth authorize(struct server *sv, struct MHD_Connection *c, struct r
 		bool ok = rq->job.ok, cancelled = rq->job.cancelled;
 
 		rq->state = REQ_NEW;
+		auth_budget_settle(sv->budget, &rq->job.charge, !cancelled, ok && rq->known);
 		drop_job(&rq->job);
 		if (cancelled)
 			return AUTH_BUSY;
 		/* checked against a config a SIGHUP replaced meanwhile: again, under this one */
 		if (rq->gen == sv->gen) {
+			if (!ok && rq->keyed)
+				webconfig_remember_wrong(sv->wc, &rq->key);
 			if (!ok || !rq->known)
 				return AUTH_REFUSED;
-			webconfig_remember(sv->wc, rq->key);
+			webconfig_remember(sv->wc, &rq->key);
 			return AUTH_OK;
 		}
 	}
@@ -350,19 +315,25 @@ static enum auth authorize(struct server *sv, struct MHD_Connection *c, struct r
 		    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
 		    &user, &pass, &len) < 0)
 		return AUTH_REFUSED;
-	if (webconfig_cached(sv->wc, user, pass, len, rq->key)) {
-		explicit_bzero(pass, len);
-		free(pass);
-		free(user);
-		return AUTH_OK;
-	}
+	cached = webconfig_cached(sv->wc, user, pass, len, &rq->key);
 	hash = webconfig_hash_of(sv->wc, user, &rq->known);
 	free(user);
-	rq->job =
-		(struct auth_job){ .conn = c, .password = pass, .len = len, .hash = strdup(hash) };
-	if (!rq->job.hash) {
+	rq->keyed = rq->known && !memchr(pass, '\0', len);
+	rq->job = (struct auth_job){ .conn = c, .password = pass, .len = len };
+	/* known to pass, or known to fail: no bcrypt, no budget */
+	if (cached || (rq->keyed && webconfig_known_wrong(sv->wc, &rq->key))) {
+		auth_budget_counts(sv->budget)[cached ? AC_CACHED : AC_CACHED_WRONG]++;
 		drop_job(&rq->job);
-		return AUTH_BUSY;
+		return cached ? AUTH_OK : AUTH_REFUSED;
+	}
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	auth_addr_of(ci ? ci->client_addr : NULL, &addr);
+	rq->retry = auth_budget_take(sv->budget, &addr, cg_now_ns(), &rq->job.charge);
+	rq->job.hash = rq->retry ? NULL : strdup(hash);
+	if (!rq->job.hash) {
+		auth_budget_settle(sv->budget, &rq->job.charge, false, false);
+		drop_job(&rq->job);
+		return rq->retry ? AUTH_THROTTLED : AUTH_BUSY;
 	}
 	rq->gen = sv->gen;
 	rq->state = REQ_CHECKING;
@@ -392,38 +363,37 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 	bool gz;
 	int r;
 
+	if (rq->refused == MHD_HTTP_URI_TOO_LONG)
+		return serve_text(sv->wc, c, rq->refused,
+				  "URI Too Long: the query exceeds 4096 bytes\n");
+	if (rq->refused)
+		return serve_text(sv->wc, c, rq->refused,
+				  "Bad Request: more than 64 query parameters\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return text(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
-	why = sv->wc ? client_cert_refused(sv->wc, c) : NULL;
+		return serve_text(sv->wc, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
+	why = sv->wc ? serve_cert_refused(sv->wc, c) : NULL;
 	if (why)
-		return text(sv, c, MHD_HTTP_FORBIDDEN, why);
+		return serve_text(sv->wc, c, MHD_HTTP_FORBIDDEN, why);
 	switch (authorize(sv, c, rq)) {
 	case AUTH_OK:
 		break;
 	case AUTH_WAIT:
 		return MHD_YES;
 	case AUTH_REFUSED:
-		return reply(sv, c, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n", 13,
-			     "text/plain; charset=utf-8", true);
+		return serve_reply(sv->wc, c, MHD_HTTP_UNAUTHORIZED, "Unauthorized\n", 13,
+				   "text/plain; charset=utf-8", true);
 	case AUTH_BUSY:
-		resp = MHD_create_response_from_buffer(
-			sizeof("Service Unavailable: too many password checks waiting\n") - 1,
-			(void *)"Service Unavailable: too many password checks waiting\n",
-			MHD_RESPMEM_PERSISTENT);
-		if (!resp)
-			return MHD_NO;
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
-					"text/plain; charset=utf-8");
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-		ret = MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, resp);
-		MHD_destroy_response(resp);
-		return ret;
+		return serve_retry(sv->wc, c, MHD_HTTP_SERVICE_UNAVAILABLE, 1,
+				   "Service Unavailable: too many password checks waiting\n");
+	case AUTH_THROTTLED:
+		return serve_retry(sv->wc, c, MHD_HTTP_TOO_MANY_REQUESTS, rq->retry,
+				   "Too Many Requests: too many failed password checks\n");
 	}
 	if (!strcmp(url, "/"))
-		return reply(sv, c, MHD_HTTP_OK, index_page, sizeof(index_page) - 1,
-			     "text/html; charset=utf-8", false);
+		return serve_reply(sv->wc, c, MHD_HTTP_OK, index_page, sizeof(index_page) - 1,
+				   "text/html; charset=utf-8", false);
 	if (strcmp(url, "/metrics"))
-		return text(sv, c, MHD_HTTP_NOT_FOUND, "Not Found\n");
+		return serve_text(sv->wc, c, MHD_HTTP_NOT_FOUND, "Not Found\n");
 
 	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
@@ -431,14 +401,14 @@ static enum MHD_Result handle(struct server *sv, struct MHD_Connection *c, struc
 	gz = negotiate_gzip(enc);
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, serve_on_argument, &ca);
 	if (ca.bad)
-		return text(
-			sv, c, MHD_HTTP_BAD_REQUEST,
+		return serve_text(
+			sv->wc, c, MHD_HTTP_BAD_REQUEST,
 			"Bad Request: collect[] takes cpu, memory, io, iodevice, pids or psi\n");
 	r = ca.mask ? scrape_collect(sv, e, gz, ca.mask, &resp) : scrape(sv, e, gz, &resp);
 	if (r < 0) {
 		tool_say("scrape: %s", strerror(-r));
-		return text(sv, c, MHD_HTTP_INTERNAL_SERVER_ERROR,
-			    "Internal Server Error: sample failed\n");
+		return serve_text(sv->wc, c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				  "Internal Server Error: sample failed\n");
 	}
 	ret = MHD_queue_response(c, MHD_HTTP_OK, resp);
 	/* a shared body is the sample's; a collect[] one is this request's */
@@ -456,6 +426,25 @@ static bool has_body(struct MHD_Connection *c)
 	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
+/*
+ * libmicrohttpd's URI callback, before it parses the query: the request's context, and a query
+ * past the bounds cut off after its '?' (uri is the connection's own buffer, which libmicrohttpd
+ * parses the query from next) so that none of it is filed; the handler answers 414 or 400.
+ */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct req *rq = calloc(1, sizeof(*rq));
+	char *q = strchr((char *)uri, '?');
+	unsigned refused = serve_query_refused(q ? q + 1 : NULL);
+
+	if (refused)
+		q[1] = '\0';
+	/* none: on_request closes the connection */
+	if (rq)
+		rq->refused = refused;
+	return rq;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -469,11 +458,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	 * once it is complete, so that the connection can stay open for the next scrape; one with
 	 * a body (never needed here) at once, and the connection is closed unread.
 	 */
-	if (!rq) {
-		rq = calloc(1, sizeof(*rq));
-		if (!rq)
-			return MHD_NO;
-		*con_cls = rq;
+	if (!rq)
+		return MHD_NO;
+	if (!rq->begun) {
+		rq->begun = true;
 		rq->gc = guard_conn_of(c);
 		guard_request(sv->guard, rq->gc, true);
 		if (!has_body(c))
@@ -481,10 +469,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		/* the config's headers go into the answer: under the lock a reload takes */
 		pthread_mutex_lock(&sv->lock);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-			ret = text(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
+			ret = serve_text(sv->wc, c, MHD_HTTP_METHOD_NOT_ALLOWED,
+					 "Method Not Allowed\n");
 		else
-			ret = text(sv, c, MHD_HTTP_BAD_REQUEST,
-				   "Bad Request: GET and HEAD take no body\n");
+			ret = serve_text(sv->wc, c, MHD_HTTP_BAD_REQUEST,
+					 "Bad Request: GET and HEAD take no body\n");
 		pthread_mutex_unlock(&sv->lock);
 		return ret;
 	}
@@ -506,6 +495,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!rq)
 		return;
 	guard_request(sv->guard, rq->gc, false);
+	/* a check whose answer never ran (the daemon stopped): not made */
+	if (rq->job.charge.taken) {
+		pthread_mutex_lock(&sv->lock);
+		auth_budget_settle(sv->budget, &rq->job.charge, false, false);
+		pthread_mutex_unlock(&sv->lock);
+	}
 	drop_job(&rq->job);
 	free(rq);
 	*con_cls = NULL;
@@ -537,6 +532,7 @@ static struct MHD_Daemon *start(struct server *sv, struct webconfig *wc)
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
 					  (intptr_t)guard_on_connection, sv->guard };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, sv };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, sv };
 	if (wc && wc->tls) {
 		flags |= MHD_USE_TLS;
 		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, wc->cert_pem };
@@ -587,6 +583,7 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 	old = sv->wc;
 	if (*d && !wc->tls && !(old && old->tls)) {
 		pthread_mutex_lock(&sv->lock);
+		webconfig_carry_cache(wc, old);
 		sv->wc = wc;
 		sv->gen++;
 		pthread_mutex_unlock(&sv->lock);
@@ -623,6 +620,7 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 	}
 	sv->fd = -1;
 	pthread_mutex_lock(&sv->lock);
+	webconfig_carry_cache(wc, old);
 	sv->wc = wc;
 	sv->gen++;
 	pthread_mutex_unlock(&sv->lock);
@@ -712,6 +710,8 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 	r = guard_new(&sv.guard);
 	if (r == 0)
 		r = auth_pool_new(auth_threads(), SERVE_AUTH_WAITING, &sv.auth);
+	if (r == 0)
+		r = auth_budget_new(&sv.budget);
 	if (r < 0) {
 		ret = report_errno(a, "start the password checks", r);
 		goto out;
@@ -756,6 +756,7 @@ out:
 	if (d)
 		stop(&sv, d);
 	auth_pool_free(sv.auth);
+	auth_budget_free(sv.budget);
 	guard_free(sv.guard);
 	if (sv.fd >= 0)
 		close(sv.fd);

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* cgtop2 --listen's helpers that know no server: gzip, ?collect[]=, and a log that cannot flood. */
+/*
+ * cgtop2 --listen's helpers that know no server: the answers but the metrics, gzip, the query's
+ * bounds, ?collect[]=, and a log that cannot flood.
+ */
 #include <errno.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -14,6 +18,7 @@
 
 #include "serve_io.h"
 #include "tool.h"
+#include "webconfig.h"
 
 /* Fast compression: a scrape's text repeats itself, level 1 already takes it to a tenth or less. */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len)
@@ -44,6 +49,93 @@ int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_le
 	deflateEnd(&z);
 	*ret = p;
 	return 0;
+}
+
+enum MHD_Result serve_reply(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    const void *body, size_t len, const char *type, bool basic_auth)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	resp = MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	for (size_t i = 0; wc && i < wc->n_headers; i++)
+		MHD_add_response_header(resp, wc->headers[i].name, wc->headers[i].value);
+	if (basic_auth)
+		ret = MHD_queue_basic_auth_fail_response(c, "cgtop2", resp);
+	else
+		ret = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+enum MHD_Result serve_text(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			   const char *msg)
+{
+	return serve_reply(wc, c, status, msg, strlen(msg), "text/plain; charset=utf-8", false);
+}
+
+enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    unsigned seconds, const char *msg)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	char after[16];
+
+	resp = MHD_create_response_from_buffer(strlen(msg), (void *)msg, MHD_RESPMEM_PERSISTENT);
+	if (!resp)
+		return MHD_NO;
+	snprintf(after, sizeof(after), "%u", seconds);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, after);
+	for (size_t i = 0; wc && i < wc->n_headers; i++)
+		MHD_add_response_header(resp, wc->headers[i].name, wc->headers[i].value);
+	ret = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
+const char *serve_cert_refused(const struct webconfig *wc, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci;
+	gnutls_session_t ts;
+	unsigned n = 0, status = 0;
+
+	if (!wc->tls || wc->client_auth == CA_NONE || wc->client_auth == CA_REQUEST)
+		return NULL;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	ts = ci ? (gnutls_session_t)ci->tls_session : NULL;
+	if (!ts)
+		return "Forbidden: no TLS session\n";
+	if (!gnutls_certificate_get_peers(ts, &n) || !n) {
+		if (wc->client_auth == CA_REQUIRE_ANY || wc->client_auth == CA_REQUIRE_VERIFY)
+			return "Forbidden: a client certificate is required\n";
+		return NULL;
+	}
+	if (wc->client_auth == CA_REQUIRE_ANY)
+		return NULL;
+	if (gnutls_certificate_verify_peers2(ts, &status) < 0 || status)
+		return "Forbidden: the client certificate is not signed by client_ca_file\n";
+	return NULL;
+}
+
+unsigned serve_query_refused(const char *query)
+{
+	size_t n = 1;
+
+	if (!query)
+		return 0;
+	if (strlen(query) > SERVE_QUERY_MAX)
+		return MHD_HTTP_URI_TOO_LONG;
+	/* a parameter per '&', as libmicrohttpd splits them (an empty one is filed too) */
+	for (const char *s = query; (s = strchr(s, '&')); s++)
+		n++;
+	return n > SERVE_QUERY_PARAMS_MAX ? MHD_HTTP_BAD_REQUEST : 0;
 }
 
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused. */

@@ -9,6 +9,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct webconfig;
+/* An answer: body copied, status, Content-Type type, wc's headers; a Basic challenge (401). */
+enum MHD_Result serve_reply(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    const void *body, size_t len, const char *type, bool basic_auth);
+/* The same with msg as text/plain */
+enum MHD_Result serve_text(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			   const char *msg);
+/* The same with Retry-After: seconds (503, 429); msg is a literal (not copied) */
+enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,
+			    unsigned seconds, const char *msg);
+/* RequireAnyClientCert and the Verify modes, once the TLS handshake is done: NULL when fine. */
+const char *serve_cert_refused(const struct webconfig *wc, struct MHD_Connection *c);
 /* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
@@ -16,6 +28,16 @@ struct collect_arg {
 	unsigned mask;
 	bool bad;
 };
+/*
+ * A request's query: at most SERVE_QUERY_MAX bytes and SERVE_QUERY_PARAMS_MAX parameters
+ * (man page, LIMITS). libmicrohttpd files every parameter in the connection's 32 KiB pool
+ * before a handler runs, and with a few hundred the pool runs out and the request is never
+ * answered (0.9.75: its error state is overwritten). The status a query gets (414, 400), 0 when
+ * it is within the bounds.
+ */
+#define SERVE_QUERY_MAX	       4096
+#define SERVE_QUERY_PARAMS_MAX 64
+unsigned serve_query_refused(const char *query);
 /* MHD_get_connection_values' iterator filling a struct collect_arg */
 enum MHD_Result serve_on_argument(void *cls, enum MHD_ValueKind kind, const char *key,
 				  const char *value);

@@ -389,6 +389,7 @@ void webconfig_free(struct webconfig *wc)
 	}
 	free(wc->headers);
 	explicit_bzero(wc->cache, sizeof(wc->cache));
+	explicit_bzero(wc->wrong, sizeof(wc->wrong));
 	free(wc);
 }
 
@@ -553,25 +554,69 @@ const char *webconfig_hash_of(const struct webconfig *wc, const char *user, bool
 	return wc->n_users ? wc->users[0].value : NULL;
 }
 
-bool webconfig_cached(const struct webconfig *wc, const char *user, const char *password,
-		      size_t len, unsigned char key[WC_DIGEST_SIZE])
+/* every entry compared, each in constant time: the time does not say which one matched */
+static bool ring_has(const struct wc_key *ring, size_t n, const struct wc_key *key)
 {
-	const struct wc_pair *u = find_user(wc, user);
 	bool hit = false;
 
-	if (!u || memchr(password, '\0', len) || !digest(u->name, u->value, password, len, key))
-		return false;
-	for (size_t i = 0; i < wc->n_cache; i++)
-		hit |= same(key, wc->cache[i], WC_DIGEST_SIZE);
+	for (size_t i = 0; i < n; i++)
+		hit |= same(key->key, ring[i].key, WC_DIGEST_SIZE);
 	return hit;
 }
 
-void webconfig_remember(struct webconfig *wc, const unsigned char key[WC_DIGEST_SIZE])
+/* the oldest entry replaced when the ring (size entries) is full */
+static void ring_put(struct wc_key *ring, size_t size, size_t *n, size_t *next,
+		     const struct wc_key *key)
 {
-	memcpy(wc->cache[wc->next_cache], key, WC_DIGEST_SIZE);
-	wc->next_cache = (wc->next_cache + 1) % WC_AUTH_CACHE;
-	if (wc->n_cache < WC_AUTH_CACHE)
-		wc->n_cache++;
+	ring[*next] = *key;
+	*next = (*next + 1) % size;
+	if (*n < size)
+		(*n)++;
+}
+
+bool webconfig_cached(const struct webconfig *wc, const char *user, const char *password,
+		      size_t len, struct wc_key *key)
+{
+	const struct wc_pair *u = find_user(wc, user);
+
+	if (!u || memchr(password, '\0', len) ||
+	    !digest(u->name, u->value, password, len, key->key) ||
+	    !digest(u->name, u->value, "", 0, key->id))
+		return false;
+	return ring_has(wc->cache, wc->n_cache, key);
+}
+
+void webconfig_remember(struct webconfig *wc, const struct wc_key *key)
+{
+	ring_put(wc->cache, WC_AUTH_CACHE, &wc->n_cache, &wc->next_cache, key);
+}
+
+bool webconfig_known_wrong(const struct webconfig *wc, const struct wc_key *key)
+{
+	return ring_has(wc->wrong, wc->n_wrong, key);
+}
+
+void webconfig_remember_wrong(struct webconfig *wc, const struct wc_key *key)
+{
+	ring_put(wc->wrong, WC_WRONG_CACHE, &wc->n_wrong, &wc->next_wrong, key);
+}
+
+void webconfig_carry_cache(struct webconfig *wc, const struct webconfig *old)
+{
+	unsigned char id[WC_DIGEST_SIZE];
+
+	/* oldest first, so that the ring keeps its order */
+	for (size_t k = 0; old && k < old->n_cache; k++) {
+		size_t i = (old->next_cache + WC_AUTH_CACHE - old->n_cache + k) % WC_AUTH_CACHE;
+		bool kept = false;
+
+		for (size_t u = 0; u < wc->n_users; u++)
+			kept |= digest(wc->users[u].name, wc->users[u].value, "", 0, id) &&
+				same(id, old->cache[i].id, WC_DIGEST_SIZE);
+		if (kept)
+			webconfig_remember(wc, &old->cache[i]);
+	}
+	explicit_bzero(id, sizeof(id));
 }
 
 bool webconfig_bcrypt(const char *password, size_t len, const char *hash)

@@ -22,6 +22,7 @@ struct wc_pair {
 };
 
 #define WC_AUTH_CACHE  16
+#define WC_WRONG_CACHE 64
 #define WC_DIGEST_SIZE 32
 /*
  * The bcrypt costs a web config may use (man page, WEB CONFIGURATION): bcrypt's least, and
@@ -30,6 +31,14 @@ struct wc_pair {
  */
 #define WC_BCRYPT_COST_MIN 4
 #define WC_BCRYPT_COST_MAX 14
+
+/*
+ * A success as the cache holds it: SHA-256 of user, hash and password (key), and of user and
+ * hash (id: which user of which config it is for, so that a reload keeps it while they stay).
+ */
+struct wc_key {
+	unsigned char key[WC_DIGEST_SIZE], id[WC_DIGEST_SIZE];
+};
 
 struct webconfig {
 	bool tls;
@@ -42,9 +51,15 @@ struct webconfig {
 	size_t n_users;
 	struct wc_pair *headers;
 	size_t n_headers;
-	/* SHA-256 of user, hash and password of recent successes: bcrypt once, not per scrape */
-	unsigned char cache[WC_AUTH_CACHE][WC_DIGEST_SIZE];
+	/* recent successes: bcrypt once, not per scrape */
+	struct wc_key cache[WC_AUTH_CACHE];
 	size_t n_cache, next_cache;
+	/*
+	 * recent failures of a configured user: a client that repeats a wrong password (a scrape
+	 * job with an old one) is refused without bcrypt, and spends no budget of its address
+	 */
+	struct wc_key wrong[WC_WRONG_CACHE];
+	size_t n_wrong, next_wrong;
 };
 
 /*
@@ -68,8 +83,16 @@ const char *webconfig_hash_of(const struct webconfig *wc, const char *user, bool
  * what webconfig_remember takes when the user is known. Never for a password with a NUL.
  */
 bool webconfig_cached(const struct webconfig *wc, const char *user, const char *password,
-		      size_t len, unsigned char key[WC_DIGEST_SIZE]);
-void webconfig_remember(struct webconfig *wc, const unsigned char key[WC_DIGEST_SIZE]);
+		      size_t len, struct wc_key *key);
+void webconfig_remember(struct webconfig *wc, const struct wc_key *key);
+/* The same for a password bcrypt refused: whether key is one, and remember one. */
+bool webconfig_known_wrong(const struct webconfig *wc, const struct wc_key *key);
+void webconfig_remember_wrong(struct webconfig *wc, const struct wc_key *key);
+/*
+ * A reload: the successes of old whose user has the same hash in wc are wc's too, so that a
+ * SIGHUP costs no scraper a bcrypt check unless its entry changed.
+ */
+void webconfig_carry_cache(struct webconfig *wc, const struct webconfig *old);
 /*
  * bcrypt (libcrypt): whether password (len bytes) gives hash, compared in constant time.
  * False for a password with a NUL byte. Thread-safe: it reads no webconfig.
