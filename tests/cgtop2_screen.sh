@@ -1571,24 +1571,29 @@ delay=600ms" "$(grep -v '^#' "$cfg")"
 	assertEquals "EXIT=0" "$(ended)"
 }
 
-# The triggers' watcher fails (out of fds for new cgroups' triggers): said on the status line,
-# not on stderr over the screen, and once on stderr after the screen is closed.
+# Out of fds for new cgroups' triggers, the watcher goes on: said on the status line, not on
+# stderr over the screen, and once on stderr after the screen is closed.
 test_psi_trigger_failure_status() {
 	setup_sandbox || return 0
 	local i n
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
 	ENV=NO_COLOR=1 start -d 0.3 -p --psi-trigger=cpu:some:500ms:2s "/$S" || return 0
 	pane_wait "^/$S " || fail "start: $(pane)"
-	prlimit --pid "$(cat "$F.pid")" --nofile=48:48 || { fail "prlimit"; return 0; }
+	# room for the sampler (the triggers leave it 64) and for a few more triggers, not for 60
+	n=$(ls "/proc/$(cat "$F.pid")/fd" | wc -l)
+	prlimit --pid "$(cat "$F.pid")" --nofile=$((n + 80)):$((n + 80)) || { fail "prlimit"; return 0; }
 	for i in $(seq 60); do mkdir "$U/f$i"; done
-	pane_wait "^--psi-trigger: the watcher failed: the trigger counts and marks stop here" 10 ||
+	# out of descriptors, a new cgroup gets no trigger and the others count on (issue 40 item
+	# 6): said on the status line, the screen goes on
+	pane_wait "^--psi-trigger: a new cgroup got no trigger \(limit=[a-z_]+ reached\)" 120 ||
 		fail "not on the status line: $(status)"
-	n=$(grep -c "watcher failed" "$F.err")
+	n=$(grep -c "psi-trigger" "$F.err")
 	assertEquals "nothing on stderr while the screen is open" 0 "$n"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
-	n=$(grep -c "^cgtop2: --psi-trigger: the watcher failed" "$F.err")
+	n=$(grep -c "^cgtop2: --psi-trigger: a new cgroup got no trigger (limit=" "$F.err")
 	assertEquals "said once after the screen closed" 1 "$n"
+	assertEquals "and no failure of the watcher" 0 "$(grep -c "watcher failed" "$F.err")"
 }
 
 . "$SHUNIT2"

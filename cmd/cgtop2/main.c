@@ -618,6 +618,8 @@ static int run(const struct cgtop2_args *args)
 		ret = drive(&with, src);
 		if (trig_counter_failed(with.trig))
 			tool_say("%s", TRIG_FAILED);
+		else if (trig_counter_unwatched(with.trig))
+			tool_say(TRIG_UNWATCHED, trig_counter_unwatched(with.trig));
 		trig_counter_stop(with.trig);
 	}
 	if (a->verbose && source_reopened(src))

@@ -29,6 +29,7 @@ struct trig_counter {
 	int stop[2]; /* a byte on stop[1] ends the thread */
 	bool on_screen; /* the screen shows a failure on its status line: not said on stderr */
 	bool unwatched_said; /* a cgroup without its trigger (out of fds), said once (the thread's) */
+	const char *unwatched; /* that limit's name (the event's, static), for the screen */
 	pthread_mutex_t lock;
 	bool failed; /* the watcher failed: no count or mark after it */
 	uint64_t n[CG_PSIR_N][2];
@@ -69,11 +70,16 @@ static int on_wake(const struct cg_watch_event *ev, void *userdata)
 	struct trig_counter *t = userdata;
 
 	/* out of fds for a new cgroup's trigger: the others count on; the exporter says it once */
-	if (ev->kind == CG_EV_UNWATCHED && !t->on_screen && !t->unwatched_said) {
+	if (ev->kind == CG_EV_UNWATCHED && !t->unwatched_said) {
 		t->unwatched_said = true;
-		tool_say(
-			"--psi-trigger: cgroup %s (%s): no trigger (limit=%s reached); the cgroups that have one still count",
-			ev->path, ev->hier, ev->limit);
+		/* the screen says it on its status line, and its caller on stderr once it is closed */
+		pthread_mutex_lock(&t->lock);
+		t->unwatched = ev->limit;
+		pthread_mutex_unlock(&t->lock);
+		if (!t->on_screen)
+			tool_say(
+				"--psi-trigger: cgroup %s (%s): no trigger (limit=%s reached); the cgroups that have one still count",
+				ev->path, ev->hier, ev->limit);
 	}
 	if (ev->kind != CG_EV_PRESSURE || !ev->trigger)
 		return 0;
@@ -168,6 +174,18 @@ bool trig_counter_failed(struct trig_counter *t)
 	failed = t->failed;
 	pthread_mutex_unlock(&t->lock);
 	return failed;
+}
+
+const char *trig_counter_unwatched(struct trig_counter *t)
+{
+	const char *limit;
+
+	if (!t)
+		return NULL;
+	pthread_mutex_lock(&t->lock);
+	limit = t->unwatched;
+	pthread_mutex_unlock(&t->lock);
+	return limit;
 }
 
 size_t trig_counter_fired(struct trig_counter *t, const char *path, char *buf, size_t size)

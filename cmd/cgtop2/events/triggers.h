@@ -24,6 +24,11 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 		       size_t fd_reserve, struct trig_counter **ret);
 /* Whether the thread has failed (false for NULL). */
 bool trig_counter_failed(struct trig_counter *t);
+/* What a cgroup that got no trigger says (with the limit's name), on the screen or after it. */
+#define TRIG_UNWATCHED                                                                             \
+	"--psi-trigger: a new cgroup got no trigger (limit=%s reached); the cgroups that have one still count"
+/* The limit's name ("open_files", ...) once a cgroup got no trigger, else NULL (NULL for NULL). */
+const char *trig_counter_unwatched(struct trig_counter *t);
 /* The wake-ups so far, by enum cg_psi_res and some (0) or full (1). */
 void trig_counter_read(struct trig_counter *t, uint64_t out[CG_PSIR_N][2]);
 void trig_counter_stop(struct trig_counter *t);

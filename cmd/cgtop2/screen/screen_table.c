@@ -416,6 +416,13 @@ static void draw_status(struct ui *u, size_t body)
 		attroff(A_BOLD);
 		return;
 	}
+	if (trig_counter_unwatched(u->a.trig)) {
+		snprintf(s, sizeof(s), TRIG_UNWATCHED, trig_counter_unwatched(u->a.trig));
+		attron(A_BOLD);
+		screen_put(stdscr, s, (size_t)COLS);
+		attroff(A_BOLD);
+		return;
+	}
 	if (!u->n_items) {
 		screen_put(stdscr, "no cgroup to show", (size_t)COLS);
 		return;

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cgroups/cgroup.h"
@@ -172,7 +171,6 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 {
 	struct cg_watch *w = calloc(1, sizeof(*w));
 	struct epoll_event ee = { .events = EPOLLIN };
-	struct rlimit rl;
 	int r = -ENOMEM;
 
 	if (!w)
@@ -184,9 +182,6 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 	w->hiers = calloc(l->n ? l->n : 1, sizeof(*w->hiers));
 	if (wc_init(w) < 0 || !w->hiers)
 		goto fail;
-	if (o->fd_reserve && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		w->psi_max =
-			rl.rlim_cur > o->fd_reserve ? (size_t)(rl.rlim_cur - o->fd_reserve) : 1;
 	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->ifd < 0) {
 		r = -errno;

@@ -89,7 +89,6 @@ struct cg_watch {
 	bool started;
 	size_t unwatched; /* cgroups found that could not be watched (wholly or in part) */
 	size_t n_psi; /* trigger fds held */
-	size_t psi_max; /* at most (RLIMIT_NOFILE less o.fd_reserve); 0: no bound */
 	uint64_t psi_due; /* when a wake-up held back by its window is due (0: none) */
 	/* what cg_watch_poll's epoll_wait took, for cg_watch_process (a trigger's is said once) */
 	struct epoll_event ready[64];

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -180,6 +181,19 @@ static int psi_refused(struct cg_watch *w, struct wnode *n, const struct cg_psi_
 	return cg_diag_fail(w->d, e, CG_OP_WRITE, 2, where, label, "%s", what);
 }
 
+/*
+ * Whether the triggers have taken what RLIMIT_NOFILE leaves them (the limit less the caller's
+ * fd_reserve), read at each new trigger: a limit lowered meanwhile (prlimit) binds too.
+ */
+static bool psi_full(const struct cg_watch *w)
+{
+	struct rlimit rl;
+
+	if (!w->o.fd_reserve || getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return false;
+	return w->n_psi + w->o.fd_reserve >= rl.rlim_cur;
+}
+
 static int psi_register(struct cg_watch *w, struct wnode *n, size_t i, bool top)
 {
 	const struct cg_psi_trigger *t = &w->o.triggers[i];
@@ -203,7 +217,7 @@ static int psi_register(struct cg_watch *w, struct wnode *n, size_t i, bool top)
 		return 0;
 	}
 	/* as if the kernel had said so: the fds left are the tool's and the files' */
-	if (w->psi_max && w->n_psi >= w->psi_max)
+	if (psi_full(w))
 		return psi_refused(w, n, t, EMFILE, file);
 	fd = cg_hier_open(n->h->h, rel, O_RDWR);
 	/* a cgroup removed since it was listed: its IN_DELETE follows */
