@@ -718,17 +718,17 @@ test_wrong_password_budget() {
 	# the mechanism, not bcrypt's cost: the least cost
 	h=$(bcrypt_hash right 4) || { cgk_skip "nothing here makes a bcrypt hash (htpasswd, mkpasswd, python3 crypt)"; return 0; }
 	auth_config "$h"
-	t0=${EPOCHREALTIME%[.,]*}
+	t0=${EPOCHREALTIME%[.,]*} # clock: the budget allows one failure a second: the bound below
 	CGKIT_SERVE_REUSE_MS=0 serve --depth=0 --web-config="$_cgk_tmp/web.yml" || return 0
 	rm -f "$_cgk_tmp/flood.stop" "$_cgk_tmp/flood.ready"
 	python3 "$CGKIT_TOP/tests/helpers/pwflood.py" "$PORT" 3 8 "$_cgk_tmp/flood.stop" \
 		"$_cgk_tmp/flood.ready" 3000 >"$_cgk_tmp/flood.out" 2>&1 &
 	_pids+=($!)
 	CGK_WAIT_TICKS=2400 cgk_wait_for test -e "$_cgk_tmp/flood.ready" ||
-		fail "the budget refused no client within 120 s: $(cat "$_cgk_tmp/flood.out")"
+		fail "hung: the budget refused no client (a guard of 120 s): $(cat "$_cgk_tmp/flood.out")"
 	# the scraper's first check, while the flood goes on
 	get --max-time 120 -H "$(auth_header scraper:right)" "$URL/metrics"
-	t1=${EPOCHREALTIME%[.,]*}
+	t1=${EPOCHREALTIME%[.,]*} # clock: as t0
 	touch "$_cgk_tmp/flood.stop"
 	wait "${_pids[-1]}"
 	[ "$code" != 000 ] || fail "the right password beside the flood: no answer within 120 s (hung)"
