@@ -48,7 +48,7 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 	r = make_view(smp->rows, smp->n, smp->shape, a->order, NULL, v);
 	v->time_ns = smp->time_ns;
 	if (r == 0 && a->order_field)
-		r = fields_sort(v, a, a->order_field - 1);
+		r = fields_sort(v, a->order_field - 1);
 	if (r < 0) {
 		k->failed = "sort";
 		return r;

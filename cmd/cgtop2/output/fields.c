@@ -94,6 +94,7 @@ static bool x_known(const struct cg_stat_row *r, unsigned i)
 static bool value(int field, const struct cg_stat_row *r, double *ret)
 {
 	const struct field *f = &table[field];
+	/* the table's first fields, K_TASKS to the last K_BASE, in its order */
 	double base[] = { (double)r->tasks,   r->cpu_percent,	     (double)r->cpu_ns,
 			  (double)r->memory,  r->io_read_bps,	     r->io_write_bps,
 			  r->psi[CG_PSI_CPU], r->psi[CG_PSI_MEMORY], r->psi[CG_PSI_IO],
@@ -133,11 +134,10 @@ static int ranked_cmp(const void *pa, const void *pb)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-int fields_sort(struct view *v, const struct cgtop2_args *a, int field)
+int fields_sort(struct view *v, int field)
 {
 	_cleanup_free_ struct ranked *rk = calloc(v->n ? v->n : 1, sizeof(*rk));
 
-	(void)a;
 	if (!rk)
 		return -ENOMEM;
 	for (size_t i = 0; i < v->n; i++) {

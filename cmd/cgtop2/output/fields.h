@@ -21,7 +21,7 @@ bool field_numeric(int i);
 /* Every field's key, and its other name after a tab, a line each (--fields=help). */
 void fields_list(struct out *o);
 /* --order=FIELD: the rows by that field, largest first, the unknown last, ties by path. */
-int fields_sort(struct view *v, const struct cgtop2_args *a, int field);
+int fields_sort(struct view *v, int field);
 /* --fields: JSON lines and CSV of the path, the time and the fields asked for, in that order. */
 void fields_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
 void fields_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
