@@ -252,6 +252,7 @@ _cgkit_value()
 	--memory-threshold) [[ $cur == /* ]] && _cgkit_paths "$cur" "" '*' ;;
 	--events) _cgkit_names "$cur" "$("$tool" --events=help 2>/dev/null)" ;;
 	--collectors) _cgkit_names "$cur" "$("$tool" --collectors=help 2>/dev/null)" sign ;;
+	--fields) _cgkit_names "$cur" "$("$tool" --fields=help 2>/dev/null | tr '\t' '\n')" ;;
 	--order) _cgkit_add "$cur" path tasks cpu memory io pressure ;;
 	--format) _cgkit_add "$cur" table json csv openmetrics prometheus ;;
 	--cpu) _cgkit_add "$cur" percentage time ;;

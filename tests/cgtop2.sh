@@ -66,7 +66,7 @@ test_fd_limit_raised() {
 test_usage_errors() {
 	cgk_capture "$T" --order=bogus
 	assertEquals "--order exit" 64 "$rc"
-	assertEquals "--order stderr" "cgtop2: --order takes path, tasks, cpu, memory, io or pressure, not 'bogus'
+	assertEquals "--order stderr" "cgtop2: --order takes path, tasks, cpu, memory, io, pressure or a number field of --fields=help, not 'bogus'
 $USAGE_TAIL" "$err"
 	# -n 0 is "until interrupted" (tests/habits.sh), -n -1 no number
 	cgk_capture "$T" -n -1

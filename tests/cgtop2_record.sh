@@ -59,10 +59,37 @@ $USAGE_TAIL" "$err"
 $USAGE_TAIL" "$err"
 	cgk_capture "$T" --replay=x --at='yesterday'
 	assertEquals "at exit" 64 "$rc"
-	assertEquals "at" "cgtop2: --at takes a local time 'YYYY-MM-DD HH:MM[:SS]' or @SECONDS, not 'yesterday'
+	assertEquals "at" "cgtop2: --at takes a local time 'YYYY-MM-DD HH:MM[:SS]', 'today HH:MM[:SS]', 'yesterday HH:MM[:SS]', @SECONDS, now or -DURATION (-10m, -1h30m), not 'yesterday'
 $USAGE_TAIL" "$err"
+	cgk_capture "$T" --begin=-5m
+	assertEquals "--begin alone exit" 64 "$rc"
+	assertEquals "--begin alone" "cgtop2: --begin and --end need --replay
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --replay=x --begin=-1m --end=-5m
+	assertEquals "begin after end exit" 64 "$rc"
+	assertEquals "begin after end" "cgtop2: --begin is after --end
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --replay=x --end=-5x
+	assertEquals "bad --end exit" 64 "$rc"
+	assertContains "bad --end" "$err" "cgtop2: --end takes a local time "
+	cgk_capture "$T" --replay=x -F csv --fields=cpu.usage,memory.nope
+	assertEquals "unknown field exit" 64 "$rc"
+	assertEquals "unknown field named" "cgtop2: --fields: no field 'memory.nope' (--fields=help lists them)
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --replay=x -b --fields=cpu.usage
+	assertEquals "fields in a table exit" 64 "$rc"
+	assertEquals "fields in a table" "cgtop2: --fields needs -F json or -F csv
+$USAGE_TAIL" "$err"
+	cgk_capture "$T" --replay=x --order=memory.nope
+	assertEquals "unknown order exit" 64 "$rc"
+	cgk_capture "$T" --replay=x --top=many
+	assertEquals "bad --top exit" 64 "$rc"
+	cgk_capture "$T" --fields=help
+	assertEquals "--fields=help exit" 0 "$rc"
+	assertContains "--fields=help: a JSON key and its kernel name" "$out" "memory_bytes	memory.current"
+	assertContains "--fields=help: a limit" "$out" "memory.max"
 	cgk_capture "$T" --help
-	for o in --record= --record-size= --replay= --at=; do
+	for o in --record= --record-size= --replay= --at= --begin= --end= --fields= --top=; do
 		assertContains "--help lists $o" "$out" "$o"
 	done
 }
@@ -281,6 +308,102 @@ test_fixture_format_1_0() {
 		'{"path":"/app/web","origin":{},"tasks":4,"cpu_percent":0.00,"memory_bytes":52428800,'
 	assertEquals "the major version 1, minor 0" "CGTOPREC 1 0" \
 		"$(head -c 8 "$FX/record-1.0") $(od -An -tu2 -j 8 -N 4 "$FX/record-1.0" | xargs)"
+}
+
+# A recording of format 1.1 (cgtop2 0.2.0 with every cgroup's tasks, /work/main's before the
+# dump options: made from the fixture with -p --depth=1 -n 2 -d 0.1 /app) replays with this one.
+test_fixture_format_1_1() {
+	cgk_capture "$T" --replay="$FX/record-1.1" -F csv --fields=tasks,memory.current
+	assertEquals "exit" 0 "$rc"
+	assertEquals "no warning" "" "$err"
+	assertEquals "the recorded samples" "time,path,tasks,memory_bytes
+1796653332.358,/app,7,104857600
+1796653332.358,/app/web,4,52428800
+1796653332.437,/app,7,104857600
+1796653332.437,/app/web,4,52428800" "$out"
+	assertEquals "the major version 1, minor 1" "CGTOPREC 1 1" \
+		"$(head -c 8 "$FX/record-1.1") $(od -An -tu2 -j 8 -N 4 "$FX/record-1.1" | xargs)"
+}
+
+# The dump: --begin/--end relative to now, --fields, --top and --order=FIELD. A copy of the
+# fixture is recorded four times, a sample each, with the test clock moved back and forth
+# (CGKIT_TEST_CLOCK_OFFSET): an hour ago, 200 s ago, 150 s ago and in an hour; between them
+# /app/web/deep/deeper's memory changes, so that each sample has its own top three. The window
+# -5m .. -1m holds the middle two as long as the replay starts within 100 s of the recording.
+test_fixture_dump() {
+	local fxc=$_cgk_tmp/fxcopy off mem times want
+	rm -rf "$fxc"
+	cp -r "$FX/unified" "$fxc"
+	sed "s|@DIR@/unified|$fxc|" "$FX/unified.mountinfo.in" >"$_cgk_tmp/mic"
+	for off in -3600:999999999 -200:9000000 -150:80000000 3600:999999998; do
+		echo "${off#*:}" >"$fxc/app/web/deep/deeper/memory.current"
+		env CGKIT_MOUNTINFO="$_cgk_tmp/mic" CGKIT_TEST_CLOCK_OFFSET="${off%%:*}" \
+			"$T" --record="$R" -n 1 --depth=3 /app ||
+			fail "record at ${off%%:*}"
+	done
+	times=$("$T" --replay="$R" -F json | json_times | sed 's/\(...\)$/.\1/')
+	assertEquals "four samples" 4 "$(echo "$times" | wc -l)"
+	local t2 t3
+	t2=$(echo "$times" | sed -n 2p)
+	t3=$(echo "$times" | sed -n 3p)
+	cgk_capture "$T" --replay="$R" --begin=-5m --end=-1m --fields=cpu.usage,memory.current \
+		--top=3 -F csv -o memory.current
+	assertEquals "exit" 0 "$rc"
+	assertEquals "stderr" "" "$err"
+	want="time,path,cpu_usage_seconds,memory_bytes
+$t2,/app,2.000000000,104857600
+$t2,/app/web,1.500000000,52428800
+$t2,/app/web/deep/deeper,0.000010000,9000000
+$t3,/app,2.000000000,104857600
+$t3,/app/web/deep/deeper,0.000010000,80000000
+$t3,/app/web,1.500000000,52428800"
+	assertEquals "the window's two samples, three largest by memory, the fields asked" "$want" "$out"
+	# the issue's command: the window and the columns as above, --order's default (cpu, which a
+	# single sample has no rate of: the path order breaks the ties)
+	cgk_capture "$T" --replay="$R" --begin=-5m --end=-1m --fields=cpu.usage,memory.current \
+		--top=3 -F csv
+	assertEquals "default order exit" 0 "$rc"
+	assertEquals "default order: three rows of each sample" "time,path,cpu_usage_seconds,memory_bytes
+$t2,/app,2.000000000,104857600
+$t2,/app/web,1.500000000,52428800
+$t2,/app/web/deep,0.001000000,4096
+$t3,/app,2.000000000,104857600
+$t3,/app/web,1.500000000,52428800
+$t3,/app/web/deep,0.001000000,4096" "$out"
+	# JSON: the same rows and keys; absolute --begin and --end as --at takes them (the times
+	# printed are cut to the millisecond: the sample is within one of it)
+	cgk_capture "$T" --replay="$R" --begin="@$t3" --end="@$(echo "$t3" | awk '{ printf "%.3f", $1 + 0.001 }')" --fields=memory_bytes,memory.max \
+		--top=1 -F json -o memory_bytes
+	assertEquals "json exit" 0 "$rc"
+	assertEquals "json: one sample, its largest" \
+		"{\"time\":$t3,\"time_unix\":$t3,\"time_iso\":\"$(TZ=UTC date -d "@${t3%.*}" +%Y-%m-%dT%H:%M:%S).${t3#*.}Z\",\"cgroups\":[{\"path\":\"/app\",\"memory_bytes\":104857600,\"memory.max\":null}]}" "$out"
+	# every format takes the window and --top: the table's rows
+	cgk_capture "$T" --replay="$R" --begin=-5m --end=-1m --top=2 -b -m
+	assertEquals "table exit" 0 "$rc"
+	assertEquals "table: two samples of two rows and their titles" 7 "$(echo "$out" | wc -l)"
+	cgk_capture "$T" --replay="$R" --begin=-5m --end=-1m -F openmetrics --top=1 -o memory.current
+	assertEquals "openmetrics: only the largest cgroup" "/app" \
+		"$(echo "$out" | sed -n 's/^cgroup_memory_bytes{cgroup="\([^"]*\)".*/\1/p' | sort -u)"
+	cgk_capture "$T" --replay="$R" --begin=-30s --end=now
+	assertEquals "an empty window exit" 1 "$rc"
+	assertEquals "an empty window says so" "cgtop2: replay $R: no sample from --begin to --end" "$err"
+	rm -rf "$fxc"
+}
+
+# --record with -b or -F: what is recorded is printed as it is, in the format asked for.
+test_fixture_record_prints() {
+	local replay
+	fx --record="$R" -F csv -n 2 -d 0.05 --depth=1 -p
+	assertEquals "exit" 0 "$rc"
+	assertEquals "stderr" "" "$err"
+	replay=$("$T" --replay="$R" -F csv -p)
+	assertEquals "printed: what the replay prints, times and all" "$replay" "$out"
+	assertEquals "the header and two samples of four rows" 9 "$(echo "$out" | wc -l)"
+	rm -f "$R"
+	fx --record="$R" -b -n 1 --depth=1 -p
+	assertEquals "-b exit" 0 "$rc"
+	assertEquals "-b: the table" "$("$T" --replay="$R" -b -p)" "$out"
+	assertContains "-b: a table's title" "$out" "CGROUP "
 }
 
 # ---- live tier ------------------------------------------------------------------------------

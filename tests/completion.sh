@@ -309,6 +309,10 @@ test_bash_option_values() {
 	assertContains "--collectors=<Tab>" "$line" " iodevice "
 	sh_type "cgtop2 --collectors=+io" M-*
 	assert_line "--collectors=+io" "cgtop2 --collectors=+io +iodevice "
+	sh_type "cgtop2 --fields=cpu.usage,memory.cu" Tab
+	assert_line "--fields=cpu.usage,memory.cu" "cgtop2 --fields=cpu.usage,memory.current"
+	sh_type "cgtop2 --fields=memory_" Tab
+	assert_line "--fields=memory_" "cgtop2 --fields=memory_bytes"
 	sh_type "cgtop2 --ord" Tab
 	assert_line "--ord" "cgtop2 --order="
 	sh_type "cgtop2 -o me" Tab
@@ -372,6 +376,8 @@ test_bash_cgexec2_command() {
 test_zsh_options_and_values() {
 	need_shell zsh || return 0
 	sh_start zsh
+	sh_type "cgtop2 --fields=cpu.usage,memory.cu" Tab
+	assertTrue "zsh: --fields=cpu.usage,memory.cu: '$line'" '[[ $line == "cgtop2 --fields=cpu.usage,memory.current"* ]]'
 	sh_type "cgtop2 --ord" Tab
 	assert_line "--ord" "cgtop2 --order="
 	sh_type "cgtop2 --order=mem" Tab

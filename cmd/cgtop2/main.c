@@ -27,6 +27,7 @@
 
 #include "pipeline/args.h"
 #include "output/batch.h"
+#include "output/fields.h"
 #include "events/events.h"
 #include "output/recorder.h"
 #include "output/render.h"
@@ -60,6 +61,10 @@ enum {
 	OPT_COMPAT,
 	OPT_INCLUDE,
 	OPT_EXCLUDE,
+	OPT_BEGIN,
+	OPT_END,
+	OPT_FIELDS,
+	OPT_TOP,
 };
 
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
@@ -88,7 +93,9 @@ static const struct argp_option options[] = {
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
 	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
-	{ "order", 'o', "KEY", 0, "Sort by path, tasks, cpu (default), memory, io or pressure", 2 },
+	{ "order", 'o', "KEY", 0,
+	  "Sort by path, tasks, cpu (default), memory, io or pressure; in batch output also by a field of --fields=help, largest first",
+	  2 },
 	{ 0, 'p', 0, 0, "Sort by path", 2 },
 	{ 0, 't', 0, 0, "Sort by tasks", 2 },
 	{ 0, 'c', 0, 0, "Sort by CPU load", 2 },
@@ -118,6 +125,12 @@ static const struct argp_option options[] = {
 	{ "collectors", OPT_COLLECTORS, "LIST", 0,
 	  "What to read beyond the columns: cpu, memory, io, iodevice, pids, psi, limits, all or none, comma-separated; +NAME and -NAME change the default set (all but iodevice in json and csv, nor limits in openmetrics and prometheus; none in the table); help lists the names",
 	  2 },
+	{ "fields", OPT_FIELDS, "LIST", 0,
+	  "With -F json or csv: the path, the time and these statistics only, in this order, comma-separated, by their JSON key (cpu_usage_seconds, memory_bytes, pressure_io, memory.max, ...) or kernel name (cpu.usage, memory.current); help lists them",
+	  2 },
+	{ "top", OPT_TOP, "N", 0,
+	  "In batch output: each sample's first N cgroups in --order's order (0: all, the default)",
+	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
 	{ "record", OPT_RECORD, "FILE", 0,
 	  "Append a sample to FILE every --delay (-n of them, or until interrupted), nothing on stdout",
@@ -129,8 +142,13 @@ static const struct argp_option options[] = {
 	  "Show the samples recorded in FILE.1 (if any) and FILE instead of live ones, with their recorded times",
 	  3 },
 	{ "at", OPT_AT, "TIME", 0,
-	  "With --replay: start at the first sample taken at or after TIME, local 'YYYY-MM-DD HH:MM[:SS]' or @EPOCH",
+	  "With --replay: start at the first sample taken at or after TIME, as --begin takes it",
 	  3 },
+	{ "begin", OPT_BEGIN, "TIME", 0,
+	  "With --replay: only the samples taken at or after TIME: local 'YYYY-MM-DD HH:MM[:SS]', 'today HH:MM[:SS]', 'yesterday HH:MM[:SS]', @EPOCH, now, or before now: -10m, -1h30m (d, h, m, s)",
+	  3 },
+	{ "end", OPT_END, "TIME", 0,
+	  "With --replay: only the samples taken at or before TIME (as --begin)", 3 },
 	{ 0, 0, 0, 0, "Events (instead of statistics; see EVENTS in cgtop2(1)):", 4 },
 	{ "events", OPT_EVENTS, "LIST", OPTION_ARG_OPTIONAL,
 	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, pressure (help lists them). -d: how often what the kernel does not notify is sampled",
@@ -221,10 +239,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->depth = (int)v;
 		break;
 	case 'o':
-		i = choose(state, order_names, ARRAY_SIZE(order_names), arg,
-			   "--order takes path, tasks, cpu, memory, io or pressure");
-		a->order = (enum order)i;
 		a->order_set = true;
+		a->order_field = 0;
+		i = field_lookup(arg);
+		/* a field of --fields' that is not one of --order's own keys: batch output's */
+		if (field_numeric(i)) {
+			for (size_t k = 0; k < ARRAY_SIZE(order_names); k++)
+				if (!strcmp(order_names[k], arg))
+					i = -1;
+		}
+		if (field_numeric(i)) {
+			a->order = ORDER_PATH;
+			a->order_field = i + 1;
+			break;
+		}
+		i = choose(
+			state, order_names, ARRAY_SIZE(order_names), arg,
+			"--order takes path, tasks, cpu, memory, io, pressure or a number field of --fields=help");
+		a->order = (enum order)i;
 		break;
 	case 'p':
 	case 't':
@@ -236,6 +268,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			;
 		a->order = (enum order)i;
 		a->order_set = true;
+		a->order_field = 0;
 		break;
 	case 'r':
 		a->raw = true;
@@ -296,12 +329,65 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(arg));
 		break;
 	case OPT_AT:
-		if (source_parse_time(arg, &a->at_ns) < 0)
+	case OPT_BEGIN:
+	case OPT_END: {
+		uint64_t *t = key == OPT_AT	 ? &a->at_ns
+			      : key == OPT_BEGIN ? &a->begin_ns
+						 : &a->end_ns;
+
+		if (cg_parse_when(arg, source_wall_ns(), t) < 0)
 			argp_error(
 				state,
-				"--at takes a local time 'YYYY-MM-DD HH:MM[:SS]' or @SECONDS, not '%s'",
+				"--%s takes a local time 'YYYY-MM-DD HH:MM[:SS]', 'today HH:MM[:SS]', 'yesterday HH:MM[:SS]', @SECONDS, now or -DURATION (-10m, -1h30m), not '%s'",
+				key == OPT_AT	   ? "at"
+				: key == OPT_BEGIN ? "begin"
+						   : "end",
 				TOOL_SHOWN(arg));
-		a->at = true;
+		if (key == OPT_AT)
+			a->at = true;
+		else
+			a->window = true;
+		break;
+	}
+	case OPT_FIELDS: {
+		_cleanup_free_ char *copy = strdup(arg);
+		char *save = NULL;
+
+		if (!strcmp(arg, "help")) {
+			struct out o = { .fd = STDOUT_FILENO };
+
+			fields_list(&o);
+			(void)out_flush(&o, STDOUT_FILENO);
+			free(o.s);
+			exit(TOOL_EXIT_OK);
+		}
+		if (!copy)
+			return ENOMEM;
+		free(a->fields);
+		a->fields = NULL;
+		a->n_fields = 0;
+		for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+			unsigned *nf = realloc(a->fields, (a->n_fields + 1) * sizeof(*nf));
+
+			if (!nf)
+				return ENOMEM;
+			a->fields = nf;
+			i = field_lookup(f);
+			if (i < 0)
+				argp_error(state,
+					   "--fields: no field '%s' (--fields=help lists them)",
+					   TOOL_SHOWN(f));
+			a->fields[a->n_fields++] = (unsigned)i;
+		}
+		if (!a->n_fields)
+			argp_error(state, "--fields takes a comma-separated list of fields");
+		break;
+	}
+	case OPT_TOP:
+		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0)
+			argp_error(state, "--top takes a number of cgroups (0: all), not '%s'",
+				   TOOL_SHOWN(arg));
+		a->top = (unsigned long)v;
 		break;
 	case OPT_LISTEN: {
 		_cleanup_free_ char *host = NULL;
@@ -436,6 +522,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--record and --replay exclude each other");
 		if (a->at && !a->replay_file)
 			argp_error(state, "--at needs --replay");
+		if (a->window && !a->replay_file)
+			argp_error(state, "--begin and --end need --replay");
+		if (a->begin_ns > a->end_ns)
+			argp_error(state, "--begin is after --end");
+		if (a->n_fields && a->format != FMT_JSON && a->format != FMT_CSV)
+			argp_error(state, "--fields needs -F json or -F csv");
+		if ((a->n_fields || a->top || a->order_field) && (a->serve || a->events))
+			argp_error(
+				state,
+				"--fields, --top and --order=FIELD apply to batch output, not --listen or --events");
 		if (a->web_config && !a->serve)
 			argp_error(state, "--web-config needs --listen");
 		if (a->compat && !a->serve && a->format != FMT_OPENMETRICS &&
@@ -518,6 +614,12 @@ static int drive(const struct cgtop2_args *a, struct source *src)
 
 	if (a->record_file)
 		return record_run(a, src);
+	/* the screen has its own columns, order and rows */
+	if (interactive(a) && (a->top || a->order_field)) {
+		tool_say(
+			"--top and --order=FIELD apply to batch output (-b, -F, a pipe or a file)");
+		return TOOL_EXIT_USAGE;
+	}
 	ret = interactive(a) ? tty_run(a, src) : batch_run(a, src);
 	/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
 	return ret == TTY_FALLBACK ? batch_run(a, src) : ret;
@@ -534,6 +636,8 @@ static int run_replay(const struct cgtop2_args *args)
 	if (msg)
 		tool_say("%s", msg);
 	free(msg);
+	if (r == 0 && a.window && (r = source_replay_window(src, a.begin_ns, a.end_ns)) < 0)
+		source_free(src);
 	if (r < 0) {
 		if (r == -ENOMEM)
 			tool_say("replay %s: %s", a.replay_file, strerror(ENOMEM));
@@ -638,6 +742,7 @@ int main(int argc, char **argv)
 		.depth = 3,
 		.order = ORDER_CPU,
 		.format = FMT_TABLE,
+		.end_ns = UINT64_MAX,
 	};
 	int ret;
 
@@ -660,5 +765,6 @@ int main(int argc, char **argv)
 		free((char *)a.thresholds[i].path);
 	free(a.thresholds);
 	free(a.triggers);
+	free(a.fields);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cleanup.h"
 #include "clock.h"
@@ -296,6 +297,124 @@ int cg_parse_seconds(const char *s, uint64_t *ret_ns)
 	if (ns == 0 || ns > max_ns)
 		return -ERANGE;
 	*ret_ns = ns;
+	return 0;
+}
+
+/* "@SECONDS[.FRACTION]", as date(1) takes them */
+static int parse_epoch(const char *s, uint64_t *ret_ns)
+{
+	uint64_t sec, frac = 0, scale = NSEC_PER_SEC;
+	const char *p = s;
+
+	if (cg_parse_u64_prefix(&p, UINT64_MAX / NSEC_PER_SEC - 1, &sec) < 0)
+		return -EINVAL;
+	if (*p == '.') {
+		if (!*++p || strlen(p) > 9)
+			return -EINVAL;
+		for (; *p; p++) {
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			scale /= 10;
+			frac += (uint64_t)(*p - '0') * scale;
+		}
+	}
+	if (*p)
+		return -EINVAL;
+	*ret_ns = sec * NSEC_PER_SEC + frac;
+	return 0;
+}
+
+/* "-1h30m": whole numbers with d, h, m (or min), s, largest first, each once; none empty */
+static int parse_ago(const char *s, uint64_t *ret_ns)
+{
+	static const struct {
+		const char *name;
+		uint64_t sec;
+	} units[] = { { "d", 86400 }, { "h", 3600 }, { "min", 60 }, { "m", 60 }, { "s", 1 } };
+	/* ten years back is past any recording; the bound keeps the sum from wrapping */
+	const uint64_t max_sec = 3660ULL * 86400;
+	uint64_t total = 0;
+	size_t next = 0;
+
+	if (!*s)
+		return -EINVAL;
+	while (*s) {
+		uint64_t v;
+		size_t u;
+
+		if (cg_parse_u64_prefix(&s, max_sec, &v) < 0)
+			return -EINVAL;
+		for (u = next; u < ARRAY_SIZE(units); u++)
+			if (!strncmp(s, units[u].name, strlen(units[u].name)))
+				break;
+		if (u == ARRAY_SIZE(units))
+			return -EINVAL;
+		s += strlen(units[u].name);
+		/* "min" and "m" are one unit: after either, only seconds */
+		next = u + (u == 2 ? 2 : 1);
+		total += v * units[u].sec;
+		if (total > max_sec)
+			return -EINVAL;
+	}
+	*ret_ns = total * NSEC_PER_SEC;
+	return 0;
+}
+
+/* strptime's "HH:MM[:SS]" into tm, all of s */
+static int parse_clock(const char *s, struct tm *tm)
+{
+	const char *end = strptime(s, "%H:%M", tm);
+
+	if (end && *end == ':')
+		end = strptime(end, ":%S", tm);
+	return end && !*end ? 0 : -EINVAL;
+}
+
+int cg_parse_when(const char *s, uint64_t now_ns, uint64_t *ret_ns)
+{
+	struct tm tm = { 0 };
+	const char *rest;
+	time_t t;
+	uint64_t ago;
+	int back = 0;
+
+	if (!s)
+		return -EINVAL;
+	if (s[0] == '@')
+		return parse_epoch(s + 1, ret_ns);
+	if (!strcmp(s, "now")) {
+		*ret_ns = now_ns;
+		return 0;
+	}
+	if (s[0] == '-') {
+		if (parse_ago(s + 1, &ago) < 0 || ago > now_ns)
+			return -EINVAL;
+		*ret_ns = now_ns - ago;
+		return 0;
+	}
+	if (!strncmp(s, "today ", 6) || !strncmp(s, "yesterday ", 10)) {
+		struct tm clk = { 0 };
+
+		t = (time_t)(now_ns / NSEC_PER_SEC);
+		back = s[0] == 'y';
+		rest = s + (back ? 10 : 6);
+		if (!localtime_r(&t, &tm) || parse_clock(rest, &clk) < 0)
+			return -EINVAL;
+		tm.tm_hour = clk.tm_hour;
+		tm.tm_min = clk.tm_min;
+		tm.tm_sec = clk.tm_sec;
+		/* mktime takes the 0th of a month as the last of the one before */
+		tm.tm_mday -= back;
+	} else {
+		rest = strptime(s, "%Y-%m-%d ", &tm);
+		if (!rest || s[0] < '0' || s[0] > '9' || parse_clock(rest, &tm) < 0)
+			return -EINVAL;
+	}
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t == (time_t)-1 || t < 0)
+		return -EINVAL;
+	*ret_ns = (uint64_t)t * NSEC_PER_SEC;
 	return 0;
 }
 

@@ -52,6 +52,14 @@ int cg_parse_pid_file(FILE *f, pid_t **v, size_t *n, size_t *cap, struct cg_pid_
  */
 int cg_parse_seconds(const char *s, uint64_t *ret_ns);
 /*
+ * A point in time as cgtop2's --at, --begin and --end take it, into ns since the epoch:
+ * local "YYYY-MM-DD HH:MM[:SS]", "@SECONDS" (up to 9 decimals), "now", relative to now_ns
+ * "-DURATION" (whole numbers with d, h, m or min, s, in that order, each at most once: "-10m",
+ * "-1h30m", "-90s"), or "today HH:MM[:SS]" and "yesterday HH:MM[:SS]" (local time).
+ * -EINVAL for anything else, a time before the epoch, a field out of its range.
+ */
+int cg_parse_when(const char *s, uint64_t now_ns, uint64_t *ret_ns);
+/*
  * A decimal fraction as the kernel prints one (PSI's "12.34", "100.00"; "7" too): digits, then
  * '.' and at least one digit; one trailing newline. -EINVAL for junk (signs, exponents, hex,
  * blanks), -ERANGE above max. Up to 15 significant digits the value is the nearest double,

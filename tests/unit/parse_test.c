@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "base/parse.h"
@@ -23,6 +24,75 @@ static void seconds(const char *s, int want_r, uint64_t want_ns)
 			s, r, ns, want_r, want_ns);
 		check_failures++;
 	}
+}
+
+/* One cg_parse_when case at now_ns, named in the failure */
+static void when(const char *s, uint64_t now_ns, int want_r, uint64_t want_ns)
+{
+	uint64_t ns = 0;
+	int r = cg_parse_when(s, now_ns, &ns);
+
+	if (r != want_r || (r == 0 && ns != want_ns)) {
+		fprintf(stderr,
+			"cg_parse_when(\"%s\", %" PRIu64 ") == %d, %" PRIu64
+			"; expected %d, %" PRIu64 "\n",
+			s, now_ns, r, ns, want_r, want_ns);
+		check_failures++;
+	}
+}
+
+/*
+ * --at, --begin, --end: in UTC (set below), now 2026-12-07 14:20:30 UTC, which is
+ * 1796653230 seconds.
+ */
+static void whens(void)
+{
+	const uint64_t S = 1000000000ULL, now = 1796653230ULL * S + 5;
+
+	when("@1796653230", now, 0, 1796653230ULL * S);
+	when("@1.5", now, 0, S + S / 2);
+	when("@1.123456789", now, 0, S + 123456789);
+	when("@1.1234567890", now, -EINVAL, 0);
+	when("@", now, -EINVAL, 0);
+	when("@1.", now, -EINVAL, 0);
+	when("@-1", now, -EINVAL, 0);
+	when("@1x", now, -EINVAL, 0);
+	when("now", now, 0, now);
+	when("-10m", now, 0, now - 600 * S);
+	when("-10min", now, 0, now - 600 * S);
+	when("-1h30m", now, 0, now - 5400 * S);
+	when("-1d2h3m4s", now, 0, now - (86400 + 7200 + 180 + 4) * S);
+	when("-90s", now, 0, now - 90 * S);
+	when("-0s", now, 0, now);
+	when("-30m1h", now, -EINVAL, 0); /* largest first */
+	when("-1m1m", now, -EINVAL, 0);
+	when("-1min1m", now, -EINVAL, 0);
+	when("-10", now, -EINVAL, 0); /* a unit, always */
+	when("-", now, -EINVAL, 0);
+	when("--1m", now, -EINVAL, 0);
+	when("-1w", now, -EINVAL, 0);
+	when("-1m ", now, -EINVAL, 0);
+	when("-100000d", now, -EINVAL, 0); /* past ten years */
+	when("-1h", 3599 * S, -EINVAL, 0); /* before the epoch */
+	when("2026-12-07 14:20", now, 0, 1796653200ULL * S);
+	when("2026-12-07 14:20:30", now, 0, 1796653230ULL * S);
+	when("2026-12-07 14:20:62", now, -EINVAL, 0); /* strptime takes leap seconds, to 61 */
+	when("2026-12-07 25:00", now, -EINVAL, 0);
+	when("2026-12-07", now, -EINVAL, 0);
+	when("2026-12-07 14:20 x", now, -EINVAL, 0);
+	when("today 03:12", now, 0,
+	     (1796653230ULL - 14 * 3600 - 20 * 60 - 30 + 3 * 3600 + 12 * 60) * S);
+	when("today 00:00:00", now, 0, (1796653230ULL - 14 * 3600 - 20 * 60 - 30) * S);
+	when("yesterday 03:00", now, 0,
+	     (1796653230ULL - 14 * 3600 - 20 * 60 - 30 - 86400 + 3 * 3600) * S);
+	/* on the first of a month, yesterday is the last of the one before: 2026-12-01 -> 11-30 */
+	when("yesterday 23:59:59", 1796083200ULL * S, 0, (1796083200ULL - 1) * S);
+	when("today", now, -EINVAL, 0);
+	when("yesterday", now, -EINVAL, 0);
+	when("today 3", now, -EINVAL, 0);
+	when("tomorrow 03:00", now, -EINVAL, 0);
+	when("", now, -EINVAL, 0);
+	when(NULL, now, -EINVAL, 0);
 }
 
 /* One cg_parse_size case, named in the failure */
@@ -275,6 +345,10 @@ int main(void)
 	uid_t uid;
 	gid_t gid;
 
+	/* local time is UTC here, whatever the machine's zone */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	whens();
 	sizes();
 	decimals();
 	pid_files();

@@ -8,6 +8,7 @@
 
 #include "pipeline/args.h"
 #include "batch.h"
+#include "fields.h"
 #include "pipeline/pipeline.h"
 #include "render.h"
 #include "report.h"
@@ -31,9 +32,13 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 	(void)step;
 	if (r == 0) {
 		if (b->it == 0 && source_is_replay(b->src)) {
-			tool_say("replay %s: no sample at or after that time (%zu %s)",
-				 a->replay_file, source_count(b->src),
-				 tool_plural(source_count(b->src), "sample", "samples"));
+			if (a->window)
+				tool_say("replay %s: no sample from --begin to --end",
+					 a->replay_file);
+			else
+				tool_say("replay %s: no sample at or after that time (%zu %s)",
+					 a->replay_file, source_count(b->src),
+					 tool_plural(source_count(b->src), "sample", "samples"));
 			b->status = 1;
 		}
 		return 1;
@@ -42,16 +47,27 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 	v->errors = smp->errors;
 	r = make_view(smp->rows, smp->n, smp->shape, a->order, NULL, v);
 	v->time_ns = smp->time_ns;
+	if (r == 0 && a->order_field)
+		r = fields_sort(v, a->order_field - 1);
 	if (r < 0) {
 		k->failed = "sort";
 		return r;
 	}
+	/* --top: the view's rows past N are left out of this sample's output only */
+	if (a->top && v->n > a->top)
+		v->n = a->top;
 	switch (a->format) {
 	case FMT_JSON:
-		render_json(&b->o, a, v);
+		if (a->n_fields)
+			fields_json(&b->o, a, v);
+		else
+			render_json(&b->o, a, v);
 		break;
 	case FMT_CSV:
-		render_csv(&b->o, a, v, b->it == 0);
+		if (a->n_fields)
+			fields_csv(&b->o, a, v, b->it == 0);
+		else
+			render_csv(&b->o, a, v, b->it == 0);
 		break;
 	case FMT_OPENMETRICS:
 		render_openmetrics(&b->o, a, v);
@@ -77,9 +93,13 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 
 static const struct sink_ops batch_ops = { .put = batch_put };
 
-int batch_run(const struct cgtop2_args *a, struct source *src)
+struct sink *batch_new(const struct cgtop2_args *a, struct source *src)
 {
-	struct batch b = {
+	struct batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	*b = (struct batch){
 		.k = { .ops = &batch_ops,
 		       /* a replay prints its samples one after the other, as fast as they come */
 		       .delay_ns = source_is_replay(src) ? 0 : a->delay_ns,
@@ -88,11 +108,29 @@ int batch_run(const struct cgtop2_args *a, struct source *src)
 		.src = src,
 		.o = { .fd = STDOUT_FILENO },
 	};
-	int r = pipeline_run(src, &b.k, a->at ? SOURCE_SEEK : SOURCE_NEXT, a->at_ns);
+	return &b->k;
+}
 
+int batch_end(struct sink *k)
+{
+	struct batch *b = (struct batch *)k;
+	int status = b->status;
+
+	view_free(&b->v);
+	free(b->o.s);
+	free(b);
+	return status;
+}
+
+int batch_run(const struct cgtop2_args *a, struct source *src)
+{
+	struct sink *k = batch_new(a, src);
+	int r;
+
+	if (!k)
+		return report_errno(a, "print", -ENOMEM);
+	r = pipeline_run(src, k, a->at ? SOURCE_SEEK : SOURCE_NEXT, a->at_ns);
 	if (r < 0)
-		b.status = report_errno(a, b.k.failed, r);
-	view_free(&b.v);
-	free(b.o.s);
-	return b.status;
+		((struct batch *)k)->status = report_errno(a, k->failed, r);
+	return batch_end(k);
 }

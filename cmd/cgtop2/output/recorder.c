@@ -18,6 +18,7 @@
 
 #include "pipeline/args.h"
 #include "pipeline/pipeline.h"
+#include "batch.h"
 #include "recorder.h"
 #include "report.h"
 
@@ -174,6 +175,7 @@ struct rec_sink {
 	struct recorder rc;
 	const char *why;
 	int r; /* the recorder's failure, said after the loop */
+	struct sink *print; /* -b or -F: batch output of what is recorded, or NULL */
 };
 
 static int rec_put(struct sink *k, int step, int r, const struct source_sample *s)
@@ -184,7 +186,10 @@ static int rec_put(struct sink *k, int step, int r, const struct source_sample *
 	if (r == 0)
 		return 1;
 	rs->r = rec_sample(&rs->rc, s, &rs->why);
-	return rs->r < 0;
+	if (rs->r < 0)
+		return 1;
+	/* printed once it is kept: what is on the screen is in the file */
+	return rs->print ? rs->print->ops->put(rs->print, step, r, s) : 0;
 }
 
 static const struct sink_ops rec_ops = { .put = rec_put };
@@ -213,6 +218,8 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 		return report_errno(a, "record", -ENOMEM);
 	}
 	r = cg_rec_writer_new(&rc->w, NULL);
+	if (r == 0 && (a->batch || a->format_set) && !(rs.print = batch_new(a, src)))
+		r = -ENOMEM;
 	if (r == 0)
 		r = rec_open(rc, &rs.why);
 	if (r == 0) {
@@ -221,6 +228,8 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 			ret = report_errno(a, rs.k.failed, r);
 		r = rs.r;
 	}
+	if (rs.print && batch_end(rs.print) && !ret)
+		ret = 1;
 	if (r < 0) {
 		if (r == -EINVAL && rs.why)
 			tool_say("recording %s: %s", rc->file, rs.why);

@@ -47,6 +47,13 @@ struct cgtop2_args {
 	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
 	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
 	bool at;
+	/* --begin, --end: a replay's window (source_replay_window); 0 and UINT64_MAX: open */
+	uint64_t begin_ns, end_ns;
+	bool window;
+	unsigned *fields; /* --fields: output/fields.c's numbers, in the order asked */
+	size_t n_fields;
+	int order_field; /* --order=FIELD: 1 + its number in output/fields.c; 0: --order's keys */
+	unsigned long top; /* --top: the first N rows of each sample; 0: all */
 	bool serve; /* --listen: serve.c */
 	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 	unsigned collectors; /* --collectors: a bit per enum cg_collector */

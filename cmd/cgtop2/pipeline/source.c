@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cgtop2's sample sources (source.h): the calls every sink makes, whichever source it is. */
 #include <errno.h>
-#include <string.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "base/clock.h"
@@ -76,49 +76,18 @@ size_t source_reopened(const struct source *src)
 	return src->ops->reopened ? src->ops->reopened(src) : 0;
 }
 
-int source_parse_time(const char *s, uint64_t *ret_ns)
+uint64_t source_wall_ns(void)
 {
-	struct tm tm = { 0 };
-	const char *end;
-	time_t t;
+	const char *off = getenv("CGKIT_TEST_CLOCK_OFFSET");
+	struct timespec ts;
+	uint64_t ns;
+	int64_t sec = 0;
 
-	if (s[0] == '@') {
-		/* seconds since the epoch, as date(1) takes them, with up to 9 decimals */
-		char whole[24];
-		const char *dot = strchr(s + 1, '.');
-		size_t len = dot ? (size_t)(dot - s - 1) : strlen(s + 1);
-		uint64_t sec, frac = 0, scale = NSEC_PER_SEC;
-
-		if (!len || len >= sizeof(whole))
-			return -EINVAL;
-		memcpy(whole, s + 1, len);
-		whole[len] = '\0';
-		if (cg_parse_u64(whole, UINT64_MAX / NSEC_PER_SEC - 1, &sec) < 0)
-			return -EINVAL;
-		if (dot) {
-			const char *d = dot + 1;
-
-			if (!*d || strlen(d) > 9)
-				return -EINVAL;
-			for (; *d; d++) {
-				if (*d < '0' || *d > '9')
-					return -EINVAL;
-				scale /= 10;
-				frac += (uint64_t)(*d - '0') * scale;
-			}
-		}
-		*ret_ns = sec * NSEC_PER_SEC + frac;
-		return 0;
-	}
-	end = strptime(s, "%Y-%m-%d %H:%M", &tm);
-	if (end && *end == ':')
-		end = strptime(end, ":%S", &tm);
-	if (!end || *end)
-		return -EINVAL;
-	tm.tm_isdst = -1;
-	t = mktime(&tm);
-	if (t == (time_t)-1 || t < 0)
-		return -EINVAL;
-	*ret_ns = (uint64_t)t * NSEC_PER_SEC;
-	return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	/* a test's knob: a value that is no number of seconds moves nothing */
+	if (off && cg_parse_i64(off, -(int64_t)(ns / NSEC_PER_SEC), INT32_MAX, &sec) == 0)
+		ns = sec < 0 ? ns - (uint64_t)-sec * NSEC_PER_SEC
+			     : ns + (uint64_t)sec * NSEC_PER_SEC;
+	return ns;
 }

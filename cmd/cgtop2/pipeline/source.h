@@ -113,6 +113,12 @@ int source_live_new(const struct cgtop2_args *a, const struct cg_layout *l, size
  */
 int source_replay_new(const char *file, struct source **ret, char **ret_damage);
 
+/*
+ * --begin, --end: the replay shows only the samples taken from begin_ns to end_ns (both
+ * included), as if the others were not recorded; before its first step. 0, -ENOMEM.
+ */
+int source_replay_window(struct source *src, uint64_t begin_ns, uint64_t end_ns);
+
 void source_free(struct source *src);
 
 int source_step(struct source *src, enum source_step step, uint64_t time_ns,
@@ -130,6 +136,13 @@ int source_members(const struct source *src, const char *path, const struct cg_s
 const struct cg_layout *source_layout(const struct source *src);
 const char *source_describe(const struct source *src);
 size_t source_reopened(const struct source *src);
+
+/*
+ * CLOCK_REALTIME in nanoseconds since the epoch, moved by $CGKIT_TEST_CLOCK_OFFSET (seconds,
+ * signed) when that is set: for tests only, so that a live sample's time and the "now" of a
+ * relative --begin can be put where a test wants them without waiting for them.
+ */
+uint64_t source_wall_ns(void);
 
 static inline bool source_is_replay(const struct source *src)
 {
@@ -151,11 +164,5 @@ static inline int source_current(struct source *src, struct source_sample *ret)
 {
 	return source_step(src, SOURCE_CURRENT, 0, ret);
 }
-
-/*
- * A time as --at takes it, local time "YYYY-MM-DD HH:MM[:SS]" or "@EPOCH" (seconds, fractions
- * allowed), into ns since the epoch: 0 or -EINVAL.
- */
-int source_parse_time(const char *s, uint64_t *ret_ns);
 
 #endif

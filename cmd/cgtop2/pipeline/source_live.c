@@ -29,14 +29,6 @@ static struct live *live_of(const struct source *src)
 	return (struct live *)src;
 }
 
-static uint64_t wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /* Live: every step forward is a new sample, now; there is no going back. */
 static int live_step(struct source *src, enum source_step step, uint64_t time_ns,
 		     struct source_sample *ret)
@@ -56,7 +48,7 @@ static int live_step(struct source *src, enum source_step step, uint64_t time_ns
 	cg_stats_errors(lv->stats, lv->errors);
 	ret->rows = rows;
 	ret->n = n;
-	ret->time_ns = wall_ns();
+	ret->time_ns = source_wall_ns();
 	ret->index = lv->taken++;
 	ret->took_ns = cg_now_ns() - start;
 	ret->errors = lv->errors;

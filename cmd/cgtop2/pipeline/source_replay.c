@@ -27,6 +27,7 @@ struct replay {
 	struct source src;
 	struct rfile files[2]; /* FILE.1 (when there is one), FILE */
 	size_t n_files, total, cur;
+	size_t *window; /* --begin, --end: the samples' numbers in the files, or NULL: all */
 	bool started;
 	struct cg_rec_rows rows;
 	struct source_info info;
@@ -88,6 +89,7 @@ static void replay_free(struct replay *rp)
 		free(rp->files[i].buf);
 	}
 	cg_rec_rows_free(&rp->rows);
+	free(rp->window);
 	free(rp);
 }
 
@@ -154,9 +156,11 @@ static void set_info(struct replay *rp, const struct cg_rec_file *f, size_t i)
 					 .tasks = ci->tasks };
 }
 
-/* Global sample k -> its file and number there. */
+/* Sample k of the source (of its window) -> its file and number there. */
 static const struct cg_rec_file *locate(const struct replay *rp, size_t k, size_t *ret_i)
 {
+	if (rp->window)
+		k = rp->window[k];
 	for (size_t i = 0; i < rp->n_files; i++) {
 		size_t n = cg_rec_count(rp->files[i].f);
 
@@ -238,6 +242,29 @@ static const struct source_ops replay_ops = {
 	.free = replay_release,
 	.count = replay_count,
 };
+
+int source_replay_window(struct source *src, uint64_t begin_ns, uint64_t end_ns)
+{
+	struct replay *rp = replay_of(src);
+	size_t n = 0, i = 0, *w;
+
+	if (!src->replay || rp->window || rp->started)
+		return -EINVAL;
+	w = calloc(rp->total ? rp->total : 1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	/* by time, not by place: a clock set back meanwhile leaves each sample in or out */
+	for (size_t k = 0; k < rp->total; k++) {
+		const struct cg_rec_file *f = locate(rp, k, &i);
+		uint64_t t = cg_rec_time(f, i);
+
+		if (t >= begin_ns && t <= end_ns)
+			w[n++] = k;
+	}
+	rp->window = w;
+	rp->total = n;
+	return 0;
+}
 
 int source_replay_new(const char *file, struct source **ret, char **ret_damage)
 {
