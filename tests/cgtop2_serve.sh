@@ -731,7 +731,7 @@ test_wrong_password_budget() {
 	t1=${EPOCHREALTIME%[.,]*} # clock: as t0
 	touch "$_cgk_tmp/flood.stop"
 	wait "${_pids[-1]}"
-	[ "$code" != 000 ] || fail "the right password beside the flood: no answer within 120 s (hung)"
+	[ "$code" != 000 ] || fail "the right password beside the flood: no answer (hung: a guard of 120 s)"
 	assertEquals "the right password beside the flood" 200 "$code"
 	echo "NOTE ${_shunit_test_:-}: the flood's answers (status:count): $(cat "$_cgk_tmp/flood.out")"
 	assertNotContains "no wrong password let in" " $(cat "$_cgk_tmp/flood.out")" " 200:"
@@ -744,13 +744,14 @@ test_wrong_password_budget() {
 	assertTrue "bcrypt failures within the budget: $failed <= 6 + 8 + $((t1 - t0 + 1))" \
 		"[ '$failed' -ge 6 ] && [ '$failed' -le $((6 + 8 + t1 - t0 + 1)) ]"
 	assertEquals "nothing cached yet" 0 "$(password_checks cached)"
-	# a wrong password again: 401 without bcrypt
+	# a wrong password again: 401 without bcrypt (a check the flood left queued may still end
+	# after the count above: at least one more failure, and the second is cached_wrong)
 	get --max-time 120 -H "$(auth_header scraper:again)" "$URL/metrics"
 	assertEquals "a wrong password" 401 "$code"
 	get --max-time 120 -H "$(auth_header scraper:again)" "$URL/metrics"
 	assertEquals "the same again" 401 "$code"
 	get --max-time 120 -H "$(auth_header scraper:right)" "$URL/metrics"
-	assertEquals "bcrypt for the first" $((failed + 1)) "$(password_checks failed)"
+	assertTrue "bcrypt for the first" "[ '$(password_checks failed)' -ge $((failed + 1)) ]"
 	assertEquals "not for the second" 1 "$(password_checks cached_wrong)"
 	assertEquals "the right password remembered" 1 "$(password_checks cached)"
 	# the file as it was: the success is kept
