@@ -56,9 +56,70 @@ test_usage() {
 	assertContains "$err" "cgtop2: --cgroup-include takes a POSIX extended regex; 'a(': "
 	cgk_capture "$T" --cgroup-exclude=x --record="$_cgk_tmp/r" -1
 	assertEquals "filter and --record" 64 "$rc"
+	cgk_capture "$T" --max-series=10 -1
+	assertEquals "--max-series without --listen" 64 "$rc"
+	assertContains "$err" "cgtop2: --max-series needs --listen"
+	cgk_capture "$T" --listen=127.0.0.1:0 --max-series=0
+	assertEquals "--max-series=0" 64 "$rc"
+	assertContains "$err" "cgtop2: --max-series takes a number from 1 to 4294967295, not '0'"
 	cgk_capture "$T" --help
+	assertContains "$out" "--max-series=N"
 	assertContains "$out" "--cgroup-include=REGEX"
 	assertContains "$out" "--compat=cadvisor"
+}
+
+# Issue 43: --listen exports every cgroup by default, as cAdvisor does: a kubelet container of
+# a burstable pod is four levels below the sandbox (five below a node's root), past the table's
+# default depth of 3, which the batch output keeps.
+test_live_listen_default_depth_every_cgroup() {
+	fleet_tree || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_listen "/$S" || return 0
+	get /metrics
+	assertEquals "status" 200 "$code"
+	assertContains "the kubelet's container, five levels down" "$out" \
+		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/$CTR\",unit=\"cri-containerd-$ID.scope\","
+	assertContains "every cgroup of the sandbox" "$out" "cgtop2_cgroups 12"
+	assertNotContains "no bound: no such metric" "$out" "cgtop2_series_dropped_cgroups"
+	cgk_capture "$T" -F prometheus -1 "/$S"
+	assertEquals "exit" 0 "$rc"
+	assertNotContains "the batch output keeps its depth of 3" "$out" "cgroup=\"/$S/$CTR\""
+	assertContains "$out" "cgroup=\"/$S/system.slice/nginx.service/worker\""
+}
+
+# --max-series: past the bound the deepest cgroups go first (here the container alone, one
+# level deeper than any other), the metric says how many at each scrape, stderr once.
+test_live_listen_max_series() {
+	local all ctr worker errf
+	fleet_tree || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_listen "/$S" || return 0
+	get /metrics
+	all=$(echo "$out" | grep -c 'cgroup="')
+	ctr=$(echo "$out" | grep -c "cgroup=\"/$S/$CTR\"")
+	assertTrue "the container has series ($ctr of $all)" "[ $ctr -gt 0 ] && [ $all -gt $ctr ]"
+	cgk_kill_pids
+	_pids=()
+	cgk_listen --max-series=$((all - 1)) "/$S" || return 0
+	errf=$(grep -l "serving " "$_cgk_tmp"/listen.err.* | xargs ls -t | head -n 1)
+	get /metrics
+	assertEquals "status" 200 "$code"
+	assertNotContains "the deepest cgroup is left out" "$out" "cgroup=\"/$S/$CTR\""
+	assertContains "the next deepest stays" "$out" "cgroup=\"/$S/system.slice/nginx.service/worker\""
+	assertEquals "what is left" $((all - ctr)) "$(echo "$out" | grep -c 'cgroup="')"
+	assertContains "the metric" "$out" "# TYPE cgtop2_series_dropped_cgroups gauge"
+	assertContains "$out" "cgtop2_series_dropped_cgroups 1"
+	assertContains "$out" "cgtop2_cgroups 11"
+	get /metrics
+	assertContains "$out" "cgtop2_series_dropped_cgroups 1"
+	assertEquals "stderr says it once" 1 \
+		"$(grep -c -- '--max-series=[0-9]*: 1 cgroups left out, the deepest first' "$errf")"
+	cgk_kill_pids
+	_pids=()
+	cgk_listen --max-series=$all "/$S" || return 0
+	get /metrics
+	assertContains "at the bound nothing is dropped" "$out" "cgroup=\"/$S/$CTR\""
+	assertContains "$out" "cgtop2_series_dropped_cgroups 0"
 }
 
 # cgtop2 on fixture layout $1 (tests/fixtures/cgtop2_metrics: unified, legacy) with the

@@ -60,6 +60,8 @@ enum {
 	OPT_COMPAT,
 	OPT_INCLUDE,
 	OPT_EXCLUDE,
+	OPT_MAX_SERIES,
+	OPT_RUNTIME_ROOT,
 };
 
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
@@ -83,11 +85,15 @@ static const struct argp_option options[] = {
 	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
 	  "With --listen: TLS and basic auth from FILE, in Prometheus's exporter-toolkit web config format (SIGHUP re-reads it)",
 	  1 },
+	{ "max-series", OPT_MAX_SERIES, "N", 0,
+	  "With --listen: at most N series a scrape; past it the deepest cgroups are left out (cgtop2_series_dropped_cgroups counts them)",
+	  1 },
 	{ "compat", OPT_COMPAT, "cadvisor", 0,
 	  "With -F openmetrics, -F prometheus or --listen: cAdvisor's metric names, units and labels (id, name) instead of cgkit's",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
-	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
+	{ "depth", OPT_DEPTH, "N", 0,
+	  "Show cgroups down to N levels below CGROUP (default 3; with --listen every cgroup)", 2 },
 	{ "order", 'o', "KEY", 0, "Sort by path, tasks, cpu (default), memory, io or pressure", 2 },
 	{ 0, 'p', 0, 0, "Sort by path", 2 },
 	{ 0, 't', 0, 0, "Sort by tasks", 2 },
@@ -215,10 +221,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->format_set = true;
 		break;
 	case OPT_DEPTH:
-		if (cg_parse_u64(arg, 1000, &v) < 0)
-			argp_error(state, "--depth takes a number from 0 to 1000, not '%s'",
-				   TOOL_SHOWN(arg));
+		if (cg_parse_u64(arg, CGTOP2_DEPTH_MAX, &v) < 0)
+			argp_error(state, "--depth takes a number from 0 to %d, not '%s'",
+				   CGTOP2_DEPTH_MAX, TOOL_SHOWN(arg));
 		a->depth = (int)v;
+		a->depth_set = true;
 		break;
 	case 'o':
 		i = choose(state, order_names, ARRAY_SIZE(order_names), arg,
@@ -318,6 +325,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_WEB_CONFIG:
 		a->web_config = arg;
+		break;
+	case OPT_MAX_SERIES:
+		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0 || !v)
+			argp_error(state, "--max-series takes a number from 1 to %u, not '%s'",
+				   UINT32_MAX, TOOL_SHOWN(arg));
+		a->max_series = (size_t)v;
 		break;
 	case OPT_COMPAT:
 		if (strcmp(arg, "cadvisor"))
@@ -438,6 +451,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--at needs --replay");
 		if (a->web_config && !a->serve)
 			argp_error(state, "--web-config needs --listen");
+		if (a->max_series && !a->serve)
+			argp_error(state, "--max-series needs --listen");
+		/* a Prometheus exporter exports every cgroup, as cAdvisor does: a kubelet's container
+		 * is five levels down; the screen and batch table keep a depth a human reads */
+		if (a->serve && !a->depth_set)
+			a->depth = CGTOP2_DEPTH_MAX;
 		if (a->compat && !a->serve && a->format != FMT_OPENMETRICS &&
 		    a->format != FMT_PROMETHEUS)
 			argp_error(state,
