@@ -21,12 +21,19 @@ teardown_test() {
 # The sandbox on the unified hierarchy with the fleet's paths (no controller needed: cpu.stat
 # is there in every cgroup2 cgroup); sets U.
 fleet_tree() {
+	unified_tree "$CTR" "system.slice/nginx.service/worker" \
+		"machine.slice/machine-qemu\\x2d1\\x2dvm.scope" "docker/$ID"
+}
+
+# The cgroups $@ below the sandbox on the unified hierarchy; sets U.
+unified_tree() {
+	local d
 	cgk_need_root || return 1
 	cgk_need_unified || return 1
 	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
-	mkdir -p "$U/$CTR" "$U/system.slice/nginx.service/worker" \
-		"$U/machine.slice/machine-qemu\\x2d1\\x2dvm.scope" "$U/docker/$ID" ||
-		{ fail "cannot make the fleet's cgroups"; return 1; }
+	for d in "$@"; do
+		mkdir -p "$U/$d" || { fail "cannot make the cgroup $d"; return 1; }
+	done
 }
 
 # promtool check metrics finds nothing in exposition $1 but cAdvisor's own counter without
@@ -120,6 +127,59 @@ test_live_listen_max_series() {
 	get /metrics
 	assertContains "at the bound nothing is dropped" "$out" "cgroup=\"/$S/$CTR\""
 	assertContains "$out" "cgtop2_series_dropped_cgroups 0"
+}
+
+# Issue 43: who is in a container, from its runtime's state files (tests/fixtures/runtime, a
+# node's root: containerd, CRI-O, Docker, and hostile ones) on every family of a default
+# --listen scrape, in cgkit's names and cAdvisor's, and in JSON's origin.
+RT_A=$(printf 'a1%.0s' {1..32}) RT_B=$(printf 'b2%.0s' {1..32}) RT_C=$(printf 'c3%.0s' {1..32})
+RT_D=$(printf 'd4%.0s' {1..32})
+RT_POD=kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice
+
+runtime_tree() {
+	unified_tree "rt/$RT_POD/cri-containerd-$RT_A.scope" "rt/$RT_POD/crio-$RT_B.scope" \
+		"rt/system.slice/docker-$RT_C.scope" "rt/$RT_POD/crio-$RT_D.scope"
+}
+
+test_live_runtime_names() {
+	local p="cgroup_cpu_usage_seconds_total{cgroup=\"/$S/rt"
+	runtime_tree || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_listen --runtime-root="$FIXTURES/runtime" "/$S/rt" || return 0
+	get /metrics
+	assertEquals "status" 200 "$code"
+	assertContains "containerd's" "$out" \
+		"$p/$RT_POD/cri-containerd-$RT_A.scope\",unit=\"cri-containerd-$RT_A.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$RT_A\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\",container=\"web\",pod=\"web-7d9c6b5f4-x2x8q\",namespace=\"shop\",image=\"registry.example.org/shop/web:1.4.2\"} "
+	assertContains "CRI-O's" "$out" \
+		"container_id=\"$RT_B\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\",container=\"cache\",pod=\"cache-0\",namespace=\"shop\",image=\"docker.io/library/redis:7-alpine\"} "
+	assertContains "Docker's: an image, no Kubernetes name, no name in cgkit's" "$out" \
+		"$p/system.slice/docker-$RT_C.scope\",unit=\"docker-$RT_C.scope\",slice=\"system.slice\",container_id=\"$RT_C\",image=\"nginx:1.27\"} "
+	assertContains "a file that is no JSON: no name, no failure" "$out" \
+		"container_id=\"$RT_D\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
+	assertEquals "every family of the container has them" "" \
+		"$(echo "$out" | grep "container_id=\"$RT_A\"" | grep -v 'container="web",pod="web-7d9c6b5f4-x2x8q",namespace="shop"')"
+	promtool_clean "$out"
+	cgk_kill_pids
+	_pids=()
+	cgk_listen --compat=cadvisor --runtime-root="$FIXTURES/runtime" "/$S/rt" || return 0
+	get /metrics
+	assertContains "cAdvisor's names, name the ID for containerd" "$out" \
+		"container_cpu_usage_seconds_total{cpu=\"total\",id=\"/$S/rt/$RT_POD/cri-containerd-$RT_A.scope\",unit=\"cri-containerd-$RT_A.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$RT_A\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\",container=\"web\",pod=\"web-7d9c6b5f4-x2x8q\",namespace=\"shop\",image=\"registry.example.org/shop/web:1.4.2\",name=\"$RT_A\"} "
+	assertContains "Docker's name for Docker's container" "$out" \
+		"container_id=\"$RT_C\",image=\"nginx:1.27\",name=\"edge-proxy\"} "
+	promtool_clean "$out"
+	cgk_capture "$T" -F json -1 --depth=6 --runtime-root="$FIXTURES/runtime" "/$S/rt"
+	assertEquals "exit" 0 "$rc"
+	assertContains "JSON's origin" "$out" \
+		"\"container_id\":\"$RT_A\",\"pod_uid\":\"1234abcd-5678-90ef-abcd-1234567890ab\",\"qos\":\"burstable\",\"container\":\"web\",\"pod\":\"web-7d9c6b5f4-x2x8q\",\"namespace\":\"shop\",\"image\":\"registry.example.org/shop/web:1.4.2\"}"
+	assertContains "$out" "\"container_id\":\"$RT_C\",\"image\":\"nginx:1.27\",\"name\":\"edge-proxy\"}"
+	cgk_capture "$T" -F json -1 --runtime-root="$_cgk_tmp/none" "/$S/rt"
+	assertEquals "a root asked for that is not there" 1 "$rc"
+	assertContains "$err" "cgtop2: --runtime-root $_cgk_tmp/none: No such file or directory"
+	# the other tests count the sandbox's cgroups
+	cgk_kill_pids
+	_pids=()
+	find "$U/rt" -depth -type d -exec rmdir {} +
 }
 
 # cgtop2 on fixture layout $1 (tests/fixtures/cgtop2_metrics: unified, legacy) with the

@@ -19,6 +19,7 @@
 #include "base/error.h"
 #include "kernel/file.h"
 #include "names/machine.h"
+#include "names/runtime.h"
 #include "kernel/mount.h"
 #include "base/parse.h"
 #include "kernel/spec.h"
@@ -88,6 +89,9 @@ static const struct argp_option options[] = {
 	{ "max-series", OPT_MAX_SERIES, "N", 0,
 	  "With --listen: at most N series a scrape; past it the deepest cgroups are left out (cgtop2_series_dropped_cgroups counts them)",
 	  1 },
+	{ "runtime-root", OPT_RUNTIME_ROOT, "DIR", 0,
+	  "Read the container runtimes' state files (containerd, CRI-O, Docker: container, pod, namespace and image names) beneath DIR instead of /",
+	  2 },
 	{ "compat", OPT_COMPAT, "cadvisor", 0,
 	  "With -F openmetrics, -F prometheus or --listen: cAdvisor's metric names, units and labels (id, name) instead of cgkit's",
 	  1 },
@@ -331,6 +335,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--max-series takes a number from 1 to %u, not '%s'",
 				   UINT32_MAX, TOOL_SHOWN(arg));
 		a->max_series = (size_t)v;
+		break;
+	case OPT_RUNTIME_ROOT:
+		a->runtime_root = arg;
 		break;
 	case OPT_COMPAT:
 		if (strcmp(arg, "cadvisor"))
@@ -603,6 +610,12 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	raise_fd_limit();
+	/* a runtime's missing files are no failure (a host without containers), a root asked for is */
+	if (!a->events && (r = cg_rt_init(a->runtime_root)) < 0 && a->runtime_root) {
+		tool_say("--runtime-root %s: %s", TOOL_SHOWN(a->runtime_root), strerror(-r));
+		cg_layout_free(l);
+		return 1;
+	}
 	if (a->events) {
 		ret = events_run(a, l);
 		cg_layout_free(l);
@@ -644,6 +657,7 @@ static int run(const struct cgtop2_args *args)
 			program_invocation_short_name, source_reopened(src));
 	source_free(src);
 	cg_layout_free(l);
+	cg_rt_done();
 	return ret;
 }
 
