@@ -137,7 +137,7 @@ RT_D=$(printf 'd4%.0s' {1..32})
 RT_POD=kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice
 
 runtime_tree() {
-	unified_tree "rt/$RT_POD/cri-containerd-$RT_A.scope" "rt/$RT_POD/crio-$RT_B.scope" \
+	unified_tree "rt/$RT_POD/cri-containerd-$RT_A.scope/sub" "rt/$RT_POD/crio-$RT_B.scope" \
 		"rt/system.slice/docker-$RT_C.scope" "rt/$RT_POD/crio-$RT_D.scope"
 }
 
@@ -157,7 +157,10 @@ test_live_runtime_names() {
 	assertContains "a file that is no JSON: no name, no failure" "$out" \
 		"container_id=\"$RT_D\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
 	assertEquals "every family of the container has them" "" \
-		"$(echo "$out" | grep "container_id=\"$RT_A\"" | grep -v 'container="web",pod="web-7d9c6b5f4-x2x8q",namespace="shop"')"
+		"$(echo "$out" | grep "cri-containerd-$RT_A.scope\",unit" | grep -v 'container="web",pod="web-7d9c6b5f4-x2x8q",namespace="shop"')"
+	# cAdvisor names the container's own cgroup alone: a sum by pod counts it once
+	assertContains "a sub-cgroup keeps the ID, not the names" "$out" \
+		"$p/$RT_POD/cri-containerd-$RT_A.scope/sub\",unit=\"cri-containerd-$RT_A.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$RT_A\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
 	promtool_clean "$out"
 	cgk_kill_pids
 	_pids=()

@@ -55,6 +55,12 @@ static void test_fixture_node(const char *top)
 	CHECK(cg_rt_lookup(ID("f6")) == NULL); /* no file anywhere */
 	CHECK(cg_rt_lookup("a1a1") == NULL); /* no container ID */
 	CHECK(cg_rt_lookup(ID("A1")) == NULL);
+	/* the container's own cgroup, not one below it, not a path of another ID */
+	CHECK(cg_rt_of_path("/k/p.slice/cri-containerd-" ID("a1") ".scope", ID("a1")) != NULL);
+	CHECK(cg_rt_of_path("/docker/" ID("c3"), ID("c3")) != NULL);
+	CHECK(cg_rt_of_path("/k/p.slice/cri-containerd-" ID("a1") ".scope/sub", ID("a1")) == NULL);
+	CHECK(cg_rt_of_path("/k/p.slice/crio-" ID("b2") ".scope", ID("a1")) == NULL);
+	CHECK(cg_rt_of_path("/system.slice", "") == NULL);
 	cg_rt_done();
 	CHECK(cg_rt_lookup(ID("a1")) == NULL); /* no root: nothing */
 	CHECK(cg_rt_init("/nonexistent/cgkit-root") == -ENOENT);

@@ -313,6 +313,15 @@ const struct cg_rt_info *cg_rt_lookup(const char *id)
 	return r > 0 && e->valid ? &e->info : NULL;
 }
 
+const struct cg_rt_info *cg_rt_of_path(const char *path, const char *container_id)
+{
+	const char *leaf = strrchr(path, '/');
+
+	if (!*container_id || !strstr(leaf ? leaf + 1 : path, container_id))
+		return NULL;
+	return cg_rt_lookup(container_id);
+}
+
 int cg_rt_init(const char *root)
 {
 	int fd = open(root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);

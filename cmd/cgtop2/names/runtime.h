@@ -52,5 +52,11 @@ void cg_rt_done(void);
  * size or mtime); valid until the next lookup of the same id.
  */
 const struct cg_rt_info *cg_rt_lookup(const char *id);
+/*
+ * The names of the container whose own cgroup path is (its last component names the ID
+ * origin.c found, container_id): cAdvisor labels that cgroup alone, and a sum by pod or
+ * container would count a container's sub-cgroups twice. NULL otherwise, or as cg_rt_lookup.
+ */
+const struct cg_rt_info *cg_rt_of_path(const char *path, const char *container_id);
 
 #endif

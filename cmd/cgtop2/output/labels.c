@@ -99,7 +99,7 @@ static bool put_row_labels(struct out *o, const struct cg_stat_row *r, bool cadv
 		esc = esc || !name_plain(val[k]);
 	}
 	/* the runtime's names (runtime.c): a hostile file's bytes are as any name's */
-	rt = org.container_id[0] ? cg_rt_lookup(org.container_id) : NULL;
+	rt = cg_rt_of_path(r->path, org.container_id);
 	for (int k = 0; rt && k < CG_RT_N; k++)
 		esc = esc || !name_plain(rt->v[k]);
 	put_label_value(o, r->path, esc);

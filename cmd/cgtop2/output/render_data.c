@@ -188,7 +188,7 @@ static void json_origin(struct out *o, const char *path)
 		first = false;
 	}
 	/* and who is in the container, from its runtime's files (names/runtime.c) */
-	rt = org.container_id[0] ? cg_rt_lookup(org.container_id) : NULL;
+	rt = cg_rt_of_path(path, org.container_id);
 	for (int k = 0; rt && k < CG_RT_N; k++) {
 		if (!rt->v[k][0])
 			continue;

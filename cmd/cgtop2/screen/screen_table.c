@@ -117,7 +117,7 @@ static void origin_tag(const char *path, char *buf, size_t size)
 	const struct cg_rt_info *rt;
 
 	cg_origin_parse(path, &o);
-	rt = o.container_id[0] ? cg_rt_lookup(o.container_id) : NULL;
+	rt = cg_rt_of_path(path, o.container_id);
 	/* the names its runtime gives it: a pod's container, or Docker's name */
 	if (rt && rt->v[CG_RT_POD][0])
 		snprintf(buf, size, "  [%.80s/%.80s]", rt->v[CG_RT_POD], rt->v[CG_RT_CONTAINER]);
