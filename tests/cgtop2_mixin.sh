@@ -259,16 +259,24 @@ print("; ".join(out))
 PY
 }
 
-test_k8s_dashboards_name_pods() {
-	local U d res want pod=kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice
-	cgk_need_root || return 0
-	cgk_need_unified || return 0
-	need python3 "reads the dashboards and the API's JSON" || return 0
-	need prometheus "answers the queries" || return 0
-	need curl "asks Prometheus's API" || return 0
-	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 0; }
+# A node's containers as the kubelet's systemd driver lays them out in the sandbox (a
+# containerd container with a sub-cgroup, a CRI-O one), named by tests/fixtures/runtime, and
+# what the tests against a real Prometheus need; 1 (after saying why) when not.
+k8s_node() {
+	local U pod=kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice
+	cgk_need_root || return 1
+	cgk_need_unified || return 1
+	need python3 "reads the dashboards and the API's JSON" || return 1
+	need prometheus "answers the queries" || return 1
+	need curl "asks Prometheus's API" || return 1
+	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
 	mkdir -p "$U/$pod/cri-containerd-$(printf 'a1%.0s' {1..32}).scope/sub" \
-		"$U/$pod/crio-$(printf 'b2%.0s' {1..32}).scope" || { fail "cannot make cgroups"; return 0; }
+		"$U/$pod/crio-$(printf 'b2%.0s' {1..32}).scope" || { fail "cannot make cgroups"; return 1; }
+}
+
+test_k8s_dashboards_name_pods() {
+	local d res want
+	k8s_node || return 0
 	want="CPU by pod: shop/cache-0 shop/web-7d9c6b5f4-x2x8q; CPU by container: shop/cache-0/cache shop/web-7d9c6b5f4-x2x8q/web"
 	for d in "" --compat=cadvisor; do
 		cgk_listen $d --runtime-root="$FIXTURES/runtime" "/$SANDBOX_NAME" || return 0
@@ -283,6 +291,63 @@ test_k8s_dashboards_name_pods() {
 		cgk_kill_pids
 		_pids=()
 	done
+}
+
+# The kubernetes-mixin's recording rule for CPU by container (rules/apps.libsonnet, k8s.rules,
+# with its default job="cadvisor": the scrape job of cgtop2 is named so here, the rule is
+# evaluated as it is written) against cgtop2 --listen --compat=cadvisor on kubelet-style
+# cgroups with the fixture runtime files, kube_pod_info from a kube-state-metrics stand-in (a
+# static file served over HTTP): the pods' containers, each once, with the node joined; not the
+# pod's slice, the pause sandbox nor a container's sub-cgroup.
+K8S_CPU_RULE='sum by (cluster, namespace, pod, container) (
+  irate(container_cpu_usage_seconds_total{job="cadvisor", image!=""}[5m])
+) * on (cluster, namespace, pod) group_left(node) topk by (cluster, namespace, pod) (
+  1, max by(cluster, namespace, pod, node) (kube_pod_info{node!=""})
+)'
+
+test_kubernetes_mixin_cpu_rule_as_written() {
+	local cfg ksm kport res want i
+	k8s_node || return 0
+	ksm=$_cgk_tmp/ksm
+	mkdir -p "$ksm"
+	printf '%s\n' '# TYPE kube_pod_info gauge' \
+		'kube_pod_info{namespace="shop",pod="web-7d9c6b5f4-x2x8q",uid="1234abcd-5678-90ef-abcd-1234567890ab",node="node-1"} 1' \
+		'kube_pod_info{namespace="shop",pod="cache-0",uid="1234abcd-5678-90ef-abcd-1234567890ab",node="node-1"} 1' >"$ksm/metrics"
+	python3 -m http.server 0 --bind 127.0.0.1 --directory "$ksm" >"$ksm/log" 2>&1 &
+	_pids+=($!)
+	for i in $(seq 1 100); do
+		kport=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$ksm/log" | head -n 1)
+		[ -n "$kport" ] && break
+		sleep 0.1
+	done
+	[ -n "$kport" ] || { fail "the kube-state-metrics stand-in did not start"; return 0; }
+	cgk_listen --compat=cadvisor --runtime-root="$FIXTURES/runtime" "/$SANDBOX_NAME" || return 0
+	cfg=$_cgk_tmp/k8sprom
+	mkdir -p "$cfg"
+	cat >"$cfg/prometheus.yml" <<-EOF
+		global:
+		  scrape_interval: 1s
+		  scrape_timeout: 1s
+		scrape_configs:
+		  - job_name: cadvisor
+		    static_configs: [{ targets: ['127.0.0.1:$PORT'] }]
+		  - job_name: kube-state-metrics
+		    static_configs: [{ targets: ['127.0.0.1:$kport'] }]
+	EOF
+	cgk_prometheus "$cfg/prometheus.yml" "$cfg" || return 0
+	want="shop/cache-0/cache@node-1 shop/web-7d9c6b5f4-x2x8q/web@node-1"
+	rule_answer() {
+		curl -s --max-time 5 "http://$PROM/api/v1/query" --data-urlencode "query=$K8S_CPU_RULE" |
+			python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(" ".join(sorted("%s/%s/%s@%s" % tuple(s["metric"].get(k, "-") for k in ("namespace", "pod", "container", "node")) for s in r)))' 2>/dev/null
+	}
+	rule_ready() { [ "$(rule_answer)" = "$want" ]; }
+	# irate needs two scrapes of each series
+	CGK_WAIT_TICKS=600 cgk_wait_for rule_ready
+	res=$(rule_answer)
+	assertEquals "the rule's series: namespace/pod/container@node" "$want" "$res"
 }
 
 # The shipped services start with no file of their own: plain HTTP on the loopback. Their
