@@ -19,7 +19,8 @@ ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(
 DATADIR ?= $(PREFIX)/share/cgkit
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 MIXIN := $(addprefix contrib/mixin/,rules.yml rules-cadvisor.yml rules_test.yml \
-	rules-cadvisor_test.yml dashboard.json dashboard-cadvisor.json)
+	rules-cadvisor_test.yml dashboard.json dashboard-cadvisor.json dashboard-k8s.json \
+	dashboard-k8s-cadvisor.json)
 DESTDIR ?=
 
 CC ?= cc

@@ -21,12 +21,19 @@ teardown_test() {
 # The sandbox on the unified hierarchy with the fleet's paths (no controller needed: cpu.stat
 # is there in every cgroup2 cgroup); sets U.
 fleet_tree() {
+	unified_tree "$CTR" "system.slice/nginx.service/worker" \
+		"machine.slice/machine-qemu\\x2d1\\x2dvm.scope" "docker/$ID"
+}
+
+# The cgroups $@ below the sandbox on the unified hierarchy; sets U.
+unified_tree() {
+	local d
 	cgk_need_root || return 1
 	cgk_need_unified || return 1
 	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
-	mkdir -p "$U/$CTR" "$U/system.slice/nginx.service/worker" \
-		"$U/machine.slice/machine-qemu\\x2d1\\x2dvm.scope" "$U/docker/$ID" ||
-		{ fail "cannot make the fleet's cgroups"; return 1; }
+	for d in "$@"; do
+		mkdir -p "$U/$d" || { fail "cannot make the cgroup $d"; return 1; }
+	done
 }
 
 # promtool check metrics finds nothing in exposition $1 but cAdvisor's own counter without
@@ -56,9 +63,126 @@ test_usage() {
 	assertContains "$err" "cgtop2: --cgroup-include takes a POSIX extended regex; 'a(': "
 	cgk_capture "$T" --cgroup-exclude=x --record="$_cgk_tmp/r" -1
 	assertEquals "filter and --record" 64 "$rc"
+	cgk_capture "$T" --max-series=10 -1
+	assertEquals "--max-series without --listen" 64 "$rc"
+	assertContains "$err" "cgtop2: --max-series needs --listen"
+	cgk_capture "$T" --listen=127.0.0.1:0 --max-series=0
+	assertEquals "--max-series=0" 64 "$rc"
+	assertContains "$err" "cgtop2: --max-series takes a number from 1 to 4294967295, not '0'"
 	cgk_capture "$T" --help
+	assertContains "$out" "--max-series=N"
 	assertContains "$out" "--cgroup-include=REGEX"
 	assertContains "$out" "--compat=cadvisor"
+}
+
+# Issue 43: --listen exports every cgroup by default, as cAdvisor does: a kubelet container of
+# a burstable pod is four levels below the sandbox (five below a node's root), past the table's
+# default depth of 3, which the batch output keeps.
+test_live_listen_default_depth_every_cgroup() {
+	fleet_tree || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_listen "/$S" || return 0
+	get /metrics
+	assertEquals "status" 200 "$code"
+	assertContains "the kubelet's container, five levels down" "$out" \
+		"cgroup_cpu_usage_seconds_total{cgroup=\"/$S/$CTR\",unit=\"cri-containerd-$ID.scope\","
+	assertContains "every cgroup of the sandbox" "$out" "cgtop2_cgroups 12"
+	assertNotContains "no bound: no such metric" "$out" "cgtop2_series_dropped_cgroups"
+	cgk_capture "$T" -F prometheus -1 "/$S"
+	assertEquals "exit" 0 "$rc"
+	assertNotContains "the batch output keeps its depth of 3" "$out" "cgroup=\"/$S/$CTR\""
+	assertContains "$out" "cgroup=\"/$S/system.slice/nginx.service/worker\""
+}
+
+# --max-series: past the bound the deepest cgroups go first (here the container alone, one
+# level deeper than any other), the metric says how many at each scrape, stderr once.
+test_live_listen_max_series() {
+	local all ctr worker errf
+	fleet_tree || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_listen "/$S" || return 0
+	get /metrics
+	all=$(echo "$out" | grep -c 'cgroup="')
+	ctr=$(echo "$out" | grep -c "cgroup=\"/$S/$CTR\"")
+	assertTrue "the container has series ($ctr of $all)" "[ $ctr -gt 0 ] && [ $all -gt $ctr ]"
+	cgk_kill_pids
+	_pids=()
+	cgk_listen --max-series=$((all - 1)) "/$S" || return 0
+	errf=$(grep -l "serving " "$_cgk_tmp"/listen.err.* | xargs ls -t | head -n 1)
+	get /metrics
+	assertEquals "status" 200 "$code"
+	assertNotContains "the deepest cgroup is left out" "$out" "cgroup=\"/$S/$CTR\""
+	assertContains "the next deepest stays" "$out" "cgroup=\"/$S/system.slice/nginx.service/worker\""
+	assertEquals "what is left" $((all - ctr)) "$(echo "$out" | grep -c 'cgroup="')"
+	assertContains "the metric" "$out" "# TYPE cgtop2_series_dropped_cgroups gauge"
+	assertContains "$out" "cgtop2_series_dropped_cgroups 1"
+	assertContains "$out" "cgtop2_cgroups 11"
+	get /metrics
+	assertContains "$out" "cgtop2_series_dropped_cgroups 1"
+	assertEquals "stderr says it once" 1 \
+		"$(grep -c -- '--max-series=[0-9]*: 1 cgroups left out, the deepest first' "$errf")"
+	cgk_kill_pids
+	_pids=()
+	cgk_listen --max-series=$all "/$S" || return 0
+	get /metrics
+	assertContains "at the bound nothing is dropped" "$out" "cgroup=\"/$S/$CTR\""
+	assertContains "$out" "cgtop2_series_dropped_cgroups 0"
+}
+
+# Issue 43: who is in a container, from its runtime's state files (tests/fixtures/runtime, a
+# node's root: containerd, CRI-O, Docker, and hostile ones) on every family of a default
+# --listen scrape, in cgkit's names and cAdvisor's, and in JSON's origin.
+RT_A=$(printf 'a1%.0s' {1..32}) RT_B=$(printf 'b2%.0s' {1..32}) RT_C=$(printf 'c3%.0s' {1..32})
+RT_D=$(printf 'd4%.0s' {1..32})
+RT_POD=kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice
+
+runtime_tree() {
+	unified_tree "rt/$RT_POD/cri-containerd-$RT_A.scope/sub" "rt/$RT_POD/crio-$RT_B.scope" \
+		"rt/system.slice/docker-$RT_C.scope" "rt/$RT_POD/crio-$RT_D.scope"
+}
+
+test_live_runtime_names() {
+	local p="cgroup_cpu_usage_seconds_total{cgroup=\"/$S/rt"
+	runtime_tree || return 0
+	cgk_need_prog curl "to scrape" || return 0
+	cgk_listen --runtime-root="$FIXTURES/runtime" "/$S/rt" || return 0
+	get /metrics
+	assertEquals "status" 200 "$code"
+	assertContains "containerd's" "$out" \
+		"$p/$RT_POD/cri-containerd-$RT_A.scope\",unit=\"cri-containerd-$RT_A.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$RT_A\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\",container=\"web\",pod=\"web-7d9c6b5f4-x2x8q\",namespace=\"shop\",image=\"registry.example.org/shop/web:1.4.2\"} "
+	assertContains "CRI-O's" "$out" \
+		"container_id=\"$RT_B\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\",container=\"cache\",pod=\"cache-0\",namespace=\"shop\",image=\"docker.io/library/redis:7-alpine\"} "
+	assertContains "Docker's: an image, no Kubernetes name, no name in cgkit's" "$out" \
+		"$p/system.slice/docker-$RT_C.scope\",unit=\"docker-$RT_C.scope\",slice=\"system.slice\",container_id=\"$RT_C\",image=\"nginx:1.27\"} "
+	assertContains "a file that is no JSON: no name, no failure" "$out" \
+		"container_id=\"$RT_D\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
+	assertEquals "every family of the container has them" "" \
+		"$(echo "$out" | grep "cri-containerd-$RT_A.scope\",unit" | grep -v 'container="web",pod="web-7d9c6b5f4-x2x8q",namespace="shop"')"
+	# cAdvisor names the container's own cgroup alone: a sum by pod counts it once
+	assertContains "a sub-cgroup keeps the ID, not the names" "$out" \
+		"$p/$RT_POD/cri-containerd-$RT_A.scope/sub\",unit=\"cri-containerd-$RT_A.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$RT_A\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\"} "
+	promtool_clean "$out"
+	cgk_kill_pids
+	_pids=()
+	cgk_listen --compat=cadvisor --runtime-root="$FIXTURES/runtime" "/$S/rt" || return 0
+	get /metrics
+	assertContains "cAdvisor's names, name the ID for containerd" "$out" \
+		"container_cpu_usage_seconds_total{cpu=\"total\",id=\"/$S/rt/$RT_POD/cri-containerd-$RT_A.scope\",unit=\"cri-containerd-$RT_A.scope\",slice=\"kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice\",container_id=\"$RT_A\",pod_uid=\"1234abcd-5678-90ef-abcd-1234567890ab\",qos=\"burstable\",container=\"web\",pod=\"web-7d9c6b5f4-x2x8q\",namespace=\"shop\",image=\"registry.example.org/shop/web:1.4.2\",name=\"$RT_A\"} "
+	assertContains "Docker's name for Docker's container" "$out" \
+		"container_id=\"$RT_C\",image=\"nginx:1.27\",name=\"edge-proxy\"} "
+	promtool_clean "$out"
+	cgk_capture "$T" -F json -1 --depth=6 --runtime-root="$FIXTURES/runtime" "/$S/rt"
+	assertEquals "exit" 0 "$rc"
+	assertContains "JSON's origin" "$out" \
+		"\"container_id\":\"$RT_A\",\"pod_uid\":\"1234abcd-5678-90ef-abcd-1234567890ab\",\"qos\":\"burstable\",\"container\":\"web\",\"pod\":\"web-7d9c6b5f4-x2x8q\",\"namespace\":\"shop\",\"image\":\"registry.example.org/shop/web:1.4.2\"}"
+	assertContains "$out" "\"container_id\":\"$RT_C\",\"image\":\"nginx:1.27\",\"name\":\"edge-proxy\"}"
+	cgk_capture "$T" -F json -1 --runtime-root="$_cgk_tmp/none" "/$S/rt"
+	assertEquals "a root asked for that is not there" 1 "$rc"
+	assertContains "$err" "cgtop2: --runtime-root $_cgk_tmp/none: No such file or directory"
+	# the other tests count the sandbox's cgroups
+	cgk_kill_pids
+	_pids=()
+	find "$U/rt" -depth -type d -exec rmdir {} +
 }
 
 # cgtop2 on fixture layout $1 (tests/fixtures/cgtop2_metrics: unified, legacy) with the

@@ -74,7 +74,8 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon 
 FUZZ_LIB_SRC := $(COMMON_SRC) $(wildcard $(addprefix cmd/cgtop2/,sampler/*.c watch/*.c record/record.c record/record_read.c names/*.c output/pattern.c))
 .fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) $(COMMON_HDR) $(CGTOP2_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS) \
+		$(CGTOP2_JSON)
 
 fuzz: $(FUZZ_BINS)
 	@pass=0; fail=0; for f in $(FUZZ_BINS); do \

@@ -19,6 +19,7 @@
 #include "base/error.h"
 #include "kernel/file.h"
 #include "names/machine.h"
+#include "names/runtime.h"
 #include "kernel/mount.h"
 #include "base/parse.h"
 #include "kernel/spec.h"
@@ -65,6 +66,8 @@ enum {
 	OPT_END,
 	OPT_FIELDS,
 	OPT_TOP,
+	OPT_MAX_SERIES,
+	OPT_RUNTIME_ROOT,
 };
 
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
@@ -88,11 +91,18 @@ static const struct argp_option options[] = {
 	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
 	  "With --listen: TLS and basic auth from FILE, in Prometheus's exporter-toolkit web config format (SIGHUP re-reads it)",
 	  1 },
+	{ "max-series", OPT_MAX_SERIES, "N", 0,
+	  "With --listen: at most N series a scrape; past it the deepest cgroups are left out (cgtop2_series_dropped_cgroups counts them)",
+	  1 },
+	{ "runtime-root", OPT_RUNTIME_ROOT, "DIR", 0,
+	  "Read the container runtimes' state files (containerd, CRI-O, Docker: container, pod, namespace and image names) beneath DIR instead of /",
+	  2 },
 	{ "compat", OPT_COMPAT, "cadvisor", 0,
 	  "With -F openmetrics, -F prometheus or --listen: cAdvisor's metric names, units and labels (id, name) instead of cgkit's",
 	  1 },
 	{ 0, 0, 0, 0, "What to show:", 2 },
-	{ "depth", OPT_DEPTH, "N", 0, "Show cgroups down to N levels below CGROUP (default 3)", 2 },
+	{ "depth", OPT_DEPTH, "N", 0,
+	  "Show cgroups down to N levels below CGROUP (default 3; with --listen every cgroup)", 2 },
 	{ "order", 'o', "KEY", 0,
 	  "Sort by path, tasks, cpu (default), memory, io or pressure; in batch output also by a field of --fields=help, largest first",
 	  2 },
@@ -233,10 +243,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->format_set = true;
 		break;
 	case OPT_DEPTH:
-		if (cg_parse_u64(arg, 1000, &v) < 0)
-			argp_error(state, "--depth takes a number from 0 to 1000, not '%s'",
-				   TOOL_SHOWN(arg));
+		if (cg_parse_u64(arg, CGTOP2_DEPTH_MAX, &v) < 0)
+			argp_error(state, "--depth takes a number from 0 to %d, not '%s'",
+				   CGTOP2_DEPTH_MAX, TOOL_SHOWN(arg));
 		a->depth = (int)v;
+		a->depth_set = true;
 		break;
 	case 'o':
 		a->order_set = true;
@@ -405,6 +416,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_WEB_CONFIG:
 		a->web_config = arg;
 		break;
+	case OPT_MAX_SERIES:
+		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0 || !v)
+			argp_error(state, "--max-series takes a number from 1 to %u, not '%s'",
+				   UINT32_MAX, TOOL_SHOWN(arg));
+		a->max_series = (size_t)v;
+		break;
+	case OPT_RUNTIME_ROOT:
+		a->runtime_root = arg;
+		break;
 	case OPT_COMPAT:
 		if (strcmp(arg, "cadvisor"))
 			argp_error(state, "--compat takes cadvisor, not '%s'", TOOL_SHOWN(arg));
@@ -534,6 +554,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				"--fields, --top and --order=FIELD apply to batch output, not --listen or --events");
 		if (a->web_config && !a->serve)
 			argp_error(state, "--web-config needs --listen");
+		if (a->max_series && !a->serve)
+			argp_error(state, "--max-series needs --listen");
+		/* a Prometheus exporter exports every cgroup, as cAdvisor does: a kubelet's container
+		 * is five levels down; the screen and batch table keep a depth a human reads */
+		if (a->serve && !a->depth_set)
+			a->depth = CGTOP2_DEPTH_MAX;
 		if (a->compat && !a->serve && a->format != FMT_OPENMETRICS &&
 		    a->format != FMT_PROMETHEUS)
 			argp_error(state,
@@ -688,6 +714,12 @@ static int run(const struct cgtop2_args *args)
 		a->path = mpath;
 	}
 	raise_fd_limit();
+	/* a runtime's missing files are no failure (a host without containers), a root asked for is */
+	if (!a->events && (r = cg_rt_init(a->runtime_root)) < 0 && a->runtime_root) {
+		tool_say("--runtime-root %s: %s", TOOL_SHOWN(a->runtime_root), strerror(-r));
+		cg_layout_free(l);
+		return 1;
+	}
 	if (a->events) {
 		ret = events_run(a, l);
 		cg_layout_free(l);
@@ -731,6 +763,7 @@ static int run(const struct cgtop2_args *args)
 			program_invocation_short_name, source_reopened(src));
 	source_free(src);
 	cg_layout_free(l);
+	cg_rt_done();
 	return ret;
 }
 

@@ -15,8 +15,11 @@ $(LIBCGTOP2): $(CGTOP2_LIBOBJ)
 CGTOP2_CURSES := $(shell pkg-config --libs ncursesw panelw)
 CGTOP2_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw panelw)
 $(OBJ)/cmd/cgtop2/screen/%.o: ALL_CFLAGS += $(CGTOP2_CURSES_CFLAGS)
+# names/runtime.c: json-c (Debian: libjson-c-dev) for the runtimes' state files
+CGTOP2_JSON := $(shell pkg-config --libs json-c)
+$(OBJ)/cmd/cgtop2/names/%.o: ALL_CFLAGS += $(shell pkg-config --cflags json-c)
 # --listen: libmicrohttpd (with GnuTLS), libyaml for --web-config, libcrypt for bcrypt, zlib
-CGTOP2_LIBS := $(CGTOP2_CURSES) $(shell pkg-config --libs libmicrohttpd yaml-0.1 libcrypt zlib gnutls) -lpthread -lm
+CGTOP2_LIBS := $(CGTOP2_CURSES) $(shell pkg-config --libs libmicrohttpd yaml-0.1 libcrypt zlib gnutls) $(CGTOP2_JSON) -lpthread -lm
 # cmd/tool.c: the conventions every tool shares
 $(O)/cgtop2: $(OBJ)/cmd/cgtop2/main.o $(LIBCGTOP2) $(OBJ)/cmd/tool.o $(LIBCGKIT)
 	$(LINK) -o $@ $^ $(CGTOP2_LIBS) $(LIBCGKIT_LIBS) $(LDLIBS)

@@ -9,6 +9,7 @@
 #include "base/cleanup.h"
 #include "labels.h"
 #include "names/origin.h"
+#include "names/runtime.h"
 
 /*
  * Names as label values. The expositions escape a backslash, a quote and a newline, and their
@@ -89,6 +90,7 @@ static bool put_row_labels(struct out *o, const struct cg_stat_row *r, bool cadv
 {
 	const char *val[CG_ORIGIN_N];
 	struct cg_origin org;
+	const struct cg_rt_info *rt;
 
 	cg_origin_parse(r->path, &org);
 	esc = esc || !name_plain(r->path);
@@ -96,6 +98,10 @@ static bool put_row_labels(struct out *o, const struct cg_stat_row *r, bool cadv
 		val[k] = cg_origin_field(&org, (enum cg_origin_key)k);
 		esc = esc || !name_plain(val[k]);
 	}
+	/* the runtime's names (runtime.c): a hostile file's bytes are as any name's */
+	rt = cg_rt_of_path(r->path, org.container_id);
+	for (int k = 0; rt && k < CG_RT_N; k++)
+		esc = esc || !name_plain(rt->v[k]);
 	put_label_value(o, r->path, esc);
 	for (int k = 0; k < CG_ORIGIN_N; k++) {
 		if (!*val[k])
@@ -103,7 +109,14 @@ static bool put_row_labels(struct out *o, const struct cg_stat_row *r, bool cadv
 		out_printf(o, "\",%s=\"", cg_origin_names[k]);
 		put_label_value(o, val[k], esc);
 	}
-	if (cadv && org.container_id[0])
+	/* cAdvisor's name: Docker's container name, else (containerd, CRI-O) the ID, as its own */
+	for (int k = 0; rt && k < CG_RT_N; k++) {
+		if (!rt->v[k][0] || (k == CG_RT_NAME && !cadv))
+			continue;
+		out_printf(o, "\",%s=\"", cg_rt_names[k]);
+		put_label_value(o, rt->v[k], esc);
+	}
+	if (cadv && org.container_id[0] && !(rt && rt->v[CG_RT_NAME][0]))
 		out_printf(o, "\",name=\"%s", org.container_id);
 	return esc;
 }

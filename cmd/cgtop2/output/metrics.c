@@ -619,13 +619,35 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
 	}
 }
 
-/* The exposition's own: how long the sample took, how many cgroups, the collectors' errors. */
-static void self(struct out *o, bool prom, const struct view *v)
+/*
+ * The series row r writes in a scrape without ?collect[]= (family()'s and threads()'s lines),
+ * for --max-series (series.c).
+ */
+size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row *r)
+{
+	bool cadv = a->compat == COMPAT_CADVISOR;
+	const struct family *table = cadv ? cadvisor : families;
+	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families), k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < label_sets(&table[i], r); j++)
+			k += has_value(&table[i], r, j);
+	if (a->threads && (r->have & CG_STAT_THREADED))
+		k += r->n_threads;
+	return k;
+}
+
+/* The exposition's own: how long the sample took, how many cgroups (and how many left out by
+ * --max-series), the collectors' errors. */
+static void self(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
 {
 	static const struct family dur = BASE("cgtop2_scrape_duration_seconds", T_GAUGE, "seconds",
 					      "How long reading the statistics took", V_CPU_S);
 	static const struct family cgroups =
 		BASE("cgtop2_cgroups", T_GAUGE, NULL, "Cgroups in this exposition", V_TASKS);
+	static const struct family dropped = BASE(
+		"cgtop2_series_dropped_cgroups", T_GAUGE, NULL,
+		"Cgroups left out of this exposition by --max-series, the deepest first", V_TASKS);
 	static const struct family errors =
 		BASE("cgtop2_collector_errors", T_COUNTER, NULL,
 		     "Stat files a collector could not read or parse (a vanished cgroup is none)",
@@ -639,6 +661,10 @@ static void self(struct out *o, bool prom, const struct view *v)
 	}
 	header(o, prom, &cgroups);
 	out_printf(o, "%s %zu\n", cgroups.name, v->n);
+	if (a->max_series) {
+		header(o, prom, &dropped);
+		out_printf(o, "%s %zu\n", dropped.name, v->dropped);
+	}
 	if (!v->errors)
 		return;
 	header(o, prom, &errors);
@@ -734,7 +760,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 	if (a->threads)
 		threads(o, prom, v, &l);
 	labels_free(&l);
-	self(o, prom, v);
+	self(o, prom, a, v);
 	trigger_events(o, prom, a, v);
 	password_checks(o, prom, v);
 }

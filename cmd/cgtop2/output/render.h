@@ -32,6 +32,7 @@ struct view {
 	const uint64_t *password_checks;
 	const char *const *password_results;
 	size_t n_password_results;
+	size_t dropped; /* --max-series: the rows left out (series.c) */
 	unsigned collect; /* --listen's ?collect[]=: the collectors' families to write; 0: all */
 	/* make_view's path order of the input rows, kept while their shape stays (view_free) */
 	uint64_t shape;
@@ -94,6 +95,14 @@ void table_bytes(char *buf, size_t size, double v);
  * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
  */
 void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v);
+/* The series row r writes in a scrape of every collector (metrics.c). */
+size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row *r);
+/*
+ * series.c, --max-series: at most a->max_series series in v, the deepest rows left out first
+ * (the last by path among equals), the others in their order; sets v->dropped, and says so on
+ * stderr the first time. 0 or -ENOMEM.
+ */
+int view_bound_series(const struct cgtop2_args *a, struct view *v);
 /* A name escaped for q, as the writers put it, in a string of its own (NULL without memory). */
 char *escaped(const char *name, enum quoting q);
 /* The byte offset of character k of escaped text s[0, len), or len. */

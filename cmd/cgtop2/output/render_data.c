@@ -13,6 +13,7 @@
 #include "render.h"
 #include "base/cleanup.h"
 #include "names/origin.h"
+#include "names/runtime.h"
 
 /* ---- machine formats -------------------------------------------------------------------- */
 
@@ -172,6 +173,7 @@ static void json_limits(struct out *o, const struct cg_stat_row *r)
 static void json_origin(struct out *o, const char *path)
 {
 	struct cg_origin org;
+	const struct cg_rt_info *rt;
 	bool first = true;
 
 	cg_origin_parse(path, &org);
@@ -184,6 +186,14 @@ static void json_origin(struct out *o, const char *path)
 		out_printf(o, "%s\"%s\":", first ? "" : ",", cg_origin_names[k]);
 		json_string(o, val);
 		first = false;
+	}
+	/* and who is in the container, from its runtime's files (names/runtime.c) */
+	rt = cg_rt_of_path(path, org.container_id);
+	for (int k = 0; rt && k < CG_RT_N; k++) {
+		if (!rt->v[k][0])
+			continue;
+		out_printf(o, ",\"%s\":", cg_rt_names[k]);
+		json_string(o, rt->v[k]);
 	}
 	out_printf(o, "}");
 }

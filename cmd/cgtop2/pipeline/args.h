@@ -22,6 +22,9 @@ struct path_filter {
 	bool any_include;
 };
 
+/* --depth's largest: every cgroup, as deep as cgroup2 lets them nest in practice */
+#define CGTOP2_DEPTH_MAX 1000
+
 /* --compat: whose metric names and labels the expositions use */
 enum compat { COMPAT_NONE, COMPAT_CADVISOR };
 
@@ -37,6 +40,9 @@ struct cgtop2_args {
 	bool iterations_set; /* -n or -1 given: else 1 when stdout is no terminal */
 	uint64_t delay_ns;
 	int depth;
+	bool depth_set; /* --depth given: else 3, with --listen CGTOP2_DEPTH_MAX */
+	size_t max_series; /* --max-series: 0, none */
+	const char *runtime_root; /* --runtime-root: the runtimes' state files beneath it */
 	enum order order;
 	enum format format;
 	bool format_set; /* -F given: refused with --listen */

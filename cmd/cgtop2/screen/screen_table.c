@@ -14,6 +14,7 @@
 #include "base/parse.h"
 #include "base/cleanup.h"
 #include "names/origin.h"
+#include "names/runtime.h"
 #include "screen.h"
 #include "events/triggers.h"
 #include "settings.h"
@@ -113,8 +114,16 @@ static void origin_tag(const char *path, char *buf, size_t size)
 	const char *leaf = strrchr(path, '/');
 	struct cg_origin o;
 
+	const struct cg_rt_info *rt;
+
 	cg_origin_parse(path, &o);
-	if (o.container_id[0])
+	rt = cg_rt_of_path(path, o.container_id);
+	/* the names its runtime gives it: a pod's container, or Docker's name */
+	if (rt && rt->v[CG_RT_POD][0])
+		snprintf(buf, size, "  [%.80s/%.80s]", rt->v[CG_RT_POD], rt->v[CG_RT_CONTAINER]);
+	else if (rt && rt->v[CG_RT_NAME][0])
+		snprintf(buf, size, "  [container %.80s]", rt->v[CG_RT_NAME]);
+	else if (o.container_id[0])
 		snprintf(buf, size, "  [container %.12s]", o.container_id);
 	else if (o.machine[0])
 		snprintf(buf, size, "  [machine %s]", o.machine);

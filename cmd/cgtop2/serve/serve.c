@@ -128,7 +128,7 @@ static int fresh_sample(struct server *sv)
 		return r;
 	/* a stable order: a series is found at the same place in every scrape */
 	r = make_view(smp.rows, smp.n, smp.shape, ORDER_PATH, NULL, &sv->v);
-	if (r < 0)
+	if (r < 0 || (r = view_bound_series(sv->a, &sv->v)) < 0)
 		return r;
 	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
 	sv->v.errors = smp.errors;
