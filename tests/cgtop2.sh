@@ -179,8 +179,8 @@ test_fixture_process_count() {
 	assertEquals "tasks as before" "/app 7" "$(echo "$out" | awk -F, 'NR == 2 { print $2, $3 }')"
 }
 
-# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (both: \xNN for what is
-# not, reversibly)
+# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (both: the table's \xNN for
+# what is not, reversibly, and a flag saying so)
 test_fixture_invalid_utf8() {
 	local dir=$_cgk_tmp/u8 mi bad=$'b\xffd' ok=$'caf\xc3\xa9'
 	cgk_need_prog python3 "to decode the output" || return
@@ -192,8 +192,9 @@ test_fixture_invalid_utf8() {
 	mi=$(mountinfo unified "$dir")
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F json -1 --depth=1
 	assertEquals "json exit" 0 "$rc"
+	# the bad name as the table's text, flagged path_escaped; the good one itself, unflagged
 	assertEquals "json decodes, \xff for the bad byte, the good name kept" "ok" "$(printf '%s' "$out" |
-		python3 -c 'import json,sys; p=[c["path"] for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if "/b\\xffd" in p and "/caf\u00e9" in p else p)')"
+		python3 -c 'import json,sys; p=[(c["path"], c.get("path_escaped")) for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if ("/b\\xffd", True) in p and ("/caf\u00e9", None) in p else p)')"
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F openmetrics -1 --depth=1
 	# a label value holds the table's escapes (the byte as \xff), quoted as OpenMetrics quotes,
 	# and says so; a name of valid UTF-8 is itself
@@ -222,7 +223,8 @@ bad, lines = [], text.splitlines()
 if fmt == "json":
     want = sorted(json_value(n) for n in names)
     for l in lines:
-        got = sorted(c["path"] for c in json.loads(l)["cgroups"] if c["path"] in want)
+        got = sorted(k for k in ((c["path"], c.get("path_escaped") is True)
+                                 for c in json.loads(l)["cgroups"]) if k[0] in [w for w, _ in want])
         if got != want:
             bad.append("json paths %r, not %r" % (got, want))
     if not lines:
@@ -361,7 +363,7 @@ test_fixture_json() {
 	assertContains "$l1" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
 	# the files do not change: the second sample has rates, all zero
 	assertContains "$l2" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
-	case $l1 in '{"schema":3,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	case $l1 in '{"schema":4,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	# schema 2: every PSI average; those of the psi collector null without it
 	fx unified -F json -1 --depth=0 --collectors=none /app
 	assertContains "PSI averages without the collector" "$out" \
@@ -385,7 +387,7 @@ n = 0
 for line in sys.stdin:
     o = json.loads(line)
     assert set(o) == {"schema", "time", "time_unix", "time_iso", "cgroups"}, o.keys()
-    assert o["schema"] == 3
+    assert o["schema"] == 4
     assert isinstance(o["time"], float) and o["time"] > 1e9
     # every JSON has both conventions (the events too): the same instant
     import datetime
@@ -408,7 +410,7 @@ for line in sys.stdin:
 assert n > 0
 print(n)'
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 3) and all(.cgroups[];
+		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 4) and all(.cgroups[];
 			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","origin","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else

@@ -61,9 +61,10 @@ void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size)
 
 /*
  * The JSON schema: a new key may come with a new number; a key never changes its meaning.
- * 1: the cumulative keys; 2: pressure_averages; 3: time_unix, time_iso, limits and origin.
+ * 1: the cumulative keys; 2: pressure_averages; 3: time_unix, time_iso, limits and origin;
+ * 4: KEY_escaped beside a name of no UTF-8 (put_json_name).
  */
-#define JSON_SCHEMA 3
+#define JSON_SCHEMA 4
 
 /* Nanoseconds as seconds, exactly; null when unknown */
 static void json_ns(struct out *o, bool have, uint64_t ns)
@@ -182,7 +183,7 @@ static void json_origin(struct out *o, const char *path)
 		if (!*val)
 			continue;
 		out_printf(o, "%s\"%s\":", first ? "" : ",", cg_origin_names[k]);
-		json_string(o, val);
+		put_json_name(o, cg_origin_names[k], val);
 		first = false;
 	}
 	out_printf(o, "}");
@@ -202,7 +203,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		const struct cg_stat_row *r = v->rows[i];
 
 		out_printf(o, "%s{\"path\":", i ? "," : "");
-		json_string(o, r->path);
+		put_json_name(o, "path", r->path);
 		json_origin(o, r->path);
 		out_printf(o, ",\"%s\":", count_keys[a->count]);
 		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
@@ -232,7 +233,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 			for (size_t t = 0; t < r->n_threads; t++) {
 				out_printf(o, "%s{\"tid\":%d,\"comm\":", t ? "," : "",
 					   (int)r->threads[t].tid);
-				json_string(o, r->threads[t].comm);
+				put_json_name(o, "comm", r->threads[t].comm);
 				out_printf(o, ",\"cpu_percent\":");
 				json_num(o, r->threads[t].cpu_percent >= 0, "%.2f",
 					 r->threads[t].cpu_percent);
