@@ -403,18 +403,6 @@ void put_name(struct out *o, const char *name, enum quoting q)
 	out_put(o, (const char *)run, (size_t)(s - run));
 }
 
-/* A name as a JSON value: its quoted string, and ,"KEY_escaped":true after it when that is
- * the table's text (the name is no valid UTF-8), so that no plain name is taken for escaped
- * text; KEY is the value's key, written before it by the caller. */
-void put_json_name(struct out *o, const char *key, const char *name)
-{
-	out_put(o, "\"", 1);
-	put_name(o, name, Q_JSON);
-	out_put(o, "\"", 1);
-	if (!name_utf8(name))
-		out_printf(o, ",\"%s_escaped\":true", key);
-}
-
 /* name as put_name writes it for q, in a string of its own (NULL without memory) */
 char *escaped(const char *name, enum quoting q)
 {
