@@ -97,17 +97,17 @@ static const struct argp_option *option_find(const struct argp *argp, const char
  * getopt: an option's value is the rest of its word or the next argument, "--" ends the
  * options, and so does the first operand with ARGP_IN_ORDER (cgexec2's COMMAND).
  */
-static void check_option_names(const struct argp *argp, int argc, char **argv, bool in_order)
+static bool check_option_names(const struct argp *argp, int argc, char **argv, bool in_order)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		const struct argp_option *k;
 
 		if (!strcmp(o, "--"))
-			return;
+			return true;
 		if (o[0] != '-' || !o[1]) {
 			if (in_order)
-				return;
+				return true;
 			continue;
 		}
 		if (o[1] == '-') {
@@ -136,22 +136,24 @@ static void check_option_names(const struct argp *argp, int argc, char **argv, b
 			"%s: unrecognized option '%s'\nTry `%s --help' or `%s --usage' for more information.\n",
 			program_invocation_short_name, TOOL_SHOWN(o), program_invocation_short_name,
 			program_invocation_short_name);
-		exit(argp_err_exit_status);
+		return false;
 	}
+	return true;
 }
 
-void tool_parse(const struct argp *argp, int argc, char **argv, unsigned flags, void *input,
-		int status)
+int tool_parse(const struct argp *argp, int argc, char **argv, unsigned flags, void *input,
+	       int status)
 {
 	int r;
 
-	check_option_names(argp, argc, argv, flags & ARGP_IN_ORDER);
+	if (!check_option_names(argp, argc, argv, flags & ARGP_IN_ORDER))
+		return argp_err_exit_status;
 	r = argp_parse(argp, argc, argv, flags, NULL, input);
 	if (r) {
-		fprintf(stderr, "%s: read the arguments: %s\n", program_invocation_short_name,
-			strerror(r));
-		exit(status);
+		tool_say("read the arguments: %s", strerror(r));
+		return status;
 	}
+	return 0;
 }
 
 /* The exit status tool_close_stdout gives a write error (cgexec2: its own 125). */

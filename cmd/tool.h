@@ -79,10 +79,11 @@ void tool_report_fn(const struct cg_diag *d, int r, void *ctx);
  * echo it raw: "--\x1b[2J") and ends the tool with argp_err_exit_status, as argp's own usage
  * errors do. What argp_parse returns is a failure of its own or a parser's (ENOMEM under a
  * low ulimit -v), with the arguments half read: going on would act on defaults nobody asked
- * for (cgtop2 then watched the whole tree, or crashed), so it exits with status instead.
+ * for (cgtop2 then watched the whole tree, or crashed), so the tool ends with status instead.
+ * Returns 0 to go on, else the status main returns (nothing below main calls exit()).
  */
-void tool_parse(const struct argp *argp, int argc, char **argv, unsigned flags, void *input,
-		int status);
+int tool_parse(const struct argp *argp, int argc, char **argv, unsigned flags, void *input,
+	       int status);
 
 /*
  * The mount table read (cg_layout_load), its failure said in the one wording of every tool:

@@ -39,6 +39,9 @@ fx() {
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" "$@"
 }
 
+# The CSV columns of the collectors (schema 4), after the limits', as the JSON's keys.
+COLLECTED_COLUMNS=cpu_user_seconds,cpu_system_seconds,cpu_periods,cpu_throttled_periods,cpu_throttled_seconds,memory_peak_bytes,memory_anon_bytes,memory_file_bytes,memory_kernel_bytes,memory_shmem_bytes,memory_slab_bytes,memory_sock_bytes,memory_mapped_file_bytes,memory_working_set_bytes,memory_swap_bytes,memory_max_bytes,memory_high_bytes,memory_low_bytes,memory_min_bytes,memory_swap_max_bytes,memory_soft_limit_bytes,memory_memsw_max_bytes,memory_low_events,memory_high_events,memory_max_events,memory_oom_events,memory_oom_kill_events,memory_oom_group_kill_events,memory_under_oom,io_discard_bytes,io_discard_ops,pids_max,pids_max_events,pressure_cpu_full_seconds,pressure_memory_full_seconds,pressure_io_full_seconds,io_devices
+
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
 # The sampler's fds are its cache: cgtop2 (the tool; the library changes no limit) raises its
@@ -179,8 +182,8 @@ test_fixture_process_count() {
 	assertEquals "tasks as before" "/app 7" "$(echo "$out" | awk -F, 'NR == 2 { print $2, $3 }')"
 }
 
-# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (both: \xNN for what is
-# not, reversibly)
+# cgroup names are bytes: JSON and OpenMetrics must still be UTF-8 (both: the table's \xNN for
+# what is not, reversibly, and a flag saying so)
 test_fixture_invalid_utf8() {
 	local dir=$_cgk_tmp/u8 mi bad=$'b\xffd' ok=$'caf\xc3\xa9'
 	cgk_need_prog python3 "to decode the output" || return
@@ -192,8 +195,9 @@ test_fixture_invalid_utf8() {
 	mi=$(mountinfo unified "$dir")
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F json -1 --depth=1
 	assertEquals "json exit" 0 "$rc"
+	# the bad name as the table's text, flagged path_escaped; the good one itself, unflagged
 	assertEquals "json decodes, \xff for the bad byte, the good name kept" "ok" "$(printf '%s' "$out" |
-		python3 -c 'import json,sys; p=[c["path"] for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if "/b\\xffd" in p and "/caf\u00e9" in p else p)')"
+		python3 -c 'import json,sys; p=[(c["path"], c.get("path_escaped")) for c in json.loads(sys.stdin.buffer.read().decode("utf-8"))["cgroups"]]; print("ok" if ("/b\\xffd", True) in p and ("/caf\u00e9", None) in p else p)')"
 	cgk_capture env CGKIT_MOUNTINFO="$mi" "$T" -F openmetrics -1 --depth=1
 	# a label value holds the table's escapes (the byte as \xff), quoted as OpenMetrics quotes,
 	# and says so; a name of valid UTF-8 is itself
@@ -222,7 +226,8 @@ bad, lines = [], text.splitlines()
 if fmt == "json":
     want = sorted(json_value(n) for n in names)
     for l in lines:
-        got = sorted(c["path"] for c in json.loads(l)["cgroups"] if c["path"] in want)
+        got = sorted(k for k in ((c["path"], c.get("path_escaped") is True)
+                                 for c in json.loads(l)["cgroups"]) if k[0] in [w for w, _ in want])
         if got != want:
             bad.append("json paths %r, not %r" % (got, want))
     if not lines:
@@ -358,10 +363,10 @@ test_fixture_json() {
 	assertEquals "one line per iteration" 2 "$(echo "$out" | wc -l | tr -d ' ')"
 	l1=$(echo "$out" | sed -n 1p)
 	l2=$(echo "$out" | sed -n 2p)
-	assertContains "$l1" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
+	assertContains "$l1" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null},"cpu_user_seconds":0.000001000,'
 	# the files do not change: the second sample has rates, all zero
-	assertContains "$l2" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null}}'
-	case $l1 in '{"schema":3,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	assertContains "$l2" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null},"cpu_user_seconds":0.000001000,'
+	case $l1 in '{"schema":4,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	# schema 2: every PSI average; those of the psi collector null without it
 	fx unified -F json -1 --depth=0 --collectors=none /app
 	assertContains "PSI averages without the collector" "$out" \
@@ -373,19 +378,21 @@ test_fixture_json() {
 # Every object has exactly the documented keys and the lines parse (python3 or jq).
 json_check_keys() {
 	if command -v python3 >/dev/null 2>&1; then
-		python3 -c '
+		python3 -c "$(sed "s/COLLECTED_COLUMNS/$COLLECTED_COLUMNS/" <<'PY'
 import json, sys
 want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
         "io_write_bytes_per_sec", "pressure", "cpu_usage_seconds", "io_read_bytes",
         "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds",
-        "pressure_averages", "limits", "origin"}
+        "pressure_averages", "limits", "origin", "pressure_full_seconds", "io_devices"}
+want |= set("COLLECTED_COLUMNS".split(",")) - {"pressure_cpu_full_seconds",
+    "pressure_memory_full_seconds", "pressure_io_full_seconds"}
 limits = ["memory.max", "memory.high", "memory.low", "memory.min", "memory.swap.max", "cpu.max",
           "cpu.weight", "cpuset.cpus", "pids.max", "io.max", "io.weight"]
 n = 0
 for line in sys.stdin:
     o = json.loads(line)
     assert set(o) == {"schema", "time", "time_unix", "time_iso", "cgroups"}, o.keys()
-    assert o["schema"] == 3
+    assert o["schema"] == 4
     assert isinstance(o["time"], float) and o["time"] > 1e9
     # every JSON has both conventions (the events too): the same instant
     import datetime
@@ -406,10 +413,12 @@ for line in sys.stdin:
         assert all(v is None or isinstance(v, str) for v in c["limits"].values()), c["limits"]
         n += 1
 assert n > 0
-print(n)'
+print(n)
+PY
+)"
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 3) and all(.cgroups[];
-			(keys == ["cpu_percent","cpu_usage_seconds","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","origin","path","pressure","pressure_averages","pressure_some_seconds","tasks"])
+		jq -e --arg cols "${COLLECTED_COLUMNS//pressure_*_full_seconds,/}" '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 4) and all(.cgroups[];
+			(keys | contains(["cpu_percent","cpu_usage_seconds","io_devices","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","origin","path","pressure","pressure_averages","pressure_full_seconds","pressure_some_seconds","tasks"] + ($cols | split(","))))
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else
 		return 2
@@ -431,17 +440,119 @@ test_fixture_json_parses() {
 	assertEquals "memory as a number" 104857600 "$res"
 }
 
+# The Prometheus families of issue 42 that JSON must carry too (helpers/families.py checks each
+# was compared): throttling, OOM and OOM kills, the memory breakdown, peak, swap, pids events,
+# PSI, the devices' IO, limits.
+FAMILIES_NEEDED="cgroup_cpu_periods cgroup_cpu_throttled_periods cgroup_cpu_throttled_seconds
+cgroup_memory_oom_events cgroup_memory_oom_kill_events cgroup_memory_anon_bytes
+cgroup_memory_file_bytes cgroup_memory_kernel_bytes cgroup_memory_shmem_bytes
+cgroup_memory_slab_bytes cgroup_memory_sock_bytes cgroup_memory_peak_bytes cgroup_memory_swap_bytes
+cgroup_pids_max_events cgroup_pressure_full_avg10_ratio cgroup_pressure_full_seconds
+cgroup_io_device_read_bytes cgroup_io_device_discard_ops cgroup_memory_max_bytes cgroup_pids_max"
+
+# $1 (JSON lines) and $2 (an OpenMetrics text) of one refresh: every sample has its JSON key with
+# the same value; the families named after them must be among those compared.
+families_same() {
+	python3 "$CGKIT_TOP/tests/helpers/families.py" "$@"
+}
+
+# One sample, every output (issue 42): a fixture cgroup with every file the collectors read
+# (tests/fixtures/cgtop2/families: throttled, OOM-killed, swapping, pids refused, PSI full, two
+# devices) gives the same value for each family in JSON as in OpenMetrics, each value fixed by
+# the files. The old JSON had none of the collectors' keys.
+test_fixture_families_json_openmetrics() {
+	local c
+	cgk_need_prog python3 "to compare the outputs" || return 0
+	for c in --collectors=all ""; do
+		fx families -F json -1 $c /app
+		assertEquals "json exit $c ($err)" 0 "$rc"
+		printf '%s\n' "$out" >"$_cgk_tmp/fam.json"
+		fx families -F openmetrics -1 $c /app
+		assertEquals "openmetrics exit $c ($err)" 0 "$rc"
+		printf '%s\n' "$out" >"$_cgk_tmp/fam.om"
+		if [ -n "$c" ]; then
+			# shellcheck disable=SC2086 # a list of names
+			assertEquals "every family, the same value ($c)" ok \
+				"$(families_same "$_cgk_tmp/fam.json" "$_cgk_tmp/fam.om" $FAMILIES_NEEDED | cut -d' ' -f1)"
+		else
+			# the default collectors: what the exposition has, JSON has (devices: neither)
+			assertEquals "the default collectors, the same values" ok \
+				"$(families_same "$_cgk_tmp/fam.json" "$_cgk_tmp/fam.om" cgroup_cpu_throttled_periods cgroup_memory_oom_kill_events | cut -d' ' -f1)"
+		fi
+	done
+	# the values are the files', not only equal: throttling, OOM kills, swap, a device
+	assertContains "throttling" "$(cat "$_cgk_tmp/fam.json")" '"cpu_periods":4000,"cpu_throttled_periods":123,"cpu_throttled_seconds":4.567890000'
+	assertContains "oom kills" "$(cat "$_cgk_tmp/fam.json")" '"memory_oom_events":4,"memory_oom_kill_events":5'
+	assertContains "a limit without one" "$(cat "$_cgk_tmp/fam.json")" '"memory_high_bytes":"max"'
+	fx families -F csv -1 --collectors=all /app
+	assertContains "csv: the same values" "$out" ',4000,123,4.567890000,134217728,50331648,'
+	assertContains "csv: the devices" "$out" ',8:0 rbytes=1000 wbytes=2000 rios=1 wios=2 dbytes=4096 dios=1; 259:0 '
+}
+
+# The same on this host: one recording's refresh replayed as JSON and as OpenMetrics (the
+# same numbers, whatever the host does meanwhile), every collector on.
+test_live_families_one_refresh() {
+	local f=$_cgk_tmp/fam.rec
+	cgk_need_prog python3 "to compare the outputs" || return 0
+	cgk_capture "$T" --record="$f" -n 1 --depth=1 --collectors=all /
+	assertEquals "record exit ($err)" 0 "$rc"
+	"$T" --replay="$f" -F json >"$_cgk_tmp/live.json" 2>"$_cgk_tmp/live.err"
+	assertEquals "replay json exit ($(cat "$_cgk_tmp/live.err"))" 0 "$?"
+	"$T" --replay="$f" -F openmetrics >"$_cgk_tmp/live.om" 2>"$_cgk_tmp/live.err"
+	assertEquals "replay openmetrics exit ($(cat "$_cgk_tmp/live.err"))" 0 "$?"
+	assertEquals "every family, the same value" ok \
+		"$(families_same "$_cgk_tmp/live.json" "$_cgk_tmp/live.om" cgroup_cpu_usage_seconds cgroup_memory_bytes | cut -d' ' -f1)"
+}
+
+# contrib/cgtop2-json.schema.json (JSON Schema 2020-12) holds what cgtop2 -b -n 2 -F json writes:
+# on the fixtures with every collector and -H, and on this host.
+test_json_schema_validates() {
+	local a
+	cgk_need_prog python3 "to validate" || return 0
+	if ! python3 -c 'import jsonschema' 2>/dev/null; then
+		if [ -n "${CGKIT_VM:-}" ] || [ -n "${CGKIT_ALL_PROGRAMS:-}" ]; then
+			fail "missing python3-jsonschema: CI has every program the tests use"
+		else
+			cgk_skip "missing python3-jsonschema (to validate)"
+		fi
+		return 0
+	fi
+	for a in "families -b -n 2 -d 0.1 --collectors=all" "unified -b -n 2 -d 0.1 -H -P" "legacy -b -n 2 -d 0.1 --cpu=time -k"; do
+		# shellcheck disable=SC2086 # the arguments
+		fx $a -F json
+		assertEquals "exit $a ($err)" 0 "$rc"
+		assertEquals "valid: $a" "ok 2" "$(printf '%s\n' "$out" | json_schema_check)"
+	done
+	cgk_capture "$T" -b -n 2 -d 0.2 -F json --depth=2
+	assertEquals "live exit ($err)" 0 "$rc"
+	assertEquals "valid on this host" "ok 2" "$(printf '%s\n' "$out" | json_schema_check)"
+}
+
+# "ok N" when the N JSON lines on stdin are valid against contrib's schema, else the first error.
+json_schema_check() {
+	python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+n = 0
+for l in sys.stdin:
+    for e in v.iter_errors(json.loads(l)):
+        sys.exit(print("invalid at %s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300])))
+    n += 1
+print("ok %d" % n)
+' "$CGKIT_TOP/contrib/cgtop2-json.schema.json"
+}
+
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
-	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight" "$(echo "$out" | sed -n 1p)"
+	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight,$COLLECTED_COLUMNS" "$(echo "$out" | sed -n 1p)"
 	assertEquals "one header only" 1 "$(echo "$out" | grep -c '^time,')"
 	assertEquals "6 rows per iteration" 13 "$(echo "$out" | wc -l | tr -d ' ')"
 	assertContains "first /app row" "$out" ",/app,7,,104857600,,,12.34,2.00,0.00"
 	assertContains "second /app row" "$out" ",/app,7,0.00,104857600,0,0,12.34,2.00,0.00"
 	assertContains "quoted path" "$out" ',"/we""ird,name",1,'
-	# every row has the header's 29 fields (the one quoted comma aside)
-	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 29')"
+	# every row has the header's 66 fields (the one quoted comma aside)
+	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 66')"
 }
 
 # The OpenMetrics text exposition grammar, line by line; the last line is "# EOF".
@@ -1118,9 +1229,9 @@ test_live_threads() {
 	cgk_capture "$T" -F csv -n 2 -d 0.5 -H "/$S"
 	assertEquals "csv header with -H" "pressure_io_some_seconds,tid,comm,memory.max" "$(echo "$out" | head -n 1 | cut -d, -f18-21)"
 	line=$(echo "$out" | awk -F, -v p="/$S/tp/t" 'NR > 1 && $2 == p && $20 == "busy-1" { l = $0 } END { print l }')
-	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 31 && \$19 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
-	# the limits' columns last (a cpu list with a comma is quoted: none here)
-	assertEquals "every csv row has 31 fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 31')"
+	assertTrue "csv thread row: $line" "echo '$line' | awk -F, 'NF == 68 && \$19 > 0 && \$4 > 0 { ok = 1 } END { exit !ok }'"
+	# the limits' and collectors' columns after tid,comm (a cpu list with a comma is quoted: none here)
+	assertEquals "every csv row has 68 fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 68')"
 	# OpenMetrics: a counter per thread, labelled with tid and comm
 	cgk_capture "$T" -F openmetrics -1 -H "/$S"
 	assertContains "openmetrics thread family" "$out" "# TYPE cgroup_thread_cpu_usage_seconds counter"

@@ -246,7 +246,7 @@ test_fixture_json_schema_and_cpu_time() {
 	local line
 	fx unified -F json -1 --depth=1
 	assertEquals "exit" 0 "$rc"
-	case $out in '{"schema":3,"time":'*) ;; *) fail "schema first: ${out:0:40}" ;; esac
+	case $out in '{"schema":4,"time":'*) ;; *) fail "schema first: ${out:0:40}" ;; esac
 	assertContains "cumulative CPU" "$out" '"cpu_usage_seconds":2.500000000'
 	assertContains "IO totals" "$out" '"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":15,"io_write_ops":22'
 	assertContains "PSI totals" "$out" '"pressure_some_seconds":{"cpu":2.500000000,"memory":0.000010000,"io":0.000010000}'
@@ -256,14 +256,14 @@ test_fixture_json_schema_and_cpu_time() {
 	assertContains "--cpu=time: the time" "$out" '"cpu_usage_seconds":2.500000000'
 	fx unified -F csv -1 --depth=1 --cpu=time -p
 	assertEquals "csv header with --cpu=time" \
-		"time,path,tasks,cpu_usage_seconds,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,$LIMIT_COLUMNS" \
-		"$(echo "$out" | head -n 1)"
+		"time,path,tasks,cpu_usage_seconds,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,$LIMIT_COLUMNS,cpu_user_seconds" \
+		"$(echo "$out" | head -n 1 | cut -d, -f1-29)"
 	line=$(echo "$out" | grep ',/svc,')
 	assertEquals "csv /svc row" "/svc,3,2.500000000,104857600,,,12.34,0.00,0.00,1500,2048,15,22,2.500000,0.000010,0.000010,max,1073741824,0,16777216,max,,,,100,," \
-		"$(echo "$line" | cut -d, -f2-)"
+		"$(echo "$line" | cut -d, -f2-28)"
 	fx unified -F csv -1 --depth=1 -p
 	assertEquals "csv /svc row with the percentage" "/svc,3,,104857600,,,12.34,0.00,0.00,2.500000000,1500,2048,15,22,2.500000,0.000010,0.000010,max,1073741824,0,16777216,max,,,,100,," \
-		"$(echo "$out" | grep ',/svc,' | cut -d, -f2-)"
+		"$(echo "$out" | grep ',/svc,' | cut -d, -f2-29)"
 }
 
 LIMIT_COLUMNS=memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight
@@ -308,10 +308,11 @@ test_fixture_limits_every_layout() {
 	limits_of legacy /web --collectors=limits
 	assertContains "limits alone" "$got" '"memory.max":"536870912","memory.high":null,"memory.low":"268435456"'
 	assertContains "limits alone, pids" "$got" '"pids.max":"100"'
-	# CSV: the same values in the last columns, a device's lines joined by "; "
+	# CSV: the same values in the limits' columns (the collectors' come after them), a device's
+	# lines joined by "; "
 	limits_of hybrid /web -F csv
-	assertEquals "csv header ends with the limits" ",$LIMIT_COLUMNS" \
-		"$(echo "$out" | head -n 1 | grep -o ',memory\.max,.*')"
+	assertEquals "csv header: the limits after the totals" ",$LIMIT_COLUMNS,cpu_user_seconds" \
+		"$(echo "$out" | head -n 1 | grep -o ',memory\.max,.*,io\.weight,cpu_user_seconds')"
 	assertContains "csv /web" "$out" ',536870912,,268435456,,268435456,50000 100000,50,0-1,100,8:0 rbps=max wbps=1048576 riops=max wiops=max; 8:16 rbps=2097152 wbps=max riops=max wiops=100,default 100; 8:0 200'
 	assertEquals "one line a row" 4 "$(echo "$out" | wc -l)"
 }

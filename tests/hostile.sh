@@ -686,36 +686,54 @@ test_exec_while_cgroup_removed() {
 # --- JSON keeps names apart ---------------------------------------------------------------
 
 # The JSON strings (decoded) of the names below cgroup $1, from the JSON lines on stdin (the
-# samples' "path", the events' "cgroup"): each distinct string must reverse (names.py unescape)
-# to the bytes of one name of $_cgk_tmp/jnames, every name once. Prints what is wrong, or "ok".
+# samples' "path", the events' "cgroup"): a string flagged KEY_escaped reverses (names.py
+# unescape) to the bytes of one name of $_cgk_tmp/jnames, an unflagged one is the name's bytes as
+# they are (valid UTF-8); every name once, and a valid name is never flagged. Prints what is
+# wrong, or "ok".
 json_names_check() {
 	PYTHONPATH=$CGKIT_TOP/tests/helpers python3 -c '
 import json, sys
 from names import unescape
 top, want = sys.argv[1], sorted(n for n in open(sys.argv[2], "rb").read().split(b"\0") if n)
-got = set()
+got, bad = set(), []
+def take(p, esc):
+    if not p.startswith(top + "/"):
+        return
+    b = unescape(p) if esc else p.encode("utf-8")
+    try:
+        b.decode("utf-8")
+        if esc:
+            bad.append("%r flagged escaped, its name is UTF-8" % p)
+    except UnicodeDecodeError:
+        pass
+    got.add((p, b))
 for l in sys.stdin.buffer.read().decode("utf-8").splitlines():
     d = json.loads(l)
-    for p in [c["path"] for c in d.get("cgroups", [])] + [d.get("cgroup", "")]:
-        if p.startswith(top + "/"):
-            got.add(p)
-back = sorted(unescape(p) for p in got)
-print("ok" if back == want and len(got) == len(want) else "strings %r give %r, not %r" % (sorted(got), back, want))
+    for c in d.get("cgroups", []):
+        take(c["path"], c.get("path_escaped") is True)
+    take(d.get("cgroup", ""), d.get("cgroup_escaped") is True)
+back = sorted(b for _, b in got)
+if bad:
+    print(bad)
+else:
+    print("ok" if back == want and len(got) == len(want) else "strings %r give %r, not %r" % (sorted(got), back, want))
 ' "$1" "$_cgk_tmp/jnames"
 }
 
 # Two names that differ in one byte of no UTF-8 (0xff, 0xfe) and then hold the text \xff: JSON
-# wrote both as "\ufffd\\xff". Every JSON writer (a sample, its replay, an event) gives two
-# strings that parse and reverse to the names' bytes, as the table's text does.
+# wrote both as "\ufffd\\xff". And a valid name holding a backslash, systemd's escape as text
+# (a\x2db.service): it is itself in JSON (4a26b23 doubled its backslash). Every JSON writer (a
+# sample, its replay, an event) gives strings that parse, stay distinct and give the names'
+# bytes back: the invalid ones as the table's text, flagged KEY_escaped, the valid one as is.
 test_json_names_distinct() {
-	local u n f=$_cgk_tmp/jrec names=($'\xff\\xff' $'\xfe\\xff')
+	local u n f=$_cgk_tmp/jrec names=($'\xff\\xff' $'\xfe\\xff' 'a\x2db.service')
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
 	cgk_need_prog python3 "to parse the JSON" || return 0
 	u=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
 	mkdir "$u/j" || { fail "mkdir"; return; }
 	: >"$_cgk_tmp/jnames"
-	"$T" -v --events=created -F json -n 2 --timeout=120 "/$S/j" >"$_cgk_tmp/jev" 2>"$_cgk_tmp/jev.err" &
+	"$T" -v --events=created -F json -n 3 --timeout=120 "/$S/j" >"$_cgk_tmp/jev" 2>"$_cgk_tmp/jev.err" &
 	KIDS+=($!)
 	cgk_wait_for grep -qs watching "$_cgk_tmp/jev.err" || { fail "the watcher did not start: $(cat "$_cgk_tmp/jev.err")"; return; }
 	for n in "${names[@]}"; do
@@ -725,6 +743,7 @@ test_json_names_distinct() {
 	cgk_capture "$T" -F json -1 "/$S/j"
 	assertEquals "json exit ($err)" 0 "$rc"
 	assertEquals "json" "ok" "$(json_names_check "/$S/j" <"$_cgk_tmp/out")"
+	assertContains "the valid name as it is" "$out" "\"path\":\"/$S/j/a\\\\x2db.service\",\"origin\""
 	cgk_capture "$T" --record="$f" -n 1 "/$S/j"
 	assertEquals "record exit ($err)" 0 "$rc"
 	cgk_capture "$T" --replay="$f" -F json

@@ -351,6 +351,57 @@ test_numbers_only_through_parse() {
 	assertEquals "number parsing outside common/base/parse.c" "" "$hits"
 }
 
+# A failure is said once, through cmd/tool.c (tool_say, tool_report: one form, escaped); a
+# direct fprintf(stderr is a line that is not a failure's, each allowed here with its reason
+# as FILE|TEXT OF THE LINE|REASON (issue 42).
+stderr_allowed='cmd/tool.c|fprintf(stderr, "%s: %s\n", program_invocation_short_name, cg_quote|tool_say itself
+cmd/tool.c|		fprintf(stderr, "%s: %s\n", program_invocation_short_name,|tool_report itself
+cmd/tool.c|		fprintf(stderr,|an unknown option, in argp'"'"'s two lines (the error and "Try --help")
+cmd/cgexec2/main.c|fprintf(stderr, "cgexec2: stats: %s\n",|-s: the report asked for, not a failure
+cmd/cgexec2/main.c|		fprintf(stderr,|-v: a step said, not a failure
+cmd/cgtop2/main.c|fprintf(stderr, "%s: %s layout; %s\n"|-v: what is read, not a failure
+cmd/cgtop2/main.c|fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",|-v: a count at the end, not a failure'
+
+# The direct fprintf(stderr lines of cmd/ and common/ that stderr_allowed does not name.
+stderr_unallowed() {
+	local hit f text ok
+	grep -rn 'fprintf(stderr' "$1"/cmd "$1"/common --include='*.c' --include='*.h' | sed "s|^$1/||" |
+		while IFS= read -r hit; do
+			f=${hit%%:*}
+			text=${hit#*:*:}
+			ok=
+			while IFS='|' read -r af atext _; do
+				[ "$af" = "$f" ] && [[ $text == *"$atext"* ]] && ok=1 && break
+			done <<<"$stderr_allowed"
+			[ -n "$ok" ] || echo "$hit"
+		done
+}
+
+test_failures_said_through_tool_say() {
+	assertEquals "fprintf(stderr outside tool_say and the allowed lines" "" "$(stderr_unallowed "$CGKIT_TOP")"
+}
+
+# The check sees a new direct line: a copy of the tree with one planted in cgmigrate.
+test_stderr_check_fails_on_a_new_line() {
+	local t=$_cgk_tmp/stderr_tree
+	mkdir -p "$t/cmd/cgmigrate" "$t/common"
+	cp "$CGKIT_TOP/cmd/tool.c" "$t/cmd/"
+	printf '\tfprintf(stderr, "cgmigrate: %%s\\n", strerror(-r));\n' >"$t/cmd/cgmigrate/main.c"
+	assertContains "a planted line is named" "$(stderr_unallowed "$t")" 'cmd/cgmigrate/main.c:1:'
+	assertEquals "tool.c alone passes" "" "$(stderr_unallowed "$t" | grep tool.c)"
+}
+
+# Nothing below main ends the process: a failure returns its code up to main (issue 42). The
+# C library's argp may exit on a usage error or --help, as it does; cgkit's own code calls no
+# exit(). _exit is not counted: a child after fork (a failed exec), and tool_close_stdout, the
+# atexit handler that runs after main has returned.
+test_nothing_below_main_exits() {
+	local hits
+	hits=$(grep -rnE '(^|[^_a-z])exit\(' "$CGKIT_TOP"/cmd "$CGKIT_TOP"/common --include='*.c' |
+		grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|$CGKIT_TOP/||")
+	assertEquals "exit() in cmd/ or common/" "" "$hits"
+}
+
 # lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would
 # turn one skip into silently skipped asserts for every later test. The suite's hook is
 # setup_test and teardown_test: shunit2 runs every function named test* as a test, one that

@@ -679,8 +679,7 @@ static int run(struct cgcreate2_args *a)
 	if (a->mount) {
 		r = cg_mount_setup(a->mount_mode, a->verbose ? say_mount : NULL);
 		if (r < 0 && r != -EEXIST) {
-			fprintf(stderr, "%s: mount cgroup filesystems at /sys/fs/cgroup: %s\n",
-				program_invocation_short_name, strerror(-r));
+			tool_say("mount cgroup filesystems at /sys/fs/cgroup: %s", strerror(-r));
 			return 1;
 		}
 		if (r == -EEXIST && !a->quiet) {
@@ -734,8 +733,9 @@ int main(int argc, char **argv)
 	int ret;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
-	ret = run(&a);
+	ret = tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
+	if (!ret)
+		ret = run(&a);
 	free(a.specs);
 	cg_strv_free(a.enable);
 	cg_assignments_clear(&a.set);

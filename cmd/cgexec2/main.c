@@ -391,8 +391,7 @@ static int run_waiting(struct cgexec2_args *a, struct cg_targets *t, bool cleanu
 		char buf[512];
 
 		if (r < 0) {
-			fprintf(stderr, "cgexec2: stats: cannot read the cgroups' usage: %s\n",
-				strerror(-r));
+			tool_say("stats: cannot read the cgroups' usage: %s", strerror(-r));
 		} else {
 			/* no cgroup of ours counts CPU (hybrid, v1 without cpuacct): COMMAND's own */
 			if (!(after.have & CG_USAGE_CPU)) {
@@ -621,8 +620,9 @@ int main(int argc, char **argv)
 
 	sigpipe_ignore();
 	tool_check_stdout(EXIT_CGEXEC);
-	tool_parse(&argp, argc, argv, ARGP_IN_ORDER, &a, EXIT_CGEXEC);
-	ret = run(&a);
+	ret = tool_parse(&argp, argc, argv, ARGP_IN_ORDER, &a, EXIT_CGEXEC);
+	if (!ret)
+		ret = run(&a);
 	cg_strv_free(a.specs);
 	cg_assignments_clear(&a.set);
 	return ret;

@@ -223,21 +223,21 @@ static int read_ids(struct cgmigrate_args *a, const char *name)
 	if (strcmp(name, "-")) {
 		f = own = fopen(name, "re");
 		if (!f) {
-			fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(errno));
+			tool_say("%s: %s", shown, strerror(errno));
 			return TOOL_EXIT_USAGE;
 		}
 	}
 	r = cg_parse_pid_file(f, &a->ids, &a->n_ids, &a->cap_ids, &bad);
 	if (r == -EINVAL && bad.text) {
-		fprintf(stderr, "cgmigrate: %s:%zu: '%s' is not a process id\n", shown, bad.line,
-			TOOL_SHOWN_N(bad.text, bad.len));
+		tool_say("%s:%zu: '%s' is not a process id", shown, bad.line,
+			 TOOL_SHOWN_N(bad.text, bad.len));
 		free(bad.text);
 		return TOOL_EXIT_USAGE;
 	}
 	if (r == -ENOMEM)
 		return 1;
 	if (r < 0) {
-		fprintf(stderr, "cgmigrate: %s: %s\n", shown, strerror(-r));
+		tool_say("%s: %s", shown, strerror(-r));
 		return TOOL_EXIT_USAGE;
 	}
 	return 0;
@@ -336,7 +336,7 @@ static int drain(const struct cg_layout *l, const struct cgmigrate_args *a,
 		free(res.failures);
 		if (r < 0) {
 			if (r == -ENOMEM)
-				fprintf(stderr, "cgmigrate: %s\n", strerror(-r));
+				tool_say("%s", strerror(-r));
 			else
 				tool_report(&d, r);
 			rc = 1;
@@ -390,14 +390,13 @@ static int run(struct cgmigrate_args *a)
 
 		r = cg_threads_of(a->threads_of, a->match, &tids, &n);
 		if (r < 0) {
-			fprintf(stderr, "cgmigrate: threads of process %d: %s\n",
-				(int)a->threads_of, strerror(-r));
+			tool_say("threads of process %d: %s", (int)a->threads_of, strerror(-r));
 			rc = 1;
 			goto out;
 		}
 		if (!n) {
-			fprintf(stderr, "cgmigrate: process %d has no thread named like '%s'\n",
-				(int)a->threads_of, a->match ? a->match : "*");
+			tool_say("process %d has no thread named like '%s'", (int)a->threads_of,
+				 a->match ? a->match : "*");
 			free(tids);
 			rc = 1;
 			goto out;
@@ -409,7 +408,7 @@ static int run(struct cgmigrate_args *a)
 		o.listed = true;
 	}
 	if (!a->n_ids) {
-		fprintf(stderr, "cgmigrate: no process ids given\n");
+		tool_say("no process ids given");
 		rc = TOOL_EXIT_USAGE;
 		goto out;
 	}
@@ -472,8 +471,9 @@ int main(int argc, char **argv)
 	int rc;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
-	rc = run(&a);
+	rc = tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
+	if (!rc)
+		rc = run(&a);
 	cg_strv_free(a.specs);
 	cg_strv_free(a.pidfiles);
 	free(a.ids);

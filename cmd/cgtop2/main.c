@@ -447,10 +447,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		const char *bad = arg;
 
 		if (!strcmp(arg, "help")) {
-			puts("all\nnone");
-			for (unsigned c = 0; c < CG_COLL_N; c++)
-				puts(cg_collector_names[c]);
-			exit(TOOL_EXIT_OK);
+			a->list = LIST_COLLECTORS;
+			break;
 		}
 
 		if (cg_collectors_parse(arg, &a->collectors, &bad) < 0)
@@ -463,10 +461,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_EVENTS:
 		if (arg && !strcmp(arg, "help")) {
-			puts("all");
-			for (unsigned k = 0; k < CG_EV_N; k++)
-				puts(cg_watch_kind_name(k));
-			exit(TOOL_EXIT_OK);
+			a->list = LIST_EVENTS;
+			break;
 		}
 		a->events = true;
 		if (arg && cg_watch_kinds_parse(arg, &a->event_kinds, NULL) < 0)
@@ -697,8 +693,7 @@ static int run(const struct cgtop2_args *args)
 		return 1;
 	if (!l->n) {
 		cg_layout_free(l);
-		fprintf(stderr, "%s: no cgroup filesystem is mounted\n",
-			program_invocation_short_name);
+		tool_say("no cgroup filesystem is mounted");
 		return 1;
 	}
 	if (a->machine) {
@@ -706,8 +701,7 @@ static int run(const struct cgtop2_args *args)
 
 		r = cg_machine_cgroup(l, a->machine, &mpath, &d);
 		if (r < 0) {
-			fprintf(stderr, "%s: machine %s: %s\n", program_invocation_short_name,
-				TOOL_SHOWN(a->machine), d.why);
+			tool_say("machine %s: %s", TOOL_SHOWN(a->machine), d.why);
 			cg_layout_free(l);
 			return 1;
 		}
@@ -767,6 +761,37 @@ static int run(const struct cgtop2_args *args)
 	return ret;
 }
 
+/* The arguments read: a run with what main settles before it. */
+static int run_main(struct cgtop2_args *a)
+{
+	/*
+	 * Into a pipe or a file, one snapshot, as systemd-cgtop does (a script wants the numbers
+	 * and an end, not a stream); -n asks for more. What streams by design keeps streaming.
+	 */
+	if (!a->iterations_set && !isatty(STDOUT_FILENO) && !a->record_file && !a->replay_file &&
+	    !a->serve && !a->events)
+		a->iterations = 1;
+	/* a closed pipe ends batch output quietly, as for head(1) */
+	signal(SIGPIPE, SIG_IGN);
+	view_set_path_filter(&a->paths);
+	return run(a);
+}
+
+/* --collectors=help, --events=help: the names, a line each (shell completion reads them) */
+static int list_names(enum list_what w)
+{
+	if (w == LIST_COLLECTORS) {
+		puts("all\nnone");
+		for (unsigned c = 0; c < CG_COLL_N; c++)
+			puts(cg_collector_names[c]);
+	} else {
+		puts("all");
+		for (unsigned k = 0; k < CG_EV_N; k++)
+			puts(cg_watch_kind_name(k));
+	}
+	return TOOL_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cgtop2_args a = {
@@ -780,18 +805,11 @@ int main(int argc, char **argv)
 	int ret;
 
 	tool_check_stdout(TOOL_EXIT_FAILED);
-	tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
-	/*
-	 * Into a pipe or a file, one snapshot, as systemd-cgtop does (a script wants the numbers
-	 * and an end, not a stream); -n asks for more. What streams by design keeps streaming.
-	 */
-	if (!a.iterations_set && !isatty(STDOUT_FILENO) && !a.record_file && !a.replay_file &&
-	    !a.serve && !a.events)
-		a.iterations = 1;
-	/* a closed pipe ends batch output quietly, as for head(1) */
-	signal(SIGPIPE, SIG_IGN);
-	view_set_path_filter(&a.paths);
-	ret = run(&a);
+	ret = tool_parse(&argp, argc, argv, 0, &a, TOOL_EXIT_FAILED);
+	if (!ret && a.list)
+		ret = list_names(a.list);
+	else if (!ret)
+		ret = run_main(&a);
 	path_filter_free(&a.paths);
 	free(a.path);
 	for (size_t i = 0; i < a.n_thresholds; i++)

@@ -419,7 +419,7 @@ int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_per
 	_cleanup_closedir_ DIR *dir = NULL;
 	char buf[PATH_MAX + 2];
 	struct dirent *e;
-	int r;
+	int r, dfd;
 
 	disp(path, buf, sizeof(buf));
 	if (fd < 0)
@@ -428,9 +428,15 @@ int cg_apply_perm(const struct cg_hier *h, const char *path, const struct cg_per
 		return cg_diag_fail(d, -r, CG_OP_CHOWN, h->version, buf, h->label, "chown");
 	if (p->has_dmode && fchmod(fd, p->dmode) < 0)
 		return cg_diag_fail(d, errno, CG_OP_CHOWN, h->version, buf, h->label, "chmod");
-	dir = fdopendir(dup(fd));
-	if (!dir)
-		return cg_diag_fail(d, errno, CG_OP_OPEN, h->version, buf, h->label, "opendir");
+	/* the directory stream takes an fd of its own, close-on-exec as every fd of cgkit */
+	dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	dir = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!dir) {
+		r = errno;
+		if (dfd >= 0)
+			close(dfd);
+		return cg_diag_fail(d, r, CG_OP_OPEN, h->version, buf, h->label, "opendir");
+	}
 	while ((e = readdir(dir))) {
 		bool member;
 

@@ -39,17 +39,12 @@ def label_value(n):
 
 
 def json_value(n):
-    """The JSON string of name n (bytes), decoded: \\\\ for a backslash, \\xNN per byte of no
-    UTF-8, every other character itself."""
-    out = ""
-    for c in n.decode("utf-8", "surrogateescape"):
-        if 0xDC80 <= ord(c) <= 0xDCFF:
-            out += "\\x%02x" % (ord(c) - 0xDC00)
-        elif c == "\\":
-            out += "\\\\"
-        else:
-            out += c
-    return out
+    """(value, escaped) of name n (bytes) as a JSON string, decoded: the name itself where it is
+    UTF-8 (JSON escapes what it must), else the table's text and KEY_escaped true beside it."""
+    try:
+        return n.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return table(n), True
 
 
 def unescape(s):

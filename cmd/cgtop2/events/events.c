@@ -99,23 +99,17 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 			const char *times)
 {
 	_cleanup_free_ char *path = NULL, *hier = NULL;
-	bool json = c->a->format == FMT_JSON;
-	enum quoting q = json ? Q_JSON : Q_WORD;
 	struct out *o = &c->o;
 
-	path = escaped(ev->path, q);
-	hier = escaped(ev->hier, q);
-	if (!path || !hier) {
-		o->failed = true;
-		return;
-	}
-	if (json) {
-		out_printf(
-			o,
-			"{\"schema\":\"cgtop2-events/1\",\"time\":\"%s\",%s,\"cgroup\":\"%s\",\"hierarchy\":\"%s\",\"event\":\"%s\",\"count\":%" PRIu64
-			",\"source\":\"%s\"",
-			when, times, path, hier, cg_watch_kind_name(ev->kind), ev->count,
-			source_names[ev->source]);
+	if (c->a->format == FMT_JSON) {
+		out_printf(o,
+			   "{\"schema\":\"cgtop2-events/1\",\"time\":\"%s\",%s,\"cgroup\":", when,
+			   times);
+		put_json_name(o, "cgroup", ev->path);
+		out_printf(o, ",\"hierarchy\":");
+		put_json_name(o, "hierarchy", ev->hier);
+		out_printf(o, ",\"event\":\"%s\",\"count\":%" PRIu64 ",\"source\":\"%s\"",
+			   cg_watch_kind_name(ev->kind), ev->count, source_names[ev->source]);
 		if (ev->file)
 			out_printf(o, ",\"file\":\"%s\"", ev->file);
 		if (ev->edge)
@@ -138,6 +132,12 @@ static void print_event(struct ctx *c, const struct cg_watch_event *ev, const ch
 				   ev->trigger->full ? "full" : "some", ev->trigger->stall_us,
 				   ev->trigger->window_us, ev->avg10, ev->avg60, ev->total);
 		out_printf(o, "}\n");
+		return;
+	}
+	path = escaped(ev->path, Q_WORD);
+	hier = escaped(ev->hier, Q_WORD);
+	if (!path || !hier) {
+		o->failed = true;
 		return;
 	}
 	out_printf(o, "%s %s %s %s", when, path, hier, cg_watch_kind_name(ev->kind));

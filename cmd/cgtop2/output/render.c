@@ -288,6 +288,21 @@ void table_bytes(char *buf, size_t size, double v)
 /* ---- names ----------------------------------------------------------------------------------- */
 
 /* The ASCII bytes a format escapes itself (besides control characters). */
+/* whether name is valid UTF-8 throughout (JSON can hold it as it is) */
+bool name_utf8(const char *name)
+{
+	const unsigned char *s = (const unsigned char *)name;
+
+	while (*s) {
+		size_t len = *s < 0x80 ? 1 : cg_utf8_decode(s, SIZE_MAX, NULL);
+
+		if (!len)
+			return false;
+		s += len;
+	}
+	return true;
+}
+
 static bool q_special(enum quoting q, unsigned char c)
 {
 	switch (q) {
@@ -312,16 +327,26 @@ static bool q_special(enum quoting q, unsigned char c)
  * word (the events' lines): the same, and a space is \x20, so that a line splits at blanks
  * alike whatever the names. A CSV field holds the table's text, quoted as CSV quotes ("", the
  * caller quoting the field): two names that differ in a control byte stay two (label values:
- * metrics.c). JSON: the string, once decoded, is the name with \\ for a backslash and \xNN
- * for a byte of no valid UTF-8 (JSON strings are Unicode, and U+FFFD made two names one), the
- * table's escapes for those two, reversed alike; control characters are JSON's \u00XX (JSON
- * keeps them), \" a quote.
+ * metrics.c). JSON: a name of valid UTF-8 is itself, escaped only as JSON requires (\u00XX
+ * for a control character, \" \\), so that a consumer matches a path as it is (systemd's
+ * foo\x2dbar.service); one that is not (JSON strings are Unicode) is the table's reversible
+ * text, and the writer says so beside it (put_json_name), as the labels' escaped="true".
  */
 void put_name(struct out *o, const char *name, enum quoting q)
 {
 	const unsigned char *s = (const unsigned char *)name, *run = s;
 	bool table = q == Q_TABLE || q == Q_WORD;
 
+	if (q == Q_JSON && !name_utf8(name)) {
+		/* the table's text is valid UTF-8: this recurses once */
+		_cleanup_free_ char *t = escaped(name, Q_TABLE);
+
+		if (!t)
+			o->failed = true;
+		else
+			put_name(o, t, Q_JSON);
+		return;
+	}
 	if (q == Q_CSV) {
 		_cleanup_free_ char *t = escaped(name, Q_TABLE);
 
@@ -369,12 +394,6 @@ void put_name(struct out *o, const char *name, enum quoting q)
 			n = (size_t)snprintf(
 				esc, sizeof(esc), "\\u%04x",
 				len == 1 ? *s : (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f));
-		} else if (!len) {
-			/* JSON: the table's \xNN as text; U+FFFD would make two names one */
-			n = (size_t)snprintf(esc, sizeof(esc), "\\\\x%02x", *s);
-		} else if (q == Q_JSON && *s == '\\') {
-			/* a backslash of the name is \\ in the text, so that \xNN is only ever a byte */
-			n = (size_t)snprintf(esc, sizeof(esc), "\\\\\\\\");
 		} else {
 			n = (size_t)snprintf(esc, sizeof(esc), "\\%c", *s);
 		}

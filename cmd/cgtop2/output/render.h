@@ -77,6 +77,10 @@ uint64_t view_wall_ns(const struct view *v);
 extern const char *const count_keys[];
 /* A name escaped for q as every writer puts it (render.c). */
 void put_name(struct out *o, const char *name, enum quoting q);
+/* Whether a name is valid UTF-8 (a JSON string holds it as it is). */
+bool name_utf8(const char *name);
+/* A name as a JSON value, and ,"KEY_escaped":true after it where it is the table's text. */
+void put_json_name(struct out *o, const char *key, const char *name);
 
 /* metrics.c: the metric families, as OpenMetrics 1.0 and the Prometheus text format */
 

@@ -24,6 +24,18 @@ static void json_string(struct out *o, const char *s)
 	out_put(o, "\"", 1);
 }
 
+/* A name as a JSON value: its quoted string, and ,"KEY_escaped":true after it when that is
+ * the table's text (the name is no valid UTF-8), so that no plain name is taken for escaped
+ * text; KEY is the value's key, written before it by the caller. */
+void put_json_name(struct out *o, const char *key, const char *name)
+{
+	out_put(o, "\"", 1);
+	put_name(o, name, Q_JSON);
+	out_put(o, "\"", 1);
+	if (!name_utf8(name))
+		out_printf(o, ",\"%s_escaped\":true", key);
+}
+
 static void json_num(struct out *o, bool have, const char *fmt, double v)
 {
 	if (have && isfinite(v))
@@ -62,9 +74,10 @@ void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size)
 
 /*
  * The JSON schema: a new key may come with a new number; a key never changes its meaning.
- * 1: the cumulative keys; 2: pressure_averages; 3: time_unix, time_iso, limits and origin.
+ * 1: the cumulative keys; 2: pressure_averages; 3: time_unix, time_iso, limits and origin;
+ * 4: KEY_escaped beside a name of no UTF-8 (put_json_name), the collectors' keys (xkeys).
  */
-#define JSON_SCHEMA 3
+#define JSON_SCHEMA 4
 
 /* Nanoseconds as seconds, exactly; null when unknown */
 static void json_ns(struct out *o, bool have, uint64_t ns)
@@ -169,6 +182,101 @@ static void json_limits(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, "}");
 }
 
+/*
+ * The collectors' values (schema 4), each under the name of its family in the expositions
+ * (metrics.c) without cgroup_ and _total, so that one sample says the same in every output:
+ * how each is written, and the x[] index it comes from.
+ */
+enum xfmt { XF_INT, XF_NS, XF_LIMIT };
+static const struct xkey {
+	const char *key;
+	int idx;
+	enum xfmt fmt;
+} xkeys[] = {
+	{ "cpu_user_seconds", CG_X_CPU_USER_NS, XF_NS },
+	{ "cpu_system_seconds", CG_X_CPU_SYSTEM_NS, XF_NS },
+	{ "cpu_periods", CG_X_CPU_PERIODS, XF_INT },
+	{ "cpu_throttled_periods", CG_X_CPU_THROTTLED, XF_INT },
+	{ "cpu_throttled_seconds", CG_X_CPU_THROTTLED_NS, XF_NS },
+	{ "memory_peak_bytes", CG_X_MEM_PEAK, XF_INT },
+	{ "memory_anon_bytes", CG_X_MEM_ANON, XF_INT },
+	{ "memory_file_bytes", CG_X_MEM_FILE, XF_INT },
+	{ "memory_kernel_bytes", CG_X_MEM_KERNEL, XF_INT },
+	{ "memory_shmem_bytes", CG_X_MEM_SHMEM, XF_INT },
+	{ "memory_slab_bytes", CG_X_MEM_SLAB, XF_INT },
+	{ "memory_sock_bytes", CG_X_MEM_SOCK, XF_INT },
+	{ "memory_mapped_file_bytes", CG_X_MEM_MAPPED_FILE, XF_INT },
+	{ "memory_working_set_bytes", CG_X_MEM_WORKING_SET, XF_INT },
+	{ "memory_swap_bytes", CG_X_MEM_SWAP, XF_INT },
+	{ "memory_max_bytes", CG_X_MEM_MAX, XF_LIMIT },
+	{ "memory_high_bytes", CG_X_MEM_HIGH, XF_LIMIT },
+	{ "memory_low_bytes", CG_X_MEM_LOW, XF_LIMIT },
+	{ "memory_min_bytes", CG_X_MEM_MIN, XF_LIMIT },
+	{ "memory_swap_max_bytes", CG_X_MEM_SWAP_MAX, XF_LIMIT },
+	{ "memory_soft_limit_bytes", CG_X_MEM_SOFT_LIMIT, XF_LIMIT },
+	{ "memory_memsw_max_bytes", CG_X_MEM_MEMSW_MAX, XF_LIMIT },
+	{ "memory_low_events", CG_X_MEM_EV_LOW, XF_INT },
+	{ "memory_high_events", CG_X_MEM_EV_HIGH, XF_INT },
+	{ "memory_max_events", CG_X_MEM_EV_MAX, XF_INT },
+	{ "memory_oom_events", CG_X_MEM_EV_OOM, XF_INT },
+	{ "memory_oom_kill_events", CG_X_MEM_EV_OOM_KILL, XF_INT },
+	{ "memory_oom_group_kill_events", CG_X_MEM_EV_OOM_GROUP_KILL, XF_INT },
+	{ "memory_under_oom", CG_X_MEM_UNDER_OOM, XF_INT },
+	{ "io_discard_bytes", CG_X_IO_DBYTES, XF_INT },
+	{ "io_discard_ops", CG_X_IO_DIOS, XF_INT },
+	{ "pids_max", CG_X_PIDS_MAX, XF_LIMIT },
+	{ "pids_max_events", CG_X_PIDS_EV_MAX, XF_INT },
+};
+
+/* x[k->idx] as k says (a limit without one is "max", as its file reads); with csv, no null */
+static void put_x(struct out *o, const struct cg_stat_row *r, const struct xkey *k, bool csv)
+{
+	uint64_t v = r->x[k->idx];
+
+	if (!x_known(r, k->idx))
+		out_printf(o, "%s", csv ? "" : "null");
+	else if (k->fmt == XF_NS)
+		json_ns(o, true, v);
+	else if (k->fmt == XF_LIMIT && v == CG_UNLIMITED)
+		out_printf(o, "%s", csv ? "max" : "\"max\"");
+	else
+		json_u64(o, true, v);
+}
+
+/* io.stat's keys, by CG_IO_*: the device's figures as its file names them */
+static const char *const iodev_keys[CG_IO_N] = { "rbytes", "wbytes", "rios",
+						 "wios",   "dbytes", "dios" };
+
+/* The collectors' keys (xkeys), PSI's full totals, and with iodevice every device's figures. */
+static void json_collected(struct out *o, const struct cg_stat_row *r)
+{
+	static const char *const psi_keys[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	for (size_t i = 0; i < sizeof(xkeys) / sizeof(xkeys[0]); i++) {
+		out_printf(o, ",\"%s\":", xkeys[i].key);
+		put_x(o, r, &xkeys[i], false);
+	}
+	out_printf(o, ",\"pressure_full_seconds\":{");
+	for (int p = 0; p < CG_PSI_N; p++) {
+		out_printf(o, "%s\"%s\":", p ? "," : "", psi_keys[p]);
+		json_ns(o, x_known(r, CG_X_PSI_FULL_US + p), r->x[CG_X_PSI_FULL_US + p] * 1000);
+	}
+	out_printf(o, "},\"io_devices\":[");
+	for (size_t j = 0; j < r->n_iodevs; j++) {
+		const struct cg_stat_iodev *d = &r->iodevs[j];
+
+		out_printf(o, "%s{\"device\":\"%u:%u\",\"devname\":", j ? "," : "", d->io.major,
+			   d->io.minor);
+		put_json_name(o, "devname", d->name);
+		for (int k = 0; k < CG_IO_N; k++) {
+			out_printf(o, ",\"%s\":", iodev_keys[k]);
+			json_u64(o, d->io.have & (1u << k), d->io.v[k]);
+		}
+		out_printf(o, "}");
+	}
+	out_printf(o, "]");
+}
+
 /* Who the cgroup belongs to (schema 3): the fields its path names, as the expositions' labels. */
 static void json_origin(struct out *o, const char *path)
 {
@@ -184,7 +292,7 @@ static void json_origin(struct out *o, const char *path)
 		if (!*val)
 			continue;
 		out_printf(o, "%s\"%s\":", first ? "" : ",", cg_origin_names[k]);
-		json_string(o, val);
+		put_json_name(o, cg_origin_names[k], val);
 		first = false;
 	}
 	/* and who is in the container, from its runtime's files (names/runtime.c) */
@@ -212,7 +320,7 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		const struct cg_stat_row *r = v->rows[i];
 
 		out_printf(o, "%s{\"path\":", i ? "," : "");
-		json_string(o, r->path);
+		put_json_name(o, "path", r->path);
 		json_origin(o, r->path);
 		out_printf(o, ",\"%s\":", count_keys[a->count]);
 		json_num(o, r->have & CG_STAT_TASKS, "%.0f", (double)r->tasks);
@@ -237,12 +345,13 @@ void render_json(struct out *o, const struct cgtop2_args *a, const struct view *
 		json_totals(o, r);
 		json_pressure_averages(o, r);
 		json_limits(o, r);
+		json_collected(o, r);
 		if (a->threads && (r->have & CG_STAT_THREADED)) {
 			out_printf(o, ",\"threads\":[");
 			for (size_t t = 0; t < r->n_threads; t++) {
 				out_printf(o, "%s{\"tid\":%d,\"comm\":", t ? "," : "",
 					   (int)r->threads[t].tid);
-				json_string(o, r->threads[t].comm);
+				put_json_name(o, "comm", r->threads[t].comm);
 				out_printf(o, ",\"cpu_percent\":");
 				json_num(o, r->threads[t].cpu_percent >= 0, "%.2f",
 					 r->threads[t].cpu_percent);
@@ -312,6 +421,40 @@ static void csv_limits(struct out *o, const struct cg_stat_row *r, bool header)
 	}
 }
 
+/*
+ * The collectors' columns after the limits (schema 4), as the JSON's keys: pressure_*_full_seconds
+ * for pressure_full_seconds, and io_devices a device's io.stat line each, "; " between them.
+ * Without r (a thread's row): empty.
+ */
+static void csv_collected(struct out *o, const struct cg_stat_row *r, bool header)
+{
+	static const char *const psi_keys[CG_PSI_N] = { "cpu", "memory", "io" };
+
+	for (size_t i = 0; i < sizeof(xkeys) / sizeof(xkeys[0]); i++) {
+		out_printf(o, ",%s", header ? xkeys[i].key : "");
+		if (r)
+			put_x(o, r, &xkeys[i], true);
+	}
+	for (int p = 0; p < CG_PSI_N; p++) {
+		if (header)
+			out_printf(o, ",pressure_%s_full_seconds", psi_keys[p]);
+		else if (r)
+			csv_num(o, x_known(r, CG_X_PSI_FULL_US + p), "%.6f",
+				(double)r->x[CG_X_PSI_FULL_US + p] / 1e6);
+		else
+			out_printf(o, ",");
+	}
+	out_printf(o, ",%s", header ? "io_devices" : "");
+	for (size_t j = 0; r && j < r->n_iodevs; j++) {
+		const struct cg_stat_iodev *d = &r->iodevs[j];
+
+		out_printf(o, "%s%u:%u", j ? "; " : "", d->io.major, d->io.minor);
+		for (int k = 0; k < CG_IO_N; k++)
+			if (d->io.have & (1u << k))
+				out_printf(o, " %s=%" PRIu64, iodev_keys[k], d->io.v[k]);
+	}
+}
+
 void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
 {
 	/* the JSON's seconds with their milliseconds cut, as "time" and "time_unix" have them */
@@ -330,6 +473,7 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 			count_keys[a->count], a->cpu_time ? "cpu_usage_seconds" : "cpu_percent",
 			a->cpu_time ? "" : "cpu_usage_seconds,", a->threads ? ",tid,comm" : "");
 		csv_limits(o, NULL, true);
+		csv_collected(o, NULL, true);
 		out_printf(o, "\n");
 	}
 	for (size_t i = 0; i < v->n; i++) {
@@ -351,6 +495,7 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 		csv_totals(o, a, r);
 		out_printf(o, "%s", a->threads ? ",," : "");
 		csv_limits(o, r, false);
+		csv_collected(o, r, false);
 		out_printf(o, "\n");
 		/* a thread: its cgroup's path, its CPU, its tid and comm; the rest is the cgroup's */
 		for (size_t t = 0; a->threads && (r->have & CG_STAT_THREADED) && t < r->n_threads;
@@ -365,6 +510,7 @@ void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v
 			out_printf(o, "%s%d,", thread_gap, (int)th->tid);
 			csv_field(o, th->comm);
 			csv_limits(o, NULL, false);
+			csv_collected(o, NULL, false);
 			out_printf(o, "\n");
 		}
 		out_maybe_flush(o);

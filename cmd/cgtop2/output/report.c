@@ -14,6 +14,7 @@
 #include "pipeline/args.h"
 #include "render.h"
 #include "report.h"
+#include "tool.h"
 
 /* "/path" for messages, escaped as the table shows it (-M takes it from the kernel) */
 static void where_of(const char *path, char *where, size_t size)
@@ -43,10 +44,7 @@ static void diag_fds(struct cg_diag *d, int r, const char *where, const char *hi
 
 static int say(const struct cg_diag *d)
 {
-	char buf[4096];
-
-	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		cg_diag_format(d, buf, sizeof(buf)));
+	tool_report(d, EIO);
 	return 1;
 }
 

@@ -619,9 +619,9 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	    !(scr = newterm(NULL, stdout, stdin))) {
 		const char *term = getenv("TERM");
 
-		fprintf(stderr,
-			"%s: the terminal (TERM=%s) cannot be driven full-screen: %s; printing plain snapshots as -b does\n",
-			program_invocation_short_name, term ? TOOL_SHOWN(term) : "", why);
+		tool_say(
+			"the terminal (TERM=%s) cannot be driven full-screen: %s; printing plain snapshots as -b does",
+			term ? TOOL_SHOWN(term) : "", why);
 		close(sigfd);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		return TTY_FALLBACK;
