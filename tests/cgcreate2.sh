@@ -191,7 +191,7 @@ test_exists_and_parents() {
 	assertEquals "-p is idempotent" 0 "$rc"
 	cgk_capture "$CG" -g "$P/$S/p1/p2"
 	assertEquals 1 "$rc"
-	assertEquals "cgcreate2: cgroup /$S/p1/p2 ($(label "$cpu")): mkdir: File exists" "$err"
+	assertEquals "cgcreate2: cgroup /$S/p1/p2 ($(label "$cpu")): mkdir: File exists; use -p to take an existing cgroup as made (as cgcreate does)" "$err"
 	assertTrue "[ -d '$cpu/p1/p2' ]"
 }
 
