@@ -784,4 +784,59 @@ test_mount_when_mounted_changes_nothing() {
 	assertEquals "" "$out"
 }
 
+# issue 44: shares as systemd takes them (MemoryMax=50%, CPUQuota=150%), made absolute before
+# the v1 translation: the files hold the bytes and the quota. Old code: "memory.max takes a
+# size in bytes ... not '50%'", exit 1.
+test_relative_values() {
+	cgk_need_root || return 0
+	local c m quota period want page
+	if [ -n "$(cgk_mnt cpu)" ] && [ "$(cgk_mnt cpu)" != "$(cgk_mnt unified)" ]; then
+		c=$(cgk_sandbox cpu)
+		cgk_capture "$CG" -p -g "cpu:/$S/rel" -r cpu.max=150%
+		assertEquals "cpu.max=150%: exit ($err)" 0 "$rc"
+		assertEquals "one and a half CPUs" "150000 100000" \
+			"$(cat "$c/rel/cpu.cfs_quota_us") $(cat "$c/rel/cpu.cfs_period_us")"
+		cgk_capture "$CG" -p -g "cpu:/$S/rel" -r "cpu.max=50% 50000"
+		assertEquals "with a period: exit ($err)" 0 "$rc"
+		assertEquals "half of a 50 ms period" "25000 50000" \
+			"$(cat "$c/rel/cpu.cfs_quota_us") $(cat "$c/rel/cpu.cfs_period_us")"
+		cgk_capture "$CG" -p -g "cpu:/$S/rel" -r cpu.cfs_quota_us=50%
+		assertEquals "v1 quota alone: exit" 1 "$rc"
+		assertContains "v1 quota alone: the way" "$err" "give cpu.max=50% [PERIOD]"
+		assertEquals "v1 quota alone: unchanged" 25000 "$(cat "$c/rel/cpu.cfs_quota_us")"
+	elif cgk_v2_has cpu; then
+		c=$(cgk_sandbox unified)
+		echo +cpu >"$c/cgroup.subtree_control" 2>/dev/null
+		cgk_capture "$CG" -p "/$S/rel" -r cpu.max=150%
+		assertEquals "cpu.max=150%: exit ($err)" 0 "$rc"
+		assertEquals "one and a half CPUs" "150000 100000" "$(cat "$c/rel/cpu.max")"
+	fi
+	# memory: a cgroup made and limited, no process ever moved into it
+	page=$(getconf PAGESIZE)
+	want=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024 / page * 5000 / 10000 * page))
+	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
+		m=$(cgk_sandbox memory)
+		cgk_capture "$CG" -p -g "memory:/$S/rel" -r memory.max=50%
+		assertEquals "memory.max=50%: exit ($err)" 0 "$rc"
+		assertEquals "half of MemTotal" "$want" "$(cat "$m/rel/memory.limit_in_bytes")"
+		cgk_capture "$CG" -p -g "memory:/$S/rel" -r memory.limit_in_bytes=25%
+		assertEquals "v1 name: exit ($err)" 0 "$rc"
+		assertEquals "a quarter" "$((want / 2 / page * page))" "$(cat "$m/rel/memory.limit_in_bytes")"
+		cgk_capture "$CG" -p -g "memory:/$S/rel" -r memory.max=150%
+		assertEquals "more than the machine: exit" 1 "$rc"
+		assertContains "more than the machine: said" "$err" "from 0% to 100%"
+	elif cgk_v2_has memory; then
+		m=$(cgk_sandbox unified)
+		echo +memory >"$m/cgroup.subtree_control" 2>/dev/null
+		cgk_capture "$CG" -p "/$S/rel" -r memory.max=50%
+		assertEquals "memory.max=50%: exit ($err)" 0 "$rc"
+		assertEquals "half of MemTotal" "$want" "$(cat "$m/rel/memory.max")"
+	fi
+	if [ -n "$(cgk_mnt pids)" ]; then
+		cgk_capture "$CG" -p -g "pids:/$S/rel" -r pids.max=50%
+		assertEquals "pids.max stays absolute: exit" 1 "$rc"
+		assertContains "pids.max: why" "$err" "pids.max takes a number of tasks or max"
+	fi
+}
+
 . "$SHUNIT2"
