@@ -22,6 +22,7 @@
 #include "owner.h"
 #include "parse.h"
 #include "launch.h"
+#include "apply.h"
 #include "scope.h"
 #include "setup.h"
 #include "spec.h"
@@ -39,6 +40,7 @@ enum {
 	OPT_USER,
 	OPT_MIGRATE,
 	OPT_TIMEOUT,
+	OPT_APPLY,
 };
 
 struct cgcreate2_args {
@@ -49,6 +51,8 @@ struct cgcreate2_args {
 	bool parents, threaded, remove, recursive, verbose, quiet;
 	bool has_perm, has_delegate, mount, force, user;
 	bool migrate; /* --migrate-to-parent */
+	const char *apply; /* --apply=FILE (apply.c) */
+	bool dry_run; /* -n: --apply's plan printed */
 	const char *scope, *slice; /* --scope=NAME, --slice=SLICE */
 	int kill_signal;
 	uint64_t grace_ns;
@@ -110,6 +114,10 @@ static const struct argp_option options[] = {
 	{ "force", OPT_FORCE, 0, TOOL_OPTION_WHOLE,
 	  "Work inside a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
+	{ "apply", OPT_APPLY, "FILE", TOOL_OPTION_WHOLE,
+	  "Make, set and own the groups of a cgconfig.conf FILE (libcgroup's cgconfigparser), as -p would: a second run changes nothing",
+	  7 },
+	{ "dry-run", 'n', 0, 0, "With --apply: print the plan, change nothing", 7 },
 	{ "verbose", 'v', 0, 0,
 	  "Print each action taken, and who owns each cgroup inside a systemd unit", 5 },
 	{ "quiet", 'q', 0, 0,
@@ -323,7 +331,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'q':
 		a->quiet = true;
 		break;
+	case OPT_APPLY:
+		a->apply = arg;
+		break;
+	case 'n':
+		a->dry_run = true;
+		break;
 	case ARGP_KEY_END:
+		if (a->dry_run && !a->apply)
+			argp_error(state, "-n goes with --apply");
+		if (a->apply && (a->specs || a->remove || a->mount || a->scope || a->set.n ||
+				 a->enable || a->threaded || a->has_perm || a->has_delegate))
+			argp_error(
+				state,
+				"--apply takes the groups, settings and owners from its FILE: -n alone goes with it");
+		if (a->apply)
+			break;
 		if ((a->slice || a->user) && !a->scope)
 			argp_error(state, "--slice and --user go with --scope");
 		if (a->scope && (a->specs || a->remove || a->mount || a->enable || a->threaded ||
@@ -667,6 +690,8 @@ static int run(struct cgcreate2_args *a)
 	struct cg_targets ts = { 0 };
 	int r;
 
+	if (a->apply)
+		return apply_run(a->apply, a->dry_run);
 	if (a->mount) {
 		r = cg_mount_setup(a->mount_mode, a->verbose ? say_mount : NULL);
 		if (r < 0 && r != -EEXIST) {

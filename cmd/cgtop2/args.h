@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "kit_args.h"
 #include "stats.h"
 #include "watch.h"
 
@@ -63,6 +64,7 @@ struct cgtop2_args {
 	struct cg_psi_trigger *triggers; /* --psi-trigger */
 	size_t n_triggers;
 	struct trig_counter *trig; /* the screen's --psi-trigger watcher (triggers.c), or NULL */
+	struct kit_args kit; /* --get, --list-cgroups, --list-controllers (kit.c) */
 };
 
 /* --order's names, indexed by enum order (render.c) */

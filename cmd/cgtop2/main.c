@@ -28,6 +28,7 @@
 #include "args.h"
 #include "batch.h"
 #include "events.h"
+#include "kit.h"
 #include "recording.h"
 #include "render.h"
 #include "report.h"
@@ -416,8 +417,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		 */
 		const char *p = key == 'g' || arg[0] == ':' ? cg_spec_path(arg) : arg;
 
-		if (a->path)
-			argp_error(state, "only one CGROUP may be given");
+		if (kit_spec_push(&a->kit, arg, key == 'g') < 0)
+			return ENOMEM;
+		/* the kit's modes take several (kit.c's ARGP_KEY_END refuses them otherwise) */
+		if (a->path) {
+			a->kit.many = true;
+			break;
+		}
 		/* /proc/PID/cgroup's name for a cgroup beyond the cgroup namespace: one line */
 		if (cg_path_beyond_root(p))
 			argp_failure(state, TOOL_EXIT_USAGE, 0, "%s: path: %s", TOOL_SHOWN(p),
@@ -429,7 +435,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(p));
 		break;
 	}
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->kit;
+		break;
 	case ARGP_KEY_END:
+		if (a->kit.mode &&
+		    (a->serve || a->events || a->record_file || a->replay_file || a->machine))
+			argp_error(
+				state,
+				"--get, --list-cgroups, --list-controllers and --snapshot exclude --listen, --events, --record, --replay and -M");
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");
 		if (a->record_file && a->replay_file)
@@ -477,12 +491,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child children[] = {
+	{ &kit_argp, 0,
+	  "libcgroup's kit (cgget, lscgroup, lssubsys): CGROUP may be given more than once", 5 },
+	{ 0 }
+};
+
 static const struct argp argp = {
 	options,
 	parse_opt,
-	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots: into a pipe or a file only one, as systemd-cgtop, unless -n (-n 0: until interrupted).\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error.",
-	NULL,
+	"[CGROUP...]",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots: into a pipe or a file only one, as systemd-cgtop, unless -n (-n 0: until interrupted).\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error (--get: 96 when a value cannot be read, as cgget).",
+	children,
 	NULL,
 	NULL,
 };
@@ -556,6 +576,8 @@ static int run(const struct cgtop2_args *args)
 	_cleanup_free_ char *mpath = NULL;
 	int r, ret;
 
+	if (a->kit.mode)
+		return kit_run(&a->kit);
 	if (a->replay_file)
 		return run_replay(a);
 	/* the screen marks the cgroups whose trigger fired; batch output has no place for it */
@@ -658,5 +680,6 @@ int main(int argc, char **argv)
 		free((char *)a.thresholds[i].path);
 	free(a.thresholds);
 	free(a.triggers);
+	kit_args_free(&a.kit);
 	return ret;
 }

@@ -2,6 +2,8 @@ BINS += $(O)/cgtop2
 MANS += man/cgtop2.1 man/cgtop2-record.5
 CGTOP2_OBJ := $(addprefix $(OBJ)/cmd/cgtop2/,main.o out.o report.o pipeline.o batch.o record.o history.o render.o render_data.o metrics.o labels.o screen.o screen_detail.o screen_table.o \
 	screen_act.o screen_base.o settings.o source.o source_live.o source_replay.o text.o events.o)
+# the libcgroup kit: --get, --list-cgroups, --list-controllers, --snapshot
+CGTOP2_OBJ += $(addprefix $(OBJ)/cmd/cgtop2/,kit.o get.o list.o snapshot.o)
 # ncursesw and its panels (Debian: libncurses-dev)
 CGTOP2_CURSES := $(shell pkg-config --libs ncursesw panelw)
 CGTOP2_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw panelw)
