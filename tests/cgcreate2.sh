@@ -839,4 +839,96 @@ test_relative_values() {
 	fi
 }
 
+# issue 44: cgcreate2 --apply reads libcgroup's cgconfig.conf. The file is the structure of
+# libcgroup's samples/config/cgconfig.conf (two groups, owners, cpu.shares, a mount block),
+# its paths moved into the sandbox and its groups webmaster and ftpmaster made root (this
+# machine has neither). Old code: no --apply, exit 64.
+test_apply_cgconfig_sample() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu conf=$_cgk_tmp/cgconfig.conf before
+	cpu=$(cgk_sandbox cpu) || { fail "sandbox"; return; }
+	cat >"$conf" <<-EOF
+		# libcgroup's sample, in the sandbox
+		group $S/daemons/www {
+			perm {
+				task {
+					uid = root;
+					gid = root;
+					fperm = 660;
+				}
+				admin {
+					uid = root;
+					gid = root;
+					dperm = 755;
+				}
+			}
+			cpu {
+				cpu.shares = 1000;
+			}
+		}
+
+		group $S/daemons/ftp {
+			perm {
+				task {
+					uid = root;
+					gid = root;
+				}
+				admin {
+					uid = root;
+					gid = root;
+				}
+			}
+			cpu {
+				cpu.shares = 500;
+			}
+		}
+
+		mount {
+			cpu = /mnt/cgroups/cpu;
+			cpuacct = /mnt/cgroups/cpuacct;
+		}
+	EOF
+	cgk_capture "$CG" --apply "$conf" -n
+	assertEquals "dry run: exit ($err)" 0 "$rc"
+	assertContains "dry run: the plan" "$out" "create cpu:/$S/daemons/www (kept if it exists)"
+	assertContains "dry run: the values" "$out" "set cpu.shares=500"
+	assertFalse "dry run: nothing made" "[ -e '$cpu/daemons' ]"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the mount block noted" "cgcreate2: $conf:36: the mount block is ignored: cgkit takes the hierarchies mounted (cgcreate2 --mount mounts them at /sys/fs/cgroup)" "$err"
+	assertEquals "www's shares" 1000 "$(cat "$cpu/daemons/www/cpu.shares")"
+	assertEquals "ftp's shares" 500 "$(cat "$cpu/daemons/ftp/cpu.shares")"
+	assertEquals "www's tasks mode" 660 "$(stat -c %a "$cpu/daemons/www/tasks")"
+	assertEquals "www's directory mode" 755 "$(stat -c %a "$cpu/daemons/www")"
+	# a second run changes nothing and succeeds
+	before=$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "again: exit ($err)" 0 "$rc"
+	assertEquals "again: the same tree, modes, owners and values" "$before" \
+		"$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)"
+}
+
+# A malformed file or a refused group: FILE:LINE, exit 1, and nothing of a refused group left.
+test_apply_errors_name_file_and_line() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu conf=$_cgk_tmp/bad.conf
+	cpu=$(cgk_sandbox cpu) || { fail "sandbox"; return; }
+	printf 'group %s/x {\n\tcpu {\n\t\tcpu.shares = 10\n\t}\n}\n' "$S" >"$conf"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "syntax: exit" 1 "$rc"
+	assertEquals "syntax: the line" "cgcreate2: $conf:4: expected ';', found '}'" "$err"
+	printf '\ngroup %s/y {\n\tcpu {\n\t\tcpu.weight.nice = 99;\n\t}\n}\n' "$S" >"$conf"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "refused value: exit" 1 "$rc"
+	assertContains "refused value: where" "$err" "cgcreate2: $conf:2: group $S/y: "
+	assertFalse "refused value: undone" "[ -e '$cpu/y' ]"
+	cgk_capture "$CG" --apply "$_cgk_tmp/none.conf"
+	assertEquals "no file: exit" 1 "$rc"
+	assertContains "no file: said" "$err" "none.conf: No such file or directory"
+	cgk_capture "$CG" --apply "$conf" -g "cpu:/$S/z"
+	assertEquals "with -g: a usage error" 64 "$rc"
+}
+
 . "$SHUNIT2"

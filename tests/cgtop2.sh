@@ -1338,4 +1338,30 @@ test_list_controllers() {
 	fi
 }
 
+# issue 44: cgsnapshot and cgconfigparser in cgkit: snapshot -> remove -> apply gives the same
+# tree and limits. Old code: no --snapshot, exit 64.
+test_snapshot_remove_apply() {
+	kit_cgroups || return 0
+	local snap=$_cgk_tmp/snap.conf d
+	mkdir -p "$CPU/t/a" "$PIDS/t/b" || { fail "mkdir"; return; }
+	echo 300 >"$CPU/t/a/cpu.shares" && echo 50000 >"$CPU/t/a/cpu.cfs_quota_us" &&
+		echo 7 >"$PIDS/t/b/pids.max" || { fail "set"; return; }
+	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
+	assertEquals "snapshot: exit ($err)" 0 "$rc"
+	printf '%s\n' "$out" >"$snap"
+	assertContains "the language" "$out" "group $S/t/a {"
+	assertContains "a value" "$out" 'cpu.shares = "300";'
+	for d in "$CPU/t/a" "$CPU/t/b" "$CPU/t" "$PIDS/t/b" "$PIDS/t"; do
+		[ -d "$d" ] && rmdir "$d"
+	done
+	assertFalse "removed" "[ -e '$CPU/t' ] || [ -e '$PIDS/t' ]"
+	cgk_capture "$CGKIT_BIN/cgcreate2" --apply "$snap"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the same shares" 300 "$(cat "$CPU/t/a/cpu.shares")"
+	assertEquals "the same quota" 50000 "$(cat "$CPU/t/a/cpu.cfs_quota_us")"
+	assertEquals "the same pids.max" 7 "$(cat "$PIDS/t/b/pids.max")"
+	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
+	assertEquals "the same snapshot" "$(cat "$snap")" "$out"
+}
+
 . "$SHUNIT2"
