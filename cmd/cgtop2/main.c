@@ -493,7 +493,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &kit_argp, 0,
-	  "libcgroup's kit (cgget, lscgroup, lssubsys): CGROUP may be given more than once", 5 },
+	  "libcgroup's kit (cgget, lscgroup, lssubsys, cgsnapshot): CGROUP may be given more than once",
+	  5 },
 	{ 0 }
 };
 
