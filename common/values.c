@@ -281,3 +281,17 @@ int cg_value_files(const struct cg_hier *h, const char *path, char *const *ctrls
 	*ret = TAKE_PTR(names);
 	return 0;
 }
+
+int cg_value_owners(const struct cg_hier *h, const char *path, struct cg_value_owners *ret)
+{
+	_cleanup_close_ int dfd = cg_open_dir(h, path);
+	struct stat d, t;
+
+	if (dfd < 0)
+		return dfd;
+	if (fstatat(dfd, "", &d, AT_EMPTY_PATH) < 0 ||
+	    fstatat(dfd, cg_membership_file(h, false), &t, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	*ret = (struct cg_value_owners){ d.st_uid, d.st_gid, t.st_uid, t.st_gid };
+	return 0;
+}

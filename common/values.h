@@ -38,4 +38,11 @@ void cg_value_clear(struct cg_value *v);
  */
 int cg_value_files(const struct cg_hier *h, const char *path, char *const *ctrls, char ***ret);
 
+/* Who owns a cgroup: its directory (cgcreate2 -a) and its cgroup.procs (-t), by number. */
+struct cg_value_owners {
+	unsigned a_uid, a_gid, t_uid, t_gid;
+};
+/* 0 with ret filled, or -errno (-ENOENT: no such cgroup) */
+int cg_value_owners(const struct cg_hier *h, const char *path, struct cg_value_owners *ret);
+
 #endif

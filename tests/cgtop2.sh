@@ -1346,6 +1346,8 @@ test_snapshot_remove_apply() {
 	mkdir -p "$CPU/t/a" "$PIDS/t/b" || { fail "mkdir"; return; }
 	echo 300 >"$CPU/t/a/cpu.shares" && echo 50000 >"$CPU/t/a/cpu.cfs_quota_us" &&
 		echo 7 >"$PIDS/t/b/pids.max" || { fail "set"; return; }
+	# owners other than root's: the directory (admin) and cgroup.procs (task)
+	chown 1:1 "$CPU/t/a" && chown 2:2 "$CPU/t/a/cgroup.procs" || { fail "chown"; return; }
 	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
 	assertEquals "snapshot: exit ($err)" 0 "$rc"
 	printf '%s\n' "$out" >"$snap"
@@ -1360,6 +1362,8 @@ test_snapshot_remove_apply() {
 	assertEquals "the same shares" 300 "$(cat "$CPU/t/a/cpu.shares")"
 	assertEquals "the same quota" 50000 "$(cat "$CPU/t/a/cpu.cfs_quota_us")"
 	assertEquals "the same pids.max" 7 "$(cat "$PIDS/t/b/pids.max")"
+	assertEquals "the same owners" "1:1 2:2" \
+		"$(stat -c %u:%g "$CPU/t/a") $(stat -c %u:%g "$CPU/t/a/cgroup.procs")"
 	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
 	assertEquals "the same snapshot" "$(cat "$snap")" "$out"
 }

@@ -109,6 +109,30 @@ static void put_block(FILE *f, const struct cg_hier *h, const char *path)
 		fprintf(f, "\t}\n");
 }
 
+/*
+ * The owners, where they are not root's: of the cgroup's directory (admin) and its
+ * cgroup.procs (task) on the first hierarchy that has it (cgcreate2 -a and -t own them alike
+ * on every hierarchy). Modes are left out: cgcreate2 -f sets every interface file's alike,
+ * which the kernel's read-only files never were.
+ */
+static void put_perm(FILE *f, const struct seen *s, size_t i)
+{
+	struct cg_value_owners o;
+
+	for (size_t h = 0; h < s->l->n; h++) {
+		if (!(s->hiers[i] & (1ull << h)))
+			continue;
+		if (cg_value_owners(&s->l->hier[h], s->paths[i], &o) < 0 ||
+		    !(o.a_uid | o.a_gid | o.t_uid | o.t_gid))
+			return;
+		fprintf(f,
+			"\tperm {\n\t\ttask {\n\t\t\tuid = %u;\n\t\t\tgid = %u;\n\t\t}\n"
+			"\t\tadmin {\n\t\t\tuid = %u;\n\t\t\tgid = %u;\n\t\t}\n\t}\n",
+			o.t_uid, o.t_gid, o.a_uid, o.a_gid);
+		return;
+	}
+}
+
 static void put_group(FILE *f, const struct seen *s, size_t i)
 {
 	const char *name = s->paths[i];
@@ -122,6 +146,7 @@ static void put_group(FILE *f, const struct seen *s, size_t i)
 		return;
 	}
 	fprintf(f, "group %s {\n", TOOL_PATH(name));
+	put_perm(f, s, i);
 	for (size_t h = 0; h < s->l->n; h++)
 		if (s->hiers[i] & (1ull << h))
 			put_block(f, &s->l->hier[h], s->paths[i]);
