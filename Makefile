@@ -15,7 +15,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # where zsh's default fpath looks: a distribution's zsh, /usr/share/zsh/vendor-completions for its
 # packages; zsh built for /usr/local (and any other prefix), PREFIX/share/zsh/site-functions
 ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
-# the monitoring mixin and the OpenRC service (contrib/)
+# the monitoring mixin and the OpenRC services (contrib/)
 DATADIR ?= $(PREFIX)/share/cgkit
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 MIXIN := $(addprefix contrib/mixin/,rules.yml rules-cadvisor.yml rules_test.yml \
@@ -125,6 +125,12 @@ install: all
 		>$(DESTDIR)$(DATADIR)/openrc/cgtop2
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service
 	chmod 0755 $(DESTDIR)$(DATADIR)/openrc/cgtop2
+	sed 's|/usr/local/bin/cgcreate2|$(BINDIR)/cgcreate2|' contrib/cgkit-apply.service \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-apply.service
+	sed 's|/usr/local/bin/cgcreate2|$(BINDIR)/cgcreate2|' contrib/cgkit-apply.openrc \
+		>$(DESTDIR)$(DATADIR)/openrc/cgkit-apply
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-apply.service
+	chmod 0755 $(DESTDIR)$(DATADIR)/openrc/cgkit-apply
 
 install-man: man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -138,7 +144,8 @@ uninstall:
 		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,cgkit $(notdir $(BINS))) \
 		$(DESTDIR)$(ZSHCOMPDIR)/_cgkit \
 		$(addprefix $(DESTDIR)$(DATADIR)/mixin/,$(notdir $(MIXIN))) \
-		$(DESTDIR)$(DATADIR)/openrc/cgtop2 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service
+		$(DESTDIR)$(DATADIR)/openrc/cgtop2 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service \
+		$(DESTDIR)$(DATADIR)/openrc/cgkit-apply $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-apply.service
 
 # The tiers and their times measured here (CONTRIBUTING's tier table says when and at what load)
 help:

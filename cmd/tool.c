@@ -91,6 +91,48 @@ static const struct argp_option *option_find(const struct argp *argp, const char
 }
 
 /*
+ * The TOOL_OPTION_WHOLE option that the n bytes at name abbreviate, when they name no option
+ * exactly (argp's own options included); NULL otherwise.
+ */
+static const struct argp_option *whole_abbreviated(const struct argp *argp, const char *name,
+						   size_t n, bool *exact)
+{
+	const struct argp_option *o, *real = NULL, *hit = NULL, *sub;
+
+	for (o = argp ? argp->options : argp_own; o && (o->name || o->key || o->doc); o++) {
+		if (!(o->flags & OPTION_ALIAS))
+			real = o;
+		if (!o->name || strncmp(o->name, name, n))
+			continue;
+		if (!o->name[n])
+			*exact = true;
+		else if (!hit && ((o->flags | real->flags) & TOOL_OPTION_WHOLE))
+			hit = o;
+	}
+	for (const struct argp_child *c = argp ? argp->children : NULL; c && c->argp; c++)
+		if ((sub = whole_abbreviated(c->argp, name, n, exact)) && !hit)
+			hit = sub;
+	if (argp)
+		whole_abbreviated(NULL, name, n, exact);
+	return *exact ? NULL : hit;
+}
+
+/* An abbreviation of a TOOL_OPTION_WHOLE option: a usage error that names the option. */
+static void check_whole(const struct argp *argp, const char *word, size_t n)
+{
+	bool exact = false;
+	const struct argp_option *o = n ? whole_abbreviated(argp, word + 2, n, &exact) : NULL;
+
+	if (!o)
+		return;
+	fprintf(stderr,
+		"%s: option '%s' abbreviates '--%s': write it whole (an option that serves, acts or writes is not taken abbreviated)\nTry `%s --help' or `%s --usage' for more information.\n",
+		program_invocation_short_name, TOOL_SHOWN_N(word, n + 2), o->name,
+		program_invocation_short_name, program_invocation_short_name);
+	exit(argp_err_exit_status);
+}
+
+/*
  * getopt names an unknown option as typed ("unrecognized option '--\x1b[2J'", the value after
  * '=' too), raw: one that would not be echoed as it is is refused first, escaped, in argp's
  * words (the values of known options are escaped where they are echoed). The scan follows
@@ -113,6 +155,7 @@ static bool check_option_names(const struct argp *argp, int argc, char **argv, b
 		if (o[1] == '-') {
 			size_t n = strcspn(o + 2, "=");
 
+			check_whole(argp, o, n);
 			k = option_find(argp, o + 2, n, 0);
 			if (k && k->arg && !o[2 + n] && !(k->flags & OPTION_ARG_OPTIONAL))
 				i++;

@@ -41,6 +41,14 @@
 	}
 
 /*
+ * An argp option flag of cgkit's own: the option serves, acts or writes, so tool_parse takes
+ * it only written whole. getopt_long reads an unambiguous prefix as the option ("cgtop2
+ * --list" was --listen and served); an abbreviation of such an option is a usage error that
+ * names it. argp ignores flag bits it does not know.
+ */
+#define TOOL_OPTION_WHOLE 0x4000
+
+/*
  * Room for an argument or a line of a file in a message: cg_quote cuts what does not fit with
  * "...", so a megabyte of garbage is echoed as a few dozen characters, escaped.
  */
@@ -75,9 +83,9 @@ void tool_report(const struct cg_diag *d, int r);
 void tool_report_fn(const struct cg_diag *d, int r, void *ctx);
 
 /*
- * argp_parse, with two things it lacks. An unknown option is named escaped (getopt would
+ * argp_parse, with three things it lacks. An unknown option is named escaped (getopt would
  * echo it raw: "--\x1b[2J") and ends the tool with argp_err_exit_status, as argp's own usage
- * errors do. What argp_parse returns is a failure of its own or a parser's (ENOMEM under a
+ * errors do; so does an abbreviation of a TOOL_OPTION_WHOLE option. What argp_parse returns is a failure of its own or a parser's (ENOMEM under a
  * low ulimit -v), with the arguments half read: going on would act on defaults nobody asked
  * for (cgtop2 then watched the whole tree, or crashed), so the tool ends with status instead.
  * Returns 0 to go on, else the status main returns (nothing below main calls exit()).

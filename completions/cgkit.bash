@@ -258,6 +258,10 @@ _cgkit_value()
 	--cpu) _cgkit_add "$cur" percentage time ;;
 	--recursive) _cgkit_add "$cur" yes no ;;
 	--mount) _cgkit_add "$cur" unified hybrid legacy ;;
+	--list-controllers) _cgkit_names "$cur" "$(printf 'all\nmounts')" ;;
+	--get) _cgkit_names "$cur" "$(printf '%s\n' cpu.weight cpu.max cpu.stat cpuset.cpus \
+		cpuset.mems memory.max memory.high memory.low memory.min memory.swap.max \
+		memory.current pids.max pids.current io.max io.weight)" ;;
 	--kill)
 		mapfile -t vals < <(compgen -A signal)
 		_cgkit_add "$cur" "${vals[@]#SIG}"

@@ -191,7 +191,7 @@ test_exists_and_parents() {
 	assertEquals "-p is idempotent" 0 "$rc"
 	cgk_capture "$CG" -g "$P/$S/p1/p2"
 	assertEquals 1 "$rc"
-	assertEquals "cgcreate2: cgroup /$S/p1/p2 ($(label "$cpu")): mkdir: File exists" "$err"
+	assertEquals "cgcreate2: cgroup /$S/p1/p2 ($(label "$cpu")): mkdir: File exists; use -p to take an existing cgroup as made (as cgcreate does)" "$err"
 	assertTrue "[ -d '$cpu/p1/p2' ]"
 }
 
@@ -881,6 +881,153 @@ test_mount_when_mounted_changes_nothing() {
 	assertEquals "$before" "$(grep -c cgroup /proc/self/mountinfo)"
 	cgk_capture "$CG" -M -q
 	assertEquals "" "$out"
+}
+
+# issue 44: shares as systemd takes them (MemoryMax=50%, CPUQuota=150%), made absolute before
+# the v1 translation: the files hold the bytes and the quota. Old code: "memory.max takes a
+# size in bytes ... not '50%'", exit 1.
+test_relative_values() {
+	cgk_need_root || return 0
+	local c m quota period want page
+	if [ -n "$(cgk_mnt cpu)" ] && [ "$(cgk_mnt cpu)" != "$(cgk_mnt unified)" ]; then
+		c=$(cgk_sandbox cpu)
+		cgk_capture "$CG" -p -g "cpu:/$S/rel" -r cpu.max=150%
+		assertEquals "cpu.max=150%: exit ($err)" 0 "$rc"
+		assertEquals "one and a half CPUs" "150000 100000" \
+			"$(cat "$c/rel/cpu.cfs_quota_us") $(cat "$c/rel/cpu.cfs_period_us")"
+		cgk_capture "$CG" -p -g "cpu:/$S/rel" -r "cpu.max=50% 50000"
+		assertEquals "with a period: exit ($err)" 0 "$rc"
+		assertEquals "half of a 50 ms period" "25000 50000" \
+			"$(cat "$c/rel/cpu.cfs_quota_us") $(cat "$c/rel/cpu.cfs_period_us")"
+		cgk_capture "$CG" -p -g "cpu:/$S/rel" -r cpu.cfs_quota_us=50%
+		assertEquals "v1 quota alone: exit" 1 "$rc"
+		assertContains "v1 quota alone: the way" "$err" "give cpu.max=50% [PERIOD]"
+		assertEquals "v1 quota alone: unchanged" 25000 "$(cat "$c/rel/cpu.cfs_quota_us")"
+	elif cgk_v2_has cpu; then
+		c=$(cgk_sandbox unified)
+		echo +cpu >"$c/cgroup.subtree_control" 2>/dev/null
+		cgk_capture "$CG" -p "/$S/rel" -r cpu.max=150%
+		assertEquals "cpu.max=150%: exit ($err)" 0 "$rc"
+		assertEquals "one and a half CPUs" "150000 100000" "$(cat "$c/rel/cpu.max")"
+	fi
+	# memory: a cgroup made and limited, no process ever moved into it
+	page=$(getconf PAGESIZE)
+	want=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024 / page * 5000 / 10000 * page))
+	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
+		m=$(cgk_sandbox memory)
+		cgk_capture "$CG" -p -g "memory:/$S/rel" -r memory.max=50%
+		assertEquals "memory.max=50%: exit ($err)" 0 "$rc"
+		assertEquals "half of MemTotal" "$want" "$(cat "$m/rel/memory.limit_in_bytes")"
+		cgk_capture "$CG" -p -g "memory:/$S/rel" -r memory.limit_in_bytes=25%
+		assertEquals "v1 name: exit ($err)" 0 "$rc"
+		assertEquals "a quarter" "$((want / 2 / page * page))" "$(cat "$m/rel/memory.limit_in_bytes")"
+		cgk_capture "$CG" -p -g "memory:/$S/rel" -r memory.max=150%
+		assertEquals "more than the machine: exit" 1 "$rc"
+		assertContains "more than the machine: said" "$err" "from 0% to 100%"
+	elif cgk_v2_has memory; then
+		m=$(cgk_sandbox unified)
+		echo +memory >"$m/cgroup.subtree_control" 2>/dev/null
+		cgk_capture "$CG" -p "/$S/rel" -r memory.max=50%
+		assertEquals "memory.max=50%: exit ($err)" 0 "$rc"
+		assertEquals "half of MemTotal" "$want" "$(cat "$m/rel/memory.max")"
+	fi
+	if [ -n "$(cgk_mnt pids)" ]; then
+		cgk_capture "$CG" -p -g "pids:/$S/rel" -r pids.max=50%
+		assertEquals "pids.max stays absolute: exit" 1 "$rc"
+		assertContains "pids.max: why" "$err" "pids.max takes a number of tasks or max"
+	fi
+}
+
+# issue 44: cgcreate2 --apply reads libcgroup's cgconfig.conf. The file is the structure of
+# libcgroup's samples/config/cgconfig.conf (two groups, owners, cpu.shares, a mount block),
+# its paths moved into the sandbox and its groups webmaster and ftpmaster made root (this
+# machine has neither). Old code: no --apply, exit 64.
+test_apply_cgconfig_sample() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu conf=$_cgk_tmp/cgconfig.conf before
+	cpu=$(cgk_sandbox cpu) || { fail "sandbox"; return; }
+	cat >"$conf" <<-EOF
+		# libcgroup's sample, in the sandbox
+		group $S/daemons/www {
+			perm {
+				task {
+					uid = root;
+					gid = root;
+					fperm = 660;
+				}
+				admin {
+					uid = root;
+					gid = root;
+					dperm = 755;
+				}
+			}
+			cpu {
+				cpu.shares = 1000;
+			}
+		}
+
+		group $S/daemons/ftp {
+			perm {
+				task {
+					uid = root;
+					gid = root;
+				}
+				admin {
+					uid = root;
+					gid = root;
+				}
+			}
+			cpu {
+				cpu.shares = 500;
+			}
+		}
+
+		mount {
+			cpu = /mnt/cgroups/cpu;
+			cpuacct = /mnt/cgroups/cpuacct;
+		}
+	EOF
+	cgk_capture "$CG" --apply "$conf" -n
+	assertEquals "dry run: exit ($err)" 0 "$rc"
+	assertContains "dry run: the plan" "$out" "create cpu:/$S/daemons/www (kept if it exists)"
+	assertContains "dry run: the values" "$out" "set cpu.shares=500"
+	assertFalse "dry run: nothing made" "[ -e '$cpu/daemons' ]"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the mount block noted" "cgcreate2: $conf:36: the mount block is ignored: cgkit takes the hierarchies mounted (cgcreate2 --mount mounts them at /sys/fs/cgroup)" "$err"
+	assertEquals "www's shares" 1000 "$(cat "$cpu/daemons/www/cpu.shares")"
+	assertEquals "ftp's shares" 500 "$(cat "$cpu/daemons/ftp/cpu.shares")"
+	assertEquals "www's tasks mode" 660 "$(stat -c %a "$cpu/daemons/www/tasks")"
+	assertEquals "www's directory mode" 755 "$(stat -c %a "$cpu/daemons/www")"
+	# a second run changes nothing and succeeds
+	before=$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "again: exit ($err)" 0 "$rc"
+	assertEquals "again: the same tree, modes, owners and values" "$before" \
+		"$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)"
+}
+
+# A malformed file or a refused group: FILE:LINE, exit 1, and nothing of a refused group left.
+test_apply_errors_name_file_and_line() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	local cpu conf=$_cgk_tmp/bad.conf
+	cpu=$(cgk_sandbox cpu) || { fail "sandbox"; return; }
+	printf 'group %s/x {\n\tcpu {\n\t\tcpu.shares = 10\n\t}\n}\n' "$S" >"$conf"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "syntax: exit" 1 "$rc"
+	assertEquals "syntax: the line" "cgcreate2: $conf:4: expected ';', found '}'" "$err"
+	printf '\ngroup %s/y {\n\tcpu {\n\t\tcpu.weight.nice = 99;\n\t}\n}\n' "$S" >"$conf"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "refused value: exit" 1 "$rc"
+	assertContains "refused value: where" "$err" "cgcreate2: $conf:2: group $S/y: "
+	assertFalse "refused value: undone" "[ -e '$cpu/y' ]"
+	cgk_capture "$CG" --apply "$_cgk_tmp/none.conf"
+	assertEquals "no file: exit" 1 "$rc"
+	assertContains "no file: said" "$err" "none.conf: No such file or directory"
+	cgk_capture "$CG" --apply "$conf" -g "cpu:/$S/z"
+	assertEquals "with -g: a usage error" 64 "$rc"
 }
 
 . "$SHUNIT2"

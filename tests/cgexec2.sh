@@ -435,6 +435,23 @@ test_transient_cpu_weight() {
 	assertTrue "removed" "dir_gone $SB/w"
 }
 
+# issue 44: -r takes systemd's shares in cgexec2 too: cpu.max=150% is one and a half CPUs,
+# as COMMAND sees its cgroup's files. Old code: "cpu.max takes QUOTA PERIOD ...", exit 125.
+test_transient_relative_cpu_max() {
+	cgk_need_root || return 0
+	local h files
+	if [ -n "$(cgk_mnt cpu)" ]; then
+		h=cpu files="cpu.cfs_quota_us cpu.cfs_period_us"
+	else
+		cgk_need_v2 cpu || return 0
+		h=unified files=cpu.max
+	fi
+	sandbox "$h" || return 0
+	cgk_capture "$X" -g "cpu:$S" -trel -r cpu.max=150% sh -c 'cd "$1" && echo $(cat $2)' _ "$SB/rel" "$files"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "the quota COMMAND runs under" "150000 100000" "$out"
+}
+
 test_transient_default_name() {
 	need_pids || return 0
 	cgk_capture "$X" -g "pids:$S" -t sh -c 'echo $PPID; cat /proc/self/cgroup'

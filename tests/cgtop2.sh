@@ -139,7 +139,7 @@ test_mount_table_unreadable() {
 test_help_version() {
 	cgk_capture "$T" --help
 	assertEquals 0 "$rc"
-	assertContains "$out" "Usage: cgtop2 [OPTION...] [CGROUP]"
+	assertContains "$out" "Usage: cgtop2 [OPTION...] [CGROUP...]"
 	for o in --batch --iterations --delay --format --depth --order --raw --cpu --threads \
 		--recursive --machine; do
 		assertContains "--help lists $o" "$out" "$o"
@@ -1354,6 +1354,127 @@ test_interactive_tmux() {
 	cgk_wait_for test -s "$f.after" || fail "cgtop2 did not end on ^C"
 	assertEquals "exit on ^C" "EXIT=0" "$(cat "$f.exit")"
 	assertEquals "terminal restored after ^C" "$(cat "$f.before")" "$(cat "$f.after")"
+}
+
+# ---- libcgroup's kit: --get (cgget), --list-cgroups (lscgroup), --list-controllers ---------
+
+# A cgroup a in the v1 cpu and pids hierarchies, cpu.shares 300, pids.max 7: $CPU, $PIDS.
+kit_cgroups() {
+	cgk_need_root || return 1
+	cgk_need_v1 cpu || return 1
+	cgk_need_v1 pids || return 1
+	CPU=$(cgk_sandbox cpu) && PIDS=$(cgk_sandbox pids) || { fail "sandbox"; return 1; }
+	mkdir -p "$CPU/a/b" "$PIDS/a" || { fail "mkdir"; return 1; }
+	echo 300 >"$CPU/a/cpu.shares" && echo 7 >"$PIDS/a/pids.max"
+}
+
+# issue 44: cgget's bytes. cgroup-tools 2.0.2 refuses -r beside -g CTRL:PATH ("Wrong input
+# parameters"), so cgget is given the PATH form, which reads the same files. Old code: no
+# --get ("unrecognized option"), exit 64.
+test_get_as_cgget() {
+	kit_cgroups || return 0
+	cgk_need_prog cgget || return 0
+	local want
+	want=$(cgget -r cpu.shares -r pids.max "/$S/a"; echo .)
+	cgk_capture "$T" --get=cpu.shares,pids.max -g "cpu,pids:/$S/a"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "cgget's bytes (-g)" "$want" "$("$T" --get=cpu.shares,pids.max -g "cpu,pids:/$S/a"; echo .)"
+	assertEquals "cgget's bytes (PATH)" "$want" "$("$T" --get=cpu.shares,pids.max "/$S/a"; echo .)"
+	assertContains "the values" "$want" "cpu.shares: 300"
+	# a value of several lines (cpu.stat), -n and -v, two cgroups
+	assertEquals "--bare is -n" "$(cgget -n -r cpu.stat -r cpu.shares "/$S/a"; echo .)" \
+		"$("$T" --get=cpu.stat,cpu.shares --bare "/$S/a"; echo .)"
+	assertEquals "--values is -v" "$(cgget -v -r cpu.stat -r pids.max "/$S/a" "/$S/a"; echo .)" \
+		"$("$T" --get=cpu.stat,pids.max --values "/$S/a" "/$S/a"; echo .)"
+	# --get alone: every readable file of the controllers named (cgget -g CTRL:PATH)
+	assertEquals "every file of cpu" "$(cgget -g "cpu:/$S/a"; echo .)" "$("$T" --get -g "cpu:/$S/a"; echo .)"
+	# failures: cgget's status, nothing printed for that cgroup
+	cgk_capture "$T" --get=cpu.nosuch "/$S/a"
+	assertEquals "no such file: cgget's status" 96 "$rc"
+	assertEquals "no such file: nothing printed" "" "$out"
+	assertContains "no such file: named" "$err" "cpu.nosuch"
+	cgk_capture "$T" --get=cpu.shares "/$S/nosuch"
+	assertEquals "no such cgroup: cgget's status" 96 "$rc"
+}
+
+# The other vocabulary's name is translated and says so, the kernel's own value beside it:
+# weight 29 alone would write back as shares 297, not 300.
+test_get_translated() {
+	kit_cgroups || return 0
+	cgk_capture "$T" --get=cpu.weight,cpu.max --bare -g "cpu:/$S/a"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "cpu.weight: 29 (translated from cpu.shares: 300)
+cpu.max: max 100000 (translated from cpu.cfs_quota_us: -1, cpu.cfs_period_us: 100000)" "$out"
+}
+
+# lscgroup's lines, as a set: the cgroup given with a trailing '/', its subtree below it.
+# Old code: no --list-cgroups; --list was read as --listen and served.
+test_list_cgroups_as_lscgroup() {
+	kit_cgroups || return 0
+	cgk_need_prog lscgroup || return 0
+	cgk_capture "$T" --list-cgroups -g "cpu:/$S" -g "pids:/$S"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "lscgroup's set" "$(lscgroup "cpu:/$S" "pids:/$S" | sort)" "$(sort <<<"$out")"
+	assertContains "the subtree" "$out" "cpu:/$S/a/b"
+	cgk_capture "$T" --list-cgroups "/$S/a"
+	assertEquals "a bare PATH: every hierarchy that has it" "cpu:/$S/a/
+cpu:/$S/a/b
+pids:/$S/a/" "$(sort <<<"$out")"
+}
+
+# lssubsys's lines: a hierarchy's controllers a line, -m with the mount point, -a with the
+# unmounted ones of /proc/cgroups. cgroup-tools 2.0.2 prints blank lines for the mounted
+# controllers of a hybrid layout, so the oracle is the mount table, and lssubsys -a's lines
+# that are not blank.
+test_list_controllers() {
+	cgk_need_v1 cpu || return 0
+	local m line
+	cgk_capture "$T" --list-controllers=mounts
+	assertEquals "exit ($err)" 0 "$rc"
+	m=$(cgk_mnt pids)
+	[ "$m" != "$(cgk_mnt unified)" ] && assertContains "pids with its mount point" "$out" "pids $m"
+	assertNotContains "no named hierarchy" "$out" "name="
+	cgk_capture "$T" --list-controllers
+	assertContains "cpu's hierarchy" "$out" "$(basename "$(cgk_mnt cpu)")"
+	cgk_capture "$T" --list-controllers=all
+	for line in $(awk 'NR > 1 { print $1 }' /proc/cgroups); do
+		assertTrue "$line listed (all)" "grep -q '\\(^\\|,\\)$line\\(,\\|\$\\)' <<<'$out'"
+	done
+	if command -v lssubsys >/dev/null; then
+		for line in $(lssubsys -a | grep .); do
+			assertContains "lssubsys -a's $line" "$out" "$line"
+		done
+	fi
+}
+
+# issue 44: cgsnapshot and cgconfigparser in cgkit: snapshot -> remove -> apply gives the same
+# tree and limits. Old code: no --snapshot, exit 64.
+test_snapshot_remove_apply() {
+	kit_cgroups || return 0
+	local snap=$_cgk_tmp/snap.conf d
+	mkdir -p "$CPU/t/a" "$PIDS/t/b" || { fail "mkdir"; return; }
+	echo 300 >"$CPU/t/a/cpu.shares" && echo 50000 >"$CPU/t/a/cpu.cfs_quota_us" &&
+		echo 7 >"$PIDS/t/b/pids.max" || { fail "set"; return; }
+	# owners other than root's: the directory (admin) and cgroup.procs (task)
+	chown 1:1 "$CPU/t/a" && chown 2:2 "$CPU/t/a/cgroup.procs" || { fail "chown"; return; }
+	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
+	assertEquals "snapshot: exit ($err)" 0 "$rc"
+	printf '%s\n' "$out" >"$snap"
+	assertContains "the language" "$out" "group $S/t/a {"
+	assertContains "a value" "$out" 'cpu.shares = "300";'
+	for d in "$CPU/t/a" "$CPU/t/b" "$CPU/t" "$PIDS/t/b" "$PIDS/t"; do
+		[ -d "$d" ] && rmdir "$d"
+	done
+	assertFalse "removed" "[ -e '$CPU/t' ] || [ -e '$PIDS/t' ]"
+	cgk_capture "$CGKIT_BIN/cgcreate2" --apply "$snap"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the same shares" 300 "$(cat "$CPU/t/a/cpu.shares")"
+	assertEquals "the same quota" 50000 "$(cat "$CPU/t/a/cpu.cfs_quota_us")"
+	assertEquals "the same pids.max" 7 "$(cat "$PIDS/t/b/pids.max")"
+	assertEquals "the same owners" "1:1 2:2" \
+		"$(stat -c %u:%g "$CPU/t/a") $(stat -c %u:%g "$CPU/t/a/cgroup.procs")"
+	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
+	assertEquals "the same snapshot" "$(cat "$snap")" "$out"
 }
 
 . "$SHUNIT2"

@@ -309,4 +309,52 @@ test_cgmigrate_plurals() {
 	assertEquals "one process" "moved 1 process (1 thread), 0 gone, 0 failed" "$(echo "$out" | grep -v '^into ')"
 }
 
+# issue 44: an init script's cgcreate, translated line by line, fails on its second run; the
+# error says what to add. Old code: "mkdir: File exists" alone.
+test_cgcreate2_existing_says_p() {
+	pick || return 0
+	mkdir -p "$MNT/$S/again" || { fail "mkdir"; return; }
+	cgk_capture "$C" -g "$PFX/$S/again"
+	assertEquals "exit" 1 "$rc"
+	assertEquals "the line" "cgcreate2: cgroup /$S/again ($LABEL): mkdir: File exists; use -p to take an existing cgroup as made (as cgcreate does)" "$err"
+	cgk_capture "$C" -p -g "$PFX/$S/again"
+	assertEquals "with -p" 0 "$rc"
+}
+
+# issue 44: getopt takes an unambiguous prefix for the option, so "cgtop2 --list" served
+# metrics as --listen and "cgcreate2 --rem" removed. An option that serves, acts or writes
+# is taken only whole: its abbreviation is a usage error naming it, before anything runs (the
+# timeout only guards the old code's server). Old code: cgtop2 served, cgcreate2 removed.
+test_acting_option_not_abbreviated() {
+	local w
+	for w in --lis --liste --liste=127.0.0.1:1 --reco --exe; do
+		cgk_capture timeout 60 "$T" -b -n 1 "$w"
+		assertEquals "cgtop2 $w: exit" 64 "$rc"
+		assertContains "cgtop2 $w: named" "$err" "cgtop2: option '${w%%=*}' abbreviates '--"
+		assertContains "cgtop2 $w: the rule" "$err" "write it whole"
+		assertEquals "cgtop2 $w: no output" "" "$out"
+	done
+	cgk_capture timeout 60 "$T" --list
+	assertEquals "cgtop2 --list: a usage error" 64 "$rc"
+	cgk_capture timeout 60 "$T" -b -n 1 --lis
+	assertContains "the full name" "$err" "'--listen'"
+	pick || return 0
+	mkdir -p "$MNT/$S/keep" || { fail "mkdir"; return; }
+	for w in --rem --remo; do
+		cgk_capture "$C" "$w" -g "$PFX/$S/keep"
+		assertEquals "cgcreate2 $w: exit" 64 "$rc"
+		assertContains "cgcreate2 $w: named" "$err" "abbreviates '--remove'"
+		assertTrue "cgcreate2 $w: nothing removed" "[ -d $MNT/$S/keep ]"
+	done
+	cgk_capture "$M" --fro "$PFX/$S/keep" -g "$PFX/$S/keep"
+	assertEquals "cgmigrate --fro: exit" 64 "$rc"
+	assertContains "cgmigrate --fro: named" "$err" "abbreviates '--from'"
+	# written whole, and abbreviations of options that only read, as before
+	cgk_capture "$C" --remove -g "$PFX/$S/keep"
+	assertEquals "--remove whole ($err)" 0 "$rc"
+	assertFalse "removed" "[ -d $MNT/$S/keep ]"
+	cgk_capture "$T" --bat --iter 1 --dep 0
+	assertEquals "reading options abbreviate ($err)" 0 "$rc"
+}
+
 . "$SHUNIT2"

@@ -470,4 +470,27 @@ test_slow_list_names_tests() {
 	assertEquals "tests/slow names what is not a suite or test" "" "$bad"
 }
 
+# Pairs that were there before the rule (issue 44): a prefix of another option is taken only
+# whole by getopt, so they stay; no new pair may join them.
+prefix_pairs_grandfathered=" cgmigrate:--thread:--threads-of cgtop2:--record:--record-size "
+
+# getopt_long reads an unambiguous prefix as the option: a new option that is a prefix of
+# another (--list beside --listen) would make the longer one's abbreviations ambiguous and
+# its own meaning depend on what comes later. Read from each tool's --help, argp's own
+# options too.
+test_no_long_option_prefix_of_another() {
+	local t opts a b bad=
+	for t in cgcreate2 cgexec2 cgmigrate cgtop2; do
+		opts=$("$CGKIT_BIN/$t" --help | sed -nE 's/^ +(-[^-], )?(--[a-z0-9-]+).*/\2/p' | sort -u)
+		assertNotEquals "$t: options read from --help" "" "$opts"
+		for a in $opts; do
+			for b in $opts; do
+				[ "$a" != "$b" ] && [ "${b#"$a"}" != "$b" ] || continue
+				[[ $prefix_pairs_grandfathered == *" $t:$a:$b "* ]] || bad+=" $t:$a:$b"
+			done
+		done
+	done
+	assertEquals "long options that are a prefix of another of the same tool" "" "$bad"
+}
+
 . "$SHUNIT2"

@@ -27,6 +27,7 @@
 #include "cgroups/setup.h"
 #include "kernel/spec.h"
 #include "base/strv.h"
+#include "apply.h"
 #include "tool.h"
 #include "tool_owner.h"
 
@@ -40,6 +41,7 @@ enum {
 	OPT_USER,
 	OPT_MIGRATE,
 	OPT_TIMEOUT,
+	OPT_APPLY,
 };
 
 struct cgcreate2_args {
@@ -50,6 +52,8 @@ struct cgcreate2_args {
 	bool parents, threaded, remove, recursive, verbose, quiet;
 	bool has_perm, has_delegate, mount, force, user;
 	bool migrate; /* --migrate-to-parent */
+	const char *apply; /* --apply=FILE (apply.c) */
+	bool dry_run; /* -n: --apply's plan printed */
 	const char *scope, *slice; /* --scope=NAME, --slice=SLICE */
 	int kill_signal;
 	uint64_t grace_ns;
@@ -70,7 +74,7 @@ static const struct argp_option options[] = {
 	{ "enable", 'e', "CTRLS", 0,
 	  "v2: enable these controllers top-down from the root so the cgroup has them", 2 },
 	{ "threaded", 'T', 0, 0, "v2: make the new cgroup threaded (cgroup.type)", 2 },
-	{ "set", 'r', "FILE=VALUE", 0,
+	{ "set", 'r', "FILE=VALUE", TOOL_OPTION_WHOLE,
 	  "Write an interface file (FILE: its name, as cpu.weight) after creation; CPU names (cpu.weight, cpu.max, ...) are translated on v1; repeatable",
 	  2 },
 	{ 0, 0, 0, 0, "Ownership and permissions (as libcgroup's cgcreate):", 3 },
@@ -80,15 +84,16 @@ static const struct argp_option options[] = {
 	{ "dperm", 'd', "MODE", 0, "Octal mode of the directory", 3 },
 	{ "fperm", 'f', "MODE", 0, "Octal mode of the interface files", 3 },
 	{ "tperm", 's', "MODE", 0, "Octal mode of the membership files", 3 },
-	{ "delegate", 'D', "USER[:GROUP]", 0,
+	{ "delegate", 'D', "USER[:GROUP]", TOOL_OPTION_WHOLE,
 	  "Delegate the cgroup to USER per the kernel's rules (directory, cgroup.procs, cgroup.threads, cgroup.subtree_control)",
 	  3 },
 	{ 0, 0, 0, 0, "Removal:", 4 },
-	{ "remove", 'x', 0, 0, "Remove the cgroups instead of creating them", 4 },
-	{ "recursive", 'R', 0, 0, "With -x: remove child cgroups too, deepest first", 4 },
-	{ "kill", 'k', "SIGNAL", OPTION_ARG_OPTIONAL,
+	{ "remove", 'x', 0, TOOL_OPTION_WHOLE, "Remove the cgroups instead of creating them", 4 },
+	{ "recursive", 'R', 0, TOOL_OPTION_WHOLE,
+	  "With -x: remove child cgroups too, deepest first", 4 },
+	{ "kill", 'k', "SIGNAL", OPTION_ARG_OPTIONAL | TOOL_OPTION_WHOLE,
 	  "With -x: signal what runs inside (default TERM), wait --grace, then kill it", 4 },
-	{ "migrate-to-parent", OPT_MIGRATE, 0, 0,
+	{ "migrate-to-parent", OPT_MIGRATE, 0, TOOL_OPTION_WHOLE,
 	  "With -x: move what runs inside (with -R: in the whole subtree) into the parent of each cgroup removed, as libcgroup's cgdelete -r does, then remove",
 	  4 },
 	{ "grace", OPT_GRACE, "TIME", 0,
@@ -98,18 +103,22 @@ static const struct argp_option options[] = {
 	  "With -k: how long the kill may take, for the killed to exit after v2 cgroup.kill or for the v1 SIGKILL rounds (default 5s; 500ms, 2min)",
 	  4 },
 	{ 0, 0, 0, 0, "A systemd scope (where systemd runs):", 6 },
-	{ "scope", OPT_SCOPE, "NAME", 0,
+	{ "scope", OPT_SCOPE, "NAME", TOOL_OPTION_WHOLE,
 	  "Ask systemd for a scope NAME.scope with Delegate=yes, held by a keeper process in its child cgroup \"keeper\", to work inside; -r become unit properties; cgcreate2 -x on its cgroup stops it",
 	  6 },
 	{ "slice", OPT_SLICE, "SLICE", 0, "With --scope: the slice (\"a\" is a.slice)", 6 },
 	{ "user", OPT_USER, 0, 0, "With --scope: the calling user's systemd, not the system's", 6 },
 	{ 0, 0, 0, 0, "Other:", 5 },
-	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL,
+	{ "mount", 'M', "LAYOUT", OPTION_ARG_OPTIONAL | TOOL_OPTION_WHOLE,
 	  "Mount the cgroup filesystems at /sys/fs/cgroup if none is: unified (default), hybrid or legacy",
 	  5 },
-	{ "force", OPT_FORCE, 0, 0,
+	{ "force", OPT_FORCE, 0, TOOL_OPTION_WHOLE,
 	  "Work inside a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
+	{ "apply", OPT_APPLY, "FILE", TOOL_OPTION_WHOLE,
+	  "Make, set and own the groups of a cgconfig.conf FILE (libcgroup's cgconfigparser), as -p would: a second run changes nothing",
+	  7 },
+	{ "dry-run", 'n', 0, 0, "With --apply: print the plan, change nothing", 7 },
 	{ "verbose", 'v', 0, 0,
 	  "Print each action taken, and who owns each cgroup inside a systemd unit", 5 },
 	{ "quiet", 'q', 0, 0,
@@ -323,7 +332,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'q':
 		a->quiet = true;
 		break;
+	case OPT_APPLY:
+		a->apply = arg;
+		break;
+	case 'n':
+		a->dry_run = true;
+		break;
 	case ARGP_KEY_END:
+		if (a->dry_run && !a->apply)
+			argp_error(state, "-n goes with --apply");
+		if (a->apply && (a->specs || a->remove || a->mount || a->scope || a->set.n ||
+				 a->enable || a->threaded || a->has_perm || a->has_delegate))
+			argp_error(
+				state,
+				"--apply takes the groups, settings and owners from its FILE: -n alone goes with it");
+		if (a->apply)
+			break;
 		if ((a->slice || a->user) && !a->scope)
 			argp_error(state, "--slice and --user go with --scope");
 		if (a->scope && (a->specs || a->remove || a->mount || a->enable || a->threaded ||
@@ -416,12 +440,18 @@ static int do_create(struct cgcreate2_args *a, struct cg_layout *l, struct cg_ta
 
 	if (r == 0)
 		r = cg_setup_apply(l, ts, &o, &j, &d);
-	/* libcgroup's cgset habit: values for a cgroup that is there already */
-	if (r == -EEXIST && a->set.n && !a->parents) {
+	/*
+	 * libcgroup's habits: cgcreate exits 0 on a cgroup that is there, and cgset sets values
+	 * on one; an init script translated line by line fails on its second run without -p.
+	 */
+	if (r == -EEXIST && !a->parents) {
 		size_t n = strlen(d.why);
 
-		snprintf(d.why + n, sizeof(d.why) - n,
-			 "; -p sets the values on an existing cgroup (as cgset -r)");
+		snprintf(
+			d.why + n, sizeof(d.why) - n, "%s",
+			a->set.n
+				? "; -p sets the values on an existing cgroup (as cgset -r)"
+				: "; use -p to take an existing cgroup as made (as cgcreate does)");
 	}
 	if (r < 0)
 		tool_report(&d, r);
@@ -676,6 +706,8 @@ static int run(struct cgcreate2_args *a)
 	struct cg_targets ts = { 0 };
 	int r;
 
+	if (a->apply)
+		return apply_run(a->apply, a->dry_run);
 	if (a->mount) {
 		r = cg_mount_setup(a->mount_mode, a->verbose ? say_mount : NULL);
 		if (r < 0 && r != -EEXIST) {

@@ -38,6 +38,7 @@
 #include "pipeline/source.h"
 #include "events/triggers.h"
 #include "screen/tty.h"
+#include "kit/kit.h"
 
 TOOL_ARGP_VERSION("cgtop2");
 
@@ -85,7 +86,7 @@ static const struct argp_option options[] = {
 	{ "format", 'F', "FORMAT", 0,
 	  "table (default), json (one line per refresh), csv, openmetrics or prometheus (the text format 0.0.4); all but table imply --batch",
 	  1 },
-	{ "listen", OPT_LISTEN, "[ADDR:]PORT", OPTION_ARG_OPTIONAL,
+	{ "listen", OPT_LISTEN, "[ADDR:]PORT", OPTION_ARG_OPTIONAL | TOOL_OPTION_WHOLE,
 	  "Serve /metrics for Prometheus on ADDR:PORT (default every address, port 10306: anyone who can reach it sees the cgroup names); -b, -n and -d do not apply, -F is refused",
 	  1 },
 	{ "web-config", OPT_WEB_CONFIG, "FILE", 0,
@@ -142,7 +143,7 @@ static const struct argp_option options[] = {
 	  "In batch output: each sample's first N cgroups in --order's order (0: all, the default)",
 	  2 },
 	{ 0, 0, 0, 0, "Record and replay:", 3 },
-	{ "record", OPT_RECORD, "FILE", 0,
+	{ "record", OPT_RECORD, "FILE", TOOL_OPTION_WHOLE,
 	  "Append a sample to FILE every --delay (-n of them, or until interrupted), nothing on stdout",
 	  3 },
 	{ "record-size", OPT_RECORD_SIZE, "SIZE", 0,
@@ -163,13 +164,13 @@ static const struct argp_option options[] = {
 	{ "events", OPT_EVENTS, "LIST", OPTION_ARG_OPTIONAL,
 	  "Print what happens below CGROUP, one event a line (-F json: JSON lines), until interrupted, -n N events or --timeout. LIST: all (default) or some of created, removed, populated, empty, frozen, thawed, oom, oom_kill, memory_high, memory_max, pids_max, threshold, throttled, pressure (help lists them). -d: how often what the kernel does not notify is sampled",
 	  4 },
-	{ "exec", OPT_EXEC, "COMMAND", 0,
+	{ "exec", OPT_EXEC, "COMMAND", TOOL_OPTION_WHOLE,
 	  "With --events: run COMMAND with /bin/sh -c for each event, the event in its environment (CGROUP, CGROUP_EVENT, CGROUP_HIERARCHY, CGROUP_DIR, CGROUP_COUNT, ...), one at a time per cgroup",
 	  4 },
 	{ "memory-threshold", OPT_THRESHOLD, "CGROUP:SIZE", 0,
 	  "With --events: a threshold event when CGROUP's memory use crosses SIZE (bytes, or with K, M, G, T); may be repeated",
 	  4 },
-	{ "psi-trigger", OPT_PSI_TRIGGER, "RES:some|full:STALL:WINDOW", 0,
+	{ "psi-trigger", OPT_PSI_TRIGGER, "RES:some|full:STALL:WINDOW", TOOL_OPTION_WHOLE,
 	  "With --events (all or pressure): a pressure event when tasks of a cgroup stalled STALL within WINDOW on RES (cpu, memory, io, irq), from a kernel PSI trigger on each cgroup2 cgroup, e.g. memory:some:150ms:2s; :sample after it reads avg10 every -d instead; with --listen: cgroup_pressure_trigger_events_total counts the wake-ups; on the screen: a cgroup whose trigger fired less than a window ago is marked !RES after its name; may be repeated",
 	  4 },
 	{ "timeout", OPT_TIMEOUT, "TIME", 0, "With --events: stop after TIME (as -d)", 4 },
@@ -518,8 +519,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		 */
 		const char *p = key == 'g' || arg[0] == ':' ? cg_spec_path(arg) : arg;
 
-		if (a->path)
-			argp_error(state, "only one CGROUP may be given");
+		if (kit_spec_push(&a->kit, arg, key == 'g') < 0)
+			return ENOMEM;
+		/* the kit's modes take several (kit.c's ARGP_KEY_END refuses them otherwise) */
+		if (a->path) {
+			a->kit.many = true;
+			break;
+		}
 		/* /proc/PID/cgroup's name for a cgroup beyond the cgroup namespace: one line */
 		if (cg_path_beyond_root(p))
 			argp_failure(state, TOOL_EXIT_USAGE, 0, "%s: path: %s", TOOL_SHOWN(p),
@@ -531,7 +537,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				TOOL_SHOWN(p));
 		break;
 	}
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->kit;
+		break;
 	case ARGP_KEY_END:
+		if (a->kit.mode &&
+		    (a->serve || a->events || a->record_file || a->replay_file || a->machine))
+			argp_error(
+				state,
+				"--get, --list-cgroups, --list-controllers and --snapshot exclude --listen, --events, --record, --replay and -M");
 		if (a->machine && a->path)
 			argp_error(state, "-M and CGROUP exclude each other");
 		if (a->record_file && a->replay_file)
@@ -595,12 +609,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child children[] = {
+	{ &kit_argp, 0,
+	  "libcgroup's kit (cgget, lscgroup, lssubsys, cgsnapshot): CGROUP may be given more than once",
+	  5 },
+	{ 0 }
+};
+
 static const struct argp argp = {
 	options,
 	parse_opt,
-	"[CGROUP]",
-	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots: into a pipe or a file only one, as systemd-cgtop, unless -n (-n 0: until interrupted).\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error.",
-	NULL,
+	"[CGROUP...]",
+	"Show the cgroups below CGROUP (default the root) with their tasks, CPU, memory, IO and pressure, refreshed every --delay. On a terminal it runs full-screen (keys: q quit, p t c m i s sort, P k r count processes, + - depth, % CPU percent or time, R raw, space refresh, z pause, T tree, Left Right fold, arrows PgUp PgDn Home End move, Enter details, / filter, H threads, h help); otherwise, or with -b, it prints plain snapshots: into a pipe or a file only one, as systemd-cgtop, unless -n (-n 0: until interrupted).\vStatistics come from every hierarchy that has the cgroup, joined by path: cgroup2 cpu.stat, memory.current, io.stat, pids.current and PSI; v1 cpuacct, memory, blkio and pids. Unknown values are shown as '-' (null in JSON). --events: cgroup.events, memory.events and pids.events through inotify, v1 memory through cgroup.event_control; see EVENTS in cgtop2(1). Exit status: 0 done (also interrupted, --timeout, -n events seen, the cgroup removed), 1 failed, 64 usage error (--get: 96 when a value cannot be read, as cgget).",
+	children,
 	NULL,
 	NULL,
 };
@@ -682,6 +703,8 @@ static int run(const struct cgtop2_args *args)
 	_cleanup_free_ char *mpath = NULL;
 	int r, ret;
 
+	if (a->kit.mode)
+		return kit_run(&a->kit);
 	if (a->replay_file)
 		return run_replay(a);
 	/* the screen marks the cgroups whose trigger fired; batch output has no place for it */
@@ -817,5 +840,6 @@ int main(int argc, char **argv)
 	free(a.thresholds);
 	free(a.triggers);
 	free(a.fields);
+	kit_args_free(&a.kit);
 	return ret;
 }

@@ -77,6 +77,33 @@ int cg_kparse_meminfo(const char *text, uint64_t *ret_used)
 	return 0;
 }
 
+/* The "KEY: N kB" line of /proc/meminfo that starts with key, else NULL. */
+static const char *meminfo_line(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; *l;) {
+		if (!strncmp(l, key, kl))
+			return l;
+		l = strchrnul(l, '\n');
+		l += *l == '\n';
+	}
+	return NULL;
+}
+
+int cg_kparse_meminfo_totals(const char *text, uint64_t *ret_mem, uint64_t *ret_swap)
+{
+	const char *swap = meminfo_line(text, "SwapTotal:");
+	uint64_t mem, sw = 0;
+
+	if (meminfo_kb(meminfo_line(text, "MemTotal:"), "MemTotal:", &mem) < 0 ||
+	    (swap && meminfo_kb(swap, "SwapTotal:", &sw) < 0))
+		return -EINVAL;
+	*ret_mem = mem * 1024;
+	*ret_swap = sw * 1024;
+	return 0;
+}
+
 int cg_kparse_populated(const char *text)
 {
 	const char *p = strstr(text, "populated ");

@@ -38,6 +38,8 @@ bool cg_kparse_psi_idle(const char *text);
 int cg_kparse_number(const char *text, uint64_t *ret);
 /* /proc/meminfo: what the whole machine uses (MemTotal - MemAvailable), in bytes. */
 int cg_kparse_meminfo(const char *text, uint64_t *ret_used);
+/* /proc/meminfo: MemTotal and SwapTotal, in bytes (a SwapTotal line absent: 0). */
+int cg_kparse_meminfo_totals(const char *text, uint64_t *ret_mem, uint64_t *ret_swap);
 /* cgroup2 cgroup.events: 0 when "populated 0", else 1 (a file that does not say counts as 1). */
 int cg_kparse_populated(const char *text);
 /*

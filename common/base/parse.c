@@ -114,6 +114,36 @@ int cg_parse_decimal(const char *s, double max, double *ret)
 	return 0;
 }
 
+int cg_parse_percent(const char *s, uint64_t max_bp, uint64_t *ret_bp)
+{
+	const char *p = s;
+	uint64_t whole, bp;
+	int r, decimals = 0;
+
+	if (!s)
+		return -EINVAL;
+	r = cg_parse_u64_prefix(&p, UINT64_MAX / 10000, &whole);
+	if (r < 0)
+		return r;
+	bp = whole * 100;
+	if (*p == '.') {
+		p++;
+		for (; *p >= '0' && *p <= '9'; p++, decimals++) {
+			if (decimals == 2)
+				return -EINVAL;
+			bp += (uint64_t)(*p - '0') * (decimals ? 1 : 10);
+		}
+		if (!decimals)
+			return -EINVAL;
+	}
+	if (*p++ != '%' || check_end(p) < 0)
+		return -EINVAL;
+	if (bp > max_bp)
+		return -ERANGE;
+	*ret_bp = bp;
+	return 0;
+}
+
 int cg_pids_push(pid_t **v, size_t *n, size_t *cap, pid_t id)
 {
 	/* ids come by the ten thousand from pid files: grow by doubling */

@@ -67,6 +67,12 @@ int cg_parse_when(const char *s, uint64_t now_ns, uint64_t *ret_ns);
  */
 int cg_parse_decimal(const char *s, double max, double *ret);
 /*
+ * A share as systemd writes one: "50%", "12.5%", "12.34%" (at most two decimals), in basis
+ * points (hundredths of a percent: "12.5%" is 1250), no blanks, one trailing newline. -EINVAL
+ * for junk (no '%', a sign, a third decimal), -ERANGE above max_bp.
+ */
+int cg_parse_percent(const char *s, uint64_t max_bp, uint64_t *ret_bp);
+/*
  * A size: bytes, or with one of K, M, G, T (powers of 1024: "64M" is 67108864), and like the
  * rest of the family one trailing newline. With CG_SIZE_MAX the word "max" too, as UINT64_MAX
  * (so is 18446744073709551615: the kernel's limits read it as max as well); with

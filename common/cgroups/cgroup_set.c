@@ -21,6 +21,7 @@
 #include "base/parse.h"
 #include "kernel/spec.h"
 #include "vocab/vocab.h"
+#include "vocab/relative.h"
 
 #define disp cg_path_display
 
@@ -58,7 +59,7 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 			const char *value, const struct cg_vocab_ctx *ctx,
 			struct cg_setting out[CG_SETTINGS_MAX], size_t *ret_n, struct cg_diag *d)
 {
-	char dev[sizeof(out[0].value)];
+	char dev[sizeof(out[0].value)], abs[sizeof(out[0].value)];
 	const char *why_not;
 	int r;
 
@@ -69,6 +70,12 @@ static int plan_setting(const struct cg_hier *h, const char *where, const char *
 	if (why_not)
 		return cg_diag_say(d, EINVAL, where, h->label, "set", "%s is not a setting: %s",
 				   file, why_not);
+	/* "memory.max=50%": absolute before any translation, the same bytes on v1 and v2 */
+	r = cg_relative_resolve(file, value, abs, sizeof(abs), d);
+	if (r < 0)
+		return cg_diag_place(d, r, where, h->label);
+	if (r == 0)
+		value = abs;
 	r = cg_cpu_translate(h->version, file, value, out, ret_n, d);
 	if (r == 1 && (!strcmp(file, "io.max") || !strcmp(file, "io.weight"))) {
 		r = cg_vocab_device(value, dev, sizeof(dev));

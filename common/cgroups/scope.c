@@ -10,6 +10,7 @@
 #include <systemd/sd-bus.h>
 
 #include "base/clock.h"
+#include "vocab/relative.h"
 
 #define MANAGER_DEST  "org.freedesktop.systemd1"
 #define MANAGER_PATH  "/org/freedesktop/systemd1"
@@ -183,11 +184,27 @@ int cg_scope_map(const char *file, const char *value, struct cg_unit_prop out[CG
 		file);
 }
 
+/*
+ * cg_scope_map of a -r with a relative value made absolute first (common/relative.c): the
+ * bytes and quota cgroupfs would get, not systemd's own reading of "50%" (the memory of the
+ * slice's cgroup, where it has a limit).
+ */
+static int map_setting(const struct cg_assignment *a, struct cg_unit_prop out[CG_UNIT_PROPS_MAX],
+		       struct cg_diag *d)
+{
+	char abs[64];
+	int r = cg_relative_resolve(a->file, a->value, abs, sizeof(abs), d);
+
+	if (r < 0)
+		return r;
+	return cg_scope_map(a->file, r == 0 ? abs : a->value, out, d);
+}
+
 int cg_scope_map_check(const struct cg_assignments *set, struct cg_diag *d)
 {
 	for (size_t k = 0; set && k < set->n; k++) {
 		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
-		int r = cg_scope_map(set->v[k].file, set->v[k].value, p, d);
+		int r = map_setting(&set->v[k], p, d);
 
 		if (r < 0)
 			return r;
@@ -286,7 +303,7 @@ static int append_props(sd_bus_message *m, const struct cg_scope_opts *o, const 
 	}
 	for (size_t k = 0; r >= 0 && o->set && k < o->set->n; k++) {
 		struct cg_unit_prop p[CG_UNIT_PROPS_MAX];
-		int n = cg_scope_map(o->set->v[k].file, o->set->v[k].value, p, d);
+		int n = map_setting(&o->set->v[k], p, d);
 
 		if (n < 0)
 			return n;

@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "sampler/stats.h"
 #include "watch/watch.h"
+#include "kit/kit_args.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
@@ -79,6 +80,7 @@ struct cgtop2_args {
 	struct cg_psi_trigger *triggers; /* --psi-trigger */
 	size_t n_triggers;
 	struct trig_counter *trig; /* the screen's --psi-trigger watcher (triggers.c), or NULL */
+	struct kit_args kit; /* --get, --list-cgroups, --list-controllers (kit.c) */
 };
 
 /* --order's names, indexed by enum order (render.c) */
