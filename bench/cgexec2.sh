@@ -19,6 +19,8 @@
 #   CGKIT_BENCH_RUNS  runs per variant per round (200)   CGKIT_BENCH_ROUNDS  rounds (5)
 #   CGKIT_BENCH_BEFORE  another cgexec2 binary (an older build), run interleaved with the rest as
 #                       "before": a before/after comparison under the same load
+# Last, with valgrind installed, the instructions cgexec2 and the floor run up to their exec
+# (callgrind): what no load moves (issue 46 measured in it at load 10-20).
 set -u
 bin=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
 obj=${CGKIT_OBJ:-$bin/.obj}
@@ -150,3 +152,25 @@ echo "ratio cgexec2/vfloor: wall p10 $(ratio "${P[cgexec2]}" "${P[vfloor]}"), wa
 [ "$over_f" -ge 500 ] &&
 	echo "note: the floor alone (one migration, one more exec) adds $(ms "$over_f") ms here: the 0.5 ms target is out of reach for any move-and-exec wrapper on this machine"
 echo "cgexec2 -t overhead (p10): $(ms "$over_t") ms (target < 2): $([ "$over_t" -lt 2000 ] && echo met || echo MISSED)"
+
+# Instructions up to the exec (callgrind's profile dumped as execv/execvp is entered, so that
+# COMMAND is not counted): the one figure here that a busy machine does not move.
+toexec() {
+	local fn=$1 d n
+	shift
+	d=$(mktemp -d)
+	valgrind --tool=callgrind --dump-before="$fn" --callgrind-out-file="$d/o.%p" "$@" >/dev/null 2>&1
+	n=$(ls "$d"/o.*.1 2>/dev/null | head -n 1)
+	[ -n "$n" ] && callgrind_annotate "$n" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+	rm -rf "$d"
+}
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+	# word splitting of the command lines is intended, as above
+	i_floor=$(toexec execv ${cmd[floor]})
+	i_x=$(toexec execvp ${cmd[cgexec2]})
+	if [ -n "$i_floor" ] && [ -n "$i_x" ]; then
+		echo "instructions to the exec (callgrind): floor $i_floor, cgexec2 $i_x, ratio $(ratio "$i_x" "$i_floor")"
+	fi
+else
+	echo "instructions to the exec: valgrind is not installed; skipped"
+fi

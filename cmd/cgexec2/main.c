@@ -613,6 +613,23 @@ out:
 	return ret;
 }
 
+/*
+ * The common form, "-g SPEC COMMAND [ARG...]", read without argp: what argp_parse sets up (its
+ * option tables converted, the help's state) is about 12,000 instructions and a few first-touched
+ * pages of a run whose whole floor is 130,000 (bench/RESULTS-floors.md). It is what argp makes
+ * of the same words (-g takes the next word whatever it is; a word not starting with '-' is
+ * COMMAND, and options end there); every other form, and every error, goes through argp.
+ */
+static bool parse_common_form(int argc, char **argv, struct cgexec2_args *a)
+{
+	if (argc < 4 || strcmp(argv[1], "-g") || argv[3][0] == '-')
+		return false;
+	if (cg_strv_push(&a->specs, argv[2]) < 0)
+		return false;
+	a->argv = argv + 3;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct cgexec2_args a = { 0 };
@@ -620,7 +637,10 @@ int main(int argc, char **argv)
 
 	sigpipe_ignore();
 	tool_check_stdout(EXIT_CGEXEC);
-	ret = tool_parse(&argp, argc, argv, ARGP_IN_ORDER, &a, EXIT_CGEXEC);
+	/* the common form -g SPEC COMMAND without argp's set-up (bench/RESULTS-floors.md) */
+	ret = parse_common_form(argc, argv, &a)
+		      ? 0
+		      : tool_parse(&argp, argc, argv, ARGP_IN_ORDER, &a, EXIT_CGEXEC);
 	if (!ret)
 		ret = run(&a);
 	cg_strv_free(a.specs);

@@ -59,8 +59,9 @@ static bool is_v1_option(const char *o)
 
 	if (!strncmp(o, "release_agent=", 14) || !strncmp(o, "name=", 5))
 		return true;
+	/* the first byte first: most options are controllers, compared with every entry */
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-		if (!strcmp(o, opts[i]))
+		if (o[0] == opts[i][0] && !strcmp(o, opts[i]))
 			return true;
 	return false;
 }
@@ -90,25 +91,43 @@ void cg_layout_free(struct cg_layout *l)
 	free(l);
 }
 
+/* "cpu,cpuacct", "name=systemd", "cpu,name=x", "unified": one allocation, no join */
 static int make_label(struct cg_hier *h)
 {
+	size_t n = 0, k = 0;
 	char *s;
 
 	if (h->version == 2) {
 		h->label = strdup("unified");
 		return h->label ? 0 : -ENOMEM;
 	}
-	s = cg_strv_join(h->controllers, ",");
-	if (s && h->name) {
-		char *t;
+	for (char **c = h->controllers; *c; c++)
+		n += strlen(*c) + 1;
+	if (h->name)
+		n += strlen("name=") + strlen(h->name) + 1;
+	s = malloc(n + 1);
+	if (!s)
+		return -ENOMEM;
+	for (char **c = h->controllers; *c; c++) {
+		size_t m = strlen(*c);
 
-		if (asprintf(&t, "%s%sname=%s", s, *s ? "," : "", h->name) < 0)
-			t = NULL;
-		free(s);
-		s = t;
+		if (k)
+			s[k++] = ',';
+		memcpy(s + k, *c, m);
+		k += m;
 	}
+	if (h->name) {
+		size_t m = strlen(h->name);
+
+		if (k)
+			s[k++] = ',';
+		memcpy(s + k, "name=", 5);
+		memcpy(s + k + 5, h->name, m);
+		k += 5 + m;
+	}
+	s[k] = '\0';
 	h->label = s;
-	return s ? 0 : -ENOMEM;
+	return 0;
 }
 
 /* "MAJOR:MINOR" */
@@ -124,29 +143,57 @@ static int parse_devno(const char *s, unsigned *maj, unsigned *min)
 	return 0;
 }
 
-/* One mountinfo line -> hierarchy; 0 with h->version == 0 when it is not a cgroup mount. */
-static int parse_line(char *line, struct cg_hier *h)
+/*
+ * strtok_r's rule with one delimiter, by hand: every run of delim skipped, NULL at the end. The
+ * parse runs at every start of every tool (bench/RESULTS-floors.md: strtok_r was a quarter of
+ * it).
+ */
+static char *next_token(char **p, char delim)
 {
-	char *f[7] = { 0 }, *save = NULL, *t, *fstype, *super, *dash;
-	unsigned maj, min;
-	int i = 0;
+	char *t = *p, *e;
 
-	/* optional fields vary in number; " - " ends them */
-	dash = strstr(line, " - ");
-	if (!dash)
-		return -EINVAL;
-	/* most mounts are not cgroups: skip them before the tokenizing, the cost of every run */
-	if (strncmp(dash + 3, "cgroup", 6) || (dash[9] != ' ' && strncmp(dash + 9, "2 ", 2)))
-		return 0;
+	while (*t == delim)
+		t++;
+	if (!*t) {
+		*p = t;
+		return NULL;
+	}
+	e = strchrnul(t, delim);
+	*p = *e ? e + 1 : e;
+	*e = '\0';
+	return t;
+}
+
+/*
+ * Where " - " (the end of the optional fields) is in the line [s, e), or NULL. The first one:
+ * a mount point or root holds no blank (mountinfo escapes it).
+ */
+static const char *find_dash(const char *s, const char *e)
+{
+	for (const char *d = s; e - d >= 3 && (d = memchr(d, '-', (size_t)(e - d - 1))); d++)
+		if (d > s && d[-1] == ' ' && d[1] == ' ')
+			return d - 1;
+	return NULL;
+}
+
+/*
+ * One cgroup mountinfo line (a copy: it is cut up) -> hierarchy; 0 with h->version == 0 when
+ * it is not a cgroup mount after all.
+ */
+static int parse_line(char *line, char *dash, struct cg_hier *h)
+{
+	char *f[6], *rest = line, *fstype, *super;
+	unsigned maj, min;
+	size_t nopt = 1;
+
 	*dash = '\0';
-	for (t = strtok_r(line, " ", &save); t && i < 6; t = strtok_r(NULL, " ", &save))
-		f[i++] = t;
-	if (i < 6)
-		return -EINVAL;
-	save = NULL;
-	fstype = strtok_r(dash + 3, " ", &save);
-	(void)strtok_r(NULL, " ", &save); /* source */
-	super = strtok_r(NULL, " \n", &save);
+	for (int i = 0; i < 6; i++)
+		if (!(f[i] = next_token(&rest, ' ')))
+			return -EINVAL;
+	rest = dash + 3;
+	fstype = next_token(&rest, ' ');
+	(void)next_token(&rest, ' '); /* source */
+	super = next_token(&rest, ' ');
 	if (!fstype || !super)
 		return -EINVAL;
 	if (strcmp(fstype, "cgroup") && strcmp(fstype, "cgroup2"))
@@ -160,25 +207,25 @@ static int parse_line(char *line, struct cg_hier *h)
 	h->mountpoint = strdup(f[4]);
 	if (!h->root || !h->mountpoint)
 		return -ENOMEM;
-	if (!strcmp(fstype, "cgroup2")) {
-		h->version = 2;
-		h->controllers = calloc(1, sizeof(char *));
-		if (!h->controllers)
-			return -ENOMEM;
-	} else {
-		char *osave = NULL;
+	h->version = strcmp(fstype, "cgroup2") ? 1 : 2;
+	if (h->version == 1)
+		for (const char *c = super; *c; c++)
+			nopt += *c == ',';
+	/* v2: cgroup.controllers is read when asked (cg_hier_controllers) */
+	h->controllers = calloc(h->version == 1 ? nopt + 1 : 1, sizeof(char *));
+	if (!h->controllers)
+		return -ENOMEM;
+	if (h->version == 1) {
+		size_t n = 0;
 
-		h->version = 1;
-		h->controllers = calloc(1, sizeof(char *));
-		if (!h->controllers)
-			return -ENOMEM;
-		for (char *o = strtok_r(super, ",", &osave); o; o = strtok_r(NULL, ",", &osave)) {
+		rest = super;
+		for (char *o; (o = next_token(&rest, ','));) {
 			if (!strncmp(o, "name=", 5)) {
 				free(h->name);
 				h->name = strdup(o + 5);
 				if (!h->name)
 					return -ENOMEM;
-			} else if (!is_v1_option(o) && cg_strv_push(&h->controllers, o) < 0) {
+			} else if (!is_v1_option(o) && !(h->controllers[n++] = strdup(o))) {
 				return -ENOMEM;
 			}
 		}
@@ -208,20 +255,37 @@ static size_t root_depth(const char *root)
 
 int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
 {
-	_cleanup_free_ char *copy = strdup(mountinfo ? mountinfo : "");
 	struct cg_layout *l = calloc(1, sizeof(*l));
-	char *save = NULL;
+	const char *text = mountinfo ? mountinfo : "", *end = text + strlen(text), *next;
 	int r;
 
-	if (!copy || !l) {
-		free(l);
+	if (!l)
 		return -ENOMEM;
-	}
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	/*
+	 * Line by line in place: most mounts are not cgroups and are skipped before anything is
+	 * copied (the cost of every run of every tool); a cgroup line is copied to be cut up.
+	 */
+	for (const char *s = text; s < end; s = next) {
+		const char *e = memchr(s, '\n', (size_t)(end - s)), *dash;
+		_cleanup_free_ char *line = NULL;
 		struct cg_hier h = { .fd = -1 };
 		bool replaced = false;
 
-		r = parse_line(line, &h);
+		if (!e)
+			e = end;
+		next = e + 1;
+		dash = find_dash(s, e);
+		/* no " - ": not a mount line (as a cgroup line without one, skipped) */
+		if (!dash || e - dash < 9 || memcmp(dash + 3, "cgroup", 6) ||
+		    (!(e - dash > 9 && dash[9] == ' ') &&
+		     !(e - dash > 10 && dash[9] == '2' && dash[10] == ' ')))
+			continue;
+		line = strndup(s, (size_t)(e - s));
+		if (!line) {
+			r = -ENOMEM;
+			goto fail;
+		}
+		r = parse_line(line, line + (dash - s), &h);
 		if (r < 0 || h.version == 0) {
 			hier_clear(&h);
 			if (r < 0 && r != -EINVAL)
@@ -257,13 +321,17 @@ int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
 		}
 		if (replaced)
 			continue;
-		struct cg_hier *nh = realloc(l->hier, (l->n + 1) * sizeof(*nh));
-		if (!nh) {
-			hier_clear(&h);
-			r = -ENOMEM;
-			goto fail;
+		/* grown to powers of two: a host has ten or so */
+		if (!(l->n & (l->n - 1))) {
+			struct cg_hier *nh = realloc(l->hier, (l->n ? 2 * l->n : 1) * sizeof(*nh));
+
+			if (!nh) {
+				hier_clear(&h);
+				r = -ENOMEM;
+				goto fail;
+			}
+			l->hier = nh;
 		}
-		l->hier = nh;
 		l->hier[l->n++] = h;
 	}
 	for (size_t i = 0; i < l->n; i++)

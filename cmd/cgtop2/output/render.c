@@ -366,6 +366,14 @@ void put_name(struct out *o, const char *name, enum quoting q)
 		return;
 	}
 	while (*s) {
+		/*
+		 * Printable ASCII stays as it is in every format but for q_special's: the common
+		 * byte taken without the decoder's call (every row's name, every refresh).
+		 */
+		if (*s >= 0x20 && *s < 0x7f && !q_special(q, *s)) {
+			s++;
+			continue;
+		}
 		/* 0: no well-formed UTF-8 (JSON and OpenMetrics text must be UTF-8) */
 		size_t len = cg_utf8_decode(s, SIZE_MAX, NULL), n = 0;
 		/* C1 controls, U+0080 to U+009F, are 0xc2 0x80 to 0xc2 0x9f */
@@ -587,10 +595,15 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 	char *pack, *p, tmp[64];
 	struct out names = { .fd = -1 }, name = { .fd = -1 };
 	const char *np;
+	/* each escaped path's columns, measured once */
+	size_t *nw;
 
 	cap = rows * 16 + 64;
 	pack = malloc(cap);
-	if (!pack) {
+	nw = calloc(rows + 1, sizeof(*nw));
+	if (!pack || !nw) {
+		free(pack);
+		free(nw);
 		o->failed = true;
 		return;
 	}
@@ -612,6 +625,7 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 
 				if (!ng) {
 					free(pack);
+					free(nw);
 					free(names.s);
 					o->failed = true;
 					return;
@@ -625,14 +639,17 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 	}
 	if (names.failed) {
 		free(pack);
+		free(nw);
 		free(names.s);
 		o->failed = true;
 		return;
 	}
 	np = names.s;
-	for (size_t i = 0; i < rows; np += strlen(np) + 1, i++)
-		if (text_width(np) > w[C_PATH])
-			w[C_PATH] = text_width(np);
+	for (size_t i = 0; i < rows; np += strlen(np) + 1, i++) {
+		nw[i] = text_width(np);
+		if (nw[i] > w[C_PATH])
+			w[C_PATH] = nw[i];
+	}
 	if (path_width)
 		w[C_PATH] = path_width;
 	for (int c = 0; c < C_N; c++) {
@@ -654,13 +671,19 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 		const struct cg_stat_row *r = v->rows[i];
 		size_t len;
 
-		/* the next path is already escaped in place: a copy of it is cut */
-		name.len = 0;
-		out_put(&name, np, strlen(np));
-		if (name.s)
-			ellipsize(name.s, w[C_PATH]);
-		out_put(o, name.s ? name.s : "", name.s ? strlen(name.s) : 0);
-		len = name.s ? text_width(name.s) : 0;
+		if (nw[i] <= w[C_PATH]) {
+			/* it fits (ellipsize would leave it): written as it is */
+			out_put(o, np, strlen(np));
+			len = nw[i];
+		} else {
+			/* the next path is already escaped in place: a copy of it is cut */
+			name.len = 0;
+			out_put(&name, np, strlen(np));
+			if (name.s)
+				ellipsize(name.s, w[C_PATH]);
+			out_put(o, name.s ? name.s : "", name.s ? strlen(name.s) : 0);
+			len = name.s ? text_width(name.s) : 0;
+		}
 		out_pad(o, w[C_PATH] > len ? w[C_PATH] - len : 0);
 		for (int c = 1; c < C_N; c++) {
 			len = strlen(p);
@@ -694,5 +717,6 @@ void render_table(struct out *o, const struct cgtop2_args *a, const struct view 
 		o->failed = true;
 	free(name.s);
 	free(names.s);
+	free(nw);
 	free(pack);
 }

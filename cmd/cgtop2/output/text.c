@@ -26,6 +26,12 @@ static locale_t utf8_locale(void)
 	return loc;
 }
 
+/* A character of one byte: printable ASCII takes a column, any other byte none (-1). */
+static int lone_width(const unsigned char *s)
+{
+	return s[0] >= 0x20 && s[0] < 0x7f ? 1 : -1;
+}
+
 int text_char_width(const unsigned char *s, size_t len)
 {
 	locale_t loc = utf8_locale(), old;
@@ -33,7 +39,7 @@ int text_char_width(const unsigned char *s, size_t len)
 	int w;
 
 	if (len == 1)
-		return s[0] >= 0x20 && s[0] < 0x7f ? 1 : -1;
+		return lone_width(s);
 	if (!loc)
 		return -1;
 	old = uselocale(loc);
@@ -52,6 +58,16 @@ static size_t step(const char *s, size_t left)
 	return n;
 }
 
+/*
+ * A byte not followed by a continuation byte is a character of its own (step's rule), measured
+ * here without text_char_width's call: every row's name is measured at every refresh
+ * (bench/RESULTS-scale.md).
+ */
+static bool lone_byte(const char *s, size_t left)
+{
+	return left == 1 || ((unsigned char)s[1] & 0xc0) != 0x80;
+}
+
 size_t text_cols(const char *s, size_t len)
 {
 	size_t cols = 0;
@@ -59,6 +75,11 @@ size_t text_cols(const char *s, size_t len)
 	for (size_t i = 0, n; i < len; i += n) {
 		int w;
 
+		if (lone_byte(s + i, len - i)) {
+			n = 1;
+			cols += lone_width((const unsigned char *)s + i) > 0;
+			continue;
+		}
 		n = step(s + i, len - i);
 		w = text_char_width((const unsigned char *)s + i, n);
 		cols += w > 0 ? (size_t)w : 0;
