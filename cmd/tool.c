@@ -117,19 +117,23 @@ static const struct argp_option *whole_abbreviated(const struct argp *argp, cons
 	return *exact ? NULL : hit;
 }
 
-/* An abbreviation of a TOOL_OPTION_WHOLE option: a usage error that names the option. */
-static void check_whole(const struct argp *argp, const char *word, size_t n)
+/*
+ * An abbreviation of a TOOL_OPTION_WHOLE option: a usage error that names the option, said in
+ * argp's two lines; false then (the caller's exit status is argp's).
+ */
+static bool check_whole(const struct argp *argp, const char *word, size_t n)
 {
 	bool exact = false;
 	const struct argp_option *o = n ? whole_abbreviated(argp, word + 2, n, &exact) : NULL;
 
-	if (!o)
-		return;
-	fprintf(stderr,
-		"%s: option '%s' abbreviates '--%s': write it whole (an option that serves, acts or writes is not taken abbreviated)\nTry `%s --help' or `%s --usage' for more information.\n",
-		program_invocation_short_name, TOOL_SHOWN_N(word, n + 2), o->name,
-		program_invocation_short_name, program_invocation_short_name);
-	exit(argp_err_exit_status);
+	if (o) {
+		fprintf(stderr,
+			"%s: option '%s' abbreviates '--%s': write it whole (an option that serves, acts or writes is not taken abbreviated)\nTry `%s --help' or `%s --usage' for more information.\n",
+			program_invocation_short_name, TOOL_SHOWN_N(word, n + 2), o->name,
+			program_invocation_short_name, program_invocation_short_name);
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -155,7 +159,8 @@ static bool check_option_names(const struct argp *argp, int argc, char **argv, b
 		if (o[1] == '-') {
 			size_t n = strcspn(o + 2, "=");
 
-			check_whole(argp, o, n);
+			if (!check_whole(argp, o, n))
+				return false;
 			k = option_find(argp, o + 2, n, 0);
 			if (k && k->arg && !o[2 + n] && !(k->flags & OPTION_ARG_OPTIONAL))
 				i++;

@@ -356,7 +356,7 @@ test_numbers_only_through_parse() {
 # as FILE|TEXT OF THE LINE|REASON (issue 42).
 stderr_allowed='cmd/tool.c|fprintf(stderr, "%s: %s\n", program_invocation_short_name, cg_quote|tool_say itself
 cmd/tool.c|		fprintf(stderr, "%s: %s\n", program_invocation_short_name,|tool_report itself
-cmd/tool.c|		fprintf(stderr,|an unknown option, in argp'"'"'s two lines (the error and "Try --help")
+cmd/tool.c|		fprintf(stderr,|an unknown or abbreviated option, in argp'"'"'s two lines (the error and "Try --help")
 cmd/cgexec2/main.c|fprintf(stderr, "cgexec2: stats: %s\n",|-s: the report asked for, not a failure
 cmd/cgexec2/main.c|		fprintf(stderr,|-v: a step said, not a failure
 cmd/cgtop2/main.c|fprintf(stderr, "%s: %s layout; %s\n"|-v: what is read, not a failure

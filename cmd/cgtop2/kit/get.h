@@ -3,7 +3,7 @@
 #ifndef CGTOP2_GET_H
 #define CGTOP2_GET_H
 
-#include "kit_args.h"
+#include "pipeline/kit_args.h"
 #include "kernel/mount.h"
 
 /* cgget's exit status of a failure (libcgroup's ECGOTHER, 50016, as an exit code) */

@@ -10,7 +10,7 @@
 #include <argp.h>
 #include <stdbool.h>
 
-#include "kit_args.h"
+#include "pipeline/kit_args.h"
 
 /* The options, parsed into the struct kit_args that main.c gives as the child's input. */
 extern const struct argp kit_argp;

@@ -3,7 +3,7 @@
 #ifndef CGTOP2_LIST_H
 #define CGTOP2_LIST_H
 
-#include "kit_args.h"
+#include "pipeline/kit_args.h"
 #include "kernel/mount.h"
 
 /* CONTROLLERS:PATH a line, each hierarchy's cgroups below each CGROUP (every one: the root) */

@@ -3,7 +3,7 @@
 #ifndef CGTOP2_SNAPSHOT_H
 #define CGTOP2_SNAPSHOT_H
 
-#include "kit_args.h"
+#include "pipeline/kit_args.h"
 #include "kernel/mount.h"
 
 int snapshot_run(const struct kit_args *k, const struct cg_layout *l);

@@ -20,4 +20,18 @@ ssize_t pattern_backref(const char *re);
  */
 int pattern_check(const char *re, char *err, size_t errlen);
 
+#include <stdbool.h>
+
+#include "pipeline/args.h"
+
+/*
+ * Add an --cgroup-include (exclude: --cgroup-exclude) regex, anchored at both ends: 0, or
+ * -EINVAL with pattern_check's or regcomp's message in err, -ENOMEM.
+ */
+int path_filter_add(struct path_filter *pf, bool exclude, const char *regex, char *err,
+		    size_t errlen);
+/* A path is kept when it matches an include (or none is given) and no exclude. */
+bool path_filter_keeps(const struct path_filter *pf, const char *path);
+void path_filter_free(struct path_filter *pf);
+
 #endif

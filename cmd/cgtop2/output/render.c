@@ -427,64 +427,6 @@ char *escaped(const char *name, enum quoting q)
 
 /* ---- the table (batch and interactive) -------------------------------------------------- */
 
-/* ---- --cgroup-include, --cgroup-exclude ------------------------------------------------- */
-
-int path_filter_add(struct path_filter *pf, bool exclude, const char *regex, char *err,
-		    size_t errlen)
-{
-	_cleanup_free_ char *anchored = NULL;
-	regex_t *re;
-	bool *ex;
-	int r;
-
-	r = pattern_check(regex, err, errlen);
-	if (r < 0)
-		return r;
-	/* a group, so that an alternation is anchored as a whole: ^(a|b)$ */
-	if (asprintf(&anchored, "^(%s)$", regex) < 0)
-		return -ENOMEM;
-	re = realloc(pf->re, (pf->n + 1) * sizeof(*re));
-	if (!re)
-		return -ENOMEM;
-	pf->re = re;
-	ex = realloc(pf->exclude, (pf->n + 1) * sizeof(*ex));
-	if (!ex)
-		return -ENOMEM;
-	pf->exclude = ex;
-	r = regcomp(&pf->re[pf->n], anchored, REG_EXTENDED | REG_NOSUB);
-	if (r) {
-		regerror(r, &pf->re[pf->n], err, errlen);
-		regfree(&pf->re[pf->n]);
-		return r == REG_ESPACE ? -ENOMEM : -EINVAL;
-	}
-	pf->exclude[pf->n++] = exclude;
-	pf->any_include |= !exclude;
-	return 0;
-}
-
-bool path_filter_keeps(const struct path_filter *pf, const char *path)
-{
-	bool included = !pf->any_include;
-
-	for (size_t i = 0; i < pf->n; i++) {
-		if ((pf->exclude[i] || !included) && !regexec(&pf->re[i], path, 0, NULL, 0)) {
-			if (pf->exclude[i])
-				return false;
-			included = true;
-		}
-	}
-	return included;
-}
-
-void path_filter_free(struct path_filter *pf)
-{
-	for (size_t i = 0; i < pf->n; i++)
-		regfree(&pf->re[i]);
-	free(pf->re);
-	free(pf->exclude);
-	*pf = (struct path_filter){ 0 };
-}
-
 static const struct path_filter *view_paths;
 
 void view_set_path_filter(const struct path_filter *pf)

@@ -41,15 +41,6 @@ struct view {
 	size_t *by_path; /* the input rows' indices by path */
 };
 
-/*
- * Add an --cgroup-include (exclude: --cgroup-exclude) regex, anchored at both ends: 0, or
- * -EINVAL with pattern_check's or regcomp's message in err, -ENOMEM.
- */
-int path_filter_add(struct path_filter *pf, bool exclude, const char *regex, char *err,
-		    size_t errlen);
-/* A path is kept when it matches an include (or none is given) and no exclude. */
-bool path_filter_keeps(const struct path_filter *pf, const char *path);
-void path_filter_free(struct path_filter *pf);
 /* The filter every make_view applies from now on (NULL: none); it must outlive the views. */
 void view_set_path_filter(const struct path_filter *pf);
 /*

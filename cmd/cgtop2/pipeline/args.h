@@ -11,7 +11,7 @@
 #include "base/clock.h"
 #include "sampler/stats.h"
 #include "watch/watch.h"
-#include "kit/kit_args.h"
+#include "kit_args.h"
 
 enum order { ORDER_PATH, ORDER_TASKS, ORDER_CPU, ORDER_MEMORY, ORDER_IO, ORDER_PRESSURE };
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_OPENMETRICS, FMT_PROMETHEUS };
