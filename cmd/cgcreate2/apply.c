@@ -187,9 +187,8 @@ static int apply_group(const char *file, const struct cg_conf *c, const struct c
 			r = cg_setup_apply(l, &ts, &o, &j, &d);
 	}
 	if (r < 0 && (d.what[0] || d.why[0]))
-		fprintf(stderr, "%s: %s:%u: group %s: %s\n", program_invocation_short_name,
-			TOOL_SHOWN(file), g->line, TOOL_SHOWN(g->name),
-			cg_diag_format(&d, msg, sizeof(msg)));
+		tool_say("%s:%u: group %s: %s", file, g->line, g->name,
+			 cg_diag_format(&d, msg, sizeof(msg)));
 	cg_journal_clear(&j);
 	cg_targets_clear(&ts);
 	cg_assignments_clear(&set);

@@ -218,10 +218,16 @@ static int run_main(struct cgtop2_args *a)
 	return run(a);
 }
 
-/* --collectors=help, --events=help: the names, a line each (shell completion reads them) */
+/* --collectors=, --events=, --fields=help: the names, a line each (shell completion reads them) */
 static int list_names(enum list_what w)
 {
-	if (w == LIST_COLLECTORS) {
+	if (w == LIST_FIELDS) {
+		struct out o = { .fd = STDOUT_FILENO };
+
+		fields_list(&o);
+		(void)out_flush(&o, STDOUT_FILENO);
+		free(o.s);
+	} else if (w == LIST_COLLECTORS) {
 		puts("all\nnone");
 		for (unsigned c = 0; c < CG_COLL_N; c++)
 			puts(cg_collector_names[c]);

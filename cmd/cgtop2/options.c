@@ -369,12 +369,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		char *save = NULL;
 
 		if (!strcmp(arg, "help")) {
-			struct out o = { .fd = STDOUT_FILENO };
-
-			fields_list(&o);
-			(void)out_flush(&o, STDOUT_FILENO);
-			free(o.s);
-			exit(TOOL_EXIT_OK);
+			a->list = LIST_FIELDS;
+			break;
 		}
 		if (!copy)
 			return ENOMEM;

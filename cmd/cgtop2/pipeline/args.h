@@ -29,7 +29,7 @@ struct path_filter {
 /* --compat: whose metric names and labels the expositions use */
 enum compat { COMPAT_NONE, COMPAT_CADVISOR };
 /* What --collectors=help or --events=help asks to be listed instead of a run */
-enum list_what { LIST_NONE, LIST_COLLECTORS, LIST_EVENTS };
+enum list_what { LIST_NONE, LIST_COLLECTORS, LIST_EVENTS, LIST_FIELDS };
 
 struct trig_counter;
 
@@ -69,7 +69,7 @@ struct cgtop2_args {
 	enum compat compat; /* --compat */
 	struct path_filter paths; /* --cgroup-include, --cgroup-exclude */
 	bool collectors_set; /* else: the default set in machine formats, none in the table */
-	enum list_what list; /* --collectors=help, --events=help: print the names and end */
+	enum list_what list; /* --collectors=, --events=, --fields=help: print the names and end */
 	/* --events (events.c) */
 	bool events;
 	unsigned event_kinds; /* 0: all */
