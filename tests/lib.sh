@@ -53,10 +53,9 @@ cgk_v2_has() {
 }
 
 # Every cgroup mountpoint (v1 and v2), one a line.
-cgk_all_mnts() {
-	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break
-	       if ($(i + 1) == "cgroup" || $(i + 1) == "cgroup2") print $5 }' /proc/self/mountinfo
-}
+# cgk_all_mnts and cgk_sandbox_remove, which tests/run uses too
+. "$(dirname "${BASH_SOURCE[0]}")/sandbox.sh"
+
 
 # Make (once) and print the sandbox in the hierarchy serving $1. Usually called in $(...),
 # a subshell, so the cleanup finds sandboxes by name instead of remembering them.
@@ -73,36 +72,6 @@ cgk_sandbox() {
 		fi
 	fi
 	echo "$m/$SANDBOX_NAME"
-}
-
-# Kill by PID whatever our tests left in a sandbox, then remove it bottom-up.
-cgk_sandbox_remove() {
-	local dir=$1 i pid any
-	[ -d "$dir" ] || return 0
-	# thaw first: a frozen cgroup keeps its killed tasks alive
-	find "$dir" -name cgroup.freeze -exec sh -c 'echo 0 > "$1"' _ {} \; 2>/dev/null
-	find "$dir" -name freezer.state -exec sh -c 'echo THAWED > "$1"' _ {} \; 2>/dev/null
-	for i in $(seq 1 50); do
-		any=0
-		while read -r pid; do
-			[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null && any=1
-		done < <(find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null)
-		[ $any -eq 0 ] && break
-		sleep 0.05
-	done
-	for i in $(seq 1 100); do
-		# -execdir: a tree deeper than PATH_MAX (tests/hostile) is removed name by name; the
-		# guests' busybox find has only -exec
-		if [ -z "${_cgk_execdir:-}" ]; then
-			_cgk_execdir=-exec
-			find / -maxdepth 0 -execdir true \; 2>/dev/null && _cgk_execdir=-execdir
-		fi
-		find "$dir" -depth -type d "$_cgk_execdir" rmdir {} \; 2>/dev/null
-		[ -d "$dir" ] || return 0
-		sleep 0.05
-	done
-	echo "lib.sh: could not remove sandbox $dir" >&2
-	return 1
 }
 
 cgk_cleanup() {
