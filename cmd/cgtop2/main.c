@@ -15,14 +15,10 @@
 #include <unistd.h>
 
 #include "base/cleanup.h"
-#include "base/clock.h"
 #include "base/error.h"
-#include "kernel/file.h"
 #include "names/machine.h"
 #include "names/runtime.h"
 #include "kernel/mount.h"
-#include "base/parse.h"
-#include "kernel/spec.h"
 #include "sampler/stats.h"
 #include "tool.h"
 
@@ -33,7 +29,6 @@
 #include "output/recorder.h"
 #include "output/render.h"
 #include "output/report.h"
-#include "serve/negotiate.h"
 #include "serve/serve.h"
 #include "pipeline/source.h"
 #include "events/triggers.h"
