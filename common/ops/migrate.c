@@ -176,6 +176,12 @@ static int landed(const struct cg_targets *t, bool thread, struct cg_move *m)
 	size_t bad = 0;
 	int r = pid > 0 ? misplaced(t, pid, tid, &bad, &actual) : -ESRCH;
 
+	/* a v1 hierarchy shows an exiting task in "/" (proc_cgroup_show): gone, not misplaced,
+	 * and the next task answers for the call */
+	if (r == 1 && cg_task_exiting(pid, tid)) {
+		m->state = CG_MOVE_GONE;
+		return -ESRCH;
+	}
 	if (r == 1) {
 		fail(m, CG_STEP_CHECK, -EXDEV, bad);
 		free(m->seen);
