@@ -6,12 +6,12 @@
 . "$(dirname "$0")/lib.sh"
 
 # The subject a file of common/ belongs to (stats_*.c and stats_*.h are stats, kparse_proc.c is
-# kparse, walk.c, cgroup_set.c and cgroup_impl.h are cgroup, record_read.c and record_impl.h are record,
+# kparse, walk.c and cgroup_set.c are cgroup, record_read.c and record_impl.h are record,
 # watch_*.c and watch_*.h are watch)
 subject() {
 	case $1 in
 	stats_*) echo stats ;;
-	walk | cgroup_set | cgroup_impl) echo cgroup ;;
+	walk | cgroup_set) echo cgroup ;;
 	kparse_*) echo kparse ;;
 	record_read | record_impl) echo record ;;
 	watch_core | watch_files | watch_psi | watch_impl | watch_types) echo watch ;;

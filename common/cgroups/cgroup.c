@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup_impl.h"
 #include "base/cleanup.h"
 #include "vocab/cpu.h"
 #include "vocab/vocab.h"

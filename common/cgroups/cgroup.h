@@ -33,6 +33,13 @@ struct cg_journal {
 /* Undo everything recorded, newest first; best effort, returns the first error or 0. */
 int cg_journal_rollback(struct cg_journal *j);
 void cg_journal_clear(struct cg_journal *j);
+/* arg: the controller (CG_UNDO_DISABLE) or the file (CG_UNDO_WRITE); value: its old content */
+int cg_journal_add(struct cg_journal *j, enum cg_undo_kind kind, const struct cg_hier *h,
+		   const char *path, const char *arg, const char *value);
+/* Whether the journal made path's cgroup (a rollback removes it: its values need no undo) */
+bool cg_journal_made(const struct cg_journal *j, const struct cg_hier *h, const char *path);
+/* cgroup.procs, cgroup.threads or tasks: owned by the delegatee, never a setting */
+bool cg_is_membership_file(const char *file);
 
 /* rmdir of one cgroup beneath its parent (verified cgroupfs); the root is -EBUSY. */
 int cg_rmdir(const struct cg_hier *h, const char *path);

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup_impl.h"
 #include "base/cleanup.h"
 #include "vocab/cpu.h"
 #include "kernel/file.h"
