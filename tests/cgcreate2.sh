@@ -1008,6 +1008,52 @@ test_apply_cgconfig_sample() {
 		"$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)"
 }
 
+# issue 44: Example 5 of libcgroup's cgconfig.conf(5) (doc/man/cgconfig.conf.5 in
+# github.com/libcgroup/libcgroup), its groups moved into the sandbox: a group in cpuacct
+# alone, two in cpu with quoted values, the mount block noted and skipped; applied twice, the
+# second changing nothing. Old code: no --apply, exit 64.
+test_apply_man_page_example() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_v1 cpuacct || return 0
+	local cpu acct conf=$_cgk_tmp/example5.conf before
+	cpu=$(cgk_sandbox cpu) && acct=$(cgk_sandbox cpuacct) || { fail "sandbox"; return; }
+	cat >"$conf" <<-EOF
+		mount {
+			cpu = /mnt/cgroups/cpu;
+			cpuacct = /mnt/cgroups/cpuacct;
+		}
+
+		group $S/daemons {
+			cpuacct{
+			}
+		}
+
+		group $S/daemons/www {
+			cpu {
+				cpu.shares = "1000";
+			}
+		}
+
+		group $S/daemons/ftp {
+			cpu {
+				cpu.shares = "500";
+			}
+		}
+	EOF
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the mount block noted" "cgcreate2: $conf:1: the mount block is ignored: cgkit takes the hierarchies mounted (cgcreate2 --mount mounts them at /sys/fs/cgroup)" "$err"
+	assertTrue "daemons in cpuacct" "[ -d '$acct/daemons' ]"
+	assertEquals "www's shares" 1000 "$(cat "$cpu/daemons/www/cpu.shares")"
+	assertEquals "ftp's shares" 500 "$(cat "$cpu/daemons/ftp/cpu.shares")"
+	before=$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "again: exit ($err)" 0 "$rc"
+	assertEquals "again: the same tree and values" "$before" \
+		"$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)"
+}
+
 # A malformed file or a refused group: FILE:LINE, exit 1, and nothing of a refused group left.
 test_apply_errors_name_file_and_line() {
 	cgk_need_root || return 0

@@ -1407,6 +1407,57 @@ test_get_translated() {
 cpu.max: max 100000 (translated from cpu.cfs_quota_us: -1, cpu.cfs_period_us: 100000)" "$out"
 }
 
+# issue 44: --get=memory.max on every layout: v1's memory.limit_in_bytes translated (the
+# kernel's own value beside it), v2's file read as cgget reads it. Only a cgroup made and
+# limited here, no process moved into it (none ever goes into v1 memory). Old code: no --get.
+test_get_memory_max_every_layout() {
+	cgk_need_root || return 0
+	local m want
+	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
+		m=$(cgk_sandbox memory) && mkdir "$m/a" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/a/memory.limit_in_bytes" || { fail "set"; return; }
+		want="memory.max: 268435456 (translated from memory.limit_in_bytes: 268435456)"
+	elif cgk_v2_has memory; then
+		m=$(cgk_sandbox unified) && echo +memory >"$m/cgroup.subtree_control" &&
+			mkdir "$m/a" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/a/memory.max" || { fail "set"; return; }
+		want="memory.max: 268435456"
+		if command -v cgget >/dev/null; then
+			assertEquals "cgget's bytes" "$(cgget -r memory.max "/$S/a"; echo .)" \
+				"$("$T" --get=memory.max "/$S/a"; echo .)"
+		fi
+	else
+		cgk_skip "no memory controller on this machine ($(cgk_layout))"
+		return 0
+	fi
+	cgk_capture "$T" --get=memory.max "/$S/a"
+	assertEquals "a bare PATH: exit ($err)" 0 "$rc"
+	assertEquals "a bare PATH" "/$S/a:
+$want" "$out"
+	cgk_capture "$T" --get=memory.max --bare --values -g "memory:/$S/a"
+	assertEquals "-g memory: exit ($err)" 0 "$rc"
+	assertEquals "-g memory, the value alone" "${want#memory.max: }" "$out"
+}
+
+# issue 44: the v2 listing on a unified hierarchy with controllers: one line a cgroup, the
+# hierarchy named by the controllers it offers (cgroup.controllers), as lscgroup prints it.
+# Old code: no --list-cgroups.
+test_list_cgroups_v2() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	local u ctrls
+	u=$(cgk_sandbox unified) && mkdir -p "$u/a/b" || { fail "mkdir"; return; }
+	ctrls=$(tr ' ' , <"$(cgk_mnt unified)/cgroup.controllers")
+	cgk_capture "$T" --list-cgroups -g "memory:/$S"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "the v2 lines" "$ctrls:/$S/
+$ctrls:/$S/a
+$ctrls:/$S/a/b" "$(sort <<<"$out")"
+	if command -v lscgroup >/dev/null; then
+		assertEquals "lscgroup's set" "$(lscgroup "memory:/$S" | sort)" "$(sort <<<"$out")"
+	fi
+}
+
 # lscgroup's lines, as a set: the cgroup given with a trailing '/', its subtree below it.
 # Old code: no --list-cgroups; --list was read as --listen and served.
 test_list_cgroups_as_lscgroup() {

@@ -706,8 +706,11 @@ static int run(struct cgcreate2_args *a)
 	struct cg_targets ts = { 0 };
 	int r;
 
-	if (a->apply)
-		return apply_run(a->apply, a->dry_run);
+	if (a->apply) {
+		const struct apply_opts o = { a->dry_run, a->force, a->verbose, owner_hint };
+
+		return apply_run(a->apply, &o);
+	}
 	if (a->mount) {
 		r = cg_mount_setup(a->mount_mode, a->verbose ? say_mount : NULL);
 		if (r < 0 && r != -EEXIST) {
