@@ -1414,27 +1414,27 @@ test_get_memory_max_every_layout() {
 	cgk_need_root || return 0
 	local m want
 	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
-		m=$(cgk_sandbox memory) && mkdir "$m/a" || { fail "mkdir"; return; }
-		echo 268435456 >"$m/a/memory.limit_in_bytes" || { fail "set"; return; }
+		m=$(cgk_sandbox memory) && mkdir "$m/mem" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/mem/memory.limit_in_bytes" || { fail "set"; return; }
 		want="memory.max: 268435456 (translated from memory.limit_in_bytes: 268435456)"
 	elif cgk_v2_has memory; then
 		m=$(cgk_sandbox unified) && echo +memory >"$m/cgroup.subtree_control" &&
-			mkdir "$m/a" || { fail "mkdir"; return; }
-		echo 268435456 >"$m/a/memory.max" || { fail "set"; return; }
+			mkdir "$m/mem" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/mem/memory.max" || { fail "set"; return; }
 		want="memory.max: 268435456"
 		if command -v cgget >/dev/null; then
-			assertEquals "cgget's bytes" "$(cgget -r memory.max "/$S/a"; echo .)" \
-				"$("$T" --get=memory.max "/$S/a"; echo .)"
+			assertEquals "cgget's bytes" "$(cgget -r memory.max "/$S/mem"; echo .)" \
+				"$("$T" --get=memory.max "/$S/mem"; echo .)"
 		fi
 	else
 		cgk_skip "no memory controller on this machine ($(cgk_layout))"
 		return 0
 	fi
-	cgk_capture "$T" --get=memory.max "/$S/a"
+	cgk_capture "$T" --get=memory.max "/$S/mem"
 	assertEquals "a bare PATH: exit ($err)" 0 "$rc"
-	assertEquals "a bare PATH" "/$S/a:
+	assertEquals "a bare PATH" "/$S/mem:
 $want" "$out"
-	cgk_capture "$T" --get=memory.max --bare --values -g "memory:/$S/a"
+	cgk_capture "$T" --get=memory.max --bare --values -g "memory:/$S/mem"
 	assertEquals "-g memory: exit ($err)" 0 "$rc"
 	assertEquals "-g memory, the value alone" "${want#memory.max: }" "$out"
 }
