@@ -938,11 +938,11 @@ test_relative_values() {
 	fi
 }
 
-# The tree below the current directory: each file's name, mode and owners, and the shares of
-# daemons/*. Not find -printf: the guests' find is busybox's, which has no -printf (the
+# The tree daemons/ below the current directory (the tests' own names, no blank in them):
+# each file's name, mode and owners, and the shares of daemons/*. Not find -printf: the guests' find is busybox's, which has no -printf (the
 # comparison was of two empty listings there).
 tree_state() {
-	find . | LC_ALL=C sort | xargs stat -c '%n %a %u %g'
+	find daemons | LC_ALL=C sort | xargs stat -c '%n %a %u %g'
 	cat daemons/*/cpu.shares
 }
 
@@ -1032,18 +1032,18 @@ test_apply_man_page_example() {
 			cpuacct = /mnt/cgroups/cpuacct;
 		}
 
-		group $S/daemons {
+		group $S/ex5/daemons {
 			cpuacct{
 			}
 		}
 
-		group $S/daemons/www {
+		group $S/ex5/daemons/www {
 			cpu {
 				cpu.shares = "1000";
 			}
 		}
 
-		group $S/daemons/ftp {
+		group $S/ex5/daemons/ftp {
 			cpu {
 				cpu.shares = "500";
 			}
@@ -1052,14 +1052,14 @@ test_apply_man_page_example() {
 	cgk_capture "$CG" --apply "$conf"
 	assertEquals "apply: exit ($err)" 0 "$rc"
 	assertEquals "the mount block noted" "cgcreate2: $conf:1: the mount block is ignored: cgkit takes the hierarchies mounted (cgcreate2 --mount mounts them at /sys/fs/cgroup)" "$err"
-	assertTrue "daemons in cpuacct" "[ -d '$acct/daemons' ]"
-	assertEquals "www's shares" 1000 "$(cat "$cpu/daemons/www/cpu.shares")"
-	assertEquals "ftp's shares" 500 "$(cat "$cpu/daemons/ftp/cpu.shares")"
-	before=$(cd "$cpu" && tree_state)
+	assertTrue "daemons in cpuacct" "[ -d '$acct/ex5/daemons' ]"
+	assertEquals "www's shares" 1000 "$(cat "$cpu/ex5/daemons/www/cpu.shares")"
+	assertEquals "ftp's shares" 500 "$(cat "$cpu/ex5/daemons/ftp/cpu.shares")"
+	before=$(cd "$cpu/ex5" && tree_state)
 	cgk_capture "$CG" --apply "$conf"
 	assertEquals "again: exit ($err)" 0 "$rc"
 	assertEquals "again: the same tree and values" "$before" \
-		"$(cd "$cpu" && tree_state)"
+		"$(cd "$cpu/ex5" && tree_state)"
 }
 
 # A malformed file or a refused group: FILE:LINE, exit 1, and nothing of a refused group left.

@@ -116,7 +116,7 @@ static const struct argp_option options[] = {
 	  "Work inside a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
 	{ "apply", OPT_APPLY, "FILE", TOOL_OPTION_WHOLE,
-	  "Make, set and own the groups of a cgconfig.conf FILE (libcgroup's cgconfigparser), as -p would: a second run changes nothing",
+	  "Make, set and own the groups of a cgconfig.conf FILE (libcgroup's cgconfigparser), as -p would: a second run changes nothing (man cgkit.conf)",
 	  7 },
 	{ "dry-run", 'n', 0, 0, "With --apply: print the plan, change nothing", 7 },
 	{ "verbose", 'v', 0, 0,
