@@ -1446,15 +1446,15 @@ test_list_cgroups_v2() {
 	cgk_need_root || return 0
 	cgk_need_v2 memory || return 0
 	local u ctrls
-	u=$(cgk_sandbox unified) && mkdir -p "$u/a/b" || { fail "mkdir"; return; }
+	u=$(cgk_sandbox unified) && mkdir -p "$u/ls/a/b" || { fail "mkdir"; return; }
 	ctrls=$(tr ' ' , <"$(cgk_mnt unified)/cgroup.controllers")
-	cgk_capture "$T" --list-cgroups -g "memory:/$S"
+	cgk_capture "$T" --list-cgroups -g "memory:/$S/ls"
 	assertEquals "exit ($err)" 0 "$rc"
-	assertEquals "the v2 lines" "$ctrls:/$S/
-$ctrls:/$S/a
-$ctrls:/$S/a/b" "$(sort <<<"$out")"
+	assertEquals "the v2 lines" "$ctrls:/$S/ls/
+$ctrls:/$S/ls/a
+$ctrls:/$S/ls/a/b" "$(sort <<<"$out")"
 	if command -v lscgroup >/dev/null; then
-		assertEquals "lscgroup's set" "$(lscgroup "memory:/$S" | sort)" "$(sort <<<"$out")"
+		assertEquals "lscgroup's set" "$(lscgroup "memory:/$S/ls" | sort)" "$(sort <<<"$out")"
 	fi
 }
 
@@ -1468,17 +1468,17 @@ test_list_cgroups_no_controllerless_v2() {
 	u=$(cgk_mnt unified)
 	[ -z "$(cat "$u/cgroup.controllers")" ] ||
 		{ cgk_skip "the cgroup2 root offers controllers ($(cgk_layout))"; return 0; }
-	u=$(cgk_sandbox unified) && mkdir "$u/e" || { fail "mkdir"; return; }
+	u=$(cgk_sandbox unified) && mkdir -p "$u/nc/e" || { fail "mkdir"; return; }
 	cgk_capture "$T" --list-cgroups
 	assertEquals "exit ($err)" 0 "$rc"
-	assertNotContains "not in the listing" "$out" ":/$S/e"
+	assertNotContains "not in the listing" "$out" ":/$S/nc/e"
 	if command -v lscgroup >/dev/null; then
-		assertEquals "nor in lscgroup's" "" "$(lscgroup | grep -F ":/$S/e")"
+		assertEquals "nor in lscgroup's" "" "$(lscgroup | grep -F ":/$S/nc/e")"
 	fi
-	cgk_capture "$T" --list-cgroups -g ":/$S"
+	cgk_capture "$T" --list-cgroups -g ":/$S/nc"
 	assertEquals "named: exit ($err)" 0 "$rc"
-	assertEquals "named: listed" ":/$S/
-:/$S/e" "$(sort <<<"$out")"
+	assertEquals "named: listed" ":/$S/nc/
+:/$S/nc/e" "$(sort <<<"$out")"
 }
 
 # lscgroup's lines, as a set: the cgroup given with a trailing '/', its subtree below it.
