@@ -21,11 +21,12 @@ typedef const char *(*tool_owner_hint_fn)(const struct cg_target *t, const struc
  * For each target: with verbose, "cgroup /x (hier): owner: ..." on stdout for a cgroup
  * inside a systemd unit (nothing where no systemd runs or outside its units: there nothing
  * changes, -v's output included). A cgroup inside a unit that is not
- * delegated is refused with one line, why and hint's command, unless force. Returns 0, or
- * TOOL_EXIT_USAGE after that line: a request refused before anything was touched.
+ * delegated is refused with one line, why and hint's command, unless force; the line begins
+ * with where when given (cgcreate2 --apply's FILE:LINE). Returns 0, or TOOL_EXIT_USAGE after
+ * that line: a request refused before anything was touched.
  */
-static inline int tool_owner_check(const struct cg_targets *ts, bool force, bool verbose,
-				   tool_owner_hint_fn hint, void *ctx)
+static inline int tool_owner_check_at(const struct cg_targets *ts, bool force, bool verbose,
+				      tool_owner_hint_fn hint, void *ctx, const char *where)
 {
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct cg_target *t = &ts->t[i];
@@ -53,10 +54,22 @@ static inline int tool_owner_check(const struct cg_targets *ts, bool force, bool
 		snprintf(d.why + len, sizeof(d.why) - len, "; %s, or pass --force",
 			 hint(t, &o, ctx, how, sizeof(how)));
 		fflush(stdout);
-		tool_report(&d, -EPERM);
+		if (where) {
+			char line[2048];
+
+			tool_say("%s: %s", where, cg_diag_format(&d, line, sizeof(line)));
+		} else {
+			tool_report(&d, -EPERM);
+		}
 		return TOOL_EXIT_USAGE;
 	}
 	return 0;
+}
+
+static inline int tool_owner_check(const struct cg_targets *ts, bool force, bool verbose,
+				   tool_owner_hint_fn hint, void *ctx)
+{
+	return tool_owner_check_at(ts, force, verbose, hint, ctx, NULL);
 }
 
 /* the manager's flag for systemctl and systemd-run: " --user" for a user's manager */

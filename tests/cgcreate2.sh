@@ -938,6 +938,14 @@ test_relative_values() {
 	fi
 }
 
+# The tree daemons/ below the current directory (the tests' own names, no blank in them):
+# each file's name, mode and owners, and the shares of daemons/*. Not find -printf: the guests' find is busybox's, which has no -printf (the
+# comparison was of two empty listings there).
+tree_state() {
+	find daemons | LC_ALL=C sort | xargs stat -c '%n %a %u %g'
+	cat daemons/*/cpu.shares
+}
+
 # issue 44: cgcreate2 --apply reads libcgroup's cgconfig.conf. The file is the structure of
 # libcgroup's samples/config/cgconfig.conf (two groups, owners, cpu.shares, a mount block),
 # its paths moved into the sandbox and its groups webmaster and ftpmaster made root (this
@@ -1001,11 +1009,57 @@ test_apply_cgconfig_sample() {
 	assertEquals "www's tasks mode" 660 "$(stat -c %a "$cpu/daemons/www/tasks")"
 	assertEquals "www's directory mode" 755 "$(stat -c %a "$cpu/daemons/www")"
 	# a second run changes nothing and succeeds
-	before=$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)
+	before=$(cd "$cpu" && tree_state)
 	cgk_capture "$CG" --apply "$conf"
 	assertEquals "again: exit ($err)" 0 "$rc"
 	assertEquals "again: the same tree, modes, owners and values" "$before" \
-		"$(cd "$cpu" && find . -printf '%p %m %U %G\n' | sort; cat daemons/*/cpu.shares)"
+		"$(cd "$cpu" && tree_state)"
+}
+
+# issue 44: Example 5 of libcgroup's cgconfig.conf(5) (doc/man/cgconfig.conf.5 in
+# github.com/libcgroup/libcgroup), its groups moved into the sandbox: a group in cpuacct
+# alone, two in cpu with quoted values, the mount block noted and skipped; applied twice, the
+# second changing nothing. Old code: no --apply, exit 64.
+test_apply_man_page_example() {
+	cgk_need_root || return 0
+	cgk_need_v1 cpu || return 0
+	cgk_need_v1 cpuacct || return 0
+	local cpu acct conf=$_cgk_tmp/example5.conf before
+	cpu=$(cgk_sandbox cpu) && acct=$(cgk_sandbox cpuacct) || { fail "sandbox"; return; }
+	cat >"$conf" <<-EOF
+		mount {
+			cpu = /mnt/cgroups/cpu;
+			cpuacct = /mnt/cgroups/cpuacct;
+		}
+
+		group $S/ex5/daemons {
+			cpuacct{
+			}
+		}
+
+		group $S/ex5/daemons/www {
+			cpu {
+				cpu.shares = "1000";
+			}
+		}
+
+		group $S/ex5/daemons/ftp {
+			cpu {
+				cpu.shares = "500";
+			}
+		}
+	EOF
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the mount block noted" "cgcreate2: $conf:1: the mount block is ignored: cgkit takes the hierarchies mounted (cgcreate2 --mount mounts them at /sys/fs/cgroup)" "$err"
+	assertTrue "daemons in cpuacct" "[ -d '$acct/ex5/daemons' ]"
+	assertEquals "www's shares" 1000 "$(cat "$cpu/ex5/daemons/www/cpu.shares")"
+	assertEquals "ftp's shares" 500 "$(cat "$cpu/ex5/daemons/ftp/cpu.shares")"
+	before=$(cd "$cpu/ex5" && tree_state)
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "again: exit ($err)" 0 "$rc"
+	assertEquals "again: the same tree and values" "$before" \
+		"$(cd "$cpu/ex5" && tree_state)"
 }
 
 # A malformed file or a refused group: FILE:LINE, exit 1, and nothing of a refused group left.

@@ -1407,6 +1407,80 @@ test_get_translated() {
 cpu.max: max 100000 (translated from cpu.cfs_quota_us: -1, cpu.cfs_period_us: 100000)" "$out"
 }
 
+# issue 44: --get=memory.max on every layout: v1's memory.limit_in_bytes translated (the
+# kernel's own value beside it), v2's file read as cgget reads it. Only a cgroup made and
+# limited here, no process moved into it (none ever goes into v1 memory). Old code: no --get.
+test_get_memory_max_every_layout() {
+	cgk_need_root || return 0
+	local m want
+	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
+		m=$(cgk_sandbox memory) && mkdir "$m/mem" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/mem/memory.limit_in_bytes" || { fail "set"; return; }
+		want="memory.max: 268435456 (translated from memory.limit_in_bytes: 268435456)"
+	elif cgk_v2_has memory; then
+		m=$(cgk_sandbox unified) && echo +memory >"$m/cgroup.subtree_control" &&
+			mkdir "$m/mem" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/mem/memory.max" || { fail "set"; return; }
+		want="memory.max: 268435456"
+		if command -v cgget >/dev/null; then
+			assertEquals "cgget's bytes" "$(cgget -r memory.max "/$S/mem"; echo .)" \
+				"$("$T" --get=memory.max "/$S/mem"; echo .)"
+		fi
+	else
+		cgk_skip "no memory controller on this machine ($(cgk_layout))"
+		return 0
+	fi
+	cgk_capture "$T" --get=memory.max "/$S/mem"
+	assertEquals "a bare PATH: exit ($err)" 0 "$rc"
+	assertEquals "a bare PATH" "/$S/mem:
+$want" "$out"
+	cgk_capture "$T" --get=memory.max --bare --values -g "memory:/$S/mem"
+	assertEquals "-g memory: exit ($err)" 0 "$rc"
+	assertEquals "-g memory, the value alone" "${want#memory.max: }" "$out"
+}
+
+# issue 44: the v2 listing on a unified hierarchy with controllers: one line a cgroup, the
+# hierarchy named by the controllers it offers (cgroup.controllers), as lscgroup prints it.
+# Old code: no --list-cgroups.
+test_list_cgroups_v2() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory || return 0
+	local u ctrls
+	u=$(cgk_sandbox unified) && mkdir -p "$u/ls/a/b" || { fail "mkdir"; return; }
+	ctrls=$(tr ' ' , <"$(cgk_mnt unified)/cgroup.controllers")
+	cgk_capture "$T" --list-cgroups -g "memory:/$S/ls"
+	assertEquals "exit ($err)" 0 "$rc"
+	assertEquals "the v2 lines" "$ctrls:/$S/ls/
+$ctrls:/$S/ls/a
+$ctrls:/$S/ls/a/b" "$(sort <<<"$out")"
+	if command -v lscgroup >/dev/null; then
+		assertEquals "lscgroup's set" "$(lscgroup "memory:/$S/ls" | sort)" "$(sort <<<"$out")"
+	fi
+}
+
+# issue 44: on a hybrid layout whose cgroup2 root offers no controller (all of them in v1),
+# lscgroup lists no line of that hierarchy; --list-cgroups neither, unless -g names it (":/").
+# Old code: ":/" and every cgroup2 cgroup in the listing (the hybrid guest's diff).
+test_list_cgroups_no_controllerless_v2() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u
+	u=$(cgk_mnt unified)
+	[ -z "$(cat "$u/cgroup.controllers")" ] ||
+		{ cgk_skip "the cgroup2 root offers controllers ($(cgk_layout))"; return 0; }
+	u=$(cgk_sandbox unified) && mkdir -p "$u/nc/e" || { fail "mkdir"; return; }
+	cgk_capture "$T" --list-cgroups
+	assertEquals "exit ($err)" 0 "$rc"
+	assertNotContains "not in the listing" "$out" ":/$S/nc/e"
+	if command -v lscgroup >/dev/null; then
+		assertEquals "nor in lscgroup's" "" "$(lscgroup | grep -F ":/$S/nc/e")"
+	fi
+	cgk_capture "$T" --list-cgroups -g ":/$S/nc"
+	assertEquals "named: exit ($err)" 0 "$rc"
+	assertEquals "named: listed" ":/$S/nc/
+:/$S/nc/e" "$(sort <<<"$out")"
+}
+
 # lscgroup's lines, as a set: the cgroup given with a trailing '/', its subtree below it.
 # Old code: no --list-cgroups; --list was read as --listen and served.
 test_list_cgroups_as_lscgroup() {
@@ -1478,6 +1552,31 @@ test_snapshot_remove_apply() {
 	assertEquals "the same owners" "1:1 2:2" \
 		"$(stat -c %u:%g "$CPU/t/a") $(stat -c %u:%g "$CPU/t/a/cgroup.procs")"
 	cgk_capture "$T" --snapshot -g "cpu:/$S/t" -g "pids:/$S/t"
+	assertEquals "the same snapshot" "$(cat "$snap")" "$out"
+}
+
+# issue 44: the round trip on a unified hierarchy: the v2 limits (memory.max, cpu.max,
+# pids.max) of a subtree snapshotted, the subtree removed, applied: the same limits and the
+# same snapshot. Old code: no --snapshot.
+test_snapshot_remove_apply_v2() {
+	cgk_need_root || return 0
+	cgk_need_v2 memory cpu pids || return 0
+	local u snap=$_cgk_tmp/snap2.conf
+	u=$(cgk_sandbox unified) || { fail "sandbox"; return; }
+	echo "+memory +cpu +pids" >"$u/cgroup.subtree_control" && mkdir -p "$u/rt/a" &&
+		echo "+memory +cpu +pids" >"$u/rt/cgroup.subtree_control" || { fail "mkdir"; return; }
+	echo 268435456 >"$u/rt/a/memory.max" && echo "50000 100000" >"$u/rt/a/cpu.max" &&
+		echo 9 >"$u/rt/a/pids.max" || { fail "set"; return; }
+	cgk_capture "$T" --snapshot -g "memory:/$S/rt"
+	assertEquals "snapshot: exit ($err)" 0 "$rc"
+	printf '%s\n' "$out" >"$snap"
+	assertContains "a v2 value" "$out" 'memory.max = "268435456";'
+	rmdir "$u/rt/a" "$u/rt" || { fail "rmdir"; return; }
+	cgk_capture "$CGKIT_BIN/cgcreate2" --apply "$snap"
+	assertEquals "apply: exit ($err)" 0 "$rc"
+	assertEquals "the same limits" "268435456 50000 100000 9" \
+		"$(cat "$u/rt/a/memory.max" "$u/rt/a/cpu.max" "$u/rt/a/pids.max" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+	cgk_capture "$T" --snapshot -g "memory:/$S/rt"
 	assertEquals "the same snapshot" "$(cat "$snap")" "$out"
 }
 

@@ -89,6 +89,29 @@ test_fixture_no_systemd() {
 	fixture_done
 }
 
+# issue 44: cgcreate2 --apply checks each group's cgroups as cgcreate2 -p does, all of them
+# before it makes the first: a refused group leaves the ones before it unmade. Old code: no
+# check, the first group's mkdir failed on the plain tree (exit 1), the second never refused.
+test_fixture_cgcreate2_apply_refused() {
+	fixture
+	local conf=$_cgk_tmp/apply.conf
+	echo pids >"$fx/cg/cgroup.controllers"
+	printf 'group mine {\n\tpids {\n\t\tpids.max = 5;\n\t}\n}\n\ngroup system.slice/web {\n\tpids {\n\t\tpids.max = 5;\n\t}\n}\n' >"$conf"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "refused: exit" 64 "$rc"
+	assertEquals "refused: FILE:LINE, the cgroup, the rule, the way" "cgcreate2: $conf:7: group system.slice/web: cgroup /system.slice/web (unified): refused: inside systemd's unit system.slice, which is not delegated: that manager is the single writer of its cgroups and may undo this; for a cgroup of your own there, run systemd-run --scope --slice=system.slice -p Delegate=yes --unit=web sleep infinity and work inside /web.scope, or pass --force" "$err"
+	assertFalse "nothing made, not even the group before it" "[ -e '$fx/cg/mine' ] || [ -e '$fx/cg/system.slice/web' ]"
+	cgk_capture "$CG" --apply "$conf" -n
+	assertEquals "the dry run is refused too" 64 "$rc"
+	assertEquals "no plan printed" "" "$out"
+	# --force goes ahead: the plain tree is no cgroupfs, so the creation itself fails (1)
+	cgk_capture "$CG" --apply "$conf" -v --force
+	assertEquals "forced: exit" 1 "$rc"
+	assertContains "forced: said" "$out" "cgroup /system.slice/web (unified): owner: systemd's (unit system.slice, not delegated): going ahead (--force)"
+	assertNotContains "forced: not refused" "$err" "refused"
+	fixture_done
+}
+
 test_fixture_cgmigrate_refused() {
 	fixture
 	cgk_capture "$MIG" -g /system.slice/plain.service 1 2
@@ -174,6 +197,24 @@ test_live_delegated_scope() {
 	assertTrue "the scope is still active" "systemctl is-active --quiet $u.scope"
 	kill "$spid"
 	cgk_wait_for sh -c "! systemctl is-active --quiet $u.scope"
+}
+
+# issue 44: a cgconfig.conf group in systemd's system.slice: refused, then made with --force
+test_live_apply_refusal_and_force() {
+	need_systemd || return 0
+	local g=system.slice/cgkit-test-$$-apply conf=$_cgk_tmp/live.conf
+	grep -qw pids /sys/fs/cgroup/system.slice/cgroup.subtree_control ||
+		{ cgk_skip "pids is not enabled in system.slice"; return 0; }
+	printf 'group %s {\n\tpids {\n\t\tpids.max = 5;\n\t}\n}\n' "$g" >"$conf"
+	cgk_capture "$CG" --apply "$conf"
+	assertEquals "refused: exit" 64 "$rc"
+	assertContains "refused: said" "$err" "cgcreate2: $conf:1: group $g: cgroup /$g (unified): refused: inside systemd's unit system.slice, which is not delegated"
+	assertFalse "nothing made" "[ -d /sys/fs/cgroup/$g ]"
+	cgk_capture "$CG" --apply "$conf" --force
+	assertEquals "forced: exit ($err)" 0 "$rc"
+	assertEquals "forced: made and set" 5 "$(cat "/sys/fs/cgroup/$g/pids.max" 2>/dev/null)"
+	cgk_capture "$CG" -x --force "/$g"
+	assertEquals "removed: exit ($err)" 0 "$rc"
 }
 
 test_live_cgmigrate_into_service_refused() {

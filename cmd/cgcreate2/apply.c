@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,9 +137,15 @@ static void print_plan(const struct cg_conf_group *g, char *const *specs,
 		       (int)p->t_uid, (int)p->t_gid, p->has_tmode ? p->tmode : 0);
 }
 
-/* One group made (or planned): 0, or -errno said as FILE:LINE: ... */
+enum apply_pass {
+	APPLY_CHECK, /* parsed and its cgroups' owners checked, nothing touched */
+	APPLY_PLAN, /* -n: the plan printed */
+	APPLY_MAKE,
+};
+
+/* One group checked, planned or made: 0, 1 (refused), or -errno, said as FILE:LINE: ... */
 static int apply_group(const char *file, const struct cg_conf *c, const struct cg_conf_group *g,
-		       const struct cg_layout *l, bool dry_run)
+		       const struct cg_layout *l, const struct apply_opts *o, enum apply_pass pass)
 {
 	const struct cg_conf_perm *cp = g->perm.given ? &g->perm : &c->dflt;
 	_cleanup_strv_free_ char **specs = NULL;
@@ -171,11 +178,17 @@ static int apply_group(const char *file, const struct cg_conf *c, const struct c
 			 bad_set->line, g->name, bad_set->file, CG_SETTING_NAME_RULE);
 	if (r == 0)
 		r = cg_specs_parse(l, specs, 0, &ts, &d);
-	if (r == 0 && dry_run) {
+	if (r == 0 && pass == APPLY_CHECK) {
+		char where[PATH_MAX + 32];
+
+		snprintf(where, sizeof(where), "%s:%u: group %s", file, g->line, g->name);
+		if (tool_owner_check_at(&ts, o->force, o->verbose, o->hint, NULL, where))
+			r = 1;
+	} else if (r == 0 && pass == APPLY_PLAN) {
 		printf("group %s (%s:%u):\n", TOOL_PATH(g->name), TOOL_PATH(file), g->line);
 		print_plan(g, specs, &set, &perm, cp->given);
 	} else if (r == 0) {
-		const struct cg_setup_opts o = {
+		const struct cg_setup_opts so = {
 			.parents = true,
 			.lock = true,
 			.set = &set,
@@ -184,7 +197,7 @@ static int apply_group(const char *file, const struct cg_conf *c, const struct c
 
 		r = cg_setup_route_all(l, &ts, &set, false, &d);
 		if (r == 0)
-			r = cg_setup_apply(l, &ts, &o, &j, &d);
+			r = cg_setup_apply(l, &ts, &so, &j, &d);
 	}
 	if (r < 0 && (d.what[0] || d.why[0]))
 		tool_say("%s:%u: group %s: %s", file, g->line, g->name,
@@ -195,7 +208,7 @@ static int apply_group(const char *file, const struct cg_conf *c, const struct c
 	return r;
 }
 
-int apply_run(const char *file, bool dry_run)
+int apply_run(const char *file, const struct apply_opts *o)
 {
 	_cleanup_free_ char *text = NULL;
 	struct cg_layout *l = NULL;
@@ -224,8 +237,10 @@ int apply_run(const char *file, bool dry_run)
 	}
 	r = 0;
 	for (size_t i = 0; r == 0 && i < c.n; i++)
-		r = apply_group(file, &c, &c.g[i], l, dry_run);
+		r = apply_group(file, &c, &c.g[i], l, o, APPLY_CHECK);
+	for (size_t i = 0; r == 0 && i < c.n; i++)
+		r = apply_group(file, &c, &c.g[i], l, o, o->dry_run ? APPLY_PLAN : APPLY_MAKE);
 	cg_layout_free(l);
 	cg_conf_free(&c);
-	return r < 0 ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
+	return r > 0 ? TOOL_EXIT_USAGE : r < 0 ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
 }

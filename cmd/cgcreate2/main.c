@@ -116,7 +116,7 @@ static const struct argp_option options[] = {
 	  "Work inside a systemd unit's cgroup that is not delegated (refused otherwise: systemd owns it)",
 	  5 },
 	{ "apply", OPT_APPLY, "FILE", TOOL_OPTION_WHOLE,
-	  "Make, set and own the groups of a cgconfig.conf FILE (libcgroup's cgconfigparser), as -p would: a second run changes nothing",
+	  "Make, set and own the groups of a cgconfig.conf FILE (libcgroup's cgconfigparser), as -p would: a second run changes nothing (man cgkit.conf)",
 	  7 },
 	{ "dry-run", 'n', 0, 0, "With --apply: print the plan, change nothing", 7 },
 	{ "verbose", 'v', 0, 0,
@@ -706,8 +706,11 @@ static int run(struct cgcreate2_args *a)
 	struct cg_targets ts = { 0 };
 	int r;
 
-	if (a->apply)
-		return apply_run(a->apply, a->dry_run);
+	if (a->apply) {
+		const struct apply_opts o = { a->dry_run, a->force, a->verbose, owner_hint };
+
+		return apply_run(a->apply, &o);
+	}
 	if (a->mount) {
 		r = cg_mount_setup(a->mount_mode, a->verbose ? say_mount : NULL);
 		if (r < 0 && r != -EEXIST) {

@@ -7,6 +7,7 @@
  */
 #include "list.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,14 @@ static char *hier_name(const struct cg_hier *h)
 	if (h->version == 1)
 		return strdup(h->label);
 	return cg_strv_join(cg_hier_controllers(h), ",");
+}
+
+/* a v1 hierarchy has its controllers (or a name); a cgroup2 one those its root offers */
+static bool hier_offers(const struct cg_hier *h)
+{
+	char *const *c = h->version == 2 ? cg_hier_controllers(h) : NULL;
+
+	return h->version == 1 || (c && c[0]);
 }
 
 /* the cgroup given is printed with a trailing '/', as lscgroup prints it; its subtree without */
@@ -50,8 +59,11 @@ int list_cgroups_run(const struct kit_args *k, const struct cg_layout *l)
 	for (size_t i = 0; i < ts.n; i++) {
 		_cleanup_free_ char *name = NULL;
 
-		/* lscgroup lists the controllers' hierarchies: a named one when -g names it */
-		if (!k->specs && ts.t[i].hier->name)
+		/*
+		 * lscgroup lists the controllers' hierarchies: a named one, and a cgroup2 one whose
+		 * root offers no controller (hybrid, every controller in v1), when -g names it
+		 */
+		if (!k->specs && (ts.t[i].hier->name || !hier_offers(ts.t[i].hier)))
 			continue;
 		name = hier_name(ts.t[i].hier);
 
