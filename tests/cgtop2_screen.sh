@@ -891,7 +891,8 @@ test_stop_and_continue() {
 	start -d 0.3 "/$S" || return 0
 	pane_wait "^CGROUP" || fail "start: $(pane)"
 	kill -TSTP "$(cat "$F.pid")"
-	cgk_wait_for sh -c "grep -q '^State:.*T' /proc/$(cat "$F.pid")/status" ||
+	# a guard of minutes: a loaded machine (load 30, ASan) took past the default 5 s
+	CGK_WAIT_TICKS=2400 cgk_wait_for sh -c "grep -q '^State:.*T' /proc/$(cat "$F.pid")/status" ||
 		fail "not stopped on SIGTSTP"
 	assertEquals "stopped: alternate screen left" 0 "$(fmt alternate_on)"
 	assertEquals "stopped: cursor shown" 1 "$(fmt cursor_flag)"
