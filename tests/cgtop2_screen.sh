@@ -1538,6 +1538,31 @@ test_action_target_races() {
 	return 0
 }
 
+# A container's names from a hostile runtime state file (--runtime-root, names/runtime.c) on
+# the table's line: escapes, a bell, a title and invalid UTF-8 as text (issue 40's sweep).
+test_runtime_names_hostile() {
+	setup_sandbox || return 0
+	local id R=$_cgk_tmp/rtroot title
+	id=$(printf 'e%.0s' {1..64})
+	mkdir "$U/docker-$id.scope" || { fail "mkdir"; return 0; }
+	mkdir -p "$R/var/lib/docker/containers/$id"
+	printf '%s' $'{"Name":"/n\\u001b[2J\\u001b]2;pwned\\u0007\\u001b[7mx\xff","Config":{"Image":"i"}}' \
+		>"$R/var/lib/docker/containers/$id/config.v2.json"
+	# wide enough for the whole line: a narrower one cuts the path in its middle
+	SIZE=300x40 ENV=NO_COLOR=1 start -d 0.3 -p --runtime-root="$R" "/$S" && {
+		title=$(fmt pane_title)
+		pane_wait '\[container n\\x1b\[2J\\x1b\]2;pwned\\x07\\x1b\[7mx\\xff\]' || fail "the names: $(pane)"
+		assertEquals "no SGR from the names" "" "$(attrs | sed '1,3d;$d' | grep -n $'\e')"
+		assertEquals "no bell rang" 0 "$(fmt window_bell_flag)"
+		assertEquals "the title unchanged" "$title" "$(fmt pane_title)"
+		assertEquals "no screen cleared" "/$S" "$(pane | awk 'NR == 3 { print $1 }')"
+		key q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	rmdir "$U/docker-$id.scope"
+	return 0
+}
+
 # --read-only: no action offered (the help lists none) or done.
 test_read_only() {
 	setup_sandbox || return 0
