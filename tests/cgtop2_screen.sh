@@ -891,7 +891,8 @@ test_stop_and_continue() {
 	start -d 0.3 "/$S" || return 0
 	pane_wait "^CGROUP" || fail "start: $(pane)"
 	kill -TSTP "$(cat "$F.pid")"
-	cgk_wait_for sh -c "grep -q '^State:.*T' /proc/$(cat "$F.pid")/status" ||
+	# a guard of minutes: a loaded machine (load 30, ASan) took past the default 5 s
+	CGK_WAIT_TICKS=2400 cgk_wait_for sh -c "grep -q '^State:.*T' /proc/$(cat "$F.pid")/status" ||
 		fail "not stopped on SIGTSTP"
 	assertEquals "stopped: alternate screen left" 0 "$(fmt alternate_on)"
 	assertEquals "stopped: cursor shown" 1 "$(fmt cursor_flag)"
@@ -1451,6 +1452,114 @@ test_action_guard() {
 		kill -9 "$(cat "$_cgk_tmp/sleeper${c//\//_}")" 2>/dev/null
 	done
 	sleeps_kill "$U/ns/a/me"
+	return 0
+}
+
+# The answer acts on the cgroup the question named, or on nothing (issue 40's sweep): a cgroup
+# removed between the key and the y is said gone; one removed and made anew under the same
+# path (another job's, another user's) is refused, its process left alone (the old screen
+# signalled it: it checked the name, not the cgroup); cgtop2 moved into the chosen cgroup
+# meanwhile is refused by the guard at the answer, not only at the key. Names of escapes and of
+# invalid UTF-8 reach the question, the refusal and the outcome as text (no bell, title, clear,
+# SGR); a name with a control character is refused as the tools refuse it (spec.c).
+test_action_target_races() {
+	setup_sandbox || return 0
+	local hn=$'h\e]2;pwned\a\e[2J\e[7m' hb=$'b\xff\xfe\xe2\x80\xaex' he be p b title
+	he='h\\x1b\]2;pwned\\x07\\x1b\[2J\\x1b\[7m'
+	be='b\\xff\\xfe\\xe2\\x80\\xaex'
+	mkdir "$U/$hn" "$U/$hb" "$U/me" "$U/r" "$U/v" || { fail "mkdir"; return 0; }
+	sleeps_in "$U/$hn" 0
+	sleeps_in "$U/$hb" 0
+	sleeps_in "$U/r" 0
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/v " || fail "start: $(pane)"
+		title=$(fmt pane_title)
+		# invalid UTF-8 and a format character: asked and done, named as text
+		key Home Down
+		pane_wait "^line 2 of " || fail "select b: $(status)"
+		key x Enter
+		pane_wait "^Send SIGTERM to every process of cgroup /$S/$be and below\?  y: yes" ||
+			fail "the question of b: $(status)"
+		key y
+		pane_wait "^SIGTERM sent to 1 process of cgroup /$S/$be and below" ||
+			fail "the outcome of b: $(status)"
+		# control characters: refused at the key, named as text, nothing sent
+		key Down
+		pane_wait "^line 3 of " || fail "select h: $(status)"
+		key x
+		pane_wait "^refused: /$S/$he: path: '\.\.' and control characters are not allowed" ||
+			fail "x on h: $(status)"
+		assertEquals "h: nothing sent" 1 "$(wc -l <"$U/$hn/cgroup.procs")"
+		# the selection's reverse video on the sandbox's line, which the check leaves out
+		key Home
+		pane_wait "^line 1 of " || fail "select the sandbox: $(status)"
+		assertEquals "no SGR from a name" "" "$(attrs | sed '1,3d;$d' | grep -n $'\e')"
+		assertEquals "no bell rang" 0 "$(fmt window_bell_flag)"
+		assertEquals "the title unchanged" "$title" "$(fmt pane_title)"
+		assertEquals "no screen cleared" "/$S" "$(pane | awk 'NR == 3 { print $1 }')"
+		# removed and made anew between the question and the answer: another cgroup
+		select_cg r 4
+		key x Enter
+		pane_wait "^Send SIGTERM to every process of cgroup /$S/r and below\?" ||
+			fail "the question of r: $(status)"
+		sleeps_kill "$U/r"
+		rmdir "$U/r" && mkdir "$U/r" || fail "r made anew"
+		sleeps_in "$U/r" 0
+		b=$(cat "$U/r/cgroup.procs")
+		key y
+		pane_wait "^not done: cgroup /$S/r \($H\): act: another cgroup has this path since it was chosen" ||
+			fail "y on a cgroup made anew: $(status)"
+		assertTrue "the new cgroup's process alive" "kill -0 $b"
+		assertEquals "still in it" "$b" "$(cat "$U/r/cgroup.procs")"
+		# removed between the question and the answer
+		select_cg v 5
+		key X
+		pane_wait "^Kill every process of cgroup /$S/v and below\?" || fail "X on v: $(status)"
+		rmdir "$U/v" || fail "rmdir v"
+		key y
+		pane_wait "^[a-z ]+: cgroup /$S/v \($H\): find: no such cgroup" || fail "y on a cgroup gone: $(status)"
+		# cgtop2 moved into the chosen cgroup between the question and the answer
+		select_cg me 3
+		key x Enter
+		pane_wait "^Send SIGTERM to every process of cgroup /$S/me and below\?" ||
+			fail "the question of me: $(status)"
+		p=$(cat "$F.pid")
+		echo "$p" >"$U/me/cgroup.procs" || fail "cgtop2 moved"
+		key y
+		pane_wait "^failed: cgroup /$S/me \($H\): signal: the subtree holds cgtop2 itself" ||
+			fail "y on its own cgroup: $(status)"
+		assertTrue "cgtop2 alive" "kill -0 $p"
+		key q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	sleeps_kill "$U/r"
+	sleeps_kill "$U/$hn"
+	sleeps_kill "$U/$hb"
+	return 0
+}
+
+# A container's names from a hostile runtime state file (--runtime-root, names/runtime.c) on
+# the table's line: escapes, a bell, a title and invalid UTF-8 as text (issue 40's sweep).
+test_runtime_names_hostile() {
+	setup_sandbox || return 0
+	local id R=$_cgk_tmp/rtroot title
+	id=$(printf 'e%.0s' {1..64})
+	mkdir "$U/docker-$id.scope" || { fail "mkdir"; return 0; }
+	mkdir -p "$R/var/lib/docker/containers/$id"
+	printf '%s' $'{"Name":"/n\\u001b[2J\\u001b]2;pwned\\u0007\\u001b[7mx\xff","Config":{"Image":"i"}}' \
+		>"$R/var/lib/docker/containers/$id/config.v2.json"
+	# wide enough for the whole line: a narrower one cuts the path in its middle
+	SIZE=300x40 ENV=NO_COLOR=1 start -d 0.3 -p --runtime-root="$R" "/$S" && {
+		title=$(fmt pane_title)
+		pane_wait '\[container n\\x1b\[2J\\x1b\]2;pwned\\x07\\x1b\[7mx\\xff\]' || fail "the names: $(pane)"
+		assertEquals "no SGR from the names" "" "$(attrs | sed '1,3d;$d' | grep -n $'\e')"
+		assertEquals "no bell rang" 0 "$(fmt window_bell_flag)"
+		assertEquals "the title unchanged" "$title" "$(fmt pane_title)"
+		assertEquals "no screen cleared" "/$S" "$(pane | awk 'NR == 3 { print $1 }')"
+		key q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	rmdir "$U/docker-$id.scope"
 	return 0
 }
 

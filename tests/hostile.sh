@@ -755,4 +755,90 @@ test_json_names_distinct() {
 	rmdir "$u/j/"*/ "$u/j"
 }
 
+# Container runtimes' state files under --runtime-root are data written by others (names/runtime.c):
+# escapes, newlines, quotes and invalid UTF-8 in names; a symlink out of the root (a file's and
+# a directory's, containerd's namespace too); a FIFO; a file past the size cap; nesting
+# thousands deep. A one-shot sample in JSON and in Prometheus's text must end (timeout: a hang
+# is 124), read nothing from outside the root, keep every label parseable (promtool) and every
+# name distinct: a name of no UTF-8 is the table's text flagged KEY_escaped in JSON (it came
+# out unflagged, the same string as the text \xff).
+rt_id() {
+	printf "$1%.0s" {1..64}
+}
+
+rt_docker() {
+	mkdir -p "$R/var/lib/docker/containers/$1" &&
+		printf '%s' "$2" >"$R/var/lib/docker/containers/$1/config.v2.json"
+}
+
+test_runtime_state_files_hostile() {
+	local u R=$_cgk_tmp/rtroot out2 id k ids=() outside=$_cgk_tmp/rtoutside
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	cgk_need_prog python3 "to parse the JSON" || return 0
+	cgk_need_prog promtool "to check the exposition" || return 0
+	u=$(cgk_sandbox unified) || { fail "no unified sandbox"; return; }
+	for k in 1 2 3 4 5 6 7 8 9; do
+		id=$(rt_id "$k")
+		ids+=("$id")
+		mkdir -p "$u/rt/docker-$id.scope" || { fail "mkdir"; return; }
+	done
+	mkdir -p "$outside/ns/${ids[7]}" "$outside/dir"
+	printf '%s' '{"Name":"/leaked","Config":{"Image":"leaked"}}' >"$outside/leak.json"
+	printf '%s' '{"Name":"/leaked","Config":{"Image":"leaked"}}' >"$outside/dir/config.v2.json"
+	printf '%s' '{"annotations":{"io.kubernetes.cri.container-name":"leaked","io.kubernetes.cri.sandbox-name":"leaked"}}' \
+		>"$outside/ns/${ids[7]}/config.json"
+	# 1: escapes, a newline, quotes, braces and a backslash, as JSON's escapes
+	rt_docker "${ids[0]}" '{"Name":"/a\u001b[2J\u001b]2;pwned\u0007\nb\"}\\c","Config":{"Image":"i\u009bj","Labels":{"io.kubernetes.pod.name":"p\"o\nd","io.kubernetes.container.name":"c=\"x\",y=\"z"}}}'
+	# 2 and 3: bytes of no UTF-8, and the text \xff: two names, two strings
+	rt_docker "${ids[1]}" $'{"Name":"/n\xff","Config":{"Image":"img\xfe"}}'
+	rt_docker "${ids[2]}" '{"Name":"/n\\xff","Config":{"Image":"img\\xfe"}}'
+	# 4: a symlink out of the root; 5: a directory that is one
+	mkdir -p "$R/var/lib/docker/containers/${ids[3]}"
+	ln -s "$outside/leak.json" "$R/var/lib/docker/containers/${ids[3]}/config.v2.json"
+	ln -s "$outside/dir" "$R/var/lib/docker/containers/${ids[4]}"
+	# 6: a FIFO nobody writes
+	mkdir -p "$R/var/lib/docker/containers/${ids[5]}"
+	mkfifo "$R/var/lib/docker/containers/${ids[5]}/config.v2.json"
+	# 7: past the size cap (1 MiB), valid JSON
+	rt_docker "${ids[6]}" "" && python3 -c 'import sys; sys.stdout.write("{\"Name\":\"/big\",\"Config\":{\"Image\":\"" + "a" * (2 << 20) + "\"}}")' \
+		>"$R/var/lib/docker/containers/${ids[6]}/config.v2.json"
+	# 8: containerd's namespace a symlink out of the root
+	mkdir -p "$R/run/containerd/io.containerd.runtime.v2.task"
+	ln -s "$outside/ns" "$R/run/containerd/io.containerd.runtime.v2.task/evil"
+	# 9: nesting 100,000 deep
+	rt_docker "${ids[8]}" "" && python3 -c 'print("{\"Name\":\"/deep\",\"Config\":" + "[" * 100000 + "]" * 100000 + "}")' \
+		>"$R/var/lib/docker/containers/${ids[8]}/config.v2.json"
+	cgk_capture timeout -k 5 120 "$T" -F json -1 --depth=3 --runtime-root="$R" "/$S/rt"
+	assertEquals "json: exit (124: hung) $err" 0 "$rc"
+	assertNotContains "json: nothing from outside the root" "$out" "leaked"
+	assertNotContains "json: nothing past the cap or the nesting" "$out" '"name":"big"'
+	assertEquals "json: parses, names kept, distinct, flagged" "ok" "$(python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read().splitlines()[0])
+o = {c["path"].rsplit("/", 1)[1][7:15]: c["origin"] for c in d["cgroups"] if "docker-" in c["path"]}
+want = {
+ "11111111": {"name": "a\x1b[2J\x1b]2;pwned\x07\nb\"}\\c", "image": "i\x9bj", "pod": "p\"o\nd",
+              "container": "c=\"x\",y=\"z"},
+ "22222222": {"name": "n\\xff", "name_escaped": True, "image": "img\\xfe", "image_escaped": True},
+ "33333333": {"name": "n\\xff", "image": "img\\xfe"},
+}
+bad = []
+for k, w in want.items():
+    for f, v in w.items():
+        if o.get(k, {}).get(f) != v:
+            bad.append("%s %s: %r" % (k, f, o.get(k, {}).get(f)))
+for k in ("44444444", "55555555", "66666666", "77777777", "88888888", "99999999"):
+    if any(f in o.get(k, {}) for f in ("name", "image", "pod", "container")):
+        bad.append("%s named: %r" % (k, o[k]))
+print(bad or "ok")' <"$_cgk_tmp/out")"
+	cgk_capture timeout -k 5 120 "$T" -F prometheus -1 --depth=3 --compat=cadvisor --runtime-root="$R" "/$S/rt"
+	assertEquals "prometheus: exit (124: hung) $err" 0 "$rc"
+	assertNotContains "prometheus: nothing from outside the root" "$out" "leaked"
+	out2=$(promtool check metrics <"$_cgk_tmp/out" 2>&1 | grep -v -e 'counter metrics should have "_total" suffix' -e 'no help text')
+	assertEquals "prometheus: promtool parses every label" "" "$out2"
+	assertContains "prometheus: the escapes as text, the label's own" "$out" 'pod="p\"o\\nd",image="i\\xc2\\x9bj",name="a\\x1b[2J\\x1b]2;pwned\\x07\\nb\"}\\\\c",escaped="true"}'
+	find "$u/rt" -depth -type d -exec rmdir {} +
+}
+
 . "$SHUNIT2"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgroups/cgroup.h"
@@ -33,12 +34,16 @@ bool cg_act_settable(const char *file)
 	return false;
 }
 
-/* The targets of spec, the first of which must exist: 0 or -errno with d filled. */
-static int targets(const struct cg_layout *l, const char *spec, struct cg_targets *ts,
-		   struct cg_diag *d)
+/*
+ * The targets of spec, the first of which must exist (its identity in id, when not NULL): 0 or
+ * -errno with d filled.
+ */
+static int targets_id(const struct cg_layout *l, const char *spec, struct cg_targets *ts,
+		      struct cg_act_id *id, struct cg_diag *d)
 {
 	_cleanup_close_ int fd = -1;
 	char where[PATH_MAX + 2];
+	struct stat st;
 	/* on hybrid the cgroup is its unified member with the v1 twins, as cgmigrate takes it */
 	int r = cg_spec_parse_flags(l, spec, CG_SPEC_TWINS, ts, d);
 
@@ -47,14 +52,55 @@ static int targets(const struct cg_layout *l, const char *spec, struct cg_target
 	if (!ts->n)
 		return cg_diag_say(d, ENOENT, spec, "", "find", "no hierarchy has it");
 	fd = cg_open_dir(ts->t[0].hier, ts->t[0].path);
-	if (fd >= 0)
+	if (fd >= 0 && (!id || fstat(fd, &st) == 0)) {
+		if (id)
+			*id = (struct cg_act_id){ .dev = st.st_dev, .ino = st.st_ino };
 		return 0;
+	}
+	if (fd >= 0)
+		fd = -errno;
 	cg_path_display(ts->t[0].path, where, sizeof(where));
 	r = fd == -ENOENT
 		    ? cg_diag_say(d, ENOENT, where, ts->t[0].hier->label, "find", "no such cgroup")
 		    : cg_diag_fail(d, -fd, CG_OP_OPEN, ts->t[0].hier->version, where,
 				   ts->t[0].hier->label, "open");
 	cg_targets_clear(ts);
+	return r;
+}
+
+static int targets(const struct cg_layout *l, const char *spec, struct cg_targets *ts,
+		   struct cg_diag *d)
+{
+	return targets_id(l, spec, ts, NULL, d);
+}
+
+int cg_act_id(const struct cg_layout *l, const char *path, struct cg_act_id *id, struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	int r = targets_id(l, path, &ts, id, d);
+
+	if (r == 0)
+		cg_targets_clear(&ts);
+	return r;
+}
+
+int cg_act_same(const struct cg_layout *l, const char *path, const struct cg_act_id *id,
+		struct cg_diag *d)
+{
+	struct cg_targets ts = { 0 };
+	struct cg_act_id now;
+	char where[PATH_MAX + 2];
+	int r = targets_id(l, path, &ts, &now, d);
+
+	if (r < 0)
+		return r;
+	if (now.dev != id->dev || now.ino != id->ino) {
+		cg_path_display(ts.t[0].path, where, sizeof(where));
+		r = cg_diag_say(
+			d, ESTALE, where, ts.t[0].hier->label, "act",
+			"another cgroup has this path since it was chosen (removed and made anew, or renamed): choose it again");
+	}
+	cg_targets_clear(&ts);
 	return r;
 }
 

@@ -33,6 +33,25 @@ enum cg_act {
  */
 int cg_act_may(const struct cg_layout *l, const char *path, enum cg_act act, struct cg_diag *d);
 
+/*
+ * Which cgroup path names now: the directory of its first target (the row's cgroup, the unified
+ * member on hybrid), its device and inode. A cgroup removed and made anew under the same path,
+ * or another renamed to it (v1), is another cgroup: what a user chose and confirmed is the
+ * cgroup, not its name.
+ */
+struct cg_act_id {
+	dev_t dev;
+	ino_t ino;
+};
+/* id filled: 0, or -errno with d filled (-ENOENT: no such cgroup). */
+int cg_act_id(const struct cg_layout *l, const char *path, struct cg_act_id *id, struct cg_diag *d);
+/*
+ * Whether path still names cgroup id: 0, -ESTALE with d saying it was replaced since it was
+ * chosen, or as cg_act_id (-ENOENT: it is gone).
+ */
+int cg_act_same(const struct cg_layout *l, const char *path, const struct cg_act_id *id,
+		struct cg_diag *d);
+
 /* 1 when path is frozen or freezing (cg_is_frozen), 0 when not, or -errno with d filled. */
 int cg_act_frozen(const struct cg_layout *l, const char *path, struct cg_diag *d);
 /* Freeze (and wait until the kernel says frozen) or thaw path: 0 or -errno with d filled. */

@@ -195,6 +195,26 @@ static void test_extract(void)
 	}
 }
 
+/* Issue 40's sweep: an ID a lookup, each new, as a user making cgroups chooses them: the cache
+ * stays within its bound (it grew by one entry of some 2.6 KB an ID, for as long as cgtop2 ran). */
+static void test_cache_bound(void)
+{
+	char root[] = "/tmp/cgkit-runtime.XXXXXX", id[65], path[4096];
+
+	CHECK(mkdtemp(root) != NULL);
+	CHECK_INT(cg_rt_init(root), 0);
+	for (unsigned i = 0; i < 3 * CG_RT_CACHE_MAX; i++) {
+		snprintf(id, sizeof(id), "%064x", i);
+		CHECK(cg_rt_lookup(id) == NULL);
+	}
+	CHECK(cg_rt_cached() > 0);
+	CHECK(cg_rt_cached() <= CG_RT_CACHE_MAX);
+	cg_rt_done();
+	CHECK_INT((int)cg_rt_cached(), 0);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	CHECK_INT(system(path), 0);
+}
+
 int main(void)
 {
 	const char *top = getenv("CGKIT_TOP");
@@ -202,5 +222,6 @@ int main(void)
 	test_extract();
 	test_fixture_node(top ? top : ".");
 	test_hostile_and_changed();
+	test_cache_bound();
 	return CHECK_DONE();
 }

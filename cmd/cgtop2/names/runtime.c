@@ -153,6 +153,23 @@ struct entry {
 
 static int root_fd = -1;
 static struct cg_pathmap cache;
+static size_t cached;
+
+/* every entry freed, root_fd kept */
+static void cache_empty(void)
+{
+	const struct cg_pathmap_slot *s;
+	size_t i = 0;
+
+	while ((s = cg_pathmap_next(&cache, &i))) {
+		struct entry *e = s->value;
+
+		free(e->path);
+		free(e);
+	}
+	cg_pathmap_clear(&cache);
+	cached = 0;
+}
 
 /*
  * path beneath dirfd, no symlink on the way, no way out: openat2 where the kernel has it,
@@ -293,6 +310,13 @@ const struct cg_rt_info *cg_rt_lookup(const char *id)
 		return NULL;
 	e = cg_pathmap_get(&cache, NULL, id);
 	if (!e) {
+		/*
+		 * The IDs come from cgroup names, which a user who may make cgroups chooses: a cache
+		 * of every one ever seen grows for as long as the exporter runs. Past the bound it
+		 * starts again; the live containers' files are read once more.
+		 */
+		if (cached >= CG_RT_CACHE_MAX)
+			cache_empty();
 		e = calloc(1, sizeof(*e));
 		if (e)
 			memcpy(e->id, id, sizeof(e->id));
@@ -300,6 +324,7 @@ const struct cg_rt_info *cg_rt_lookup(const char *id)
 			free(e);
 			return NULL;
 		}
+		cached++;
 	}
 	/* where it was found last: unchanged, nothing is read */
 	if (e->path)
@@ -333,18 +358,14 @@ int cg_rt_init(const char *root)
 	return 0;
 }
 
+size_t cg_rt_cached(void)
+{
+	return cached;
+}
+
 void cg_rt_done(void)
 {
-	const struct cg_pathmap_slot *s;
-	size_t i = 0;
-
-	while ((s = cg_pathmap_next(&cache, &i))) {
-		struct entry *e = s->value;
-
-		free(e->path);
-		free(e);
-	}
-	cg_pathmap_clear(&cache);
+	cache_empty();
 	if (root_fd >= 0)
 		close(root_fd);
 	root_fd = -1;

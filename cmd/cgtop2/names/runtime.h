@@ -46,6 +46,13 @@ int cg_rt_init(const char *root);
 /* The cache emptied and root closed. */
 void cg_rt_done(void);
 /*
+ * The most IDs the cache holds (a node runs a few hundred containers): the next new one empties
+ * it first, so that IDs of cgroups long gone (a user may make cgroups by the million) cost no
+ * memory. How many it holds now: cg_rt_cached.
+ */
+#define CG_RT_CACHE_MAX 4096
+size_t cg_rt_cached(void);
+/*
  * The names of container id (64 hex digits, origin.c's container_id), or NULL: no runtime
  * file names it, or it is no file the size cap and no-symlink rule let through, or no JSON,
  * or cg_rt_init was not called. Read at its first lookup, again when the file changed (inode,

@@ -301,7 +301,8 @@ static void json_origin(struct out *o, const char *path)
 		if (!rt->v[k][0])
 			continue;
 		out_printf(o, ",\"%s\":", cg_rt_names[k]);
-		json_string(o, rt->v[k]);
+		/* a hostile state file's bytes: no UTF-8 is the table's text, and says so */
+		put_json_name(o, cg_rt_names[k], rt->v[k]);
 	}
 	out_printf(o, "}");
 }

@@ -218,6 +218,14 @@ static int act_do(struct ui *u)
 
 	if (!l || !path || !arg)
 		return 0;
+	/* the cgroup the question named, not another made under its path since */
+	r = cg_act_same(l, u->act == SACT_MOVE ? u->act_edit : u->act_path, &u->act_id, &d);
+	if (r < 0) {
+		tell_diag(u, "not done", &d, r);
+		u->act = SACT_NONE;
+		return 1;
+	}
+	r = -EINVAL;
 	switch (u->act) {
 	case SACT_FREEZE:
 	case SACT_THAW:
@@ -256,12 +264,17 @@ static int act_do(struct ui *u)
 	return 1;
 }
 
-/* Whether act may be done to path, saying why not: false when refused. */
+/*
+ * Whether act may be done to path, saying why not: false when refused. When it may, which
+ * cgroup path names is kept (act_id), for the answer to act on that one.
+ */
 static bool may(struct ui *u, const char *path, enum cg_act act)
 {
 	struct cg_diag d = { 0 };
 	int r = cg_act_may(layout(u), path, act, &d);
 
+	if (r == 0)
+		r = cg_act_id(layout(u), path, &u->act_id, &d);
 	if (r < 0)
 		tell_diag(u, "refused", &d, r);
 	return r == 0;

@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <panel.h>
 
+#include "ops/act.h"
 #include "pipeline/args.h"
 #include "history.h"
 #include "output/render.h"
@@ -51,6 +52,7 @@ struct ui {
 	enum prompt prompt;
 	enum sact act;
 	char *act_path; /* the cgroup acted on, as selected when asked */
+	struct cg_act_id act_id; /* which cgroup act_path (a move: act_edit) named when asked */
 	pid_t act_pid; /* SACT_MOVE: the process; its comm in act_comm */
 	char act_comm[64];
 	int act_sig;
