@@ -16,10 +16,7 @@ export TZ=UTC
 
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
-setUp() {
-	rm -rf "$J"
-	sed "s|@DIR@|$FX|" "$FX/unified.mountinfo.in" >"$_cgk_tmp/mi"
-}
+sed "s|@DIR@|$FX|" "$FX/unified.mountinfo.in" >"$_cgk_tmp/mi"
 
 teardown_test() {
 	cgk_kill_pids
