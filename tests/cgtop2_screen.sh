@@ -1254,6 +1254,39 @@ test_action_limit_v1() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# E: memory.reclaim=SIZE or memory.peak=reset, once, through the guard as every action
+# (cg_act_poke). The v1 memory controller (a hybrid or legacy host) has neither: refused with
+# the kernel's answer on the status line (tests/cgcreate2_actions.sh writes them for real).
+test_action_reclaim_v1() {
+	setup_sandbox || return 0
+	cgk_need_v1 memory || return 0
+	mkdir "$U/e"
+	twin memory e >/dev/null || { fail "the twin of e"; return 0; }
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	pane_wait "^/$S/e " || fail "start: $(pane)"
+	select_cg e 1
+	key E
+	pane_wait "^Once in cgroup /$S/e: memory.reclaim=_" || fail "E: the editor: $(status)"
+	key -l "1M"
+	key Enter
+	pane_wait "^Write memory.reclaim=1M in cgroup /$S/e \(once: no limit is kept\)\?  y: yes" ||
+		fail "the question: $(status)"
+	key y
+	pane_wait "^failed: cgroup /$S/e \(memory\): reclaim memory: no memory.reclaim here \(No such file or directory\): the v1 memory controller has none" ||
+		fail "reclaim refused: $(status)"
+	key E $(printf 'BSpace %.0s' $(seq 15))
+	key -l "memory.peak=reset"
+	key Enter y
+	pane_wait "^failed: cgroup /$S/e \(memory\): reset the peak: no memory.peak here" ||
+		fail "reset refused: $(status)"
+	key E $(printf 'BSpace %.0s' $(seq 15))
+	key -l "memory.max=1G"
+	key Enter
+	pane_wait "^E writes memory.reclaim=SIZE or memory.peak=reset" || fail "another file: $(status)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # The same on cgroup2 controllers: memory.max and pids.max of the unified cgroup.
 test_action_limit_v2() {
 	setup_sandbox || return 0

@@ -397,9 +397,12 @@ static int poke_refused(const struct cg_hier *h, int dfd, const char *where, con
 			: reclaim
 				? "the v1 memory controller has none (cgroup2's has it from Linux 5.19 on)"
 				: "the v1 memory controller's peak is memory.max_usage_in_bytes, reset by writing 0 to it");
-	/* kernfs refuses a write to a file without a write method, root's too */
-	if ((err == EACCES || err == EPERM) && !reclaim && fstatat(dfd, file, &st, 0) == 0 &&
-	    !(st.st_mode & 0222))
+	/*
+	 * A file the kernel made read-only: the mode refuses others (EACCES), root's write reaches
+	 * cgroup_file_write, which has no method for it (EINVAL on 6.1)
+	 */
+	if ((err == EACCES || err == EPERM || err == EINVAL) && !reclaim &&
+	    fstatat(dfd, file, &st, 0) == 0 && !(st.st_mode & 0222))
 		return cg_diag_say(
 			d, EOPNOTSUPP, where, h->label, "reset the peak",
 			"write %s: %s: this kernel (%s) makes memory.peak read-only; a write resets it from Linux 6.12 on",

@@ -111,6 +111,7 @@ static const char *const act_lines[] = {
 	"x F9               send a signal to its processes (a list)",
 	"X                  kill every process in it",
 	"L                  set memory.max, cpu.max, cpu.weight or pids.max",
+	"E                  once: memory.reclaim=SIZE or memory.peak=reset",
 	"Tab Shift-Tab      detail pane: mark the next / previous process",
 	"M                  detail pane: move the marked process to a cgroup",
 };
@@ -199,6 +200,9 @@ static void question(struct ui *u, char *buf, size_t size)
 	case SACT_SET:
 		snprintf(buf, size, "Set %s in cgroup %s?", arg, path);
 		break;
+	case SACT_POKE:
+		snprintf(buf, size, "Write %s in cgroup %s (once: no limit is kept)?", arg, path);
+		break;
 	case SACT_MOVE:
 		snprintf(buf, size, "Move process %d (%s) from cgroup %s to cgroup %s?",
 			 (int)u->act_pid, comm, path, arg);
@@ -241,6 +245,11 @@ static int act_do(struct ui *u)
 		r = cg_act_set(l, u->act_path, u->act_edit, &d);
 		if (r == 0)
 			tell(u, false, "%s set in cgroup %s", arg, path);
+		break;
+	case SACT_POKE:
+		r = cg_act_poke(l, u->act_path, u->act_edit, 0, &d);
+		if (r == 0)
+			tell(u, false, "%s done in cgroup %s", arg, path);
 		break;
 	case SACT_MOVE:
 		r = cg_act_move(l, u->act_pid, u->act_edit, &d);
@@ -396,7 +405,12 @@ static int edit_key(struct ui *u, int c)
 			char file[64];
 
 			snprintf(file, sizeof(file), "%.*s", (int)(eq - u->act_edit), u->act_edit);
-			if (!cg_act_settable(file)) {
+			if (u->act == SACT_POKE && !cg_act_pokes_file(file)) {
+				cancel(u);
+				tell(u, true, "E writes memory.reclaim=SIZE or memory.peak=reset");
+				return 0;
+			}
+			if (u->act == SACT_SET && !cg_act_settable(file)) {
 				cancel(u);
 				tell(u, true,
 				     "only memory.max, cpu.max, cpu.weight and pids.max are set here");
@@ -463,10 +477,14 @@ static int ask(struct ui *u, enum sact a)
 		u->prompt = PR_CONFIRM;
 		break;
 	case SACT_SET:
+	case SACT_POKE:
+		/* the guard binds a reclaim and a peak's reset as a limit (the root, the owner) */
 		if (!may(u, path, CG_ACT_SET))
 			return 0;
-		u->act = SACT_SET;
+		u->act = a;
 		u->prompt = PR_EDIT;
+		if (a == SACT_POKE)
+			snprintf(u->act_edit, sizeof(u->act_edit), "memory.reclaim=");
 		break;
 	case SACT_MOVE:
 		/* a Tab read in the same batch of keys: the mark is found where the pane is drawn */
@@ -582,6 +600,8 @@ int screen_act_key(struct ui *u, int c)
 		return ask(u, SACT_SET);
 	case 'M':
 		return ask(u, SACT_MOVE);
+	case 'E':
+		return ask(u, SACT_POKE);
 	case '\t':
 	case KEY_BTAB:
 		if (!u->detail)
@@ -629,6 +649,11 @@ bool screen_act_status(struct ui *u)
 		if (u->act == SACT_MOVE)
 			snprintf(q, sizeof(q), "Move process %d to cgroup: %s_  (Enter, Esc)",
 				 (int)u->act_pid, text ? text : "");
+		else if (u->act == SACT_POKE)
+			snprintf(
+				q, sizeof(q),
+				"Once in cgroup %s: %s_  (memory.reclaim=SIZE or memory.peak=reset; Enter, Esc)",
+				path ? path : "?", text ? text : "");
 		else
 			snprintf(
 				q, sizeof(q),

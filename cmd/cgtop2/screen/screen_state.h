@@ -15,7 +15,17 @@
 #include "pipeline/source.h"
 
 enum prompt { PR_NONE, PR_CONFIRM, PR_EDIT, PR_SIGNALS, PR_COLUMNS };
-enum sact { SACT_NONE, SACT_FREEZE, SACT_THAW, SACT_SIGNAL, SACT_KILL, SACT_SET, SACT_MOVE };
+/* SACT_POKE: memory.reclaim=SIZE or memory.peak=reset (cg_act_poke), key E */
+enum sact {
+	SACT_NONE,
+	SACT_FREEZE,
+	SACT_THAW,
+	SACT_SIGNAL,
+	SACT_KILL,
+	SACT_SET,
+	SACT_MOVE,
+	SACT_POKE
+};
 
 /* One line of the table: a cgroup, or with -H one of its threads. */
 struct line {
