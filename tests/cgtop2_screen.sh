@@ -1544,6 +1544,40 @@ test_help_pages() {
 
 # ---- the settings file ----------------------------------------------------------------------
 
+# C lists every statistic of --fields=help after the table's columns: Space on one adds it as a
+# column of its own, titled by its key, with each row's value; W keeps it (stats=), the next start
+# shows it, Space again removes it. The list is the fields table's (output/fields.c), not a
+# fixed one: the first statistics are tasks, cpu_percent, cpu_usage_seconds after the history.
+test_stat_columns() {
+	setup_sandbox || return 0
+	local cfg=$_cgk_tmp/config/cgtop2/config i
+	rm -rf "$_cgk_tmp/config/cgtop2"
+	ENV=NO_COLOR=1 start -d 0.3 "/$S" || return 0
+	pane_wait "order cpu .*every 0.3s" || fail "start: $(pane | head -n 1)"
+	key C
+	pane_wait "│ \[ \] cpu_usage_seconds" || fail "C lists the statistics: $(pane)"
+	pane_wait "│ \[ \] io_read_ops" || fail "C lists the collectors' statistics: $(pane)"
+	for i in $(seq 11); do key Down; done
+	key Space
+	pane_wait "│ \[x\] cpu_usage_seconds" || fail "Space: $(pane)"
+	key Escape
+	pane_wait "^CGROUP .* cpu_usage_seconds" || fail "the column: $(pane | sed -n 2p)"
+	pane_wait "^/$S .* [0-9]+\.[0-9][0-9]( |$)" || fail "the sandbox's value: $(pane | grep "^/$S ")"
+	key W
+	pane_wait "^settings written" || fail "W: $(status)"
+	assertEquals "kept" "stats=cpu_usage_seconds" "$(grep '^stats=' "$cfg")"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+	ENV=NO_COLOR=1 start -d 0.3 "/$S" || return 0
+	pane_wait "^CGROUP .* cpu_usage_seconds" || fail "read at start: $(pane | sed -n 2p)"
+	key C
+	for i in $(seq 11); do key Down; done
+	key Space Escape
+	pane_gone "cpu_usage_seconds" || fail "removed: $(pane | sed -n 2p)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # W writes the order, the columns, the view and the delay; the next start reads them; a
 # damaged file is ignored with one line; a symbolic link is neither read nor written through.
 test_settings_round_trip() {
@@ -1567,7 +1601,8 @@ test_settings_round_trip() {
 	assertEquals "the file" "order=memory
 columns=cpu,memory,in,out,psi-cpu,psi-memory,psi-io,history
 view=tree
-delay=600ms" "$(grep -v '^#' "$cfg")"
+delay=600ms
+stats=" "$(grep -v '^#' "$cfg")"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
 	# read at start

@@ -18,6 +18,7 @@
 #include "ops/act.h"
 #include "base/cleanup.h"
 #include "screen.h"
+#include "output/fields.h"
 #include "settings.h"
 
 static const struct {
@@ -278,9 +279,48 @@ static bool may(struct ui *u, const char *path, enum cg_act act)
 
 /* ---- the choosers ---------------------------------------------------------------------------- */
 
+/* the columns chooser: the table's columns, the history, then every statistic (fields.h) */
 static size_t choices(const struct ui *u)
 {
-	return u->prompt == PR_SIGNALS ? ARRAY_SIZE(signals) : table_columns();
+	return u->prompt == PR_SIGNALS ? ARRAY_SIZE(signals) : table_columns() + fields_numeric_n();
+}
+
+/* where statistic f is among the screen's own columns, or -1 */
+static int extra_at(const struct ui *u, int f)
+{
+	for (size_t k = 0; k < u->n_extra; k++)
+		if (u->extra[k] == f)
+			return (int)k;
+	return -1;
+}
+
+/* The collectors the open pane and the chosen statistics read (a statistic of a collector is
+ * unknown without it); --collectors decides alone when given, a replay has what it recorded */
+void screen_collect(struct ui *u)
+{
+	unsigned c = u->detail	  ? CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE
+		     : u->n_extra ? CG_COLL_DEFAULT
+				  : 0;
+
+	if (!u->a.collectors_set && source_tunable(u->src))
+		(void)source_set_collectors(u->src, c);
+}
+
+/* Statistic f shown as a column or no longer: false when the columns are full */
+static bool extra_toggle(struct ui *u, int f)
+{
+	int k = extra_at(u, f);
+
+	if (k >= 0) {
+		memmove(&u->extra[k], &u->extra[k + 1], (u->n_extra - (size_t)k - 1) * sizeof(int));
+		u->n_extra--;
+	} else if (u->n_extra == SETTINGS_EXTRA) {
+		return false;
+	} else {
+		u->extra[u->n_extra++] = f;
+	}
+	screen_collect(u);
+	return true;
 }
 
 /* a chooser's line i: a signal, or a column (the last: the history) with its mark */
@@ -291,7 +331,11 @@ static void choice_text(const struct ui *u, size_t i, char *buf, size_t size)
 		return;
 	}
 	i++;
-	if (i == table_columns())
+	if (i > table_columns())
+		snprintf(buf, size, "[%c] %s",
+			 extra_at(u, (int)(i - table_columns() - 1)) >= 0 ? 'x' : ' ',
+			 field_key((int)(i - table_columns() - 1)));
+	else if (i == table_columns())
 		snprintf(buf, size, "[%c] history", u->hidden & SETTINGS_HIST ? ' ' : 'x');
 	else
 		snprintf(buf, size, "[%c] %s", u->hidden & (1u << i) ? ' ' : 'x',
@@ -358,8 +402,17 @@ static int chooser_key(struct ui *u, int c)
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
+		if (u->prompt == PR_COLUMNS && (size_t)u->choice >= table_columns()) {
+			if (!extra_toggle(u, u->choice - (int)table_columns()))
+				tell(u, true,
+				     "at most %d columns from statistics: Space on one shown first",
+				     SETTINGS_EXTRA);
+			return 1;
+		}
 		if (u->prompt == PR_COLUMNS) {
-			u->hidden ^= u->choice + 1 == n ? SETTINGS_HIST : 1u << (u->choice + 1);
+			u->hidden ^= (size_t)u->choice + 1 == table_columns()
+					     ? SETTINGS_HIST
+					     : 1u << (u->choice + 1);
 			return 0;
 		}
 		u->act_sig = signals[u->choice].sig;
@@ -530,6 +583,9 @@ static void save(struct ui *u)
 	struct settings s = {
 		.order = u->a.order, .hidden = u->hidden, .tree = u->tree, .delay_ns = u->a.delay_ns
 	};
+
+	for (size_t k = 0; k < u->n_extra; k++)
+		snprintf(s.stats[s.n_stats++], SETTINGS_NAME, "%s", field_key(u->extra[k]));
 	char why[1024], path[4096];
 	_cleanup_free_ char *shown = NULL;
 
@@ -566,6 +622,14 @@ void screen_settings_load(struct ui *u)
 		u->tree = s.tree;
 	if ((s.have & SET_DELAY) && !u->a.delay_set && !source_is_replay(u->src))
 		u->a.delay_ns = s.delay_ns;
+	/* a statistic this cgtop2 does not have (an older one's file, or a newer's) is left out */
+	for (size_t k = 0; (s.have & SET_STATS) && k < s.n_stats; k++) {
+		int f = field_lookup(s.stats[k]);
+
+		if (field_numeric(f) && extra_at(u, f) < 0 && u->n_extra < SETTINGS_EXTRA)
+			u->extra[u->n_extra++] = f;
+	}
+	screen_collect(u);
 }
 
 int screen_act_key(struct ui *u, int c)

@@ -13,6 +13,7 @@
 #include "history.h"
 #include "output/render.h"
 #include "pipeline/source.h"
+#include "settings.h"
 
 enum prompt { PR_NONE, PR_CONFIRM, PR_EDIT, PR_SIGNALS, PR_COLUMNS };
 /* SACT_POKE: memory.reclaim=SIZE or memory.peak=reset (cg_act_poke), key E */
@@ -75,6 +76,9 @@ struct ui {
 	int mark_line; /* its line in the pane's text, -1: none shown */
 	bool mark_follow; /* scroll the pane to it once */
 	unsigned hidden; /* settings.h: the columns hidden */
+	/* the chooser's columns from any statistic (output/fields.h's numbers), after the table's */
+	int extra[SETTINGS_EXTRA];
+	size_t n_extra;
 };
 
 enum { PAIR_TITLE = 1, PAIR_HEADER, PAIR_SELECT, PAIR_RED, PAIR_BAR };
