@@ -131,6 +131,12 @@ install: all
 		>$(DESTDIR)$(DATADIR)/openrc/cgkit-apply
 	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-apply.service
 	chmod 0755 $(DESTDIR)$(DATADIR)/openrc/cgkit-apply
+	sed 's|/usr/local/bin/cgtop2|$(BINDIR)/cgtop2|' contrib/cgkit-record.service \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-record.service
+	sed 's|/usr/local/bin/cgtop2|$(BINDIR)/cgtop2|' contrib/cgkit-record.openrc \
+		>$(DESTDIR)$(DATADIR)/openrc/cgkit-record
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-record.service
+	chmod 0755 $(DESTDIR)$(DATADIR)/openrc/cgkit-record
 
 install-man: man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -145,7 +151,8 @@ uninstall:
 		$(DESTDIR)$(ZSHCOMPDIR)/_cgkit \
 		$(addprefix $(DESTDIR)$(DATADIR)/mixin/,$(notdir $(MIXIN))) \
 		$(DESTDIR)$(DATADIR)/openrc/cgtop2 $(DESTDIR)$(SYSTEMDUNITDIR)/cgtop2.service \
-		$(DESTDIR)$(DATADIR)/openrc/cgkit-apply $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-apply.service
+		$(DESTDIR)$(DATADIR)/openrc/cgkit-apply $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-apply.service \
+		$(DESTDIR)$(DATADIR)/openrc/cgkit-record $(DESTDIR)$(SYSTEMDUNITDIR)/cgkit-record.service
 
 # The tiers and their times measured here (CONTRIBUTING's tier table says when and at what load)
 help:

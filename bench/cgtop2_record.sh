@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # cgtop2 --record: the CPU time (user+sys) a recorded sample costs over 1,000 empty cgroups in a
 # sandbox, beside what sampling alone costs (-b -F json to /dev/null is sampling plus writing
-# JSON), the bytes a sample adds to the file, and what --replay takes to read them back.
+# JSON), the bytes a sample adds to the file, and what --replay takes to read them back; and
+# --journal's (cgkit-record.service: the same sample gzip-compressed, flushed each sample, no
+# tasks) CPU and bytes a sample.
 #
 # Per sample = (cost of 2+K samples - cost of 2) / K, the median of 3 tries: start-up, the first
 # scan and the first full reads drop out. Each run records into a fresh file.
@@ -33,7 +35,7 @@ trap 'exit 130' INT TERM
 
 # CPU microseconds of one run (stdout to /dev/null); a recording starts from an empty file
 cpu_us() {
-	rm -f "$tmp/rec" "$tmp/rec.1"
+	rm -rf "$tmp/rec" "$tmp/rec.1" "$tmp/j"
 	"$FLOOR" rusage "$@" | cut -d' ' -f1
 }
 
@@ -68,6 +70,13 @@ for n in $SIZES; do
 	"$T" --record="$tmp/rec" --record-size=0 -d 0.01 "/$name" -n $((K + 1))
 	more=$(stat -c %s "$tmp/rec")
 	replay=$("$FLOOR" rusage "$T" --replay="$tmp/rec" -F json | cut -d' ' -f1)
+	jour=$(per_sample_us "$K" "$T" --journal="$tmp/j" -d 0.01 "/$name" -n) || exit 1
+	rm -rf "$tmp/j"
+	"$T" --journal="$tmp/j" -d 0.01 "/$name" -n 1
+	jone=$(du -cb "$tmp/j" | tail -n 1 | cut -f1)
+	rm -rf "$tmp/j"
+	"$T" --journal="$tmp/j" -d 0.01 "/$name" -n $((K + 1))
+	jmore=$(du -cb "$tmp/j" | tail -n 1 | cut -f1)
 	echo "== $n cgroups, $K samples"
 	echo "cgtop2 -b (sample + table)        $(us "$sample") CPU per sample"
 	echo "cgtop2 -F json (sample + JSON)    $(us "$json") CPU per sample"
@@ -75,4 +84,5 @@ for n in $SIZES; do
 	echo "recording over the table: $(awk -v a="$rec" -v b="$sample" 'BEGIN { printf "%+.2f ms", (a - b) / 1000 }') per sample; at -d 5s the recorder uses $(awk -v a="$rec" 'BEGIN { printf "%.3f", a / 5e6 * 100 }') % of one CPU"
 	echo "file: $(((more - one) / K)) bytes per sample ($(((more - one) / K / n)) per cgroup; the first, naming every cgroup, $one with the header); $(awk -v b=$(((more - one) / K)) 'BEGIN { printf "%.1f", b * 17280 / 1048576 }') MiB a day at -d 5s"
 	echo "replay of $((K + 2)) samples as JSON: $(us "$replay") CPU"
+	echo "cgtop2 --journal (sample + gzip)  $(us "$jour") CPU per sample; $(((jmore - jone) / K)) bytes per sample compressed; $(awk -v b=$(((jmore - jone) / K)) 'BEGIN { printf "%.1f", b * 2880 / 1048576 }') MiB a day at the service's -d 30"
 done

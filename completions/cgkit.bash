@@ -283,8 +283,12 @@ _cgkit_value()
 	--set) _cgkit_add "$cur" cpu.weight= cpu.max= cpu.idle= cpuset.cpus= cpuset.mems= \
 		memory.max= memory.high= memory.low= memory.min= memory.swap.max= \
 		memory.oom.group= pids.max= io.weight= io.max= ;;
+	--journal)
+		mapfile -t -O ${#_cgkit_c[@]} _cgkit_c < <(compgen -d -- "$cur")
+		_cgkit_files=1
+		;;
 	--depth | --delay | --grace | --timeout | --iterations | --rounds | --match | --dperm | \
-		--fperm | --tperm) ;;
+		--fperm | --tperm | --keep | --cap) ;;
 	*)
 		mapfile -t -O ${#_cgkit_c[@]} _cgkit_c < <(compgen -f -- "$cur")
 		_cgkit_files=1

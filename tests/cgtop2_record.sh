@@ -89,7 +89,8 @@ $USAGE_TAIL" "$err"
 	assertContains "--fields=help: a JSON key and its kernel name" "$out" "memory_bytes	memory.current"
 	assertContains "--fields=help: a limit" "$out" "memory.max"
 	cgk_capture "$T" --help
-	for o in --record= --record-size= --replay= --at= --begin= --end= --fields= --top=; do
+	for o in --record= --record-size= "--replay[=" --journal= --keep= --cap= --at= --begin= --end= \
+		--fields= --top=; do
 		assertContains "--help lists $o" "$out" "$o"
 	done
 }

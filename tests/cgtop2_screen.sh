@@ -1255,6 +1255,39 @@ test_action_limit_v1() {
 	assertEquals "EXIT=0" "$(ended)"
 }
 
+# E: memory.reclaim=SIZE or memory.peak=reset, once, through the guard as every action
+# (cg_act_poke). The v1 memory controller (a hybrid or legacy host) has neither: refused with
+# the kernel's answer on the status line (tests/cgcreate2_actions.sh writes them for real).
+test_action_reclaim_v1() {
+	setup_sandbox || return 0
+	cgk_need_v1 memory || return 0
+	mkdir "$U/e"
+	twin memory e >/dev/null || { fail "the twin of e"; return 0; }
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" || return 0
+	pane_wait "^/$S/e " || fail "start: $(pane)"
+	select_cg e 1
+	key E
+	pane_wait "^Once in cgroup /$S/e: memory.reclaim=_" || fail "E: the editor: $(status)"
+	key -l "1M"
+	key Enter
+	pane_wait "^Write memory.reclaim=1M in cgroup /$S/e \(once: no limit is kept\)\?  y: yes" ||
+		fail "the question: $(status)"
+	key y
+	pane_wait "^failed: cgroup /$S/e \(memory\): reclaim memory: no memory.reclaim here \(No such file or directory\)" ||
+		fail "reclaim refused: $(status)"
+	key E $(printf 'BSpace %.0s' $(seq 15))
+	key -l "memory.peak=reset"
+	key Enter y
+	pane_wait "^failed: cgroup /$S/e \(memory\): reset the peak: no memory.peak here" ||
+		fail "reset refused: $(status)"
+	key E $(printf 'BSpace %.0s' $(seq 15))
+	key -l "memory.max=1G"
+	key Enter
+	pane_wait "^E writes memory.reclaim=SIZE or memory.peak=reset" || fail "another file: $(status)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # The same on cgroup2 controllers: memory.max and pids.max of the unified cgroup.
 test_action_limit_v2() {
 	setup_sandbox || return 0
@@ -1620,6 +1653,40 @@ test_help_pages() {
 
 # ---- the settings file ----------------------------------------------------------------------
 
+# C lists every statistic of --fields=help after the table's columns: Space on one adds it as a
+# column of its own, titled by its key, with each row's value; W keeps it (stats=), the next start
+# shows it, Space again removes it. The list is the fields table's (output/fields.c), not a
+# fixed one: the first statistics are tasks, cpu_percent, cpu_usage_seconds after the history.
+test_stat_columns() {
+	setup_sandbox || return 0
+	local cfg=$_cgk_tmp/config/cgtop2/config i
+	rm -rf "$_cgk_tmp/config/cgtop2"
+	ENV=NO_COLOR=1 start -d 0.3 "/$S" || return 0
+	pane_wait "order cpu .*every 0.3s" || fail "start: $(pane | head -n 1)"
+	key C
+	pane_wait "│ \[ \] cpu_usage_seconds" || fail "C lists the statistics: $(pane)"
+	pane_wait "│ \[ \] io_read_ops" || fail "C lists the collectors' statistics: $(pane)"
+	for i in $(seq 11); do key Down; done
+	key Space
+	pane_wait "│ \[x\] cpu_usage_seconds" || fail "Space: $(pane)"
+	key Escape
+	pane_wait "^CGROUP .* cpu_usage_seconds" || fail "the column: $(pane | sed -n 2p)"
+	pane_wait "^/$S .* [0-9]+\.[0-9][0-9]( |$)" || fail "the sandbox's value: $(pane | grep "^/$S ")"
+	key W
+	pane_wait "^settings written" || fail "W: $(status)"
+	assertEquals "kept" "stats=cpu_usage_seconds" "$(grep '^stats=' "$cfg")"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+	ENV=NO_COLOR=1 start -d 0.3 "/$S" || return 0
+	pane_wait "^CGROUP .* cpu_usage_seconds" || fail "read at start: $(pane | sed -n 2p)"
+	key C
+	for i in $(seq 11); do key Down; done
+	key Space Escape
+	pane_gone "cpu_usage_seconds" || fail "removed: $(pane | sed -n 2p)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 # W writes the order, the columns, the view and the delay; the next start reads them; a
 # damaged file is ignored with one line; a symbolic link is neither read nor written through.
 test_settings_round_trip() {
@@ -1643,7 +1710,8 @@ test_settings_round_trip() {
 	assertEquals "the file" "order=memory
 columns=cpu,memory,in,out,psi-cpu,psi-memory,psi-io,history
 view=tree
-delay=600ms" "$(grep -v '^#' "$cfg")"
+delay=600ms
+stats=" "$(grep -v '^#' "$cfg")"
 	key q
 	assertEquals "EXIT=0" "$(ended)"
 	# read at start

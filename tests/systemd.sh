@@ -454,4 +454,33 @@ test_live_cgexec2_scope_cost() {
 	echo "scope start-up, $n runs: cgexec2 -t $(((t1 - t0) / n / 1000000)) ms, systemd-run --scope $(((t2 - t1) / n / 1000000)) ms a run"
 }
 
+# The shipped cgkit-record.service (its cgtop2 this build's, a 1 s interval by the unit's
+# $CGKIT_RECORD_ARGS in a drop-in) in the systemd guest only (it writes /var/log/cgkit): started,
+# it makes today's day file there, whose samples a replay of the directory reads; stopped, it is
+# inactive and its file stays.
+test_live_record_service() {
+	need_systemd || return 0
+	cgk_need_vm "writes /var/log/cgkit and a unit (tests/vm/run systemd -- tests/run systemd)" || return 0
+	local unit=/run/systemd/system/cgkit-record.service n=0 f
+	[ -e /var/log/cgkit ] && { cgk_skip "/var/log/cgkit exists: not this test's"; return 0; }
+	sed "s|/usr/local/bin/cgtop2|$TOP|" "$(dirname "$0")/../contrib/cgkit-record.service" >"$unit"
+	mkdir -p "$unit.d"
+	printf '[Service]\nEnvironment="CGKIT_RECORD_ARGS=-d 1"\n' >"$unit.d/test.conf"
+	systemctl daemon-reload
+	assertTrue "started" "systemctl start cgkit-record.service"
+	record_has() {
+		f=$(ls /var/log/cgkit/cgtop2-*.rec.gz 2>/dev/null | tail -n 1)
+		[ -n "$f" ] && n=$("$TOP" --replay=/var/log/cgkit -F csv --fields=tasks 2>/dev/null |
+			awk -F, '$2 == "/"' | wc -l) && [ "$n" -ge 2 ]
+	}
+	CGK_WAIT_TICKS=1200 cgk_wait_for record_has || fail "hung: no two samples in /var/log/cgkit ($(systemctl status cgkit-record.service 2>&1 | tail -n 5))"
+	assertTrue "active while recording" "systemctl is-active --quiet cgkit-record.service"
+	assertEquals "today's day file" "/var/log/cgkit/cgtop2-$(date +%F).rec.gz" "$f"
+	systemctl stop cgkit-record.service
+	assertFalse "stopped" "systemctl is-active --quiet cgkit-record.service"
+	assertTrue "its file stays" "[ -s '$f' ]"
+	rm -rf "$unit" "$unit.d" /var/log/cgkit
+	systemctl daemon-reload
+}
+
 . "$SHUNIT2"

@@ -28,6 +28,7 @@
 #include "kernel/spec.h"
 #include "base/strv.h"
 #include "apply.h"
+#include "actions.h"
 #include "tool.h"
 #include "tool_owner.h"
 
@@ -704,6 +705,7 @@ static int run(struct cgcreate2_args *a)
 {
 	struct cg_layout *l = NULL;
 	struct cg_targets ts = { 0 };
+	struct cg_assignments acts = { 0 };
 	int r;
 
 	if (a->apply) {
@@ -748,9 +750,15 @@ static int run(struct cgcreate2_args *a)
 		goto out;
 	if (a->remove)
 		r = ts.n ? do_remove(a, l, &ts) : TOOL_EXIT_OK;
+	else if (actions_split(&a->set, &acts) < 0)
+		r = TOOL_EXIT_FAILED;
 	else
 		r = do_create(a, l, &ts) < 0 ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
+	/* memory.reclaim, memory.peak: once the cgroup and its settings are there */
+	if (!a->remove && r == TOOL_EXIT_OK && acts.n)
+		r = actions_run(l, &ts, &acts, a->force, a->verbose);
 out:
+	cg_assignments_clear(&acts);
 	cg_targets_clear(&ts);
 	cg_layout_free(l);
 	return r;

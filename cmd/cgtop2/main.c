@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,7 +69,7 @@ static int drive(const struct cgtop2_args *a, struct source *src)
 {
 	int ret;
 
-	if (a->record_file)
+	if (a->record_file || a->journal_dir)
 		return record_run(a, src);
 	/* the screen has its own columns, order and rows */
 	if (interactive(a) && (a->top || a->order_field)) {
@@ -87,11 +88,27 @@ static int run_replay(const struct cgtop2_args *args)
 	struct cgtop2_args a = *args;
 	struct source *src = NULL;
 	char *msg = NULL;
-	int r = source_replay_new(a.replay_file, &src, &msg), ret;
+	struct stat st;
+	bool journal = stat(a.replay_file, &st) == 0 && S_ISDIR(st.st_mode);
+	int r, ret;
+
+	/* a directory is a journal: the days --begin, --end or --at name, else the newest */
+	if (journal)
+		r = source_replay_journal(a.replay_file, a.window ? a.begin_ns : a.at_ns, a.end_ns,
+					  a.window || a.at, &src, &msg);
+	else
+		r = source_replay_new(a.replay_file, &src, &msg);
+	bool said = msg != NULL;
 
 	if (msg)
 		tool_say("%s", msg);
 	free(msg);
+	if (journal && r < 0 && r != -ENOMEM && !said) {
+		tool_say("replay %s: %s", a.replay_file,
+			 r == -ENOENT ? "no journal's day file (cgtop2-YYYY-MM-DD.rec.gz) there"
+				      : strerror(-r));
+		return 1;
+	}
 	if (r == 0 && a.window && (r = source_replay_window(src, a.begin_ns, a.end_ns)) < 0)
 		source_free(src);
 	if (r < 0) {
@@ -204,8 +221,8 @@ static int run_main(struct cgtop2_args *a)
 	 * Into a pipe or a file, one snapshot, as systemd-cgtop does (a script wants the numbers
 	 * and an end, not a stream); -n asks for more. What streams by design keeps streaming.
 	 */
-	if (!a->iterations_set && !isatty(STDOUT_FILENO) && !a->record_file && !a->replay_file &&
-	    !a->serve && !a->events)
+	if (!a->iterations_set && !isatty(STDOUT_FILENO) && !a->record_file && !a->journal_dir &&
+	    !a->replay_file && !a->serve && !a->events)
 		a->iterations = 1;
 	/* a closed pipe ends batch output quietly, as for head(1) */
 	signal(SIGPIPE, SIG_IGN);
@@ -239,6 +256,8 @@ int main(int argc, char **argv)
 	struct cgtop2_args a = {
 		.delay_ns = NSEC_PER_SEC,
 		.record_size = 64 << 20,
+		.keep_days = 7,
+		.journal_cap = 1ull << 30,
 		.depth = 3,
 		.order = ORDER_CPU,
 		.format = FMT_TABLE,

@@ -40,6 +40,7 @@
 #include "output/report.h"
 #include "serve/negotiate.h"
 #include "serve/serve.h"
+#include "pipeline/journal.h"
 #include "pipeline/source.h"
 #include "events/triggers.h"
 #include "screen/tty.h"
@@ -72,6 +73,9 @@ enum {
 	OPT_TOP,
 	OPT_MAX_SERIES,
 	OPT_RUNTIME_ROOT,
+	OPT_JOURNAL,
+	OPT_KEEP,
+	OPT_CAP,
 };
 
 static const char *const format_names[] = { "table", "json", "csv", "openmetrics", "prometheus" };
@@ -152,8 +156,17 @@ static const struct argp_option options[] = {
 	{ "record-size", OPT_RECORD_SIZE, "SIZE", 0,
 	  "Rotate FILE to FILE.1 (replacing it) before it grows beyond SIZE bytes (K, M, G: powers of 1024; default 64M; 0: never)",
 	  3 },
-	{ "replay", OPT_REPLAY, "FILE", 0,
-	  "Show the samples recorded in FILE.1 (if any) and FILE instead of live ones, with their recorded times",
+	{ "journal", OPT_JOURNAL, "DIR", TOOL_OPTION_WHOLE,
+	  "Record every --delay into DIR's day files, cgtop2-YYYY-MM-DD.rec.gz (gzip), a new one at local midnight (cgkit-record.service: /var/log/cgkit)",
+	  3 },
+	{ "keep", OPT_KEEP, "DAYS", 0,
+	  "With --journal: remove the day files whose day ended more than DAYS ago (7d, the default, or 7; 0: none)",
+	  3 },
+	{ "cap", OPT_CAP, "SIZE", 0,
+	  "With --journal: remove the oldest day files while all weigh more than SIZE (K, M, G, T: powers of 1024; default 1G; 0: no cap)",
+	  3 },
+	{ "replay", OPT_REPLAY, "FILE", OPTION_ARG_OPTIONAL,
+	  "Show the samples recorded in FILE.1 (if any) and FILE instead of live ones, with their recorded times; FILE a directory, or none: the journal there (default /var/log/cgkit): the newest day's file, or with --begin, --end or --at the days they span",
 	  3 },
 	{ "at", OPT_AT, "TIME", 0,
 	  "With --replay: start at the first sample taken at or after TIME, as --begin takes it",
@@ -329,8 +342,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_READ_ONLY:
 		a->read_only = true;
 		break;
-	case OPT_RECORD:
 	case OPT_REPLAY:
+		/*
+		 * --replay FILE, as the option always took it: the next word, when it is no option.
+		 * Alone (or --replay=DIR) it reads a journal; main.c tells a directory from a file.
+		 */
+		if (!arg && state->next < state->argc && state->argv[state->next][0] != '-')
+			arg = state->argv[state->next++];
+		if (!arg) {
+			a->replay_file = JOURNAL_DIR_DEFAULT;
+			break;
+		}
+		/* fall through */
+	case OPT_RECORD:
 		if (!*arg)
 			argp_error(state, "--%s takes a file name",
 				   key == OPT_RECORD ? "record" : "replay");
@@ -342,6 +366,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				state,
 				"--record-size takes bytes with K, M, G or T (powers of 1024), not '%s'",
 				TOOL_SHOWN(arg));
+		break;
+	case OPT_JOURNAL:
+		if (!*arg)
+			argp_error(state, "--journal takes a directory");
+		a->journal_dir = arg;
+		break;
+	case OPT_KEEP: {
+		const char *p = arg;
+
+		if (cg_parse_u64_prefix(&p, 36500, &a->keep_days) < 0 || (*p && strcmp(p, "d")))
+			argp_error(state, "--keep takes days: 7d or 7 (0: keep all), not '%s'",
+				   TOOL_SHOWN(arg));
+		a->keep_set = true;
+		break;
+	}
+	case OPT_CAP:
+		if (cg_parse_size(arg, CG_SIZE_BYTES, &a->journal_cap) < 0)
+			argp_error(state,
+				   "--cap takes bytes with K, M, G or T (powers of 1024), not '%s'",
+				   TOOL_SHOWN(arg));
+		a->keep_set = true;
 		break;
 	case OPT_AT:
 	case OPT_BEGIN:
@@ -549,6 +594,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-M and CGROUP exclude each other");
 		if (a->record_file && a->replay_file)
 			argp_error(state, "--record and --replay exclude each other");
+		if (a->journal_dir && (a->record_file || a->replay_file || a->serve || a->events ||
+				       a->kit.mode || a->paths.n))
+			argp_error(
+				state,
+				"--journal excludes --record, --replay, --listen, --events, the kit's modes, --cgroup-include and --cgroup-exclude");
+		if (a->keep_set && !a->journal_dir)
+			argp_error(state, "--keep and --cap need --journal");
 		if (a->at && !a->replay_file)
 			argp_error(state, "--at needs --replay");
 		if (a->window && !a->replay_file)
@@ -567,7 +619,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--max-series needs --listen");
 		/* a Prometheus exporter exports every cgroup, as cAdvisor does: a kubelet's container
 		 * is five levels down; the screen and batch table keep a depth a human reads */
-		if (a->serve && !a->depth_set)
+		if ((a->serve || a->journal_dir) && !a->depth_set)
 			a->depth = CGTOP2_DEPTH_MAX;
 		if (a->compat && !a->serve && a->format != FMT_OPENMETRICS &&
 		    a->format != FMT_PROMETHEUS)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cgroups/cgroup.h"
@@ -21,6 +22,7 @@
 #include "base/parse.h"
 #include "remove.h"
 #include "cgroups/setup.h"
+#include "kernel/file.h"
 #include "kernel/spec.h"
 
 /* The limits a user sets here, each named by its controller (the part before the dot). */
@@ -412,6 +414,99 @@ int cg_act_set(const struct cg_layout *l, const char *path, const char *assignme
 	if (r == 0)
 		r = cg_setup_apply(l, &ts, &o, &j, d);
 	cg_journal_clear(&j);
+	cg_targets_clear(&ts);
+	cg_assignments_clear(&set);
+	return r;
+}
+
+bool cg_act_pokes_file(const char *file)
+{
+	return !strcmp(file, "memory.reclaim") || !strcmp(file, "memory.peak");
+}
+
+/* A poke's write refused: the kernel's errno, and where it has no such action, since when */
+static int poke_refused(const struct cg_hier *h, int dfd, const char *where, const char *file,
+			int err, struct cg_diag *d)
+{
+	bool reclaim = !strcmp(file, "memory.reclaim");
+	struct utsname u = { 0 };
+	struct stat st;
+
+	uname(&u);
+	if (err == ENOENT)
+		return cg_diag_say(
+			d, EOPNOTSUPP, where, h->label,
+			reclaim ? "reclaim memory" : "reset the peak", "no %s here (%s): %s", file,
+			strerror(err),
+			h->version == 2 ? "cgroup2's memory controller has it from Linux 5.19 on"
+			: reclaim
+				? "the v1 memory controller has none (cgroup2's has it from Linux 5.19 on)"
+				: "the v1 memory controller's peak is memory.max_usage_in_bytes, reset by writing 0 to it");
+	/*
+	 * A file the kernel made read-only: the mode refuses others (EACCES), root's write reaches
+	 * cgroup_file_write, which has no method for it (EINVAL on 6.1)
+	 */
+	if ((err == EACCES || err == EPERM || err == EINVAL) && !reclaim &&
+	    fstatat(dfd, file, &st, 0) == 0 && !(st.st_mode & 0222))
+		return cg_diag_say(
+			d, EOPNOTSUPP, where, h->label, "reset the peak",
+			"write %s: %s: this kernel (%s) makes memory.peak read-only; a write resets it from Linux 6.12 on",
+			file, strerror(err), u.release);
+	if (err == EAGAIN && reclaim)
+		return cg_diag_say(d, EAGAIN, where, h->label, "reclaim memory",
+				   "write %s: %s: the kernel reclaimed less than asked", file,
+				   strerror(err));
+	return cg_diag_fail(d, err, CG_OP_WRITE, h->version, where, h->label, "write %s", file);
+}
+
+int cg_act_poke(const struct cg_layout *l, const char *path, const char *assignment, unsigned skip,
+		struct cg_diag *d)
+{
+	struct cg_assignments set = { 0 };
+	struct cg_targets ts = { 0 };
+	char where[PATH_MAX + 2], spec[PATH_MAX + 16], num[32];
+	const char *file, *value;
+	_cleanup_close_ int dfd = -1;
+	uint64_t bytes = 0;
+	int r;
+
+	cg_path_display(path, where, sizeof(where));
+	r = cg_assignments_add(&set, assignment);
+	if (r < 0)
+		return cg_diag_say(d, -r, where, "", "act", "not FILE=VALUE");
+	file = set.v[0].file;
+	value = set.v[0].value;
+	if (!strcmp(file, "memory.reclaim")) {
+		if (cg_parse_size(value, CG_SIZE_BYTES, &bytes) < 0 || !bytes)
+			r = cg_diag_say(d, EINVAL, where, "", "reclaim memory",
+					"memory.reclaim takes bytes with K, M, G or T, not '%s'",
+					value);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)bytes);
+		value = num;
+	} else if (!strcmp(file, "memory.peak")) {
+		if (strcmp(value, "reset"))
+			r = cg_diag_say(d, EINVAL, where, "", "reset the peak",
+					"memory.peak takes reset, not '%s'", value);
+	} else {
+		r = cg_diag_say(d, EINVAL, where, "", "act",
+				"only memory.reclaim and memory.peak are actions");
+	}
+	snprintf(spec, sizeof(spec), "memory:%s", path);
+	if (r == 0)
+		r = targets(l, spec, &ts, d);
+	if (r == 0)
+		r = cg_guard_all(
+			&ts, !strcmp(file, "memory.reclaim") ? CG_GUARD_RECLAIM : CG_GUARD_RESET,
+			skip, d);
+	if (r == 0) {
+		cg_path_display(ts.t[0].path, where, sizeof(where));
+		dfd = cg_open_dir(ts.t[0].hier, ts.t[0].path);
+		r = dfd < 0 ? cg_diag_fail(d, -dfd, CG_OP_OPEN, ts.t[0].hier->version, where,
+					   ts.t[0].hier->label, "open")
+			    : cg_write_at(dfd, file, value);
+		if (dfd >= 0 && r < 0)
+			r = poke_refused(ts.t[0].hier, dfd, where, file, -r, d);
+	}
 	cg_targets_clear(&ts);
 	cg_assignments_clear(&set);
 	return r;

@@ -76,6 +76,22 @@ bool cg_act_settable(const char *file);
  */
 int cg_act_set(const struct cg_layout *l, const char *path, const char *assignment,
 	       struct cg_diag *d);
+/*
+ * The memory controller's one-shot writes, actions rather than settings (nothing to read back
+ * or undo): "memory.reclaim=SIZE" (bytes with K, M, G, T: the kernel reclaims that much from
+ * the cgroup, Linux 5.19 on, cgroup2 only) and "memory.peak=reset" (the peak starts again from
+ * the present use; Linux 6.12 on). cg_act_pokes_file says whether FILE is one.
+ */
+bool cg_act_pokes_file(const char *file);
+/*
+ * One of them on path's memory hierarchy, through the guard (CG_GUARD_RECLAIM, CG_GUARD_RESET;
+ * less the rules in skip, as cg_guard takes them). 0, or -errno with d filled:
+ * -EOPNOTSUPP where the kernel has no such action for the cgroup (no memory.reclaim there, a
+ * memory.peak this kernel makes read-only), d saying the kernel's answer and since when it
+ * has one; -EAGAIN when the kernel reclaimed less than asked.
+ */
+int cg_act_poke(const struct cg_layout *l, const char *path, const char *assignment, unsigned skip,
+		struct cg_diag *d);
 /* Move process pid into path (every hierarchy path names), verified: 0 or -errno, d filled. */
 int cg_act_move(const struct cg_layout *l, pid_t pid, const char *path, struct cg_diag *d);
 

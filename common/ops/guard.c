@@ -28,6 +28,9 @@ static const struct {
 	[CG_GUARD_MOVE] = { "move a process", NULL, CG_RULE_OWNER },
 	[CG_GUARD_REMOVE] = { "remove", NULL, CG_RULE_ROOT | CG_RULE_SELF | CG_RULE_OWNER },
 	[CG_GUARD_REMOVE_KILL] = { "remove", NULL, CG_RULE_ROOT | CG_RULE_SELF | CG_RULE_OWNER },
+	/* the root's reclaim is the whole machine's: no one cgroup's action */
+	[CG_GUARD_RECLAIM] = { "reclaim memory", NULL, CG_RULE_ROOT | CG_RULE_OWNER },
+	[CG_GUARD_RESET] = { "reset a peak", NULL, CG_RULE_ROOT | CG_RULE_OWNER },
 };
 
 unsigned cg_guard_rules(enum cg_guard_verb v)

@@ -21,6 +21,8 @@ enum cg_guard_verb {
 	CG_GUARD_MOVE, /* a process moved in (the cgroup is the destination) */
 	CG_GUARD_REMOVE, /* the subtree removed, what runs in it left alone */
 	CG_GUARD_REMOVE_KILL, /* the subtree removed, what runs in it signalled first */
+	CG_GUARD_RECLAIM, /* memory reclaimed from the cgroup (memory.reclaim) */
+	CG_GUARD_RESET, /* a peak reset (memory.peak) */
 	CG_GUARD_N,
 };
 
@@ -30,7 +32,8 @@ enum cg_guard_verb {
  * process may go back to the root. SELF: the cgroup holds the calling process or is an
  * ancestor of its cgroup: a freeze would stop the caller half-way (cgtop2's screen no longer
  * answers), a signal or a kill would reach it, a removal would end it half-way; not for a
- * limit (one may limit one's own session, and undo it) nor a move into it. OWNER: inside a
+ * limit (one may limit one's own session, and undo it) nor a move into it, a reclaim or a
+ * peak's reset (which take nothing from the caller but memory it gets back). OWNER: inside a
  * systemd unit that is not delegated, whose manager is the single writer of its cgroups and
  * may undo what is done there (cg_guard_owner).
  */

@@ -96,6 +96,23 @@ static void test_format(void)
 		      back.delay_ns == s.delay_ns);
 	}
 	CHECK_INT(settings_format(&s, buf, 10), -ENOSPC);
+	/* stats=: the statistics' columns by key, kept in their order, round trip */
+	s.n_stats = 2;
+	snprintf(s.stats[0], SETTINGS_NAME, "io_read_ops");
+	snprintf(s.stats[1], SETTINGS_NAME, "pressure_io_some_seconds");
+	CHECK(settings_format(&s, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\nstats=io_read_ops,pressure_io_some_seconds\n"));
+	CHECK_INT(settings_parse(buf, strlen(buf), &back, why, sizeof(why)), 0);
+	CHECK(back.have & SET_STATS);
+	CHECK_INT((int)back.n_stats, 2);
+	CHECK_STR(back.stats[1], "pressure_io_some_seconds");
+	CHECK_INT(settings_parse("stats=a,b,c,d,e\n", 16, &back, why, sizeof(why)), -EINVAL);
+	CHECK_STR(why,
+		  "line 1: stats takes at most 4 keys of cgtop2 --fields=help, comma-separated");
+	CHECK_INT(settings_parse("stats=a,\n", 9, &back, why, sizeof(why)), -EINVAL);
+	CHECK_INT(settings_parse("stats=A b\n", 10, &back, why, sizeof(why)), -EINVAL);
+	CHECK_INT(settings_parse("stats=\n", 7, &back, why, sizeof(why)), 0);
+	CHECK_INT((int)back.n_stats, 0);
 }
 
 static void test_files(void)

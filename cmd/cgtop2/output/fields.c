@@ -116,6 +116,30 @@ static bool value(int field, const struct cg_stat_row *r, double *ret)
 	return false;
 }
 
+size_t fields_numeric_n(void)
+{
+	return N_BASE;
+}
+
+const char *field_key(int i)
+{
+	return field_numeric(i) ? table[i].key : "";
+}
+
+void field_cell(int i, const struct cg_stat_row *r, char *buf, size_t size)
+{
+	double v;
+
+	if (!field_numeric(i) || !value(i, r, &v))
+		snprintf(buf, size, "-");
+	else if (table[i].kind == K_NS)
+		snprintf(buf, size, "%.2f", v / (double)NSEC_PER_SEC);
+	else if (table[i].kind == K_PSI_US)
+		snprintf(buf, size, "%.2f", v / 1e6);
+	else
+		snprintf(buf, size, table[i].fmt ? table[i].fmt : "%.0f", v);
+}
+
 struct ranked {
 	double v;
 	bool have;

@@ -20,6 +20,14 @@ int field_lookup(const char *s);
 bool field_numeric(int i);
 /* Every field's key, and its other name after a tab, a line each (--fields=help). */
 void fields_list(struct out *o);
+/*
+ * The numeric fields, 0 .. fields_numeric_n() - 1, as the screen's chooser (C) lists them for
+ * columns of its own: every statistic the table below has, so that a new one is offered there.
+ */
+size_t fields_numeric_n(void);
+const char *field_key(int i);
+/* Numeric field i of r as a cell: its value as --fields writes it, "-" when unknown. */
+void field_cell(int i, const struct cg_stat_row *r, char *buf, size_t size);
 /* --order=FIELD: the rows by that field, largest first, the unknown last, ties by path. */
 int fields_sort(struct view *v, int field);
 /* --fields: JSON lines and CSV of the path, the time and the fields asked for, in that order. */

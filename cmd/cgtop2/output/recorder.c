@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cgtop2 --record: the recorder, a sink of the pipeline (pipeline.h). The format is
- * cmd/cgtop2/record/record.c's; here is the file: appending, and rotation to FILE.1 at --record-size
- * (source_replay.c reads both back).
+ * cgtop2 --record and --journal: the recorder, a sink of the pipeline (pipeline.h). The format
+ * is cmd/cgtop2/record/record.c's; here are the files: --record's appending, and rotation to
+ * FILE.1 at --record-size; --journal's day files (pipeline/journal.h), gzip-compressed, a new
+ * one at local midnight, pruned by age (--keep) and total size (--cap). source_replay.c reads
+ * them all back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,12 +13,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "base/cleanup.h"
 #include "record/record.h"
 #include "tool.h"
 
 #include "pipeline/args.h"
+#include "pipeline/journal.h"
 #include "pipeline/pipeline.h"
 #include "batch.h"
 #include "recorder.h"
@@ -25,7 +29,7 @@
 /* ---- recording -------------------------------------------------------------------------------- */
 
 struct recorder {
-	const char *file;
+	const char *file; /* --record's, or the journal's day file (in journal_name) */
 	char *rotated; /* FILE.1 */
 	int fd;
 	uint64_t size, limit;
@@ -33,6 +37,14 @@ struct recorder {
 	bool need_header;
 	struct cg_rec_writer *w;
 	struct cg_rec_info info;
+	/* --journal: the directory, the day file open (compressed through gz), the bounds */
+	int dirfd;
+	gzFile gz;
+	char day[JOURNAL_DAY_LEN];
+	char *journal_name;
+	uint64_t keep_days, cap;
+	uint64_t older; /* the other day files' bytes, as the last prune left them */
+	bool cap_said;
 };
 
 /* Write it all, or undo the part that was written (the reader would skip it, but why leave it). */
@@ -61,6 +73,32 @@ static int write_all(struct recorder *rc, const uint8_t *p, size_t n)
 }
 
 /*
+ * name (beneath dirfd) opened into rc->fd for appending, made when missing. Never through a
+ * symbolic link, dangling or not: whoever can write the directory would choose what is created
+ * or appended to (as root, anywhere). O_NONBLOCK: a FIFO is refused, not waited on.
+ */
+static int open_append(struct recorder *rc, int dirfd, const char *name, struct stat *st,
+		       const char **why)
+{
+	rc->fd = openat(
+		dirfd, name,
+		O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK, 0640);
+	if (rc->fd < 0 && errno == ELOOP) {
+		*why = "a symbolic link; will not follow it (name the file itself)";
+		return -EINVAL;
+	}
+	if (rc->fd < 0)
+		return -errno;
+	if (fstat(rc->fd, st) < 0)
+		return -errno;
+	if (!S_ISREG(st->st_mode)) {
+		*why = "not a regular file";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Open FILE for appending: a new or empty file gets the format's head; an existing one must be
  * a recording of this major version (never append samples to some other file).
  */
@@ -68,28 +106,12 @@ static int rec_open(struct recorder *rc, const char **why)
 {
 	uint8_t head[CG_REC_HEAD_SIZE], mine[CG_REC_HEAD_SIZE];
 	struct stat st;
+	int r;
 
 	*why = NULL;
-	/*
-	 * Never through a symbolic link, dangling or not: whoever can write the directory would
-	 * choose what is created or appended to (as root, anywhere). O_NONBLOCK: a FIFO is
-	 * refused below, not waited on.
-	 */
-	rc->fd = open(rc->file,
-		      O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK,
-		      0640);
-	if (rc->fd < 0 && errno == ELOOP) {
-		*why = "a symbolic link; will not follow it (name the file itself)";
-		return -EINVAL;
-	}
-	if (rc->fd < 0)
-		return -errno;
-	if (fstat(rc->fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
-		return -EINVAL;
-	}
+	r = open_append(rc, AT_FDCWD, rc->file, &st, why);
+	if (r < 0)
+		return r;
 	rc->size = (uint64_t)st.st_size;
 	rc->samples = 0;
 	rc->need_header = true;
@@ -125,6 +147,23 @@ static int rec_rotate(struct recorder *rc, const char **why)
 	return rec_open(rc, why);
 }
 
+/* A day file's bytes go through zlib; a failure leaves the stream unusable: reopened next time */
+static int gz_put(struct recorder *rc, const uint8_t *p, size_t n)
+{
+	int zerr;
+
+	if (gzwrite(rc->gz, p, (unsigned)n) == (int)n)
+		return 0;
+	gzerror(rc->gz, &zerr);
+	rc->need_header = true;
+	return zerr == Z_ERRNO && errno ? -errno : -EIO;
+}
+
+static int rec_write(struct recorder *rc, const uint8_t *p, size_t n)
+{
+	return rc->gz ? gz_put(rc, p, n) : write_all(rc, p, n);
+}
+
 static int rec_header(struct recorder *rc)
 {
 	const uint8_t *p;
@@ -132,10 +171,191 @@ static int rec_header(struct recorder *rc)
 	int r = cg_rec_encode_header(rc->w, &rc->info, &p, &n, NULL);
 
 	if (r == 0)
-		r = write_all(rc, p, n);
+		r = rec_write(rc, p, n);
 	if (r == 0)
 		rc->need_header = false;
 	return r;
+}
+
+/* ---- the journal ------------------------------------------------------------------------------- */
+
+static int jr_close(struct recorder *rc)
+{
+	int r = 0;
+
+	if (rc->gz && gzclose(rc->gz) != Z_OK)
+		r = -EIO;
+	else if (!rc->gz && rc->fd >= 0)
+		close(rc->fd);
+	rc->gz = NULL;
+	rc->fd = -1;
+	return r;
+}
+
+/*
+ * A day file a recorder was killed in ends without gzip's trailer: a member appended to it would
+ * be unreadable. Its samples are written again into a whole file, which replaces it.
+ */
+static int jr_repair(struct recorder *rc, const char *name, bool *ret_ok)
+{
+	_cleanup_free_ char *tmp = NULL;
+	_cleanup_free_ uint8_t *buf = NULL;
+	size_t len = 0;
+	bool clean = true;
+	gzFile gz;
+	int fd = openat(rc->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = journal_read_fd(fd, &buf, &len, &clean);
+	if (r < 0)
+		return r;
+	*ret_ok = len >= CG_REC_HEAD_SIZE && !memcmp(buf, CG_REC_MAGIC, 8);
+	if (clean || !*ret_ok)
+		return 0;
+	if (asprintf(&tmp, ".%s.tmp", name) < 0)
+		return -ENOMEM;
+	fd = openat(rc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0640);
+	if (fd < 0)
+		return -errno;
+	gz = gzdopen(fd, "wb");
+	if (!gz) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = gzwrite(gz, buf, (unsigned)len) == (int)len ? 0 : -EIO;
+	if (gzclose(gz) != Z_OK)
+		r = -EIO;
+	if (r == 0 && renameat(rc->dirfd, tmp, rc->dirfd, name) < 0)
+		r = -errno;
+	if (r < 0)
+		unlinkat(rc->dirfd, tmp, 0);
+	return r;
+}
+
+/* Day's file open for appending (a new one gets the format's head), through zlib. */
+static int jr_open(struct recorder *rc, const char *day, const char **why)
+{
+	uint8_t head[CG_REC_HEAD_SIZE];
+	char *name = journal_name(day);
+	struct stat st;
+	bool ours = true;
+	int r;
+
+	*why = NULL;
+	if (!name)
+		return -ENOMEM;
+	free(rc->journal_name);
+	rc->journal_name = name;
+	rc->file = name;
+	memcpy(rc->day, day, JOURNAL_DAY_LEN);
+	rc->need_header = true;
+	r = open_append(rc, rc->dirfd, name, &st, why);
+	if (r < 0)
+		return r;
+	if (st.st_size > 0) {
+		r = jr_repair(rc, name, &ours);
+		if (r < 0) {
+			*why = "repair the end of a recording cut short";
+			return r;
+		}
+		if (!ours) {
+			*why = "not a cgtop2 recording; will not append to it";
+			return -EINVAL;
+		}
+		/* a repair replaced the file: append to the new one */
+		close(rc->fd);
+		rc->fd = openat(rc->dirfd, name,
+				O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+		if (rc->fd < 0)
+			return -errno;
+	}
+	rc->gz = gzdopen(rc->fd, "ab");
+	if (!rc->gz) {
+		close(rc->fd);
+		rc->fd = -1;
+		return -ENOMEM;
+	}
+	if (st.st_size == 0) {
+		cg_rec_file_head(head);
+		return gz_put(rc, head, sizeof(head));
+	}
+	return 0;
+}
+
+/*
+ * What --keep and --cap leave: day files whose whole day ended more than --keep days ago, then
+ * the oldest while all of them are more than --cap bytes; never the file being written (*cur,
+ * its bytes). rc->older: what the others weigh after it.
+ */
+static void jr_prune(struct recorder *rc, uint64_t cur)
+{
+	struct journal_file *v = NULL;
+	char cutoff[JOURNAL_DAY_LEN];
+	uint64_t total = cur;
+	size_t n = 0;
+
+	if (journal_list(rc->dirfd, &v, &n) < 0)
+		return;
+	journal_day_add(rc->day, -(int)rc->keep_days, cutoff);
+	for (size_t i = 0; i < n; i++) {
+		bool mine = !strcmp(v[i].day, rc->day);
+
+		if (!mine && rc->keep_days && strcmp(v[i].day, cutoff) < 0 &&
+		    unlinkat(rc->dirfd, v[i].name, 0) == 0)
+			v[i].size = 0, v[i].day[0] = '\0';
+		else if (!mine)
+			total += v[i].size;
+	}
+	for (size_t i = 0; rc->cap && total > rc->cap && i < n; i++) {
+		if (!v[i].day[0] || !strcmp(v[i].day, rc->day))
+			continue;
+		if (unlinkat(rc->dirfd, v[i].name, 0) == 0)
+			total -= v[i].size;
+	}
+	rc->older = total - cur;
+	journal_list_free(v, n);
+}
+
+/*
+ * Before a sample at time_ns: the day file of its local day (a new one past midnight, or after
+ * the clock moved), and the bounds held. A day's file alone over --cap starts that day again.
+ */
+static int jr_before(struct recorder *rc, uint64_t time_ns, const char **why)
+{
+	char day[JOURNAL_DAY_LEN];
+	struct stat st;
+	int r;
+
+	journal_day(time_ns, day);
+	if (!rc->gz || strcmp(day, rc->day)) {
+		r = jr_close(rc);
+		if (r < 0) {
+			*why = "close";
+			return r;
+		}
+		r = jr_open(rc, day, why);
+		if (r < 0)
+			return r;
+		jr_prune(rc, 0);
+		return 0;
+	}
+	if (!rc->cap || fstat(rc->fd, &st) < 0 || rc->older + (uint64_t)st.st_size <= rc->cap)
+		return 0;
+	jr_prune(rc, (uint64_t)st.st_size);
+	if ((uint64_t)st.st_size <= rc->cap)
+		return 0;
+	if (!rc->cap_said)
+		tool_say("journal %s: over --cap=%llu bytes alone; starting the day's file again",
+			 rc->file, (unsigned long long)rc->cap);
+	rc->cap_said = true;
+	jr_close(rc);
+	if (unlinkat(rc->dirfd, rc->journal_name, 0) < 0) {
+		*why = "remove";
+		return -errno;
+	}
+	return jr_open(rc, day, why);
 }
 
 static int rec_sample(struct recorder *rc, const struct source_sample *s, const char **why)
@@ -144,6 +364,8 @@ static int rec_sample(struct recorder *rc, const struct source_sample *s, const 
 	size_t n;
 	int r;
 
+	if (rc->dirfd >= 0 && (r = jr_before(rc, s->time_ns, why)) < 0)
+		return r;
 	*why = "write";
 	if (rc->need_header && (r = rec_header(rc)) < 0)
 		return r;
@@ -164,7 +386,12 @@ static int rec_sample(struct recorder *rc, const struct source_sample *s, const 
 			return r;
 	}
 	*why = "write";
-	r = write_all(rc, p, n);
+	r = rec_write(rc, p, n);
+	/* each sample whole on disk: a reader (or a crash) finds every sample before it */
+	if (r == 0 && rc->gz && gzflush(rc->gz, Z_SYNC_FLUSH) != Z_OK) {
+		rc->need_header = true;
+		r = -EIO;
+	}
 	if (r == 0)
 		rc->samples++;
 	return r;
@@ -194,12 +421,27 @@ static int rec_put(struct sink *k, int step, int r, const struct source_sample *
 
 static const struct sink_ops rec_ops = { .put = rec_put };
 
+/* --journal's directory, made when missing (one level: a mistyped parent is not made) */
+static int jr_dir(struct recorder *rc, const char *dir)
+{
+	if (mkdir(dir, 0750) < 0 && errno != EEXIST)
+		return -errno;
+	rc->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return rc->dirfd < 0 ? -errno : 0;
+}
+
 int record_run(const struct cgtop2_args *a, struct source *src)
 {
 	const struct source_info *si = source_info(src);
+	const char *where = a->journal_dir ? a->journal_dir : a->record_file;
 	struct rec_sink rs = {
 		.k = { .ops = &rec_ops, .delay_ns = a->delay_ns, .iterations = a->iterations },
-		.rc = { .file = a->record_file, .fd = -1, .limit = a->record_size },
+		.rc = { .file = a->record_file,
+			.fd = -1,
+			.dirfd = -1,
+			.limit = a->journal_dir ? 0 : a->record_size,
+			.keep_days = a->keep_days,
+			.cap = a->journal_cap },
 	};
 	struct recorder *rc = &rs.rc;
 	char host[256] = "";
@@ -213,7 +455,7 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 					 .threads = si->threads,
 					 .depth = si->depth,
 					 .delay_ns = a->delay_ns };
-	if (asprintf(&rc->rotated, "%s.1", rc->file) < 0) {
+	if (asprintf(&rc->rotated, "%s.1", where) < 0) {
 		rc->rotated = NULL;
 		return report_errno(a, "record", -ENOMEM);
 	}
@@ -221,7 +463,7 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 	if (r == 0 && (a->batch || a->format_set) && !(rs.print = batch_new(a, src)))
 		r = -ENOMEM;
 	if (r == 0)
-		r = rec_open(rc, &rs.why);
+		r = a->journal_dir ? jr_dir(rc, a->journal_dir) : rec_open(rc, &rs.why);
 	if (r == 0) {
 		r = pipeline_run(src, &rs.k, SOURCE_NEXT, 0);
 		if (r < 0)
@@ -230,19 +472,33 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 	}
 	if (rs.print && batch_end(rs.print) && !ret)
 		ret = 1;
+	/* the journal's messages name the day file in the directory */
+	if (a->journal_dir)
+		where = rc->journal_name ? rc->journal_name : a->journal_dir;
 	if (r < 0) {
 		if (r == -EINVAL && rs.why)
-			tool_say("recording %s: %s", rc->file, rs.why);
+			tool_say("%s %s%s%s: %s", a->journal_dir ? "journal" : "recording",
+				 a->journal_dir && rc->journal_name ? a->journal_dir : "",
+				 a->journal_dir && rc->journal_name ? "/" : "", where, rs.why);
 		else
-			tool_say("recording %s: %s: %s", rc->file, rs.why ? rs.why : "open",
-				 strerror(-r));
+			tool_say("%s %s%s%s: %s: %s", a->journal_dir ? "journal" : "recording",
+				 a->journal_dir && rc->journal_name ? a->journal_dir : "",
+				 a->journal_dir && rc->journal_name ? "/" : "", where,
+				 rs.why ? rs.why : "open", strerror(-r));
+		ret = 1;
+	}
+	if (rc->gz && jr_close(rc) < 0 && !ret) {
+		tool_say("journal %s/%s: close: %s", a->journal_dir, where, strerror(EIO));
 		ret = 1;
 	}
 	if (rc->fd >= 0 && close(rc->fd) < 0 && !ret) {
-		tool_say("recording %s: close: %s", rc->file, strerror(errno));
+		tool_say("recording %s: close: %s", where, strerror(errno));
 		ret = 1;
 	}
+	if (rc->dirfd >= 0)
+		close(rc->dirfd);
 	cg_rec_writer_free(rc->w);
 	free(rc->rotated);
+	free(rc->journal_name);
 	return ret;
 }

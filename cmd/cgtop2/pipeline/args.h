@@ -54,6 +54,11 @@ struct cgtop2_args {
 	const char *machine; /* -M: resolved to path in run() */
 	const char *record_file, *replay_file; /* --record, --replay (record.c) */
 	uint64_t record_size; /* --record-size: rotate beyond it; 0: never */
+	/* --journal=DIR: day files (pipeline/journal.h) kept --keep days and --cap bytes; 0: no bound */
+	const char *journal_dir;
+	uint64_t keep_days, journal_cap;
+	bool keep_set; /* --keep or --cap given: refused without --journal */
+	bool replay_journal; /* --replay without FILE, or FILE a directory: its day files */
 	uint64_t at_ns; /* --at: a replay starts at the first sample at or after it */
 	bool at;
 	/* --begin, --end: a replay's window (source_replay_window); 0 and UINT64_MAX: open */

@@ -112,6 +112,13 @@ int source_live_new(const struct cgtop2_args *a, const struct cg_layout *l, size
  * The recording's own strings (paths) are kept as recorded: escape them as for a live sample.
  */
 int source_replay_new(const char *file, struct source **ret, char **ret_damage);
+/*
+ * A replay over the journal in dir (journal.h): with all, the day files from begin_ns to end_ns
+ * (a day wider each way; 0 and UINT64_MAX: open), else the newest alone; oldest first, as one
+ * run. -ENOENT: no day file there; else as source_replay_new.
+ */
+int source_replay_journal(const char *dir, uint64_t begin_ns, uint64_t end_ns, bool all,
+			  struct source **ret, char **ret_msg);
 
 /*
  * --begin, --end: the replay shows only the samples taken from begin_ns to end_ns (both
@@ -140,7 +147,9 @@ size_t source_reopened(const struct source *src);
 /*
  * CLOCK_REALTIME in nanoseconds since the epoch, moved by $CGKIT_TEST_CLOCK_OFFSET (seconds,
  * signed) when that is set: for tests only, so that a live sample's time and the "now" of a
- * relative --begin can be put where a test wants them without waiting for them.
+ * relative --begin can be put where a test wants them without waiting for them. A value that
+ * starts with / names a file holding the offset, read at each call: a running recorder's clock
+ * jumps when the test rewrites it (the journal's midnight).
  */
 uint64_t source_wall_ns(void);
 

@@ -160,8 +160,9 @@ static void collectors(const struct cgtop2_args *a, struct cg_stats_opts *so)
 	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
 	if (!a->batch && a->format == FMT_TABLE && !a->serve && isatty(STDOUT_FILENO))
 		so->may_collect = CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE;
-	/* a recording keeps what any view of it may want: every collector */
-	if (a->record_file && !a->collectors_set)
+	/* a recording keeps what any view of it may want: every collector (the journal too; its
+	 * rows leave out the tasks, which a daemon would read from /proc every --delay) */
+	if ((a->record_file || a->journal_dir) && !a->collectors_set)
 		so->collectors = (1u << CG_COLL_N) - 1;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cgtop2 --replay: a recording as a source (source.h). The format is cmd/cgtop2/record/record.c's; here
- * are the files: FILE.1 (rotated by the recorder, record.c) and FILE, read back as one run of
- * samples.
+ * are the files: FILE.1 (rotated by the recorder, record.c) and FILE, or a journal's day files
+ * (journal.h), read back as one run of samples.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 #include "base/cleanup.h"
 #include "record/record.h"
 
+#include "journal.h"
 #include "source.h"
 
 struct rfile {
@@ -25,7 +26,8 @@ struct rfile {
 
 struct replay {
 	struct source src;
-	struct rfile files[2]; /* FILE.1 (when there is one), FILE */
+	struct rfile
+		*files; /* FILE.1 (when there is one), FILE; or a journal's days, oldest first */
 	size_t n_files, total, cur;
 	size_t *window; /* --begin, --end: the samples' numbers in the files, or NULL: all */
 	bool started;
@@ -33,14 +35,19 @@ struct replay {
 	struct source_info info;
 };
 
-/* The whole file (read, not mapped: a file truncated meanwhile must not be a SIGBUS). */
+/*
+ * The whole file (read, not mapped: a file truncated meanwhile must not be a SIGBUS); a name
+ * ending in .gz decompressed (a journal's day file: one being written is read up to its last
+ * sample).
+ */
 static int slurp(const char *file, uint8_t **ret, size_t *ret_len)
 {
 	/* O_NONBLOCK: a FIFO would block open() until a writer came; it is refused below */
 	_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	size_t len = 0, cap, flen = strlen(file);
 	struct stat st;
 	uint8_t *buf;
-	size_t len = 0, cap;
+	bool clean;
 
 	if (fd < 0)
 		return -errno;
@@ -48,6 +55,8 @@ static int slurp(const char *file, uint8_t **ret, size_t *ret_len)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
+	if (flen > 3 && !strcmp(file + flen - 3, ".gz"))
+		return journal_read_fd(TAKE_FD(fd), ret, ret_len, &clean);
 	cap = (size_t)st.st_size + 1;
 	buf = malloc(cap);
 	if (!buf)
@@ -89,6 +98,7 @@ static void replay_free(struct replay *rp)
 		free(rp->files[i].buf);
 	}
 	cg_rec_rows_free(&rp->rows);
+	free(rp->files);
 	free(rp->window);
 	free(rp);
 }
@@ -266,6 +276,8 @@ int source_replay_window(struct source *src, uint64_t begin_ns, uint64_t end_ns)
 	return 0;
 }
 
+static int replay_ready(struct replay *rp, struct source **ret);
+
 int source_replay_new(const char *file, struct source **ret, char **ret_damage)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
@@ -275,7 +287,10 @@ int source_replay_new(const char *file, struct source **ret, char **ret_damage)
 	int r = 0;
 
 	*ret_damage = NULL;
-	if (!rp || asprintf(&rotated, "%s.1", file) < 0) {
+	if (!rp || !(rp->files = calloc(2, sizeof(*rp->files))) ||
+	    asprintf(&rotated, "%s.1", file) < 0) {
+		if (rp)
+			free(rp->files);
 		free(rp);
 		return -ENOMEM;
 	}
@@ -297,6 +312,11 @@ int source_replay_new(const char *file, struct source **ret, char **ret_damage)
 		replay_free(rp);
 		return r;
 	}
+	return replay_ready(rp, ret);
+}
+
+static int replay_ready(struct replay *rp, struct source **ret)
+{
 	rp->src.ops = &replay_ops;
 	rp->src.replay = true;
 	rp->info.path = rp->info.host = "";
@@ -307,4 +327,69 @@ int source_replay_new(const char *file, struct source **ret, char **ret_damage)
 	}
 	*ret = &rp->src;
 	return 0;
+}
+
+int source_replay_journal(const char *dir, uint64_t begin_ns, uint64_t end_ns, bool all,
+			  struct source **ret, char **ret_msg)
+{
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct journal_file *v = NULL;
+	char from[JOURNAL_DAY_LEN], to[JOURNAL_DAY_LEN], day[JOURNAL_DAY_LEN];
+	struct replay *rp;
+	size_t n = 0, first = 0, last;
+	int r;
+
+	*ret_msg = NULL;
+	if (dfd < 0)
+		return -errno;
+	r = journal_list(dfd, &v, &n);
+	if (r < 0)
+		return r;
+	if (!n) {
+		journal_list_free(v, n);
+		return -ENOENT;
+	}
+	last = n - 1;
+	/* a window: the days it spans, a day wider each way (a file is named by the writer's time
+	 * zone); without one, the newest day alone */
+	if (all) {
+		journal_day(begin_ns, day);
+		journal_day_add(day, -1, from);
+		journal_day(end_ns == UINT64_MAX ? begin_ns : end_ns, day);
+		journal_day_add(day, 1, to);
+		while (first < n && begin_ns && strcmp(v[first].day, from) < 0)
+			first++;
+		while (last + 1 > first && end_ns != UINT64_MAX && strcmp(v[last].day, to) > 0)
+			last--;
+	} else {
+		first = last;
+	}
+	rp = calloc(1, sizeof(*rp));
+	if (!rp || !(rp->files = calloc(n, sizeof(*rp->files)))) {
+		free(rp);
+		journal_list_free(v, n);
+		return -ENOMEM;
+	}
+	for (size_t i = first; r == 0 && i <= last && last < n; i++) {
+		_cleanup_free_ char *path = NULL;
+		char *msg = NULL;
+
+		if (asprintf(&path, "%s/%s", dir, v[i].name) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		r = load(&rp->files[rp->n_files++], path, &msg);
+		/* one line: the first damage, or the failure */
+		if (r < 0 || !*ret_msg) {
+			free(*ret_msg);
+			*ret_msg = TAKE_PTR(msg);
+		}
+		free(msg);
+	}
+	journal_list_free(v, n);
+	if (r < 0) {
+		replay_free(rp);
+		return r;
+	}
+	return replay_ready(rp, ret);
 }

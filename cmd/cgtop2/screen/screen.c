@@ -247,10 +247,9 @@ static void mouse(struct ui *u)
 static enum action show_detail(struct ui *u, bool show)
 {
 	screen_detail(u, show);
-	if (u->a.collectors_set ||
-	    source_set_collectors(u->src,
-				  u->detail ? CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE : 0) < 0)
+	if (u->a.collectors_set || !source_tunable(u->src))
 		return A_NONE;
+	screen_collect(u);
 	return u->detail ? A_RESAMPLE : A_NONE;
 }
 

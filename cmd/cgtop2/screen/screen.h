@@ -47,6 +47,8 @@ bool screen_act_status(struct ui *u);
 /* Draw the chooser, when one is open (after a resize: anew). */
 void screen_act_draw(struct ui *u, bool resized);
 void screen_act_free(struct ui *u);
+/* The collectors the detail pane and the statistics' columns need, set on a live source. */
+void screen_collect(struct ui *u);
 /* The settings file: read at start (what it says applied, a damaged one said on the status line). */
 void screen_settings_load(struct ui *u);
 

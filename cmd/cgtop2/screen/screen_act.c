@@ -18,6 +18,7 @@
 #include "ops/act.h"
 #include "base/cleanup.h"
 #include "screen.h"
+#include "output/fields.h"
 #include "settings.h"
 
 static const struct {
@@ -111,6 +112,7 @@ static const char *const act_lines[] = {
 	"x F9               send a signal to its processes (a list)",
 	"X                  kill every process in it",
 	"L                  set memory.max, cpu.max, cpu.weight or pids.max",
+	"E                  once: memory.reclaim=SIZE or memory.peak=reset",
 	"Tab Shift-Tab      detail pane: mark the next / previous process",
 	"M                  detail pane: move the marked process to a cgroup",
 };
@@ -199,6 +201,9 @@ static void question(struct ui *u, char *buf, size_t size)
 	case SACT_SET:
 		snprintf(buf, size, "Set %s in cgroup %s?", arg, path);
 		break;
+	case SACT_POKE:
+		snprintf(buf, size, "Write %s in cgroup %s (once: no limit is kept)?", arg, path);
+		break;
 	case SACT_MOVE:
 		snprintf(buf, size, "Move process %d (%s) from cgroup %s to cgroup %s?",
 			 (int)u->act_pid, comm, path, arg);
@@ -250,6 +255,11 @@ static int act_do(struct ui *u)
 		if (r == 0)
 			tell(u, false, "%s set in cgroup %s", arg, path);
 		break;
+	case SACT_POKE:
+		r = cg_act_poke(l, u->act_path, u->act_edit, 0, &d);
+		if (r == 0)
+			tell(u, false, "%s done in cgroup %s", arg, path);
+		break;
 	case SACT_MOVE:
 		r = cg_act_move(l, u->act_pid, u->act_edit, &d);
 		if (r == 0)
@@ -282,9 +292,48 @@ static bool may(struct ui *u, const char *path, enum cg_act act)
 
 /* ---- the choosers ---------------------------------------------------------------------------- */
 
+/* the columns chooser: the table's columns, the history, then every statistic (fields.h) */
 static size_t choices(const struct ui *u)
 {
-	return u->prompt == PR_SIGNALS ? ARRAY_SIZE(signals) : table_columns();
+	return u->prompt == PR_SIGNALS ? ARRAY_SIZE(signals) : table_columns() + fields_numeric_n();
+}
+
+/* where statistic f is among the screen's own columns, or -1 */
+static int extra_at(const struct ui *u, int f)
+{
+	for (size_t k = 0; k < u->n_extra; k++)
+		if (u->extra[k] == f)
+			return (int)k;
+	return -1;
+}
+
+/* The collectors the open pane and the chosen statistics read (a statistic of a collector is
+ * unknown without it); --collectors decides alone when given, a replay has what it recorded */
+void screen_collect(struct ui *u)
+{
+	unsigned c = u->detail	  ? CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE
+		     : u->n_extra ? CG_COLL_DEFAULT
+				  : 0;
+
+	if (!u->a.collectors_set && source_tunable(u->src))
+		(void)source_set_collectors(u->src, c);
+}
+
+/* Statistic f shown as a column or no longer: false when the columns are full */
+static bool extra_toggle(struct ui *u, int f)
+{
+	int k = extra_at(u, f);
+
+	if (k >= 0) {
+		memmove(&u->extra[k], &u->extra[k + 1], (u->n_extra - (size_t)k - 1) * sizeof(int));
+		u->n_extra--;
+	} else if (u->n_extra == SETTINGS_EXTRA) {
+		return false;
+	} else {
+		u->extra[u->n_extra++] = f;
+	}
+	screen_collect(u);
+	return true;
 }
 
 /* a chooser's line i: a signal, or a column (the last: the history) with its mark */
@@ -295,7 +344,11 @@ static void choice_text(const struct ui *u, size_t i, char *buf, size_t size)
 		return;
 	}
 	i++;
-	if (i == table_columns())
+	if (i > table_columns())
+		snprintf(buf, size, "[%c] %s",
+			 extra_at(u, (int)(i - table_columns() - 1)) >= 0 ? 'x' : ' ',
+			 field_key((int)(i - table_columns() - 1)));
+	else if (i == table_columns())
 		snprintf(buf, size, "[%c] history", u->hidden & SETTINGS_HIST ? ' ' : 'x');
 	else
 		snprintf(buf, size, "[%c] %s", u->hidden & (1u << i) ? ' ' : 'x',
@@ -362,8 +415,17 @@ static int chooser_key(struct ui *u, int c)
 	case '\r':
 	case '\n':
 	case KEY_ENTER:
+		if (u->prompt == PR_COLUMNS && (size_t)u->choice >= table_columns()) {
+			if (!extra_toggle(u, u->choice - (int)table_columns()))
+				tell(u, true,
+				     "at most %d columns from statistics: Space on one shown first",
+				     SETTINGS_EXTRA);
+			return 1;
+		}
 		if (u->prompt == PR_COLUMNS) {
-			u->hidden ^= u->choice + 1 == n ? SETTINGS_HIST : 1u << (u->choice + 1);
+			u->hidden ^= (size_t)u->choice + 1 == table_columns()
+					     ? SETTINGS_HIST
+					     : 1u << (u->choice + 1);
 			return 0;
 		}
 		u->act_sig = signals[u->choice].sig;
@@ -409,7 +471,12 @@ static int edit_key(struct ui *u, int c)
 			char file[64];
 
 			snprintf(file, sizeof(file), "%.*s", (int)(eq - u->act_edit), u->act_edit);
-			if (!cg_act_settable(file)) {
+			if (u->act == SACT_POKE && !cg_act_pokes_file(file)) {
+				cancel(u);
+				tell(u, true, "E writes memory.reclaim=SIZE or memory.peak=reset");
+				return 0;
+			}
+			if (u->act == SACT_SET && !cg_act_settable(file)) {
 				cancel(u);
 				tell(u, true,
 				     "only memory.max, cpu.max, cpu.weight and pids.max are set here");
@@ -476,10 +543,14 @@ static int ask(struct ui *u, enum sact a)
 		u->prompt = PR_CONFIRM;
 		break;
 	case SACT_SET:
+	case SACT_POKE:
+		/* the guard binds a reclaim and a peak's reset as a limit (the root, the owner) */
 		if (!may(u, path, CG_ACT_SET))
 			return 0;
-		u->act = SACT_SET;
+		u->act = a;
 		u->prompt = PR_EDIT;
+		if (a == SACT_POKE)
+			snprintf(u->act_edit, sizeof(u->act_edit), "memory.reclaim=");
 		break;
 	case SACT_MOVE:
 		/* a Tab read in the same batch of keys: the mark is found where the pane is drawn */
@@ -525,6 +596,9 @@ static void save(struct ui *u)
 	struct settings s = {
 		.order = u->a.order, .hidden = u->hidden, .tree = u->tree, .delay_ns = u->a.delay_ns
 	};
+
+	for (size_t k = 0; k < u->n_extra; k++)
+		snprintf(s.stats[s.n_stats++], SETTINGS_NAME, "%s", field_key(u->extra[k]));
 	char why[1024], path[4096];
 	_cleanup_free_ char *shown = NULL;
 
@@ -561,6 +635,14 @@ void screen_settings_load(struct ui *u)
 		u->tree = s.tree;
 	if ((s.have & SET_DELAY) && !u->a.delay_set && !source_is_replay(u->src))
 		u->a.delay_ns = s.delay_ns;
+	/* a statistic this cgtop2 does not have (an older one's file, or a newer's) is left out */
+	for (size_t k = 0; (s.have & SET_STATS) && k < s.n_stats; k++) {
+		int f = field_lookup(s.stats[k]);
+
+		if (field_numeric(f) && extra_at(u, f) < 0 && u->n_extra < SETTINGS_EXTRA)
+			u->extra[u->n_extra++] = f;
+	}
+	screen_collect(u);
 }
 
 int screen_act_key(struct ui *u, int c)
@@ -595,6 +677,8 @@ int screen_act_key(struct ui *u, int c)
 		return ask(u, SACT_SET);
 	case 'M':
 		return ask(u, SACT_MOVE);
+	case 'E':
+		return ask(u, SACT_POKE);
 	case '\t':
 	case KEY_BTAB:
 		if (!u->detail)
@@ -642,6 +726,11 @@ bool screen_act_status(struct ui *u)
 		if (u->act == SACT_MOVE)
 			snprintf(q, sizeof(q), "Move process %d to cgroup: %s_  (Enter, Esc)",
 				 (int)u->act_pid, text ? text : "");
+		else if (u->act == SACT_POKE)
+			snprintf(
+				q, sizeof(q),
+				"Once in cgroup %s: %s_  (memory.reclaim=SIZE or memory.peak=reset; Enter, Esc)",
+				path ? path : "?", text ? text : "");
 		else
 			snprintf(
 				q, sizeof(q),

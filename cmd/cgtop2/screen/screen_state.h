@@ -14,9 +14,20 @@
 #include "history.h"
 #include "output/render.h"
 #include "pipeline/source.h"
+#include "settings.h"
 
 enum prompt { PR_NONE, PR_CONFIRM, PR_EDIT, PR_SIGNALS, PR_COLUMNS };
-enum sact { SACT_NONE, SACT_FREEZE, SACT_THAW, SACT_SIGNAL, SACT_KILL, SACT_SET, SACT_MOVE };
+/* SACT_POKE: memory.reclaim=SIZE or memory.peak=reset (cg_act_poke), key E */
+enum sact {
+	SACT_NONE,
+	SACT_FREEZE,
+	SACT_THAW,
+	SACT_SIGNAL,
+	SACT_KILL,
+	SACT_SET,
+	SACT_MOVE,
+	SACT_POKE
+};
 
 /* One line of the table: a cgroup, or with -H one of its threads. */
 struct line {
@@ -67,6 +78,9 @@ struct ui {
 	int mark_line; /* its line in the pane's text, -1: none shown */
 	bool mark_follow; /* scroll the pane to it once */
 	unsigned hidden; /* settings.h: the columns hidden */
+	/* the chooser's columns from any statistic (output/fields.h's numbers), after the table's */
+	int extra[SETTINGS_EXTRA];
+	size_t n_extra;
 };
 
 enum { PAIR_TITLE = 1, PAIR_HEADER, PAIR_SELECT, PAIR_RED, PAIR_BAR };

@@ -15,6 +15,7 @@
 #include "base/cleanup.h"
 #include "names/origin.h"
 #include "names/runtime.h"
+#include "output/fields.h"
 #include "screen.h"
 #include "events/triggers.h"
 #include "settings.h"
@@ -454,6 +455,7 @@ static void title_of(const struct ui *u, size_t c, char *buf, size_t size)
 void screen_draw(struct ui *u)
 {
 	size_t nc = table_columns(), w[32] = { 0 }, body = screen_body(), label_w, fixed = 0;
+	size_t ew[SETTINGS_EXTRA] = { 0 };
 	size_t cols = (size_t)COLS;
 	enum hist_metric hm = hist_of(u->a.order);
 	bool hist, shown[32] = { false };
@@ -479,6 +481,16 @@ void screen_draw(struct ui *u)
 		}
 		fixed += 1 + w[c];
 	}
+	/* the chooser's statistics (C), after the table's columns, titled by their key */
+	for (size_t k = 0; k < u->n_extra; k++) {
+		ew[k] = strlen(field_key(u->extra[k]));
+		for (size_t i = 0; i < u->n_items; i++) {
+			field_cell(u->extra[k], cells_row(&u->items[i], &tmp), buf, sizeof(buf));
+			if (strlen(buf) > ew[k])
+				ew[k] = strlen(buf);
+		}
+		fixed += 1 + ew[k];
+	}
 	/* the history column when the path keeps 30 columns beside it */
 	hist = !(u->hidden & SETTINGS_HIST) && cols >= fixed + 1 + SPARK_W + 30;
 	if (hist)
@@ -498,6 +510,8 @@ void screen_draw(struct ui *u)
 		out_pad(&o, 1 + w[c] - text_cols(buf, strlen(buf)));
 		out_printf(&o, "%s", buf);
 	}
+	for (size_t k = 0; k < u->n_extra; k++)
+		out_printf(&o, " %*s", (int)ew[k], field_key(u->extra[k]));
 	if (hist)
 		out_printf(&o, " %-*s", SPARK_W, hist_titles[hm]);
 	out_pad(&o, cols);
@@ -527,6 +541,10 @@ void screen_draw(struct ui *u)
 				continue;
 			table_cell(&u->a, cells_row(l, &tmp), c, buf, sizeof(buf));
 			out_printf(&o, " %*s", (int)w[c], buf);
+		}
+		for (size_t k = 0; k < u->n_extra; k++) {
+			field_cell(u->extra[k], cells_row(l, &tmp), buf, sizeof(buf));
+			out_printf(&o, " %*s", (int)ew[k], buf);
 		}
 		if (hist && l->thread < 0) {
 			double vals[HIST_LEN];

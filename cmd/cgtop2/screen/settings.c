@@ -66,6 +66,26 @@ static int columns(const char *v, unsigned *ret)
 	return 0;
 }
 
+/* stats=: names of letters, digits, '_' and '.', comma-separated, at most SETTINGS_EXTRA */
+static int stats(const char *v, struct settings *s)
+{
+	s->n_stats = 0;
+	while (*v) {
+		size_t len = strcspn(v, ",");
+
+		if (!len || len >= SETTINGS_NAME || s->n_stats == SETTINGS_EXTRA ||
+		    strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_.") < len)
+			return -EINVAL;
+		memcpy(s->stats[s->n_stats], v, len);
+		s->stats[s->n_stats++][len] = '\0';
+		v += len + (v[len] == ',');
+		if (v[-1] == ',' && !*v)
+			return -EINVAL;
+	}
+	s->have |= SET_STATS;
+	return 0;
+}
+
 /* One KEY=VALUE line into s: 0, 1 for a key it does not know, -EINVAL. */
 static int assign(const char *key, const char *v, struct settings *s)
 {
@@ -97,6 +117,8 @@ static int assign(const char *key, const char *v, struct settings *s)
 		s->have |= SET_DELAY;
 		return 0;
 	}
+	if (!strcmp(key, "stats"))
+		return stats(v, s);
 	return 1;
 }
 
@@ -105,11 +127,12 @@ static const char *const hints[] = {
 	"columns takes a comma-separated list of tasks, cpu, memory, in, out, psi-cpu, psi-memory, psi-io, history",
 	"view takes tree or list",
 	"delay takes seconds or a time with us, ms, s or min, as -d",
+	"stats takes at most 4 keys of cgtop2 --fields=help, comma-separated",
 };
 
 int settings_parse(const char *text, size_t len, struct settings *ret, char *why, size_t size)
 {
-	static const char *const keys[] = { "order", "columns", "view", "delay" };
+	static const char *const keys[] = { "order", "columns", "view", "delay", "stats" };
 	struct settings s = { .order = ORDER_CPU };
 	size_t line = 0;
 
@@ -153,8 +176,12 @@ int settings_parse(const char *text, size_t len, struct settings *ret, char *why
 
 int settings_format(const struct settings *s, char *buf, size_t size)
 {
-	char cols[256] = "", delay[64];
+	char cols[256] = "", delay[64], st[SETTINGS_EXTRA * SETTINGS_NAME + 8] = "";
 	int n;
+
+	for (size_t i = 0; i < s->n_stats && i < SETTINGS_EXTRA; i++)
+		snprintf(st + strlen(st), sizeof(st) - strlen(st), "%s%s", i ? "," : "",
+			 s->stats[i]);
 
 	for (size_t i = 0; i < N_COLUMNS; i++)
 		if (!(s->hidden & column_bit(i)))
@@ -174,8 +201,8 @@ int settings_format(const struct settings *s, char *buf, size_t size)
 			 (unsigned long long)(s->delay_ns % NSEC_PER_SEC));
 	n = snprintf(buf, size,
 		     "# cgtop2's screen settings, written by its W key; read when it starts\n"
-		     "order=%s\ncolumns=%s\nview=%s\ndelay=%s\n",
-		     order_names[s->order], cols, s->tree ? "tree" : "list", delay);
+		     "order=%s\ncolumns=%s\nview=%s\ndelay=%s\nstats=%s\n",
+		     order_names[s->order], cols, s->tree ? "tree" : "list", delay, st);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : n;
 }
 
