@@ -402,6 +402,17 @@ test_nothing_below_main_exits() {
 	assertEquals "exit() in cmd/ or common/" "" "$hits"
 }
 
+# One tree mirror (issue 42): the one inotify instance is cmd/cgtop2/mirror/mirror.c's, which
+# the sampler and the event watcher subscribe to; a second engine would be a second
+# inotify_init1 (or inotify_init), however its watches were kept.
+test_one_inotify_instance() {
+	local hits
+	hits=$(grep -rnE '(^|[^_a-z0-9])inotify_init1?\(' "$CGKIT_TOP"/cmd "$CGKIT_TOP"/common --include='*.c' |
+		grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|$CGKIT_TOP/||")
+	assertEquals "one inotify_init1 in cmd/ and common/" 1 "$(printf '%s' "$hits" | grep -c .)"
+	assertContains "it is the mirror's" "$hits" "cmd/cgtop2/mirror/mirror.c:"
+}
+
 # lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would
 # turn one skip into silently skipped asserts for every later test. The suite's hook is
 # setup_test and teardown_test: shunit2 runs every function named test* as a test, one that
