@@ -71,7 +71,7 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon 
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 # the library parts of cgtop2 (no terminal, no HTTP) beside common/: what the parsers need
-FUZZ_LIB_SRC := $(COMMON_SRC) $(wildcard $(addprefix cmd/cgtop2/,sampler/*.c watch/*.c record/record.c record/record_read.c names/*.c output/pattern.c))
+FUZZ_LIB_SRC := $(COMMON_SRC) $(wildcard $(addprefix cmd/cgtop2/,mirror/*.c sampler/*.c watch/*.c record/record.c record/record_read.c names/*.c output/pattern.c))
 .fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) $(COMMON_HDR) $(CGTOP2_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS) \

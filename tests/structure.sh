@@ -402,6 +402,40 @@ test_nothing_below_main_exits() {
 	assertEquals "exit() in cmd/ or common/" "" "$hits"
 }
 
+# One tree mirror (issue 42): the one inotify instance is cmd/cgtop2/mirror/mirror.c's, which
+# the sampler and the event watcher subscribe to; a second engine would be a second
+# inotify_init1 (or inotify_init), however its watches were kept.
+test_one_inotify_instance() {
+	local hits
+	hits=$(grep -rnE '(^|[^_a-z0-9])inotify_init1?\(' "$CGKIT_TOP"/cmd "$CGKIT_TOP"/common --include='*.c' |
+		grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|$CGKIT_TOP/||")
+	assertEquals "one inotify_init1 in cmd/ and common/" 1 "$(printf '%s' "$hits" | grep -c .)"
+	assertContains "it is the mirror's" "$hits" "cmd/cgtop2/mirror/mirror.c:"
+}
+
+# One loop (issue 42): cgtop2's main thread waits in one place, the scheduler's pipeline_wait
+# (pipeline/pipeline.c), which pipeline_run and its sinks (batch, recorder, screen, --events)
+# call. A wait is a call of poll, ppoll, select, pselect, epoll_wait, epoll_pwait,
+# sigtimedwait, sigwaitinfo, clock_nanosleep, nanosleep, usleep, sleep, cg_sleep_ns or
+# cg_watch_poll in cmd/cgtop2's .c files; besides the scheduler's, only watch/watch.c's own
+# (cg_watch_poll's epoll_wait, the scheduler's way to wait for a watcher, and
+# cg_watch_process's epoll_wait with no timeout: it takes what is ready) and the two loops
+# still to be made sinks of the scheduler, each named with its line: the --psi-trigger
+# counter's thread (events/triggers.c) and the exporter's signal loop (serve/serve.c).
+cgtop2_waits() {
+	grep -rnE '(^|[^_a-z0-9])(poll|ppoll|select|pselect|epoll_wait|epoll_pwait|sigtimedwait|sigwaitinfo|clock_nanosleep|nanosleep|usleep|sleep|cg_sleep_ns|cg_watch_poll)\(' \
+		"$1"/cmd/cgtop2 --include='*.c' | grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|^$1/||" |
+		grep -vE '^cmd/cgtop2/(pipeline/pipeline\.c|watch/watch\.c):' |
+		grep -vF -e 'cmd/cgtop2/events/triggers.c:' -e 'cmd/cgtop2/serve/serve.c:' | cut -d: -f1,2
+}
+
+test_one_loop() {
+	assertEquals "waits outside the scheduler" "" "$(cgtop2_waits "$CGKIT_TOP")"
+	assertContains "the scheduler waits" "$(grep -c 'poll(fds, n, timeout)' "$CGKIT_TOP"/cmd/cgtop2/pipeline/pipeline.c)" 1
+	assertEquals "the exporter's and the triggers' loops, the last two: one each" "1 1" \
+		"$(grep -cE 'sigtimedwait\(' "$CGKIT_TOP"/cmd/cgtop2/serve/serve.c) $(grep -cE 'cg_watch_poll\(' "$CGKIT_TOP"/cmd/cgtop2/events/triggers.c)"
+}
+
 # lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would
 # turn one skip into silently skipped asserts for every later test. The suite's hook is
 # setup_test and teardown_test: shunit2 runs every function named test* as a test, one that

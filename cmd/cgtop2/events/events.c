@@ -23,6 +23,7 @@
 #include "watch/watch.h"
 
 #include "pipeline/args.h"
+#include "pipeline/pipeline.h"
 #include "events.h"
 #include "output/render.h"
 #include "output/report.h"
@@ -512,6 +513,96 @@ static void say_watch_error(const struct cgtop2_args *a, struct cg_diag *d, int 
 		report_errno(a, "watch", r);
 }
 
+/*
+ * --events as a sink of the scheduler (pipeline.h), with no source: its wait is the watcher's
+ * and the signalfd's (SIGCHLD of --exec's commands, the stop signals), its put takes in what
+ * came. done: no more events (-n, --timeout, a signal, the cgroup gone, a failure), the queued
+ * commands still reaped unless a signal said stop.
+ */
+struct events_sink {
+	struct sink k;
+	struct ctx *c;
+	struct cg_watch *w;
+	struct cg_diag *d;
+	int sfd;
+	uint64_t deadline; /* --timeout's, monotonic; 0: none */
+	bool waited, done, interrupted;
+	struct pollfd p[1];
+	int ret;
+};
+
+static int events_wait(struct sink *k, uint64_t deadline_ns)
+{
+	struct events_sink *es = (struct events_sink *)k;
+	uint64_t until = UINT64_MAX;
+	int tmo = es->done ? -1 : cg_watch_timeout_ms(es->w), r;
+
+	(void)deadline_ns; /* paused: the scheduler's clock has nothing due for a sink with no source */
+	if (tmo >= 0)
+		until = cg_now_ns() + (uint64_t)tmo * NSEC_PER_MSEC;
+	if (!es->done && es->deadline && es->deadline < until)
+		until = es->deadline;
+	es->p[0] = (struct pollfd){ .fd = es->sfd, .events = POLLIN };
+	es->waited = true;
+	r = pipeline_wait(es->done ? NULL : es->w, es->p, 1, until);
+	if (r < 0) {
+		es->ret = report_errno(es->c->a, "poll", r);
+		return PIPE_STOP;
+	}
+	return PIPE_CLOCK;
+}
+
+static int events_put(struct sink *k, int step, int r, const struct source_sample *smp)
+{
+	struct events_sink *es = (struct events_sink *)k;
+	struct ctx *c = es->c;
+	const struct cgtop2_args *a = c->a;
+
+	(void)step;
+	(void)smp;
+	/* told once before the first wait: nothing came yet */
+	if (!es->waited)
+		return 0;
+	if (es->p[0].revents & POLLIN) {
+		struct signalfd_siginfo si;
+
+		while (read(es->sfd, &si, sizeof(si)) == sizeof(si))
+			if (si.ssi_signo != SIGCHLD) {
+				es->interrupted = es->done = true;
+				exec_drop_queued(c);
+			}
+		exec_reap(c);
+	}
+	if (!es->done) {
+		size_t before = cg_watch_overflows(es->w);
+
+		r = cg_watch_process(es->w, on_event, c, es->d);
+		if (cg_watch_overflows(es->w) != before)
+			tool_say(
+				"the inotify queue overflowed (fs.inotify.max_queued_events): rescanned, what differs is reported with source=rescan");
+		if (r < 0) {
+			say_watch_error(a, es->d, r);
+			es->ret = 1;
+			es->done = true;
+		} else if (r > 0) {
+			es->done = true;
+		}
+		if (es->deadline && cg_now_ns() >= es->deadline)
+			es->done = true;
+	}
+	/* a queue whose commands could not start has no SIGCHLD to wait for */
+	if (es->done && c->jobs)
+		exec_reap(c);
+	r = out_flush(&c->o, STDOUT_FILENO);
+	if (r < 0) {
+		es->ret = out_stdout_failed(r) ? 1 : es->ret;
+		es->done = es->interrupted = true;
+	}
+	return es->done && (!c->jobs || es->interrupted) ? 1 : 0;
+}
+
+static const struct sink_ops events_ops = { .put = events_put, .wait = events_wait };
+
 int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 {
 	struct cg_watch_opts wo = {
@@ -528,10 +619,10 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 	struct cg_diag d = { 0 };
 	struct cg_watch *w = NULL;
 	_cleanup_close_ int sfd = -1;
+	struct events_sink es;
 	sigset_t mask, old;
 	uint64_t deadline = a->timeout_ns ? cg_now_ns() + a->timeout_ns : 0;
-	bool done = false, interrupted = false;
-	int r, ret = 0;
+	int r, ret;
 
 	/* a threshold outside the subtree would never fire: say so rather than wait for it */
 	for (size_t i = 0; i < a->n_thresholds; i++) {
@@ -581,62 +672,14 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 		tool_say("watching %zu %s with %zu inotify %s", cg_watch_cgroups(w),
 			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
 			 tool_plural(cg_watch_watches(w), "watch", "watches"));
-	while (!done || (c.jobs && !interrupted)) {
-		struct pollfd p[1] = { { .fd = sfd, .events = POLLIN } };
-		int tmo = done ? -1 : cg_watch_timeout_ms(w);
-
-		if (!done && deadline) {
-			uint64_t now = cg_now_ns();
-			int left = now >= deadline ? 0
-						   : (int)((deadline - now + NSEC_PER_MSEC - 1) /
-							   NSEC_PER_MSEC);
-
-			if (tmo < 0 || left < tmo)
-				tmo = left;
-		}
-		r = done ? poll(p, 1, tmo) : cg_watch_poll(w, p, 1, tmo);
-		if (done && r < 0)
-			r = errno == EINTR ? 0 : -errno;
-		if (r < 0) {
-			ret = report_errno(a, "poll", r);
-			break;
-		}
-		if (p[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				if (si.ssi_signo != SIGCHLD) {
-					interrupted = done = true;
-					exec_drop_queued(&c);
-				}
-			exec_reap(&c);
-		}
-		if (!done) {
-			size_t before = cg_watch_overflows(w);
-
-			r = cg_watch_process(w, on_event, &c, &d);
-			if (cg_watch_overflows(w) != before)
-				tool_say(
-					"the inotify queue overflowed (fs.inotify.max_queued_events): rescanned, what differs is reported with source=rescan");
-			if (r < 0) {
-				say_watch_error(a, &d, r);
-				ret = 1;
-				done = true;
-			} else if (r > 0) {
-				done = true;
-			}
-			if (deadline && cg_now_ns() >= deadline)
-				done = true;
-		}
-		/* a queue whose commands could not start has no SIGCHLD to wait for */
-		if (done && c.jobs)
-			exec_reap(&c);
-		r = out_flush(&c.o, STDOUT_FILENO);
-		if (r < 0) {
-			ret = out_stdout_failed(r) ? 1 : ret;
-			done = interrupted = true;
-		}
-	}
+	es = (struct events_sink){ .k = { .ops = &events_ops, .paused = true },
+				   .c = &c,
+				   .w = w,
+				   .d = &d,
+				   .sfd = sfd,
+				   .deadline = deadline };
+	(void)pipeline_run(NULL, &es.k, SOURCE_NEXT, 0);
+	ret = es.ret;
 	/* the events the whole queue refused, when no signal said them */
 	if (c.refused)
 		tool_say("--exec: %" PRIu64 " events not run (queue full)", c.refused);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* cgtop2's sample loop (pipeline.h): one clock, one source, one sink. */
+/* cgtop2's scheduler (pipeline.h): one clock, one source, one sink, one wait. */
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <time.h>
 
 #include "base/clock.h"
+#include "watch/watch.h"
 
 #include "pipeline.h"
 
@@ -15,12 +18,35 @@ static void sleep_until(uint64_t deadline_ns)
 		;
 }
 
+int pipeline_wait(struct cg_watch *w, struct pollfd *fds, size_t n, uint64_t deadline_ns)
+{
+	uint64_t now = cg_now_ns(), ms;
+	int timeout = -1, r;
+
+	if (deadline_ns != UINT64_MAX) {
+		ms = deadline_ns > now ? (deadline_ns - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC
+				       : 0;
+		timeout = ms > INT_MAX ? INT_MAX : (int)ms;
+	}
+	if (!w && !n) {
+		if (deadline_ns != UINT64_MAX)
+			sleep_until(deadline_ns);
+		return 0;
+	}
+	/* the watcher's wait takes the fds in: its PSI wake-ups are said to the first poll only */
+	if (w)
+		return cg_watch_poll(w, fds, n, timeout);
+	r = poll(fds, n, timeout);
+	return r < 0 ? (errno == EINTR ? 0 : -errno) : r;
+}
+
 int pipeline_run(struct source *src, struct sink *k, enum source_step first, uint64_t at_ns)
 {
 	struct source_sample smp = { 0 };
 	unsigned long done = 0;
 	uint64_t next = 0;
-	int want = (int)first;
+	/* a sink without a source (--events) is only waited for and told */
+	int want = src ? (int)first : PIPE_CLOCK;
 
 	for (;;) {
 		uint64_t now = cg_now_ns();
@@ -30,7 +56,7 @@ int pipeline_run(struct source *src, struct sink *k, enum source_step first, uin
 			next = 0;
 			want = PIPE_CLOCK;
 		}
-		if (want == PIPE_CLOCK && !k->paused && now >= next)
+		if (want == PIPE_CLOCK && src && !k->paused && now >= next)
 			want = SOURCE_NEXT;
 		if (want != PIPE_CLOCK) {
 			r = source_step(src, (enum source_step)want, at_ns, &smp);
@@ -56,8 +82,8 @@ int pipeline_run(struct source *src, struct sink *k, enum source_step first, uin
 		if (k->ops->wait) {
 			want = k->ops->wait(k, k->paused ? UINT64_MAX : next);
 		} else {
-			sleep_until(next);
-			want = PIPE_CLOCK;
+			want = pipeline_wait(NULL, NULL, 0, next);
+			want = want < 0 ? want : PIPE_CLOCK;
 		}
 		if (want == PIPE_STOP || want < 0)
 			return want < 0 ? want : 0;

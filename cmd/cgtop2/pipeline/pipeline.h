@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private to cgtop2: the one loop that takes samples (pipeline.c). Every paced mode is a sink
- * of it: the batch writers (batch.c), the recorder (record.c) and the screen (screen.c) each
- * hand pipeline_run their sink, and the loop steps the source (source.h) when the sink's clock
- * or its input says so and gives the sink each sample. The exporter (serve.c) is not paced:
- * each scrape pulls from the live source.
+ * Private to cgtop2: the scheduler, the one loop (pipeline.c). Every paced mode is a sink of
+ * it: the batch writers (batch.c), the recorder (record.c), the screen (screen.c) and the
+ * event watcher (events.c, a sink without a source) each hand pipeline_run their sink, and the
+ * loop steps the source (source.h) when the sink's clock or its input says so and gives the
+ * sink each sample; a sink waits through pipeline_wait, the one wait of cgtop2's main thread.
+ * The exporter (serve.c) is not paced: each scrape pulls from the live source.
  *
  * Pacing: a step forward is due every k->delay_ns from the last one that was due, so that the
  * refreshes keep their rate; one that is late (a sample that took longer than -d, a pause) is
@@ -13,7 +14,9 @@
 #ifndef CGTOP2_PIPELINE_H
 #define CGTOP2_PIPELINE_H
 
+#include <poll.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "source.h"
@@ -54,8 +57,19 @@ struct sink {
 
 /*
  * Run src into k until k stops, a step fails or k->iterations: first is the first step
- * (SOURCE_SEEK: to at_ns). 0, or -errno with k->failed saying what failed.
+ * (SOURCE_SEEK: to at_ns). src NULL: no step is taken, k is told (put, step PIPE_CLOCK) after
+ * each wait, and its wait decides what it waits for. 0, or -errno with k->failed saying what
+ * failed.
  */
 int pipeline_run(struct source *src, struct sink *k, enum source_step first, uint64_t at_ns);
+
+struct cg_watch;
+/*
+ * A sink's wait: until deadline_ns (CLOCK_MONOTONIC; UINT64_MAX: none), one of fds[0..n)
+ * (poll's events and revents) or, with w, the watcher's events (through cg_watch_poll, which
+ * its PSI triggers need). > 0 when something is ready, 0 at the deadline or on a signal,
+ * -errno.
+ */
+int pipeline_wait(struct cg_watch *w, struct pollfd *fds, size_t n, uint64_t deadline_ns);
 
 #endif

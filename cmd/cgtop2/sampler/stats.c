@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <unistd.h>
 
 #include "stats_impl.h"
+#include "mirror/mirror.h"
 
 void cg_stats_set_threads(struct cg_stats *s, bool threads)
 {
@@ -105,7 +105,6 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 	if (!s)
 		return -ENOMEM;
 	s->layout = l;
-	s->ifd = -1;
 	for (int role = 0; role < R_N; role++)
 		s->sample_dfd[role] = -1;
 	s->depth = o->depth < 0 ? 0 : o->depth;
@@ -146,7 +145,8 @@ int cg_stats_new(const struct cg_layout *l, const struct cg_stats_opts *o, struc
 			}
 	}
 	st_fd_budget_init(s, o->fd_reserve);
-	s->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	/* none to be had (out of inotify instances or fds): every sample lists the tree */
+	(void)mirror_sub_new(o->mirror, &s->msub);
 	for (int role = 0; role < R_PROC; role++) {
 		int fd;
 
@@ -194,10 +194,9 @@ void cg_stats_free(struct cg_stats *s)
 {
 	if (!s)
 		return;
-	/* closing the inotify fd drops every watch at once */
-	if (s->ifd >= 0)
-		close(s->ifd);
-	s->ifd = -1;
+	/* its watches go with it (the mirror's last user closes the inotify fd) */
+	mirror_sub_free(s->msub);
+	s->msub = NULL;
 	while (s->n_nodes) {
 		struct node *n = s->nodes[0];
 

@@ -259,7 +259,7 @@ int cg_stats_sample(struct cg_stats *s, struct cg_stat_row *const **ret_rows, si
 	r = st_drain_events(s);
 	if (r < 0)
 		return st_diag(d, s->layout, s->root, r, CG_OP_READ, "sample", NULL);
-	if (s->rescan || s->ifd < 0) {
+	if (s->rescan || !s->msub) {
 		r = st_scan_all(s);
 		if (r < 0)
 			return st_diag(d, s->layout, s->root, r, CG_OP_READ, "sample", NULL);

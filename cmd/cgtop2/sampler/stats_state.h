@@ -172,6 +172,8 @@ struct node {
 	struct cg_stat_row row;
 };
 
+struct mirror_sub;
+
 struct wd_slot {
 	struct node *node;
 	int role;
@@ -187,7 +189,8 @@ struct cg_stats {
 	bool threads, always_read;
 	enum cg_count count;
 	bool own_only;
-	int ifd;
+	struct mirror_sub
+		*msub; /* its inotify watches (mirror/mirror.h); NULL: none, every sample lists */
 	struct wd_slot *wds;
 	size_t n_wds;
 	struct node **nodes;

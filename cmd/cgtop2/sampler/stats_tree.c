@@ -23,6 +23,7 @@
 #include "kernel/file.h"
 #include "base/parse.h"
 #include "kernel/proc.h"
+#include "mirror/mirror.h"
 
 struct node *st_node_find(struct cg_stats *s, const char *path)
 {
@@ -103,8 +104,8 @@ static void node_drop_role(struct cg_stats *s, struct node *n, int role)
 	if (n->wd[role] >= 0) {
 		if ((size_t)n->wd[role] < s->n_wds)
 			s->wds[n->wd[role]].node = NULL;
-		if (s->ifd >= 0)
-			inotify_rm_watch(s->ifd, n->wd[role]);
+		if (s->msub)
+			mirror_unwatch(s->msub, n->wd[role]);
 		n->wd[role] = -1;
 	}
 	n->srcs &= ~(1u << role);
@@ -197,10 +198,11 @@ bool st_fd_relief(struct cg_stats *s)
 	}
 	if (s->fds_held < held)
 		return true;
-	if (s->ifd < 0)
+	if (!s->msub)
 		return false;
-	close(s->ifd);
-	s->ifd = -1;
+	/* the mirror's fd closes with its last user: ours, unless it is shared */
+	mirror_sub_free(s->msub);
+	s->msub = NULL;
 	for (size_t i = 0; i < s->n_nodes; i++)
 		for (int r = 0; r < R_N; r++)
 			s->nodes[i]->wd[r] = -1;
@@ -303,14 +305,14 @@ static void watch(struct cg_stats *s, struct node *n, int role)
 	_cleanup_free_ char *abs = NULL;
 	int wd;
 
-	if (s->ifd < 0 || n->wd[role] >= 0)
+	if (!s->msub || n->wd[role] >= 0)
 		return;
 	if (asprintf(&abs, "%s/%s", cg_hier_dir(s->hier[role]), n->path) < 0)
 		return;
 	/* cgroup2 also reports cgroup.events changes (populated) as IN_MODIFY of the directory */
-	wd = inotify_add_watch(s->ifd, abs,
-			       IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR |
-				       IN_DONT_FOLLOW | (role == R_UNIFIED ? IN_MODIFY : 0));
+	wd = mirror_watch(s->msub, abs,
+			  IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR |
+				  IN_DONT_FOLLOW | (role == R_UNIFIED ? IN_MODIFY : 0));
 	if (wd < 0) {
 		/* out of watches: this directory is re-listed every sample instead */
 		s->rescan = true;
@@ -321,7 +323,7 @@ static void watch(struct cg_stats *s, struct node *n, int role)
 		struct wd_slot *w = realloc(s->wds, nw * sizeof(*w));
 
 		if (!w) {
-			inotify_rm_watch(s->ifd, wd);
+			mirror_unwatch(s->msub, wd);
 			s->rescan = true;
 			return;
 		}
@@ -530,13 +532,12 @@ int st_drain_events(struct cg_stats *s)
 {
 	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
 
-	if (s->ifd < 0)
-		return 0;
 	for (;;) {
-		ssize_t len = read(s->ifd, buf, sizeof(buf));
+		/* out of fds, the inotify fd may have been given back while an event was applied */
+		ssize_t len = s->msub ? mirror_read(s->msub, buf, sizeof(buf)) : 0;
 
-		if (len < 0)
-			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		if (len <= 0)
+			return (int)len;
 		for (char *p = buf; p < buf + len;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
 			struct wd_slot *w;
@@ -545,7 +546,7 @@ int st_drain_events(struct cg_stats *s)
 
 			p += sizeof(*ev) + ev->len;
 			/* out of fds, the inotify fd was given back: every sample lists the tree */
-			if (s->ifd < 0)
+			if (!s->msub)
 				return 0;
 			if (ev->mask & IN_Q_OVERFLOW) {
 				s->rescan = true;

@@ -232,6 +232,8 @@ enum cg_count {
 	CG_COUNT_USER_PROCESSES, /* processes only, no kernel threads */
 };
 
+struct mirror;
+
 struct cg_stats_opts {
 	const char *path; /* normalized ("" is the root) */
 	int depth; /* rows down to this many levels below path */
@@ -250,6 +252,8 @@ struct cg_stats_opts {
 	 * hierarchies that only they read (cpu, cpuset) are walked from the start.
 	 */
 	unsigned may_collect;
+	/* the tree mirror (mirror/mirror.h) to subscribe to; NULL: one of its own */
+	struct mirror *mirror;
 };
 
 #endif

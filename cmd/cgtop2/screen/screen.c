@@ -506,20 +506,15 @@ static int tty_wait(struct sink *k, uint64_t deadline_ns)
 	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 				 { .fd = sigfd, .events = POLLIN } };
 	enum action act = A_NONE;
-	uint64_t now = cg_now_ns();
-	int timeout, r, c;
+	int r, c;
 
 	if (ss->pending >= 0) {
 		r = ss->pending;
 		ss->pending = -1;
 		return r;
 	}
-	timeout = deadline_ns == UINT64_MAX ? -1
-		  : deadline_ns > now
-			  ? (int)((deadline_ns - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)
-			  : 0;
-	r = poll(pfd, 2, timeout);
-	if (r < 0 && errno != EINTR)
+	r = pipeline_wait(NULL, pfd, 2, deadline_ns);
+	if (r < 0)
 		return PIPE_STOP;
 	if (pfd[1].revents & POLLIN) {
 		struct signalfd_siginfo si;

@@ -22,6 +22,7 @@
 #include "base/clock.h"
 #include "kernel/file.h"
 #include "base/kparse.h"
+#include "mirror/mirror.h"
 
 /*
  * Out of file descriptors or inotify watches: limits that cgroups made by whoever may make them
@@ -178,13 +179,12 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 	w->l = l;
 	w->o = *o;
 	w->d = d;
-	w->ifd = w->epfd = -1;
+	w->epfd = -1;
 	w->hiers = calloc(l->n ? l->n : 1, sizeof(*w->hiers));
 	if (wc_init(w) < 0 || !w->hiers)
 		goto fail;
-	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (w->ifd < 0) {
-		r = -errno;
+	r = mirror_sub_new(o->mirror, &w->msub);
+	if (r < 0) {
 		if (r == -EMFILE)
 			cg_diag_say(
 				d, EMFILE, *o->path ? o->path : "/", "all hierarchies",
@@ -193,7 +193,8 @@ int cg_watch_new(const struct cg_layout *l, const struct cg_watch_opts *o, struc
 		goto fail;
 	}
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (w->epfd < 0 || epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->ifd, &ee) < 0) {
+	if (w->epfd < 0 ||
+	    epoll_ctl(w->epfd, EPOLL_CTL_ADD, mirror_fd(mirror_of(w->msub)), &ee) < 0) {
 		r = -errno;
 		goto fail;
 	}
@@ -289,8 +290,7 @@ void cg_watch_free(struct cg_watch *w)
 		if (w->hiers[i].top)
 			node_free(w, w->hiers[i].top);
 	wc_fini(w);
-	if (w->ifd >= 0)
-		close(w->ifd);
+	mirror_sub_free(w->msub);
 	if (w->epfd >= 0)
 		close(w->epfd);
 	free(w->hiers);
@@ -316,8 +316,13 @@ int cg_watch_poll(struct cg_watch *w, struct pollfd *fds, size_t n, int timeout_
 			goto out;
 		}
 	}
-	/* taken and not yet processed: the caller's fds are looked at, nothing waited for */
-	if (room && (got = epoll_wait(w->epfd, ee, room, w->n_ready ? 0 : timeout_ms)) < 0) {
+	/*
+	 * taken and not yet processed, or filed for us by another subscriber's read of the mirror:
+	 * the caller's fds are looked at, nothing waited for
+	 */
+	if (room &&
+	    (got = epoll_wait(w->epfd, ee, room,
+			      w->n_ready || mirror_pending(w->msub) ? 0 : timeout_ms)) < 0) {
 		r = errno == EINTR ? 0 : -errno;
 		goto out;
 	}
@@ -330,7 +335,7 @@ int cg_watch_poll(struct cg_watch *w, struct pollfd *fds, size_t n, int timeout_
 			w->ready[w->n_ready++] = ee[i];
 		r++;
 	}
-	if (!r && w->n_ready)
+	if (!r && (w->n_ready || mirror_pending(w->msub)))
 		r = 1;
 out:
 	while (added--)
@@ -534,14 +539,12 @@ int cg_watch_process(struct cg_watch *w, cg_watch_cb cb, void *userdata, struct 
 			wf_on_eventfd(w, s);
 	}
 	for (;;) {
-		ssize_t len = read(w->ifd, buf, sizeof(buf));
+		ssize_t len = mirror_read(w->msub, buf, sizeof(buf));
 
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				r = cg_diag_fail(d, errno, CG_OP_READ, 0, "/", "all hierarchies",
-						 "read inotify events");
+		if (len <= 0) {
+			if (len < 0)
+				r = cg_diag_fail(d, (int)-len, CG_OP_READ, 0, "/",
+						 "all hierarchies", "read inotify events");
 			break;
 		}
 		for (char *p = buf; p < buf + len;) {

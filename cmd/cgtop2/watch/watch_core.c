@@ -21,6 +21,7 @@
 #include "kernel/file.h"
 #include "base/kparse.h"
 #include "base/parse.h"
+#include "mirror/mirror.h"
 
 int wc_init(struct cg_watch *w)
 {
@@ -80,6 +81,8 @@ void wc_wd_forget(struct cg_watch *w, int wd)
 			*p = s->next;
 			free(s);
 			w->n_wds--;
+			/* the mirror keeps the kernel's watch while another subscriber holds it */
+			mirror_unwatch(w->msub, wd);
 			return;
 		}
 }
@@ -128,11 +131,9 @@ void wc_node_drop(struct cg_watch *w, struct wnode *n)
 		if (n->wd[i] >= 0) {
 			struct wslot *s = wc_wd_find(w, n->wd[i]);
 
+			/* the watch goes with the slot (the parent, which lives on, too) */
 			if (s && s->node == n)
 				wc_wd_forget(w, n->wd[i]);
-			/* the parent lives on: its watch does not go by itself */
-			if (i == S_PARENT)
-				inotify_rm_watch(w->ifd, n->wd[i]);
 		}
 	if (n->h->top == n)
 		n->h->top = NULL;
@@ -152,9 +153,9 @@ int wc_add_watch(struct cg_watch *w, struct wnode *n, int slot, const char *file
 			     file ? "/" : "", file ? file : "") >= sizeof(abs))
 		return cg_diag_say(w->d, ENAMETOOLONG, n->path, n->h->h->label, "watch",
 				   "the path is longer than PATH_MAX");
-	wd = inotify_add_watch(w->ifd, abs, mask | IN_DONT_FOLLOW);
+	wd = mirror_watch(w->msub, abs, mask | IN_DONT_FOLLOW);
 	if (wd < 0) {
-		int e = errno;
+		int e = -wd;
 
 		if (e == ENOENT || e == ENOTDIR)
 			return -ENOENT;

@@ -27,6 +27,8 @@ extern const char *const wf_efile_names[EF_N];
  */
 enum slot { S_DIR, S_EFILE0, S_PARENT = S_EFILE0 + EF_N, S_N };
 
+struct mirror_sub;
+
 struct whier {
 	const struct cg_hier *h;
 	bool v1_populated, v1_pids, memory_v1, cpu;
@@ -78,7 +80,8 @@ struct cg_watch {
 	struct cg_watch_opts o;
 	struct whier *hiers;
 	size_t n_hiers;
-	int ifd, epfd;
+	struct mirror_sub *msub; /* the watches (mirror/mirror.h) */
+	int epfd;
 	struct cg_pathmap nodes; /* (struct whier *, path) -> struct wnode * */
 	struct wslot **wds;
 	size_t wds_size, n_wds;

@@ -93,6 +93,8 @@ struct cg_watch_threshold {
 	uint64_t bytes;
 };
 
+struct mirror;
+
 struct cg_watch_opts {
 	const char *path; /* normalized ("" is the root) */
 	unsigned kinds; /* bit per enum cg_watch_kind */
@@ -107,6 +109,8 @@ struct cg_watch_opts {
 	 * the tool's own: an exporter's connections); a trigger past it is out of fds. 0: no bound
 	 */
 	size_t fd_reserve;
+	/* the tree mirror (mirror/mirror.h) to subscribe to; NULL: one of its own */
+	struct mirror *mirror;
 };
 
 typedef int (*cg_watch_cb)(const struct cg_watch_event *ev, void *userdata);
