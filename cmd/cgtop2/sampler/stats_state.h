@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "base/hash.h"
+#include "base/kfile.h"
 #include "kernel/mount.h"
 #include "stats_types.h"
 
@@ -124,7 +125,7 @@ enum kind {
 struct file_def {
 	enum metric metric;
 	enum role role;
-	const char *name;
+	enum cg_kf file; /* its name: cg_kf_name() */
 	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
 	bool count; /* tasks by counting lines, not a pids.current */
 	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */
