@@ -308,7 +308,8 @@ static void say_oom(const struct cgexec2_args *a, const struct cg_targets *t,
 			 u->have & CG_USAGE_OOM_KILL ? "oom_kill" : "memory_failcnt",
 			 u->have & CG_USAGE_OOM_KILL ? u->oom_kill : u->mem_failcnt,
 			 u->have & CG_USAGE_OOM_KILL
-				 ? cg_kf_name(cg_kv_src(CG_KV_MEM_EV_OOM_KILL, x->hier->version)->file)
+				 ? cg_kf_name(
+					   cg_kv_src(CG_KV_MEM_EV_OOM_KILL, x->hier->version)->file)
 				 : "memory.failcnt: this kernel counts no OOM kills");
 	if ((u->have & CG_USAGE_OOM_KILL) && u->oom_kill && sigkill)
 		tool_say("cgroup %s (%s): run %s: the command was killed by the OOM killer%s",

@@ -115,13 +115,15 @@ int cg_usage_read(const struct cg_targets *t, struct cg_usage *ret)
 			if (!(u.have & CG_USAGE_CPU))
 				read_cpu(dfd, h->version, &u);
 			if (!(u.have & CG_USAGE_MEM_PEAK) &&
-			    read_u64_at(dfd, cg_kf_name(cg_kv_src(CG_KV_MEM_PEAK, h->version)->file),
+			    read_u64_at(dfd,
+					cg_kf_name(cg_kv_src(CG_KV_MEM_PEAK, h->version)->file),
 					&u.mem_peak) == 0)
 				u.have |= CG_USAGE_MEM_PEAK;
 			if (!(u.have & CG_USAGE_IO))
 				read_io(dfd, h->version, &u);
 			if (!(u.have & CG_USAGE_PIDS_PEAK) &&
-			    read_u64_at(dfd, cg_kf_name(cg_kv_src(CG_KV_PIDS_PEAK, h->version)->file),
+			    read_u64_at(dfd,
+					cg_kf_name(cg_kv_src(CG_KV_PIDS_PEAK, h->version)->file),
 					&u.pids_peak) == 0)
 				u.have |= CG_USAGE_PIDS_PEAK;
 			if (!(u.have & (CG_USAGE_OOM_KILL | CG_USAGE_MEM_FAILCNT))) {

@@ -95,7 +95,10 @@ const struct cg_kfile cg_kfiles[CG_KF_N] = {
 	[CG_KF_PROC_PSI_IO] = { "/proc/pressure/io", PROC },
 };
 
-#define NONE { CG_KF_N, NULL }
+#define NONE                                                                                       \
+	{                                                                                          \
+		CG_KF_N, NULL                                                                      \
+	}
 
 /* [0]: cgroup2's, [1]: v1's */
 static const struct cg_ksrc kv[CG_KV_N][2] = {

@@ -216,7 +216,8 @@ int cg_is_frozen(const struct cg_target *t, struct cg_diag *d)
 	if (fd < 0)
 		return 0;
 	if (t->hier->version == 2) {
-		if (cg_read_at(fd, cg_kf_name(CG_KF_CGROUP_EVENTS), &ev) == 0 && has_line(ev, "frozen 1"))
+		if (cg_read_at(fd, cg_kf_name(CG_KF_CGROUP_EVENTS), &ev) == 0 &&
+		    has_line(ev, "frozen 1"))
 			return frozen(
 				t,
 				"cgroup.events says frozen 1 (a freeze of the cgroup itself or of an ancestor)",

@@ -44,7 +44,8 @@ static bool unpopulated(int dfd)
 {
 	_cleanup_free_ char *text = NULL;
 
-	return cg_read_at(dfd, cg_kf_name(CG_KF_CGROUP_EVENTS), &text) == 0 && cg_kparse_populated(text) == 0;
+	return cg_read_at(dfd, cg_kf_name(CG_KF_CGROUP_EVENTS), &text) == 0 &&
+	       cg_kparse_populated(text) == 0;
 }
 
 struct ns_walk {

@@ -105,9 +105,8 @@ static int efile_of(const char *name)
 int wf_efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
 {
 	for (int i = 0; i < EF_KEYS; i++) {
-		const struct cg_ksrc *src = efile_defs[f].key[i] < CG_KV_N
-						    ? cg_kv_src(efile_defs[f].key[i], 2)
-						    : NULL;
+		const struct cg_ksrc *src =
+			efile_defs[f].key[i] < CG_KV_N ? cg_kv_src(efile_defs[f].key[i], 2) : NULL;
 		int r = src ? cg_kparse_keyed(text, src->key, &v[i]) : -ENOENT;
 
 		if (r == -ENOENT)
@@ -340,7 +339,8 @@ void wf_on_eventfd(struct cg_watch *w, struct efd_slot *s)
 {
 	struct wnode *n = s->node;
 	uint64_t count, v;
-	struct cg_watch_event ev = { .source = CG_SRC_EVENTFD, .file = cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL) };
+	struct cg_watch_event ev = { .source = CG_SRC_EVENTFD,
+				     .file = cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL) };
 
 	if (read(s->fd, &count, sizeof(count)) != sizeof(count))
 		return;
@@ -397,8 +397,7 @@ static void sample_node(struct cg_watch *w, struct wnode *n, uint64_t now)
 		wf_efile_update(w, n, EF_PIDS, CG_SRC_SAMPLED);
 	if (n->thr_v2 && wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_CURRENT), NULL, &v) == 0)
 		wf_threshold_check(w, n, v, 0, CG_SRC_SAMPLED);
-	if (n->throttle && read_throttled(n, &v) == 0 &&
-	    v != n->nr_throttled) {
+	if (n->throttle && read_throttled(n, &v) == 0 && v != n->nr_throttled) {
 		struct cg_watch_event ev = { .kind = CG_EV_THROTTLED,
 					     .source = CG_SRC_SAMPLED,
 					     .file = cg_kf_name(CG_KF_CPU_STAT),
