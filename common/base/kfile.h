@@ -137,13 +137,116 @@ enum cg_kv {
 	CG_KV_MEM_EV_OOM_GROUP_KILL,
 	CG_KV_PIDS_PEAK, /* pids.peak, both versions */
 	CG_KV_PIDS_EV_MAX, /* pids.events max, both versions */
+	/*
+	 * The statistics cgtop2 samples beyond its collectors' own (issue 45), in the order of
+	 * cgtop2's table of their names (cmd/cgtop2/sampler/stats_kstat.c): memory.stat's keys
+	 * (v1: the hierarchical total_* of the same kernel counter, where there is one) ...
+	 */
+	CG_KV_STAT0,
+	CG_KV_MS_ANON = CG_KV_STAT0,
+	CG_KV_MS_FILE,
+	CG_KV_MS_KERNEL,
+	CG_KV_MS_KERNEL_STACK,
+	CG_KV_MS_PAGETABLES,
+	CG_KV_MS_SEC_PAGETABLES,
+	CG_KV_MS_PERCPU,
+	CG_KV_MS_SOCK,
+	CG_KV_MS_VMALLOC,
+	CG_KV_MS_SHMEM,
+	CG_KV_MS_ZSWAP,
+	CG_KV_MS_ZSWAPPED,
+	CG_KV_MS_FILE_MAPPED,
+	CG_KV_MS_FILE_DIRTY,
+	CG_KV_MS_FILE_WRITEBACK,
+	CG_KV_MS_SWAPCACHED,
+	CG_KV_MS_ANON_THP,
+	CG_KV_MS_FILE_THP,
+	CG_KV_MS_SHMEM_THP,
+	CG_KV_MS_INACTIVE_ANON,
+	CG_KV_MS_ACTIVE_ANON,
+	CG_KV_MS_INACTIVE_FILE,
+	CG_KV_MS_ACTIVE_FILE,
+	CG_KV_MS_UNEVICTABLE,
+	CG_KV_MS_SLAB_RECLAIMABLE,
+	CG_KV_MS_SLAB_UNRECLAIMABLE,
+	CG_KV_MS_SLAB,
+	CG_KV_MS_WS_REFAULT_ANON,
+	CG_KV_MS_WS_REFAULT_FILE,
+	CG_KV_MS_WS_ACTIVATE_ANON,
+	CG_KV_MS_WS_ACTIVATE_FILE,
+	CG_KV_MS_WS_RESTORE_ANON,
+	CG_KV_MS_WS_RESTORE_FILE,
+	CG_KV_MS_WS_NODERECLAIM,
+	CG_KV_MS_PGFAULT,
+	CG_KV_MS_PGMAJFAULT,
+	CG_KV_MS_PGREFILL,
+	CG_KV_MS_PGSCAN,
+	CG_KV_MS_PGSTEAL,
+	CG_KV_MS_PGSCAN_KSWAPD,
+	CG_KV_MS_PGSCAN_DIRECT,
+	CG_KV_MS_PGSTEAL_KSWAPD,
+	CG_KV_MS_PGSTEAL_DIRECT,
+	CG_KV_MS_PGACTIVATE,
+	CG_KV_MS_PGDEACTIVATE,
+	CG_KV_MS_PGLAZYFREE,
+	CG_KV_MS_PGLAZYFREED,
+	CG_KV_MS_ZSWPIN,
+	CG_KV_MS_ZSWPOUT,
+	CG_KV_MS_ZSWPWB,
+	CG_KV_MS_THP_FAULT_ALLOC,
+	CG_KV_MS_THP_COLLAPSE_ALLOC,
+	CG_KV_MS_THP_SWPOUT,
+	CG_KV_MS_THP_SWPOUT_FALLBACK,
+	CG_KV_MS_PGPGIN, /* v1 only: total_pgpgin */
+	CG_KV_MS_PGPGOUT, /* v1 only: total_pgpgout */
+	/* ... memory.events.local, memory.swap.events, zswap, v1's memory+swap figures ... */
+	CG_KV_MEL_LOW,
+	CG_KV_MEL_HIGH,
+	CG_KV_MEL_MAX,
+	CG_KV_MEL_OOM,
+	CG_KV_MEL_OOM_KILL,
+	CG_KV_MEL_OOM_GROUP_KILL,
+	CG_KV_MSE_HIGH,
+	CG_KV_MSE_MAX,
+	CG_KV_MSE_FAIL,
+	CG_KV_MEM_ZSWAP_CURRENT,
+	CG_KV_MEM_MEMSW_USAGE, /* v1 only */
+	CG_KV_MEM_MEMSW_PEAK, /* v1 only */
+	/* ... the core's, cpu's, io's, irq's, pids', misc's, hugetlb's */
+	CG_KV_NR_DESCENDANTS,
+	CG_KV_NR_DYING_DESCENDANTS,
+	CG_KV_CPU_LOCAL_THROTTLED_USEC,
+	CG_KV_IO_COST_USAGE, /* io.stat cost.* (the iocost controller), summed over devices */
+	CG_KV_IO_COST_WAIT,
+	CG_KV_IO_COST_INDEBT,
+	CG_KV_IO_COST_INDELAY,
+	CG_KV_IRQ_FULL_USEC,
+	CG_KV_PIDS_PEAK_STAT,
+	CG_KV_PIDS_EVL_MAX,
+	CG_KV_MISC_SEV,
+	CG_KV_MISC_SEV_ES,
+	CG_KV_MISC_TDX,
+	CG_KV_MISC_SEV_EV_MAX,
+	CG_KV_MISC_SEV_ES_EV_MAX,
+	CG_KV_MISC_TDX_EV_MAX,
+	CG_KV_HUGETLB_2MB,
+	CG_KV_HUGETLB_2MB_EV_MAX,
+	CG_KV_HUGETLB_1GB,
+	CG_KV_HUGETLB_1GB_EV_MAX,
 	CG_KV_N
 };
 
-/* A file, and a key in it (NULL: the file holds one value). */
+/* How a value stands in its file. */
+enum cg_kfmt {
+	CG_KFMT_KEYED, /* a "key value" line (cg_kparse_keys); the key NULL: the file is one value */
+	CG_KFMT_FIELD_SUM, /* " key=value" fields summed over the lines (cg_kparse_field_sum) */
+};
+
+/* A file, and a key in it (NULL: the file holds one value), and how the value stands there. */
 struct cg_ksrc {
 	enum cg_kf file;
 	const char *key;
+	enum cg_kfmt fmt;
 };
 
 /* cgroup2's source of v, or v1's (version 1); NULL where that version has none. */
