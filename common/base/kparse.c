@@ -456,7 +456,8 @@ int cg_kparse_field_sum(const char *text, const char *key, uint64_t *ret)
 		const char *eol = strchrnul(l, '\n');
 		int r = line_field_u64(l, eol, key, &v);
 
-		if (r == -EINVAL || (r == 0 && v > UINT64_MAX - sum))
+		/* a value out of range (-ERANGE) is as wrong as one that is no number */
+		if ((r < 0 && r != -ENOENT) || (r == 0 && v > UINT64_MAX - sum))
 			return -EINVAL;
 		if (r == 0) {
 			sum += v;
