@@ -583,6 +583,34 @@ test_fixture_kernel_stats() {
 	assertContains "replayed" "$out" '"pressure_irq_full_seconds":2.500000'
 }
 
+# Issue 45, live: a load makes the kernel's statistics move where the host has their files:
+# three sleepers make pids.peak 3 (v1 or cgroup2 pids), two children make cgroup.stat's
+# nr_descendants 2 (cgroup2), in JSON, the exposition and a replay.
+test_live_kernel_stats() {
+	local p u out2 i
+	cgk_need_unified || return 0
+	p=$(cgk_sandbox pids) || { cgk_skip "no pids hierarchy"; return 0; }
+	[ -f "$p/pids.peak" ] || { cgk_skip "no pids.peak (Linux 6.1+ on cgroup2, 6.11+ on v1)"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir -p "$p/k" "$u/k/a" "$u/k/b"
+	for i in 1 2 3; do
+		sleep 300 &
+		_pids+=($!)
+		echo $! >"$p/k/cgroup.procs"
+	done
+	cgk_kill_pids
+	cgk_capture "$T" -F json -1 --depth=0 "/$S/k"
+	assertEquals "exit" 0 "$rc"
+	assertContains "pids.peak: 3 at once" "$out" '"pids_peak":3'
+	assertContains "two children" "$out" '"descendants":2,'
+	cgk_capture "$T" -F openmetrics -1 --depth=0 "/$S/k"
+	assertContains "$out" "cgroup_pids_peak{cgroup=\"/$S/k\"} 3"
+	cgk_capture "$T" --record="$_cgk_tmp/live.rec" -n 1 --depth=0 "/$S/k"
+	cgk_capture "$T" --replay="$_cgk_tmp/live.rec" -F json
+	assertContains "replayed" "$out" '"pids_peak":3'
+	rmdir "$u/k/a" "$u/k/b"
+}
+
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
