@@ -42,6 +42,10 @@ fx() {
 # The CSV columns of the collectors (schema 4), after the limits', as the JSON's keys.
 COLLECTED_COLUMNS=cpu_user_seconds,cpu_system_seconds,cpu_periods,cpu_throttled_periods,cpu_throttled_seconds,memory_peak_bytes,memory_anon_bytes,memory_file_bytes,memory_kernel_bytes,memory_shmem_bytes,memory_slab_bytes,memory_sock_bytes,memory_mapped_file_bytes,memory_working_set_bytes,memory_swap_bytes,memory_max_bytes,memory_high_bytes,memory_low_bytes,memory_min_bytes,memory_swap_max_bytes,memory_soft_limit_bytes,memory_memsw_max_bytes,memory_low_events,memory_high_events,memory_max_events,memory_oom_events,memory_oom_kill_events,memory_oom_group_kill_events,memory_under_oom,io_discard_bytes,io_discard_ops,pids_max,pids_max_events,pressure_cpu_full_seconds,pressure_memory_full_seconds,pressure_io_full_seconds,io_devices
 
+# The CSV columns of the kernel's statistics (schema 5, cg_kstats' order) after the collectors';
+# in JSON each key is there only where the cgroup has its file.
+KSTAT_COLUMNS=memory_stat_anon_bytes,memory_stat_file_bytes,memory_stat_kernel_bytes,memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_sec_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_sock_bytes,memory_stat_vmalloc_bytes,memory_stat_shmem_bytes,memory_stat_zswap_bytes,memory_stat_zswapped_bytes,memory_stat_file_mapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_slab_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events
+
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
 # The sampler's fds are its cache: cgtop2 (the tool; the library changes no limit) raises its
@@ -366,7 +370,7 @@ test_fixture_json() {
 	assertContains "$l1" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":null,"memory_bytes":104857600,"io_read_bytes_per_sec":null,"io_write_bytes_per_sec":null,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null},"cpu_user_seconds":0.000001000,'
 	# the files do not change: the second sample has rates, all zero
 	assertContains "$l2" '{"path":"/app","origin":{},"tasks":7,"cpu_percent":0.00,"memory_bytes":104857600,"io_read_bytes_per_sec":0,"io_write_bytes_per_sec":0,"pressure":{"cpu":12.34,"memory":2.00,"io":0.00},"cpu_usage_seconds":2.000000000,"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":4,"io_write_ops":6,"pressure_some_seconds":{"cpu":0.123456000,"memory":0.123456000,"io":0.123456000},"pressure_averages":{"cpu":{"some":{"avg10":12.34,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"memory":{"some":{"avg10":2.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}},"io":{"some":{"avg10":0.00,"avg60":0.50,"avg300":0.10},"full":{"avg10":0.00,"avg60":0.00,"avg300":0.00}}},"limits":{"memory.max":null,"memory.high":null,"memory.low":null,"memory.min":null,"memory.swap.max":null,"cpu.max":null,"cpu.weight":null,"cpuset.cpus":null,"pids.max":null,"io.max":null,"io.weight":null},"cpu_user_seconds":0.000001000,'
-	case $l1 in '{"schema":4,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
+	case $l1 in '{"schema":5,"time":'[0-9]*'.'[0-9][0-9][0-9]',"time_unix":'[0-9]*'.'[0-9][0-9][0-9]',"time_iso":"'*'Z","cgroups":[{'*']}') ;; *) fail "JSON frame: $l1" ;; esac
 	# schema 2: every PSI average; those of the psi collector null without it
 	fx unified -F json -1 --depth=0 --collectors=none /app
 	assertContains "PSI averages without the collector" "$out" \
@@ -378,12 +382,13 @@ test_fixture_json() {
 # Every object has exactly the documented keys and the lines parse (python3 or jq).
 json_check_keys() {
 	if command -v python3 >/dev/null 2>&1; then
-		python3 -c "$(sed "s/COLLECTED_COLUMNS/$COLLECTED_COLUMNS/" <<'PY'
+		python3 -c "$(sed "s/COLLECTED_COLUMNS/$COLLECTED_COLUMNS/; s/KSTAT_COLUMNS/$KSTAT_COLUMNS/" <<'PY'
 import json, sys
 want = {"path", "tasks", "cpu_percent", "memory_bytes", "io_read_bytes_per_sec",
         "io_write_bytes_per_sec", "pressure", "cpu_usage_seconds", "io_read_bytes",
         "io_write_bytes", "io_read_ops", "io_write_ops", "pressure_some_seconds",
         "pressure_averages", "limits", "origin", "pressure_full_seconds", "io_devices"}
+kstat = set("KSTAT_COLUMNS".split(","))
 want |= set("COLLECTED_COLUMNS".split(",")) - {"pressure_cpu_full_seconds",
     "pressure_memory_full_seconds", "pressure_io_full_seconds"}
 limits = ["memory.max", "memory.high", "memory.low", "memory.min", "memory.swap.max", "cpu.max",
@@ -392,7 +397,7 @@ n = 0
 for line in sys.stdin:
     o = json.loads(line)
     assert set(o) == {"schema", "time", "time_unix", "time_iso", "cgroups"}, o.keys()
-    assert o["schema"] == 4
+    assert o["schema"] == 5
     assert isinstance(o["time"], float) and o["time"] > 1e9
     # every JSON has both conventions (the events too): the same instant
     import datetime
@@ -400,7 +405,7 @@ for line in sys.stdin:
     assert o["time_unix"] == o["time"], o
     assert abs(iso.replace(tzinfo=datetime.timezone.utc).timestamp() - o["time_unix"]) < 0.001, o
     for c in o["cgroups"]:
-        assert set(c) == want, sorted(c)
+        assert want <= set(c) and set(c) - want <= kstat, sorted(set(c) ^ want)
         assert set(c["pressure"]) == {"cpu", "memory", "io"}
         pa = c["pressure_averages"]
         assert set(pa) == {"cpu", "memory", "io"}, pa
@@ -417,7 +422,7 @@ print(n)
 PY
 )"
 	elif command -v jq >/dev/null 2>&1; then
-		jq -e --arg cols "${COLLECTED_COLUMNS//pressure_*_full_seconds,/}" '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 4) and all(.cgroups[];
+		jq -e --arg cols "${COLLECTED_COLUMNS//pressure_*_full_seconds,/}" '(keys == ["cgroups","schema","time","time_iso","time_unix"]) and (.schema == 5) and all(.cgroups[];
 			(keys | contains(["cpu_percent","cpu_usage_seconds","io_devices","io_read_bytes","io_read_bytes_per_sec","io_read_ops","io_write_bytes","io_write_bytes_per_sec","io_write_ops","limits","memory_bytes","origin","path","pressure","pressure_averages","pressure_full_seconds","pressure_some_seconds","tasks"] + ($cols | split(","))))
 			and (.pressure | keys == ["cpu","io","memory"]))' >/dev/null && echo ok
 	else
@@ -542,17 +547,81 @@ print("ok %d" % n)
 ' "$CGKIT_TOP/contrib/cgtop2-json.schema.json"
 }
 
+# Issue 45: the kernel's statistics of a fixture cgroup that has every new file, in each output
+# (JSON, CSV, --fields, both expositions, cAdvisor's names) and through a recording's replay.
+test_fixture_kernel_stats() {
+	local json
+	fx kstats -F json -1 --depth=0 /app
+	assertEquals "exit" 0 "$rc"
+	json=$(echo "$out" | tr ',' '\n')
+	for kv in memory_stat_kernel_stack_bytes:16384 memory_stat_zswapped_bytes:40960 \
+		memory_stat_workingset_refault_file:7 memory_stat_pgmajfault:3 memory_stat_pgscan:11 \
+		memory_stat_thp_fault_alloc:2 memory_local_oom_kill_events:1 memory_swap_fail_events:5 \
+		memory_zswap_bytes:12288 descendants:3 dying_descendants:1 \
+		cpu_local_throttled_seconds:1.500000 io_cost_usage_seconds:0.001000 \
+		io_cost_indelay_seconds:0.000005 pressure_irq_full_seconds:2.500000 pids_peak:9 \
+		pids_local_max_events:6 misc_sev:2 misc_sev_max_events:1 hugetlb_2mb_bytes:4194304 \
+		hugetlb_2mb_max_events:3; do
+		assertContains "JSON ${kv%%:*}" "$json" "\"${kv%%:*}\":${kv#*:}"
+	done
+	assertNotContains "a file the cgroup lacks: no key" "$json" '"hugetlb_1gb_bytes"'
+	fx kstats -F csv -1 --depth=0 /app
+	assertEquals "CSV descendants column" 3 "$(echo "$out" | awk -F, -v k=descendants 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } NR == 2 { print $c }')"
+	assertEquals "CSV: an unknown one is empty" "" "$(echo "$out" | awk -F, -v k=hugetlb_1gb_bytes 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } NR == 2 { print $c }')"
+	fx kstats -F csv -1 --depth=0 --fields=pids_peak,cpu_local_throttled_seconds /app
+	assertEquals "--fields" "/app,9,1.500000" "$(echo "$out" | awk -F, 'NR == 2 { print $2 "," $3 "," $4 }')"
+	fx kstats -F openmetrics -1 --depth=0 /app
+	assertContains "$out" 'cgroup_memory_stat_pgfault_total{cgroup="/app"} 100'
+	assertContains "$out" '# UNIT cgroup_pressure_irq_full_seconds seconds'
+	assertContains "$out" 'cgroup_descendants{cgroup="/app"} 3'
+	fx kstats -F prometheus --compat=cadvisor -1 --depth=0 /app
+	assertContains "$out" 'cgkit_memory_swap_fail_events_total{id="/app"} 5'
+	fx kstats --record="$_cgk_tmp/k.rec" -n 1 --depth=0 /app
+	assertEquals "record" 0 "$rc"
+	cgk_capture "$T" --replay="$_cgk_tmp/k.rec" -F json
+	assertContains "replayed" "$out" '"memory_stat_pgscan":11'
+	assertContains "replayed" "$out" '"pressure_irq_full_seconds":2.500000'
+}
+
+# Issue 45, live: a load makes the kernel's statistics move where the host has their files:
+# three sleepers make pids.peak 3 (v1 or cgroup2 pids), two children make cgroup.stat's
+# nr_descendants 2 (cgroup2), in JSON, the exposition and a replay.
+test_live_kernel_stats() {
+	local p u out2 i
+	cgk_need_unified || return 0
+	p=$(cgk_sandbox pids) || { cgk_skip "no pids hierarchy"; return 0; }
+	[ -f "$p/pids.peak" ] || { cgk_skip "no pids.peak (Linux 6.1+ on cgroup2, 6.11+ on v1)"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir -p "$p/k" "$u/k/a" "$u/k/b"
+	for i in 1 2 3; do
+		sleep 300 &
+		_pids+=($!)
+		echo $! >"$p/k/cgroup.procs"
+	done
+	cgk_kill_pids
+	cgk_capture "$T" -F json -1 --depth=0 "/$S/k"
+	assertEquals "exit" 0 "$rc"
+	assertContains "pids.peak: 3 at once" "$out" '"pids_peak":3'
+	assertContains "two children" "$out" '"descendants":2,'
+	cgk_capture "$T" -F openmetrics -1 --depth=0 "/$S/k"
+	assertContains "$out" "cgroup_pids_peak{cgroup=\"/$S/k\"} 3"
+	cgk_capture "$T" --record="$_cgk_tmp/live.rec" -n 1 --depth=0 "/$S/k"
+	cgk_capture "$T" --replay="$_cgk_tmp/live.rec" -F json
+	assertContains "replayed" "$out" '"pids_peak":3'
+	rmdir "$u/k/a" "$u/k/b"
+}
+
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
-	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight,$COLLECTED_COLUMNS" "$(echo "$out" | sed -n 1p)"
+	assertEquals "header" "time,path,tasks,cpu_percent,memory_bytes,io_read_bytes_per_sec,io_write_bytes_per_sec,pressure_cpu,pressure_memory,pressure_io,cpu_usage_seconds,io_read_bytes,io_write_bytes,io_read_ops,io_write_ops,pressure_cpu_some_seconds,pressure_memory_some_seconds,pressure_io_some_seconds,memory.max,memory.high,memory.low,memory.min,memory.swap.max,cpu.max,cpu.weight,cpuset.cpus,pids.max,io.max,io.weight,$COLLECTED_COLUMNS,$KSTAT_COLUMNS" "$(echo "$out" | sed -n 1p)"
 	assertEquals "one header only" 1 "$(echo "$out" | grep -c '^time,')"
 	assertEquals "6 rows per iteration" 13 "$(echo "$out" | wc -l | tr -d ' ')"
 	assertContains "first /app row" "$out" ",/app,7,,104857600,,,12.34,2.00,0.00"
 	assertContains "second /app row" "$out" ",/app,7,0.00,104857600,0,0,12.34,2.00,0.00"
 	assertContains "quoted path" "$out" ',"/we""ird,name",1,'
-	# every row has the header's 66 fields (the one quoted comma aside)
-	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, 'NF != 66')"
+	# every row has the header's 66 fields and the kernel's statistics' (the one quoted comma aside)
+	assertEquals "fields" "" "$(echo "$out" | grep -v '"' | awk -F, -v n=$((66 + $(echo "$KSTAT_COLUMNS" | tr ',' '\n' | wc -l))) 'NF != n')"
 }
 
 # The OpenMetrics text exposition grammar, line by line; the last line is "# EOF".

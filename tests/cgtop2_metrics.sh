@@ -246,7 +246,7 @@ test_fixture_json_schema_and_cpu_time() {
 	local line
 	fx unified -F json -1 --depth=1
 	assertEquals "exit" 0 "$rc"
-	case $out in '{"schema":4,"time":'*) ;; *) fail "schema first: ${out:0:40}" ;; esac
+	case $out in '{"schema":5,"time":'*) ;; *) fail "schema first: ${out:0:40}" ;; esac
 	assertContains "cumulative CPU" "$out" '"cpu_usage_seconds":2.500000000'
 	assertContains "IO totals" "$out" '"io_read_bytes":1500,"io_write_bytes":2048,"io_read_ops":15,"io_write_ops":22'
 	assertContains "PSI totals" "$out" '"pressure_some_seconds":{"cpu":2.500000000,"memory":0.000010000,"io":0.000010000}'

@@ -19,6 +19,7 @@
 #include "base/cleanup.h"
 #include "base/clock.h"
 #include "base/error.h"
+#include "base/kfile.h"
 #include "kernel/file.h"
 #include "cgroups/freeze.h"
 #include "kernel/mount.h"
@@ -300,14 +301,15 @@ static void say_oom(const struct cgexec2_args *a, const struct cg_targets *t,
 	cg_target_name(x, where, sizeof(where));
 	if (u->have & CG_USAGE_MEM_MAX)
 		snprintf(limit, sizeof(limit), " (%s %s)",
-			 x->hier->version == 2 ? "memory.max" : "memory.limit_in_bytes",
+			 cg_kf_name(cg_kv_src(CG_KV_MEM_MAX, x->hier->version)->file),
 			 cg_usage_format_limit(u->mem_max, lim, sizeof(lim)));
 	if (a->verbose)
 		tool_say("cgroup %s (%s): %s=%" PRIu64 " (%s)", where, x->hier->label,
 			 u->have & CG_USAGE_OOM_KILL ? "oom_kill" : "memory_failcnt",
 			 u->have & CG_USAGE_OOM_KILL ? u->oom_kill : u->mem_failcnt,
 			 u->have & CG_USAGE_OOM_KILL
-				 ? (x->hier->version == 2 ? "memory.events" : "memory.oom_control")
+				 ? cg_kf_name(
+					   cg_kv_src(CG_KV_MEM_EV_OOM_KILL, x->hier->version)->file)
 				 : "memory.failcnt: this kernel counts no OOM kills");
 	if ((u->have & CG_USAGE_OOM_KILL) && u->oom_kill && sigkill)
 		tool_say("cgroup %s (%s): run %s: the command was killed by the OOM killer%s",

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "kernel/file.h"
 #include "base/parse.h"
+#include "base/kfile.h"
 #include "base/kparse.h"
 
 static int read_u64_at(int dfd, const char *file, uint64_t *ret)
@@ -32,36 +33,37 @@ static void read_cpu(int dfd, int version, struct cg_usage *u)
 	_cleanup_free_ char *text = NULL;
 
 	if (version == 2) {
-		if (cg_read_at(dfd, "cpu.stat", &text) == 0 &&
+		if (cg_read_at(dfd, cg_kf_name(CG_KF_CPU_STAT), &text) == 0 &&
 		    cg_kparse_cpu_stat(text, &u->user_ns, &u->system_ns) == 0)
 			u->have |= CG_USAGE_CPU;
 		return;
 	}
 	/* nanoseconds where the kernel has them (4.7+), else USER_HZ ticks */
-	if (read_u64_at(dfd, "cpuacct.usage_user", &u->user_ns) == 0 &&
-	    read_u64_at(dfd, "cpuacct.usage_sys", &u->system_ns) == 0) {
+	if (read_u64_at(dfd, cg_kf_name(cg_kv_src(CG_KV_CPU_USER, 1)->file), &u->user_ns) == 0 &&
+	    read_u64_at(dfd, cg_kf_name(cg_kv_src(CG_KV_CPU_SYSTEM, 1)->file), &u->system_ns) ==
+		    0) {
 		u->have |= CG_USAGE_CPU;
 		return;
 	}
-	if (cg_read_at(dfd, "cpuacct.stat", &text) == 0 &&
+	if (cg_read_at(dfd, cg_kf_name(CG_KF_CPUACCT_STAT), &text) == 0 &&
 	    cg_kparse_cpuacct_stat(text, sysconf(_SC_CLK_TCK), &u->user_ns, &u->system_ns) == 0)
 		u->have |= CG_USAGE_CPU;
 }
 
 static void read_io(int dfd, int version, struct cg_usage *u)
 {
-	static const char *const v1_files[] = { "blkio.throttle.io_service_bytes_recursive",
-						"blkio.throttle.io_service_bytes" };
+	static const enum cg_kf v1_files[] = { CG_KF_BLKIO_THROTTLE_BYTES_RECURSIVE,
+					       CG_KF_BLKIO_THROTTLE_BYTES };
 	_cleanup_free_ char *text = NULL;
 
 	if (version == 2) {
-		if (cg_read_at(dfd, "io.stat", &text) == 0 &&
+		if (cg_read_at(dfd, cg_kf_name(CG_KF_IO_STAT), &text) == 0 &&
 		    cg_kparse_io_stat(text, &u->io_read, &u->io_write) == 0)
 			u->have |= CG_USAGE_IO;
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(v1_files); i++) {
-		if (cg_read_at(dfd, v1_files[i], &text) < 0)
+		if (cg_read_at(dfd, cg_kf_name(v1_files[i]), &text) < 0)
 			continue;
 		if (cg_kparse_blkio(text, &u->io_read, &u->io_write) == 0)
 			u->have |= CG_USAGE_IO;
@@ -75,20 +77,22 @@ static void read_io(int dfd, int version, struct cg_usage *u)
  */
 static void read_oom(int dfd, int version, struct cg_usage *u)
 {
-	static const char *const key[] = { "oom_kill" };
+	const struct cg_ksrc *oom = cg_kv_src(CG_KV_MEM_EV_OOM_KILL, version);
+	const struct cg_ksrc *fail = cg_kv_src(CG_KV_MEM_FAILCNT, version);
+	const struct cg_ksrc *max = cg_kv_src(CG_KV_MEM_MAX, version);
 	_cleanup_free_ char *text = NULL;
 	uint64_t found = 0, v;
 
-	if (cg_read_at(dfd, version == 2 ? "memory.events" : "memory.oom_control", &text) == 0 &&
-	    cg_kparse_keys(text, key, 1, &v, &found) == 0 && found) {
+	if (oom && cg_read_at(dfd, cg_kf_name(oom->file), &text) == 0 &&
+	    cg_kparse_keys(text, &oom->key, 1, &v, &found) == 0 && found) {
 		u->oom_kill = v;
 		u->have |= CG_USAGE_OOM_KILL;
-	} else if (version == 1 && read_u64_at(dfd, "memory.failcnt", &u->mem_failcnt) == 0) {
+	} else if (fail && read_u64_at(dfd, cg_kf_name(fail->file), &u->mem_failcnt) == 0) {
 		u->have |= CG_USAGE_MEM_FAILCNT;
 	}
 	free(text);
 	text = NULL;
-	if (cg_read_at(dfd, version == 2 ? "memory.max" : "memory.limit_in_bytes", &text) == 0 &&
+	if (max && cg_read_at(dfd, cg_kf_name(max->file), &text) == 0 &&
 	    cg_kparse_limit(text, &u->mem_max) == 0)
 		u->have |= CG_USAGE_MEM_MAX;
 }
@@ -112,14 +116,15 @@ int cg_usage_read(const struct cg_targets *t, struct cg_usage *ret)
 				read_cpu(dfd, h->version, &u);
 			if (!(u.have & CG_USAGE_MEM_PEAK) &&
 			    read_u64_at(dfd,
-					h->version == 2 ? "memory.peak"
-							: "memory.max_usage_in_bytes",
+					cg_kf_name(cg_kv_src(CG_KV_MEM_PEAK, h->version)->file),
 					&u.mem_peak) == 0)
 				u.have |= CG_USAGE_MEM_PEAK;
 			if (!(u.have & CG_USAGE_IO))
 				read_io(dfd, h->version, &u);
 			if (!(u.have & CG_USAGE_PIDS_PEAK) &&
-			    read_u64_at(dfd, "pids.peak", &u.pids_peak) == 0)
+			    read_u64_at(dfd,
+					cg_kf_name(cg_kv_src(CG_KV_PIDS_PEAK, h->version)->file),
+					&u.pids_peak) == 0)
 				u.have |= CG_USAGE_PIDS_PEAK;
 			if (!(u.have & (CG_USAGE_OOM_KILL | CG_USAGE_MEM_FAILCNT))) {
 				read_oom(dfd, h->version, &u);

@@ -447,6 +447,30 @@ static int line_field_u64(const char *l, const char *eol, const char *key, uint6
 	return -ENOENT;
 }
 
+int cg_kparse_field_sum(const char *text, const char *key, uint64_t *ret)
+{
+	uint64_t sum = 0, v;
+	bool found = false;
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+		int r = line_field_u64(l, eol, key, &v);
+
+		/* a value out of range (-ERANGE) is as wrong as one that is no number */
+		if ((r < 0 && r != -ENOENT) || (r == 0 && v > UINT64_MAX - sum))
+			return -EINVAL;
+		if (r == 0) {
+			sum += v;
+			found = true;
+		}
+		l = *eol ? eol + 1 : eol;
+	}
+	if (!found)
+		return -ENOENT;
+	*ret = sum;
+	return 0;
+}
+
 int cg_kparse_psi(const char *text, struct cg_psi *ret)
 {
 	struct cg_psi r = { 0 };

@@ -90,6 +90,13 @@ int cg_kparse_keys(const char *text, const char *const *keys, size_t n, uint64_t
 /* memory.max, memory.high, pids.max, ...: a number, or "max" as CG_UNLIMITED. */
 int cg_kparse_limit(const char *text, uint64_t *ret);
 
+/*
+ * " key=value" fields (io.stat's cost.usage per device, a PSI line's total) summed over the
+ * lines that have one: -ENOENT when none has, -EINVAL for a value that is no number or a sum
+ * that would wrap.
+ */
+int cg_kparse_field_sum(const char *text, const char *key, uint64_t *ret);
+
 /* One PSI file: both lines (cpu has "full" since 5.13; absent, has_full is false). */
 struct cg_psi {
 	double some_avg10, some_avg60, some_avg300; /* percent */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "base/kfile.h"
 #include "base/cleanup.h"
 #include "base/clock.h"
 #include "kernel/file.h"
@@ -104,7 +105,7 @@ bool cg_signals_waiting(const sigset_t *set)
 static int is_frozen(int dfd, int version)
 {
 	_cleanup_free_ char *text = NULL;
-	int r = cg_read_at(dfd, version == 2 ? "cgroup.events" : "freezer.state", &text);
+	int r = cg_read_at(dfd, cg_kf_name(cg_kv_src(CG_KV_FROZEN, version)->file), &text);
 
 	if (r < 0)
 		return r;
@@ -132,7 +133,7 @@ int cg_freeze(struct cg_freezer *f, uint64_t timeout_ns, const sigset_t *stop, s
 				    file);
 	f->frozen = true;
 	if (h->version == 2)
-		ev = cg_open_beneath(dfd, "cgroup.events", O_RDONLY, 0);
+		ev = cg_open_beneath(dfd, cg_kf_name(CG_KF_CGROUP_EVENTS), O_RDONLY, 0);
 	for (;;) {
 		r = is_frozen(dfd, h->version);
 		if (r != 0)
@@ -215,7 +216,8 @@ int cg_is_frozen(const struct cg_target *t, struct cg_diag *d)
 	if (fd < 0)
 		return 0;
 	if (t->hier->version == 2) {
-		if (cg_read_at(fd, "cgroup.events", &ev) == 0 && has_line(ev, "frozen 1"))
+		if (cg_read_at(fd, cg_kf_name(CG_KF_CGROUP_EVENTS), &ev) == 0 &&
+		    has_line(ev, "frozen 1"))
 			return frozen(
 				t,
 				"cgroup.events says frozen 1 (a freeze of the cgroup itself or of an ancestor)",

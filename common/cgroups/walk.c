@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/kfile.h"
 #include "base/cleanup.h"
 #include "kernel/file.h"
 #include "base/strv.h"
@@ -102,7 +103,7 @@ int cg_populated(const struct cg_hier *h, const char *path)
 
 		if (fd < 0)
 			return fd;
-		r = cg_read_at(fd, "cgroup.events", &ev);
+		r = cg_read_at(fd, cg_kf_name(CG_KF_CGROUP_EVENTS), &ev);
 		if (r < 0)
 			return r;
 		p = strstr(ev, "populated ");

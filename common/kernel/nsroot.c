@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/kfile.h"
 #include "base/cleanup.h"
 #include "file.h"
 #include "base/kparse.h"
@@ -43,7 +44,8 @@ static bool unpopulated(int dfd)
 {
 	_cleanup_free_ char *text = NULL;
 
-	return cg_read_at(dfd, "cgroup.events", &text) == 0 && cg_kparse_populated(text) == 0;
+	return cg_read_at(dfd, cg_kf_name(CG_KF_CGROUP_EVENTS), &text) == 0 &&
+	       cg_kparse_populated(text) == 0;
 }
 
 struct ns_walk {

@@ -6,6 +6,7 @@
  *     ./stats_fuzz -max_total_time=60
  * The first input byte picks the parser; the rest is the file text.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 19) {
+	switch (data[0] % 20) {
 	case 0:
 		cg_kparse_keyed(text, "usage_usec", &a);
 		break;
@@ -119,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		/* twice into the same array: the second merges into the first's devices */
 		for (int i = 0; i < 2; i++) {
-			if (data[0] % 19 == 15)
+			if (data[0] % 20 == 15)
 				cg_kparse_io_devs(text, &devs, &n);
 			else
 				cg_kparse_blkio_devs(text, i, &devs, &n);
@@ -138,6 +139,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		break;
 	}
+	case 19:
+		/* a sum only where some line has " total=", none where none has */
+		if ((cg_kparse_field_sum(text, "total", &a) == -ENOENT) != !strstr(text, " total="))
+			abort();
+		break;
 	default:
 		if (cg_kparse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&
 		    strlen(comm) >= sizeof(comm))

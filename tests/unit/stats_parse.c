@@ -237,8 +237,31 @@ static void test_proc_state(void)
 	CHECK(cg_kparse_proc_state("no parens R", &st) == -EINVAL);
 }
 
+/* io.stat's cost.* (iocost) summed over devices, irq.pressure's full total (issue 45) */
+static void test_field_sum(void)
+{
+	uint64_t v = 0;
+
+	CHECK(cg_kparse_field_sum("8:0 rbytes=1 wbytes=2 cost.usage=250 cost.wait=10\n"
+				  "8:16 rbytes=1 cost.usage=750 cost.wait=20\n",
+				  "cost.usage", &v) == 0 &&
+	      v == 1000);
+	CHECK(cg_kparse_field_sum("full avg10=0.00 avg60=0.00 avg300=0.00 total=2500000\n", "total",
+				  &v) == 0 &&
+	      v == 2500000);
+	/* a key that ends another's name is not it; no line with it is -ENOENT */
+	CHECK(cg_kparse_field_sum("8:0 xcost.usage=5\n", "cost.usage", &v) == -ENOENT);
+	CHECK(cg_kparse_field_sum("", "total", &v) == -ENOENT);
+	CHECK(cg_kparse_field_sum("8:0 cost.usage=1.5\n", "cost.usage", &v) == -EINVAL);
+	/* found by stats_fuzz: a number past 2^64 is no number, not a missing field */
+	CHECK(cg_kparse_field_sum("x total=666666666666666666666666\n", "total", &v) == -EINVAL);
+	CHECK(cg_kparse_field_sum("8:0 cost.usage=18446744073709551615\n8:1 cost.usage=1\n",
+				  "cost.usage", &v) == -EINVAL);
+}
+
 int main(void)
 {
+	test_field_sum();
 	test_keyed();
 	test_io_stat();
 	test_blkio();

@@ -53,8 +53,9 @@ static const struct field table[] = {
 };
 
 #define N_BASE ARRAY_SIZE(table)
-/* the limits follow the table: field N_BASE + enum cg_limit */
-#define N_FIELDS (N_BASE + CG_LIMIT_N)
+/* the limits follow the table: field N_BASE + enum cg_limit; then the kernel's statistics */
+#define N_FIELDS    (N_BASE + CG_LIMIT_N)
+#define IS_KSTAT(f) ((size_t)(f) >= N_FIELDS)
 
 int field_lookup(const char *s)
 {
@@ -68,12 +69,15 @@ int field_lookup(const char *s)
 	for (size_t i = 0; i < CG_LIMIT_N; i++)
 		if (!strcmp(s, cg_limit_names[i]))
 			return (int)(N_BASE + i);
+	for (int i = 0; i < CG_K_N; i++)
+		if (!strcmp(s, cg_kstats[i].key))
+			return (int)N_FIELDS + i;
 	return -ENOENT;
 }
 
 bool field_numeric(int i)
 {
-	return i >= 0 && (size_t)i < N_BASE;
+	return i >= 0 && ((size_t)i < N_BASE || IS_KSTAT(i));
 }
 
 void fields_list(struct out *o)
@@ -83,6 +87,8 @@ void fields_list(struct out *o)
 			   table[i].alias ? table[i].alias : "");
 	for (size_t i = 0; i < CG_LIMIT_N; i++)
 		out_printf(o, "%s\n", cg_limit_names[i]);
+	for (int i = 0; i < CG_K_N; i++)
+		out_printf(o, "%s\n", cg_kstats[i].key);
 }
 
 static bool x_known(const struct cg_stat_row *r, unsigned i)
@@ -93,13 +99,17 @@ static bool x_known(const struct cg_stat_row *r, unsigned i)
 /* A numeric field's value: whether it is known, and it. */
 static bool value(int field, const struct cg_stat_row *r, double *ret)
 {
-	const struct field *f = &table[field];
+	const struct field *f = &table[IS_KSTAT(field) ? 0 : field];
 	/* the table's first fields, K_TASKS to the last K_BASE, in its order */
 	double base[] = { (double)r->tasks,   r->cpu_percent,	     (double)r->cpu_ns,
 			  (double)r->memory,  r->io_read_bps,	     r->io_write_bps,
 			  r->psi[CG_PSI_CPU], r->psi[CG_PSI_MEMORY], r->psi[CG_PSI_IO],
 			  (double)r->io_read, (double)r->io_write };
 
+	if (IS_KSTAT(field)) {
+		*ret = (double)r->k[field - (int)N_FIELDS];
+		return cg_kstat_known(r, field - (int)N_FIELDS);
+	}
 	switch (f->kind) {
 	case K_TASKS:
 	case K_BASE:
@@ -177,6 +187,8 @@ int fields_sort(struct view *v, int field)
 
 static const char *key_of(const struct cgtop2_args *a, unsigned field)
 {
+	if (IS_KSTAT(field))
+		return cg_kstats[field - N_FIELDS].key;
 	if (field >= N_BASE)
 		return cg_limit_names[field - N_BASE];
 	return table[field].kind == K_TASKS ? count_keys[a->count] : table[field].key;
@@ -190,6 +202,18 @@ static void put_value(struct out *o, const struct cg_stat_row *r, unsigned field
 	double v;
 	size_t n = 0;
 
+	if (IS_KSTAT(field)) {
+		int k = (int)(field - N_FIELDS);
+
+		if (!cg_kstat_known(r, k))
+			out_printf(o, "%s", q == Q_JSON ? "null" : "");
+		else if (cg_kstats[k].usec)
+			out_printf(o, "%" PRIu64 ".%06" PRIu64, r->k[k] / 1000000,
+				   r->k[k] % 1000000);
+		else
+			out_printf(o, "%" PRIu64, r->k[k]);
+		return;
+	}
 	if (field >= N_BASE) {
 		s = cg_stat_limit(r, (enum cg_limit)(field - N_BASE), buf, sizeof(buf));
 		if (!s) {

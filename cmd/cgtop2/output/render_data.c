@@ -75,9 +75,10 @@ void json_times(char *buf, size_t size, uint64_t ns, char *iso, size_t iso_size)
 /*
  * The JSON schema: a new key may come with a new number; a key never changes its meaning.
  * 1: the cumulative keys; 2: pressure_averages; 3: time_unix, time_iso, limits and origin;
- * 4: KEY_escaped beside a name of no UTF-8 (put_json_name), the collectors' keys (xkeys).
+ * 4: KEY_escaped beside a name of no UTF-8 (put_json_name), the collectors' keys (xkeys);
+ * 5: the kernel's statistics (cg_kstats' keys, each present where its file is).
  */
-#define JSON_SCHEMA 4
+#define JSON_SCHEMA 5
 
 /* Nanoseconds as seconds, exactly; null when unknown */
 static void json_ns(struct out *o, bool have, uint64_t ns)
@@ -243,6 +244,19 @@ static void put_x(struct out *o, const struct cg_stat_row *r, const struct xkey 
 		json_u64(o, true, v);
 }
 
+/* The kernel's statistic i (cg_kstats): microseconds as seconds; with csv, no null */
+static void put_k(struct out *o, const struct cg_stat_row *r, int i, bool csv)
+{
+	uint64_t v = r->k[i];
+
+	if (!cg_kstat_known(r, i))
+		out_printf(o, "%s", csv ? "" : "null");
+	else if (cg_kstats[i].usec)
+		out_printf(o, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);
+	else
+		json_u64(o, true, v);
+}
+
 /* io.stat's keys, by CG_IO_*: the device's figures as its file names them */
 static const char *const iodev_keys[CG_IO_N] = { "rbytes", "wbytes", "rios",
 						 "wios",   "dbytes", "dios" };
@@ -275,6 +289,13 @@ static void json_collected(struct out *o, const struct cg_stat_row *r)
 		out_printf(o, "}");
 	}
 	out_printf(o, "]");
+	/* the kernel's statistics (schema 5): only those whose file the cgroup has */
+	for (int i = 0; i < CG_K_N; i++) {
+		if (!cg_kstat_known(r, i))
+			continue;
+		out_printf(o, ",\"%s\":", cg_kstats[i].key);
+		put_k(o, r, i, false);
+	}
 }
 
 /* Who the cgroup belongs to (schema 3): the fields its path names, as the expositions' labels. */
@@ -453,6 +474,12 @@ static void csv_collected(struct out *o, const struct cg_stat_row *r, bool heade
 		for (int k = 0; k < CG_IO_N; k++)
 			if (d->io.have & (1u << k))
 				out_printf(o, " %s=%" PRIu64, iodev_keys[k], d->io.v[k]);
+	}
+	/* the kernel's statistics (schema 5), a column each, empty where unknown */
+	for (int i = 0; i < CG_K_N; i++) {
+		out_printf(o, ",%s", header ? cg_kstats[i].key : "");
+		if (r)
+			put_k(o, r, i, true);
 	}
 }
 

@@ -17,30 +17,30 @@
 
 #define RF(n, w, t, h, m)                                                                          \
 	{                                                                                          \
-		n, w, t, -1, h, offsetof(struct cg_stat_row, m), 0                                 \
+		n, w, t, -1, h, offsetof(struct cg_stat_row, m), 0, 0                              \
 	}
 #define XF(n, i)                                                                                   \
 	{                                                                                          \
-		n, W_UINT, T_U64, i, 0, offsetof(struct cg_stat_row, x[i]), 0                      \
+		n, W_UINT, T_U64, i, 0, offsetof(struct cg_stat_row, x[i]), 0, 0                   \
 	}
 #define PF(n, p)                                                                                   \
 	{                                                                                          \
 		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0,                                    \
-			offsetof(struct cg_stat_row, psi_full[p]), 0                               \
+			offsetof(struct cg_stat_row, psi_full[p]), 0, 0                            \
 	}
 #define AF(n, a, p)                                                                                \
 	{                                                                                          \
 		n, W_F64, T_DOUBLE, CG_X_PSI_AVG + (a)*CG_PSI_N + (p), 0,                          \
-			offsetof(struct cg_stat_row, psi_avg[a][p]), 0                             \
+			offsetof(struct cg_stat_row, psi_avg[a][p]), 0, 0                          \
 	}
 #define TF(n, w, t, m)                                                                             \
 	{                                                                                          \
-		n, w, t, -1, 0, offsetof(struct cg_stat_thread, m), 0                              \
+		n, w, t, -1, 0, offsetof(struct cg_stat_thread, m), 0, 0                           \
 	}
 #define DF(n, w, t, h, m)                                                                          \
 	{                                                                                          \
 		n, w, t, -1, h, offsetof(struct cg_stat_iodev, m),                                 \
-			sizeof(((struct cg_stat_iodev *)0)->m)                                     \
+			sizeof(((struct cg_stat_iodev *)0)->m), 0                                  \
 	}
 
 /*
@@ -129,7 +129,7 @@ static const struct field row_fields[] = {
 static const struct field thread_fields[] = {
 	TF("tid", W_UINT, T_INT, tid),
 	{ "comm", W_BYTES, T_CHARS, -1, 0, offsetof(struct cg_stat_thread, comm),
-	  sizeof(((struct cg_stat_thread *)0)->comm) },
+	  sizeof(((struct cg_stat_thread *)0)->comm), 0 },
 	TF("ticks", W_UINT, T_U64, ticks),
 	TF("cpu_percent", W_F64, T_OPT_DOUBLE, cpu_percent),
 };
@@ -138,7 +138,7 @@ static const struct field thread_fields[] = {
 #define KF(n, w, t, m)                                                                             \
 	{                                                                                          \
 		n, w, t, -1, 0, offsetof(struct cg_stat_member, m),                                \
-			sizeof(((struct cg_stat_member *)0)->m)                                    \
+			sizeof(((struct cg_stat_member *)0)->m), 0                                 \
 	}
 static const struct field task_fields[] = {
 	KF("id", W_UINT, T_INT, id),	    KF("thread", W_UINT, T_BOOL, thread),
@@ -159,14 +159,38 @@ static const struct field iodev_fields[] = {
 	DF("dios", W_UINT, T_U64, 1u << CG_IO_DIOS, io.v[CG_IO_DIOS]),
 };
 
+/*
+ * The row's fields and after them the kernel's statistics (cg_kstats), a field each under its
+ * key: made from both tables when the program starts, so that a statistic added there is
+ * recorded without a line here (a new one at the end of the table, as any field).
+ */
+#define ROW_N (ARRAY_SIZE(row_fields) + CG_K_N)
+static struct field row_all[ROW_N];
+
+__attribute__((constructor)) static void row_all_make(void)
+{
+	memcpy(row_all, row_fields, sizeof(row_fields));
+	for (int i = 0; i < CG_K_N; i++)
+		row_all[ARRAY_SIZE(row_fields) + i] =
+			(struct field){ cg_kstats[i].key,
+					W_UINT,
+					T_U64,
+					-1,
+					0,
+					offsetof(struct cg_stat_row, k) +
+						(size_t)i * sizeof(uint64_t),
+					0,
+					i + 1 };
+}
+
 /* encode_elem' codes: 2 bits a field in 64 bytes; x_have's bits */
-_Static_assert(ARRAY_SIZE(row_fields) <= 256 && ARRAY_SIZE(thread_fields) <= 256 &&
+_Static_assert(ROW_N <= 256 && ARRAY_SIZE(thread_fields) <= 256 &&
 		       ARRAY_SIZE(iodev_fields) <= 256 && ARRAY_SIZE(task_fields) <= 256,
 	       "too many fields for encode_elem");
 _Static_assert(CG_X_N <= 64, "x_have has 64 bits");
 
 const struct table cg_rec_tables[TB_N] = {
-	[TB_ROW] = { "row", row_fields, ARRAY_SIZE(row_fields), sizeof(struct cg_stat_row),
+	[TB_ROW] = { "row", row_all, ROW_N, sizeof(struct cg_stat_row),
 		     offsetof(struct cg_stat_row, have), offsetof(struct cg_stat_row, x_have),
 		     NO_OFF, NO_OFF },
 	[TB_THREAD] = { "thread", thread_fields, ARRAY_SIZE(thread_fields),
@@ -284,6 +308,8 @@ static bool field_present(const struct field *f, const char *base, unsigned have
 		return *(const double *)(base + f->off) >= 0;
 	if (f->xbit >= 0)
 		return xhave & (1ull << f->xbit);
+	if (f->kbit)
+		return cg_kstat_known((const struct cg_stat_row *)(const void *)base, f->kbit - 1);
 	return !f->have || (have & f->have);
 }
 

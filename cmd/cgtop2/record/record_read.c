@@ -349,10 +349,15 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 	}
 	if (!f || r->bad)
 		return;
-	if (f->xbit >= 0)
+	if (f->xbit >= 0) {
 		*bits->xhave |= 1ull << f->xbit;
-	else
+	} else if (f->kbit) {
+		struct cg_stat_row *row = (struct cg_stat_row *)(void *)base;
+
+		row->k_have[(f->kbit - 1) / 64] |= 1ull << ((f->kbit - 1) % 64);
+	} else {
 		*bits->have |= f->have;
+	}
 }
 
 /* An element of session table st: into base (ours, table t) when both are there. */

@@ -53,7 +53,8 @@ static void describe_sources(struct cg_stats *s, const struct node *root)
 				continue;
 			off += (size_t)snprintf(
 				s->sources + off, sizeof(s->sources) - off, "%s %s %s", sep,
-				d->role == R_PROC ? "proc" : s->hier[d->role]->label, d->name);
+				d->role == R_PROC ? "proc" : s->hier[d->role]->label,
+				cg_kf_name(d->file));
 			sep = ",";
 		}
 		if (off >= sizeof(s->sources))

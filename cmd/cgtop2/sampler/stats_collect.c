@@ -37,7 +37,26 @@ int st_kind_collector(int k)
 	case F_X_PIDS_EVENTS:
 	case F_X_PIDS_V1_MAX:
 	case F_X_PIDS_V1_EVENTS:
+	case F_X_CGROUP_STAT:
+	case F_X_PIDS_PEAK:
+	case F_X_PIDS_V1_PEAK:
+	case F_X_PIDS_EVENTS_LOCAL:
+	case F_X_MISC_CURRENT:
+	case F_X_MISC_EVENTS:
 		return CG_COLL_PIDS;
+	case F_X_MEM_EVENTS_LOCAL:
+	case F_X_MEM_SWAP_EVENTS:
+	case F_X_MEM_ZSWAP:
+	case F_X_MEM_V1_MEMSW_PEAK:
+	case F_X_HUGETLB_2MB:
+	case F_X_HUGETLB_2MB_EVENTS:
+	case F_X_HUGETLB_1GB:
+	case F_X_HUGETLB_1GB_EVENTS:
+		return CG_COLL_MEMORY;
+	case F_X_CPU_STAT_LOCAL:
+		return CG_COLL_CPU;
+	case F_X_IRQ_PRESSURE:
+		return CG_COLL_PSI;
 	default:
 		if (k >= F_X_CPU_MAX && k < F_N)
 			return CG_COLL_LIMITS;
@@ -92,6 +111,7 @@ static void set_x(struct cg_stat_row *r, int i, uint64_t v)
 void st_collect_reset(struct cg_stat_row *row)
 {
 	row->x_have = 0;
+	memset(row->k_have, 0, sizeof(row->k_have));
 	row->n_iodevs = 0;
 }
 
@@ -185,6 +205,8 @@ void st_collect_from(struct cg_stats *s, struct node *n, int k, const char *text
 			r = cg_kparse_io_devs(text, &s->devs, &s->n_devs);
 			s->devs_seen = true;
 		}
+		if (on(s, CG_COLL_IO) && st_kstat_from(s, n, k, text) < 0)
+			s->coll_errors[CG_COLL_IO]++;
 		break;
 	case F_BLKIO_THROTTLE:
 	case F_BLKIO:
@@ -263,6 +285,22 @@ static void take_file_keys(struct cg_stats *s, struct node *n, int k, const char
 	if (!missing || !(text = read_x(s, n, k, &heap)))
 		return;
 	take_keys(s, &n->row, st_kind_collector(k), text, keys, idx, mult, cnt);
+	if (st_kstat_from(s, n, k, text) < 0)
+		s->coll_errors[st_kind_collector(k)]++;
+}
+
+/* The files that only the kernel's statistics (cg_kstats) read, of the collectors that are on. */
+static void collect_kstats(struct cg_stats *s, struct node *n)
+{
+	for (int k = F_X_CGROUP_STAT; k <= F_X_HUGETLB_1GB_EVENTS; k++) {
+		_cleanup_free_ char *heap = NULL;
+		const char *text;
+
+		if (!on(s, st_kind_collector(k)) || !(text = read_x(s, n, k, &heap)))
+			continue;
+		if (st_kstat_from(s, n, k, text) < 0)
+			s->coll_errors[st_kind_collector(k)]++;
+	}
 }
 
 static void collect_cpu(struct cg_stats *s, struct node *n)
@@ -330,7 +368,7 @@ static void v1_swap(struct cg_stats *s, struct node *n)
 	text = read_x(s, n, F_X_MEM_V1_MEMSW, &heap);
 	if (!text)
 		return;
-	if (cg_kparse_limit(text, &memsw) < 0) {
+	if (cg_kparse_limit(text, &memsw) < 0 || st_kstat_from(s, n, F_X_MEM_V1_MEMSW, text) < 0) {
 		s->coll_errors[CG_COLL_MEMORY]++;
 		return;
 	}
@@ -521,6 +559,7 @@ void st_collect(struct cg_stats *s, struct node *n)
 		collect_memory(s, n);
 	if (on(s, CG_COLL_PIDS))
 		collect_pids(s, n);
+	collect_kstats(s, n);
 	collect_limits(s, n);
 	if (on(s, CG_COLL_LIMITS))
 		st_limits_collect(s, n);

@@ -52,6 +52,15 @@ void st_collect_free(struct cg_stats *s);
 /* The collector of one of the collectors' own kinds (-1: none). */
 int st_kind_collector(int k);
 
+/* ---- cmd/cgtop2/sampler/stats_kstat.c: the kernel's statistics, under the collectors -------- */
+
+/*
+ * The kernel's statistics (cg_kstats) of kind k's file from its text into the node's row (those
+ * known stay); -EINVAL when a value is no number. st_kstat_kind: whether kind k's file has any.
+ */
+int st_kstat_from(struct cg_stats *s, struct node *n, int k, const char *text);
+bool st_kstat_kind(int k);
+
 /* ---- cmd/cgtop2/sampler/stats_limits.c: the limits collector --------------------------------------------- */
 
 /* The node's limit files when their refresh is due, else last time's; into its row. */

@@ -49,7 +49,8 @@ static char *read_limit(struct cg_stats *s, struct node *n, int k)
 		char ctrl[16];
 
 		/* hybrid: a unified hierarchy without the controller has none of its files */
-		snprintf(ctrl, sizeof(ctrl), "%.*s", (int)strcspn(d->name, "."), d->name);
+		snprintf(ctrl, sizeof(ctrl), "%.*s", (int)strcspn(cg_kf_name(d->file), "."),
+			 cg_kf_name(d->file));
 		if (!cg_hier_has(s->hier[R_UNIFIED], ctrl))
 			return NULL;
 		/* the controller enabled in the parent since the last refresh makes the file */

@@ -35,9 +35,9 @@ int st_read_kind(struct cg_stats *s, struct node *n, int k, char **heap)
 	if (fd < 0) {
 		/* one directory open per node and sample (sample_dfd), however many files need it */
 		if (d->role == R_PROC)
-			tmp = st_open_relieved(s, d->name);
+			tmp = st_open_relieved(s, cg_kf_name(d->file));
 		else
-			tmp = st_node_open(s, n, s->canon[d->role], d->name,
+			tmp = st_node_open(s, n, s->canon[d->role], cg_kf_name(d->file),
 					   O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
 					   &s->sample_dfd[s->canon[d->role]]);
 		/* a FIFO or a file of another filesystem planted under a name of ours is absent */

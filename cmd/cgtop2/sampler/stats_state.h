@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "base/hash.h"
+#include "base/kfile.h"
 #include "kernel/mount.h"
 #include "stats_types.h"
 
@@ -100,6 +101,23 @@ enum kind {
 	F_X_PIDS_EVENTS,
 	F_X_PIDS_V1_MAX,
 	F_X_PIDS_V1_EVENTS,
+	/* the kernel's statistics' own files (stats_kstat.c), of the collector of their values */
+	F_X_CGROUP_STAT,
+	F_X_MEM_EVENTS_LOCAL,
+	F_X_MEM_SWAP_EVENTS,
+	F_X_MEM_ZSWAP,
+	F_X_MEM_V1_MEMSW_PEAK,
+	F_X_CPU_STAT_LOCAL,
+	F_X_IRQ_PRESSURE,
+	F_X_PIDS_PEAK,
+	F_X_PIDS_V1_PEAK,
+	F_X_PIDS_EVENTS_LOCAL,
+	F_X_MISC_CURRENT,
+	F_X_MISC_EVENTS,
+	F_X_HUGETLB_2MB,
+	F_X_HUGETLB_2MB_EVENTS,
+	F_X_HUGETLB_1GB,
+	F_X_HUGETLB_1GB_EVENTS,
 	/* the limits collector's (cmd/cgtop2/sampler/stats_limits.c): opened, read and closed at a refresh */
 	F_X_CPU_MAX,
 	F_X_CPU_WEIGHT,
@@ -124,7 +142,7 @@ enum kind {
 struct file_def {
 	enum metric metric;
 	enum role role;
-	const char *name;
+	enum cg_kf file; /* its name: cg_kf_name() */
 	bool root_only; /* a stand-in for the root cgroup, where the kernel has no cgroup file */
 	bool count; /* tasks by counting lines, not a pids.current */
 	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/kfile.h"
 #include "base/kparse.h"
 
 /* What a row carries: unknown values have no bit. */
@@ -140,6 +141,25 @@ enum cg_stat_x {
 	CG_X_N = CG_X_PSI_AVG + 4 * CG_PSI_N
 };
 
+/*
+ * The kernel's statistics beyond the collectors' x[] (issue 45): k[i] is known when bit i of
+ * k_have is set, and is the file vocabulary's value CG_KV_STAT0 + i (base/kfile.h says which
+ * file and key on each version), read only where its file exists, cgroup2 first, then v1, as
+ * the kernel counts it (bytes, events, pages, microseconds). Read while the collector of
+ * cg_kstats[i] is on; cg_kstats[i] names it in every output (cmd/cgtop2/sampler/stats_kstat.c).
+ */
+#define CG_K_N	   (CG_KV_N - CG_KV_STAT0)
+#define CG_K_WORDS ((CG_K_N + 63) / 64)
+struct cg_kstat {
+	const char *key; /* JSON, CSV, --fields, the recording; the exposition's cgroup_KEY */
+	const char *help;
+	const char *cadvisor; /* --compat=cadvisor's family; NULL: cgkit_KEY */
+	unsigned char coll; /* enum cg_collector */
+	bool counter; /* a counter (_total), else a gauge */
+	bool usec; /* microseconds as the kernel counts them: seconds in every output */
+};
+extern const struct cg_kstat cg_kstats[CG_K_N];
+
 /* The PSI averages of CG_COLL_PSI besides the avg10s (some: the base row's psi[]). */
 enum cg_psi_avg { CG_PSI_SOME60, CG_PSI_SOME300, CG_PSI_FULL60, CG_PSI_FULL300, CG_PSI_AVG_N };
 
@@ -223,7 +243,15 @@ struct cg_stat_row {
 	size_t n_members;
 	/* with CG_COLL_LIMITS: as cgroup2's file reads (v1's translated back), NULL: unknown */
 	char *limit_text[CG_LT_N];
+	/* the kernel's statistics (cg_kstats), known by their bit */
+	uint64_t k_have[CG_K_WORDS];
+	uint64_t k[CG_K_N];
 };
+
+static inline bool cg_kstat_known(const struct cg_stat_row *r, int i)
+{
+	return (r->k_have[i / 64] >> (i % 64)) & 1;
+}
 
 /* What the tasks column counts, as systemd-cgtop's default, -k and -P. */
 enum cg_count {

@@ -329,6 +329,28 @@ static void cpu_limit(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		bar(p, u, "cpu.max", r->cpu_percent, cpus * 100);
 }
 
+/* The kernel's statistics the cgroup has (cg_kstats), a line each under their keys. */
+static void kernel_stats(struct pane *p, const struct cg_stat_row *r)
+{
+	bool first = true;
+
+	for (int i = 0; i < CG_K_N; i++) {
+		const struct cg_kstat *k = &cg_kstats[i];
+		char v[32];
+
+		if (!cg_kstat_known(r, i))
+			continue;
+		if (k->usec)
+			snprintf(v, sizeof(v), "%.3f s", (double)r->k[i] / 1e6);
+		else if (strstr(k->key, "_bytes"))
+			table_bytes(v, sizeof(v), (double)r->k[i]);
+		else
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)r->k[i]);
+		line(p, 0, "%-14s %s %s", first ? "kernel" : "", k->key, v);
+		first = false;
+	}
+}
+
 static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	char a[32], b[64], cpu[64];
@@ -399,6 +421,7 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		line(p, 0, "%-14s %s: read %s, written %s", i ? "" : "IO per device", dev, a, b);
 	}
 	pressure(p, r);
+	kernel_stats(p, r);
 }
 /* a PSI average of the row, "%6.2f" or "-" */
 static void avg_of(char *buf, size_t size, const struct cg_stat_row *r, int x, double v)

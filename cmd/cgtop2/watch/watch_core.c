@@ -238,14 +238,14 @@ static bool episode_starts(struct cg_watch *w, struct wnode *n, struct cg_watch_
 void wc_episodes_end(struct cg_watch *w, struct wnode *n, uint64_t now)
 {
 	static const enum cg_watch_kind kinds[] = { CG_EV_THROTTLED, CG_EV_PIDS_MAX };
-	static const char *const files[] = { "cpu.stat", "pids.events" };
+	static const enum cg_kf files[] = { CG_KF_CPU_STAT, CG_KF_PIDS_EVENTS };
 
 	for (size_t i = 0; i < ARRAY_SIZE(n->ep); i++) {
 		struct episode *e = &n->ep[i];
 		struct cg_watch_event ev = { .kind = kinds[i],
 					     .source = CG_SRC_SAMPLED,
 					     .edge = CG_EDGE_STOPPED,
-					     .file = files[i] };
+					     .file = cg_kf_name(files[i]) };
 
 		if (!e->on || e->last_ns + EPISODE_QUIET_SAMPLES * w->o.interval_ns > now)
 			continue;

@@ -13,12 +13,14 @@
 #include <sys/epoll.h>
 
 #include "base/hash.h"
+#include "base/kfile.h"
 #include "watch.h"
 
 enum efile { EF_CGROUP, EF_MEMORY, EF_PIDS, EF_N };
 #define EF_KEYS 4
 
-extern const char *const wf_efile_names[EF_N];
+/* an events file's name (the file vocabulary's) */
+const char *wf_efile_name(enum efile f);
 
 /*
  * A node's inotify watches: its directory, its events files, and for the watched cgroup its

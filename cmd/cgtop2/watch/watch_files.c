@@ -19,6 +19,7 @@
 #include "base/cleanup.h"
 #include "base/clock.h"
 #include "kernel/file.h"
+#include "base/kfile.h"
 #include "base/kparse.h"
 #include "base/parse.h"
 
@@ -64,21 +65,30 @@ int cg_watch_kinds_parse(const char *list, unsigned *ret, const char **ret_bad)
 
 /* ---- the events files: parsed values and what their change means ------------------------- */
 
-const char *const wf_efile_names[EF_N] = { "cgroup.events", "memory.events", "pids.events" };
+/* the file vocabulary's (base/kfile.h) */
+static const enum cg_kf efile_kf[EF_N] = { CG_KF_CGROUP_EVENTS, CG_KF_MEMORY_EVENTS,
+					   CG_KF_PIDS_EVENTS };
 
+const char *wf_efile_name(enum efile f)
+{
+	return cg_kf_name(efile_kf[f]);
+}
+
+/* key[i]: a value of the vocabulary, its cgroup2 key in the file; CG_KV_N: none */
 struct efile_def {
-	const char *key[EF_KEYS];
+	enum cg_kv key[EF_KEYS];
 	enum cg_watch_kind up[EF_KEYS], down[EF_KEYS]; /* down: a state, CG_EV_N for a counter */
 };
 
 static const struct efile_def efile_defs[EF_N] = {
-	[EF_CGROUP] = { { "populated", "frozen" },
+	[EF_CGROUP] = { { CG_KV_POPULATED, CG_KV_FROZEN, CG_KV_N, CG_KV_N },
 			{ CG_EV_POPULATED, CG_EV_FROZEN, CG_EV_N, CG_EV_N },
 			{ CG_EV_EMPTY, CG_EV_THAWED, CG_EV_N, CG_EV_N } },
-	[EF_MEMORY] = { { "high", "max", "oom", "oom_kill" },
+	[EF_MEMORY] = { { CG_KV_MEM_EV_HIGH, CG_KV_MEM_EV_MAX, CG_KV_MEM_EV_OOM,
+			  CG_KV_MEM_EV_OOM_KILL },
 			{ CG_EV_MEMORY_HIGH, CG_EV_MEMORY_MAX, CG_EV_OOM, CG_EV_OOM_KILL },
 			{ CG_EV_N, CG_EV_N, CG_EV_N, CG_EV_N } },
-	[EF_PIDS] = { { "max" },
+	[EF_PIDS] = { { CG_KV_PIDS_EV_MAX, CG_KV_N, CG_KV_N, CG_KV_N },
 		      { CG_EV_PIDS_MAX, CG_EV_N, CG_EV_N, CG_EV_N },
 		      { CG_EV_N, CG_EV_N, CG_EV_N, CG_EV_N } },
 };
@@ -86,7 +96,7 @@ static const struct efile_def efile_defs[EF_N] = {
 static int efile_of(const char *name)
 {
 	for (int f = 0; f < EF_N; f++)
-		if (!strcmp(name, wf_efile_names[f]))
+		if (!strcmp(name, wf_efile_name(f)))
 			return f;
 	return -1;
 }
@@ -95,8 +105,9 @@ static int efile_of(const char *name)
 int wf_efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
 {
 	for (int i = 0; i < EF_KEYS; i++) {
-		int r = efile_defs[f].key[i] ? cg_kparse_keyed(text, efile_defs[f].key[i], &v[i])
-					     : -ENOENT;
+		const struct cg_ksrc *src =
+			efile_defs[f].key[i] < CG_KV_N ? cg_kv_src(efile_defs[f].key[i], 2) : NULL;
+		int r = src ? cg_kparse_keyed(text, src->key, &v[i]) : -ENOENT;
 
 		if (r == -ENOENT)
 			v[i] = 0;
@@ -114,9 +125,9 @@ static size_t efile_diff(enum efile f, const uint64_t old[EF_KEYS], const uint64
 	size_t k = 0;
 
 	for (int i = 0; i < EF_KEYS && k < n; i++) {
-		if (!d->key[i] || old[i] == new[i])
+		if (d->key[i] == CG_KV_N || old[i] == new[i])
 			continue;
-		ev[k] = (struct cg_watch_event){ .file = wf_efile_names[f], .count = 1 };
+		ev[k] = (struct cg_watch_event){ .file = wf_efile_name(f), .count = 1 };
 		if (d->down[i] != CG_EV_N) {
 			ev[k++].kind = new[i] ? d->up[i] : d->down[i];
 			continue;
@@ -146,6 +157,14 @@ int cg_watch_diff(const char *file, const char *old_text, const char *new_text,
 
 /* ---- reading a cgroup's files ------------------------------------------------------------- */
 
+/* cpu.stat's nr_throttled: the same file and key on cgroup2 and v1's cpu hierarchy */
+static int read_throttled(struct wnode *n, uint64_t *ret)
+{
+	const struct cg_ksrc *k = cg_kv_src(CG_KV_CPU_THROTTLED, 2);
+
+	return wc_read_u64(n, cg_kf_name(k->file), k->key, ret);
+}
+
 /* Re-read an events file and report what changed since the values known. */
 void wf_efile_update(struct cg_watch *w, struct wnode *n, enum efile f, enum cg_watch_source src)
 {
@@ -154,7 +173,7 @@ void wf_efile_update(struct cg_watch *w, struct wnode *n, enum efile f, enum cg_
 	char buf[1024];
 	size_t k;
 
-	if (wc_read_file(n, wf_efile_names[f], buf, sizeof(buf)) < 0 ||
+	if (wc_read_file(n, wf_efile_name(f), buf, sizeof(buf)) < 0 ||
 	    wf_efile_parse(f, buf, v) < 0)
 		return;
 	k = efile_diff(f, n->ev[f], v, ev, EF_KEYS);
@@ -175,8 +194,8 @@ void wf_threshold_check(struct cg_watch *w, struct wnode *n, uint64_t usage, uin
 				     .usage = usage,
 				     .threshold = n->threshold,
 				     .above = above,
-				     .file = n->thr_v2 ? "memory.current"
-						       : "memory.usage_in_bytes" };
+				     .file = n->thr_v2 ? cg_kf_name(CG_KF_MEMORY_CURRENT)
+						       : cg_kf_name(CG_KF_MEMORY_V1_USAGE) };
 
 	if (above == n->above && !count)
 		return;
@@ -261,7 +280,7 @@ int wf_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source
 
 		if (!want || (f == EF_CGROUP && n->h->h->version == 1))
 			continue;
-		r = wc_add_watch(w, n, S_EFILE0 + f, wf_efile_names[f], IN_MODIFY);
+		r = wc_add_watch(w, n, S_EFILE0 + f, wf_efile_name(f), IN_MODIFY);
 		if (r == -ENOENT)
 			continue;
 		if (r < 0)
@@ -271,18 +290,18 @@ int wf_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source
 		else {
 			char buf[1024];
 
-			if (wc_read_file(n, wf_efile_names[f], buf, sizeof(buf)) == 0 &&
+			if (wc_read_file(n, wf_efile_name(f), buf, sizeof(buf)) == 0 &&
 			    wf_efile_parse(f, buf, n->ev[f]) == 0)
 				n->have[f] = true;
 		}
 	}
 	if (n->h->memory_v1 && (k & (3u << CG_EV_OOM))) {
-		r = v1_event(w, n, "memory.oom_control", NULL, false, &n->oom);
+		r = v1_event(w, n, cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL), NULL, false, &n->oom);
 		if (r < 0 && r != -ENOENT)
 			return cg_diag_fail(w->d, -r, CG_OP_WRITE, 1, *n->path ? n->path : "/",
 					    n->h->h->label,
 					    "register an oom eventfd in cgroup.event_control");
-		wc_read_u64(n, "memory.oom_control", "oom_kill", &n->oom_kill);
+		wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL), "oom_kill", &n->oom_kill);
 	}
 	if (t && (k & (1u << CG_EV_THRESHOLD))) {
 		char arg[32];
@@ -290,15 +309,15 @@ int wf_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source
 		n->threshold = t->bytes;
 		if (n->h->memory_v1) {
 			snprintf(arg, sizeof(arg), "%llu", (unsigned long long)t->bytes);
-			r = v1_event(w, n, "memory.usage_in_bytes", arg, true, &n->thr);
+			r = v1_event(w, n, cg_kf_name(CG_KF_MEMORY_V1_USAGE), arg, true, &n->thr);
 			if (r < 0 && r != -ENOENT)
 				return cg_diag_fail(w->d, -r, CG_OP_WRITE, 1,
 						    *n->path ? n->path : "/", n->h->h->label,
 						    "register a threshold in cgroup.event_control");
-			if (wc_read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
+			if (wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_V1_USAGE), NULL, &v) == 0)
 				n->above = v >= t->bytes;
 		} else if (n->h->h->version == 2 &&
-			   wc_read_u64(n, "memory.current", NULL, &v) == 0) {
+			   wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_CURRENT), NULL, &v) == 0) {
 			n->thr_v2 = true;
 			w->sampled = true;
 			n->above = v >= t->bytes;
@@ -307,7 +326,7 @@ int wf_arm(struct cg_watch *w, struct wnode *n, bool fresh, enum cg_watch_source
 		}
 	}
 	if ((k & (1u << CG_EV_THROTTLED)) && (n->h->h->version == 2 || n->h->cpu) &&
-	    wc_read_u64(n, "cpu.stat", "nr_throttled", &n->nr_throttled) == 0) {
+	    read_throttled(n, &n->nr_throttled) == 0) {
 		n->throttle = true;
 		w->sampled = true;
 	}
@@ -320,20 +339,21 @@ void wf_on_eventfd(struct cg_watch *w, struct efd_slot *s)
 {
 	struct wnode *n = s->node;
 	uint64_t count, v;
-	struct cg_watch_event ev = { .source = CG_SRC_EVENTFD, .file = "memory.oom_control" };
+	struct cg_watch_event ev = { .source = CG_SRC_EVENTFD,
+				     .file = cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL) };
 
 	if (read(s->fd, &count, sizeof(count)) != sizeof(count))
 		return;
 	if (s->type == EFD_THRESHOLD) {
 		/* the kernel signals every event of a cgroup it removes: no file, no event */
-		if (wc_read_u64(n, "memory.usage_in_bytes", NULL, &v) == 0)
+		if (wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_V1_USAGE), NULL, &v) == 0)
 			wf_threshold_check(w, n, v, count, CG_SRC_EVENTFD);
 		return;
 	}
-	if (wc_read_u64(n, "memory.oom_control", "oom_kill", &v) < 0) {
+	if (wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL), "oom_kill", &v) < 0) {
 		char buf[256];
 
-		if (wc_read_file(n, "memory.oom_control", buf, sizeof(buf)) < 0)
+		if (wc_read_file(n, cg_kf_name(CG_KF_MEMORY_V1_OOM_CONTROL), buf, sizeof(buf)) < 0)
 			return;
 		v = n->oom_kill;
 	}
@@ -357,7 +377,7 @@ bool wf_sample_populated(struct cg_watch *w, struct wnode *n, bool quiet)
 
 	for (struct wnode *c = n->child; c; c = c->sibling)
 		pop |= wf_sample_populated(w, c, quiet);
-	if (wc_read_file(n, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0])
+	if (wc_read_file(n, cg_kf_name(CG_KF_CGROUP_PROCS), buf, sizeof(buf)) == 0 && buf[0])
 		pop = true;
 	if (pop != n->populated) {
 		n->populated = pop;
@@ -375,13 +395,12 @@ static void sample_node(struct cg_watch *w, struct wnode *n, uint64_t now)
 		sample_node(w, c, now);
 	if (n->h->v1_pids && n->have[EF_PIDS])
 		wf_efile_update(w, n, EF_PIDS, CG_SRC_SAMPLED);
-	if (n->thr_v2 && wc_read_u64(n, "memory.current", NULL, &v) == 0)
+	if (n->thr_v2 && wc_read_u64(n, cg_kf_name(CG_KF_MEMORY_CURRENT), NULL, &v) == 0)
 		wf_threshold_check(w, n, v, 0, CG_SRC_SAMPLED);
-	if (n->throttle && wc_read_u64(n, "cpu.stat", "nr_throttled", &v) == 0 &&
-	    v != n->nr_throttled) {
+	if (n->throttle && read_throttled(n, &v) == 0 && v != n->nr_throttled) {
 		struct cg_watch_event ev = { .kind = CG_EV_THROTTLED,
 					     .source = CG_SRC_SAMPLED,
-					     .file = "cpu.stat",
+					     .file = cg_kf_name(CG_KF_CPU_STAT),
 					     .total = v,
 					     .count = v > n->nr_throttled ? v - n->nr_throttled
 									  : v };
