@@ -15,6 +15,7 @@
 #include "text.h"
 #include "base/cleanup.h"
 #include "labels.h"
+#include "metrics_container.h"
 #include "base/parse.h"
 
 /* T_BARE_COUNTER: cAdvisor's container_memory_failcnt, a counter whose samples have no _total */
@@ -634,7 +635,7 @@ size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row 
 			k += has_value(&table[i], r, j);
 	if (a->threads && (r->have & CG_STAT_THREADED))
 		k += r->n_threads;
-	return k;
+	return k + metrics_container_series(a, r);
 }
 
 /* The exposition's own: how long the sample took, how many cgroups (and how many left out by
@@ -757,6 +758,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 			f = cadv ? &cadvisor_processes : &processes[a->count];
 		family(o, prom, f, v, &l);
 	}
+	metrics_container(o, prom, a, v, &l);
 	if (a->threads)
 		threads(o, prom, v, &l);
 	labels_free(&l);

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cgtop2's network families (issue 43): a process in a network namespace of its own (unshare
+# -n) in a sandbox cgroup, a veth pair into it and traffic over it; its interface's counters
+# in cgkit's names and cAdvisor's (container_network_*), growing with the traffic; none for a
+# cgroup whose process is in the host's namespace, none for the sandbox above both; a second
+# cgroup in the same namespace does not count it twice. Needs root, ip(8) and unshare(1).
+. "$(dirname "$0")/lib.sh"
+
+T=$CGKIT_BIN/cgtop2
+S=$SANDBOX_NAME
+_pids=()
+# the host's end of the pair (15 bytes at most) and the test net (RFC 2544's benchmark range)
+HOST_IF=cgkv$$
+HOST_IP=198.18.43.1
+NS_IP=198.18.43.2
+
+teardown_test() {
+	ip link del "$HOST_IF" 2>/dev/null
+	cgk_kill_pids
+	return 0
+}
+
+# A sleeping process in cgroup $1 (below the unified sandbox U), in a new network namespace
+# with "unshare -n"; its pid in NSPID.
+start_in() {
+	local pid_file=$_cgk_tmp/pid.$RANDOM
+	sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2" && exec $3 sleep 600' _ "$U/$1" \
+		"$pid_file" "${2:-}" &
+	_pids+=($!)
+	CGK_WAIT_TICKS=200 cgk_wait_for test -s "$pid_file"
+	NSPID=$(cat "$pid_file")
+	# the exec of unshare, then of sleep: the namespace is made before sleep runs
+	cgk_wait_for grep -qs '^sleep' "/proc/$NSPID/comm"
+}
+
+# The sandbox with ns/ (a process in a namespace of its own, eth0 the veth pair's end inside),
+# ns2/ (a later process in the same namespace: nsenter), host/ (a process in the host's); U.
+netns_node() {
+	cgk_need_root || return 1
+	cgk_need_unified || return 1
+	cgk_need_prog ip "makes the veth pair (Debian: iproute2)" || return 1
+	cgk_need_prog unshare "makes the namespace (Debian: util-linux)" || return 1
+	cgk_need_prog nsenter "runs in the namespace (Debian: util-linux)" || return 1
+	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
+	mkdir -p "$U/ns" "$U/ns2" "$U/host" || { fail "cannot make cgroups"; return 1; }
+	start_in ns "unshare -n"
+	NS=$NSPID
+	[ "$(readlink "/proc/$NS/ns/net")" != "$(readlink /proc/1/ns/net)" ] ||
+		{ fail "unshare -n made no namespace"; return 1; }
+	start_in ns2 "nsenter -t $NS -n"
+	start_in host
+	ip link add "$HOST_IF" type veth peer name eth0 netns "$NS" &&
+		ip addr add "$HOST_IP/30" dev "$HOST_IF" && ip link set "$HOST_IF" up &&
+		nsenter -t "$NS" -n ip addr add "$NS_IP/30" dev eth0 &&
+		nsenter -t "$NS" -n ip link set eth0 up ||
+		{ fail "cannot make the veth pair"; return 1; }
+}
+
+# Datagrams from the host to the namespace ($1 of them) and back: bash's /dev/udp, no ping.
+traffic() {
+	local i
+	for i in $(seq 1 "$1"); do
+		echo "cgkit $i" 2>/dev/null >"/dev/udp/$NS_IP/9"
+		nsenter -t "$NS" -n bash -c "echo back 2>/dev/null >/dev/udp/$HOST_IP/9"
+	done
+}
+
+# The value of sample $1 (name and labels as written) in exposition $2, or nothing.
+value_of() {
+	printf '%s\n' "$2" | awk -v s="$1" 'index($0, s " ") == 1 { print $NF }'
+}
+
+# One exposition of the sandbox in $1's names ("" or --compat=cadvisor), into $out.
+scrape() {
+	cgk_capture "$T" -F prometheus -1 ${1:+"$1"} "/$S"
+	assertEquals "scrape exit: $err" 0 "$rc"
+}
+
+# A scrape in cgkit's names ($out); eth0's packets received and sent into variables $1 and $2.
+eth0_packets() {
+	local -n _rx=$1 _tx=$2
+	scrape ""
+	_rx=$(value_of "cgroup_network_receive_packets_total{cgroup=\"/$S/ns\",interface=\"eth0\"}" "$out")
+	_tx=$(value_of "cgroup_network_transmit_packets_total{cgroup=\"/$S/ns\",interface=\"eth0\"}" "$out")
+}
+
+test_network_counters_of_own_namespace() {
+	local rx tx rx2 tx2 p
+	netns_node || return 0
+	traffic 5
+	eth0_packets rx tx
+	assertTrue "eth0 received in the namespace: '$rx'" "[ '${rx:-0}' -ge 5 ]"
+	assertTrue "eth0 sent from the namespace: '$tx'" "[ '${tx:-0}' -ge 5 ]"
+	assertTrue "bytes received" \
+		"[ '$(value_of "cgroup_network_receive_bytes_total{cgroup=\"/$S/ns\",interface=\"eth0\"}" "$out")' -gt 0 ]"
+	for p in receive_errors receive_packets_dropped transmit_bytes transmit_errors \
+		transmit_packets_dropped; do
+		assertNotNull "cgroup_network_${p}_total of eth0" \
+			"$(value_of "cgroup_network_${p}_total{cgroup=\"/$S/ns\",interface=\"eth0\"}" "$out")"
+	done
+	# cgkit's names keep the namespace's loopback; the host's namespace and the shared one none
+	assertNotNull "lo in cgkit's names" \
+		"$(value_of "cgroup_network_receive_bytes_total{cgroup=\"/$S/ns\",interface=\"lo\"}" "$out")"
+	assertNotContains "no series for the host's namespace" "$out" "cgroup=\"/$S/host\",interface"
+	assertNotContains "the shared namespace once, at its first process's cgroup" "$out" \
+		"cgroup=\"/$S/ns2\",interface"
+	assertNotContains "none for the sandbox (its processes are its children's)" "$out" \
+		"cgroup=\"/$S\",interface"
+	promtool_clean "$out"
+	traffic 5
+	eth0_packets rx2 tx2
+	assertTrue "received packets grew: $rx -> $rx2" "[ '${rx2:-0}' -ge $((rx + 5)) ]"
+	assertTrue "sent packets grew: $tx -> $tx2" "[ '${tx2:-0}' -ge $((tx + 5)) ]"
+}
+
+test_network_counters_cadvisor() {
+	local rx
+	netns_node || return 0
+	traffic 3
+	scrape --compat=cadvisor
+	rx=$(value_of "container_network_receive_packets_total{id=\"/$S/ns\",interface=\"eth0\"}" "$out")
+	assertTrue "container_network_receive_packets_total of eth0: '$rx'" "[ '${rx:-0}' -ge 3 ]"
+	assertContains "the family's help is cAdvisor's" "$out" \
+		"# HELP container_network_transmit_bytes_total Cumulative count of bytes transmitted."
+	# cAdvisor leaves out lo (and veth*, docker*)
+	assertNotContains "no lo under cAdvisor's names" "$out" "interface=\"lo\""
+	assertNotContains "no series for the host's namespace" "$out" "id=\"/$S/host\",interface"
+	promtool_clean "$out"
+	cgk_capture "$T" -F openmetrics -1 --compat=cadvisor "/$S"
+	assertContains "OpenMetrics: the family without _total" "$out" \
+		"# TYPE container_network_receive_bytes counter"
+	assertContains "OpenMetrics: its unit" "$out" "# UNIT container_network_receive_bytes bytes"
+}
+
+# promtool check metrics finds nothing in exposition $1 but cAdvisor's own counter without
+# _total, container_memory_failcnt (as tests/cgtop2_fleet.sh); nothing without promtool.
+promtool_clean() {
+	command -v promtool >/dev/null || return 0
+	assertEquals "promtool says nothing" "" "$(echo "$1" | promtool check metrics 2>&1 |
+		grep -vx 'container_memory_failcnt counter metrics should have "_total" suffix')"
+}
+
+. "$SHUNIT2"
