@@ -10,6 +10,7 @@
  * share its sandbox's namespace, and cAdvisor writes it for the sandbox alone, so that a sum
  * by pod counts each byte once. The cgroup's first member (lowest pid) stands for it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -209,11 +210,18 @@ static void fs(struct out *o, bool prom, const struct view *v, const struct labe
 		for (size_t i = 0; i < v->n; i++)
 			for (size_t j = 0; j < v->rows[i]->n_iodevs; j++) {
 				const struct cg_stat_iodev *d = &v->rows[i]->iodevs[j];
+				char mm[32];
 
-				if (d->io.have & bit)
-					sample(o, fam->name[1], true, l, v, i, "device",
-					       d->name[0] ? "/dev/" : "", d->name,
-					       d->io.v[fam->idx]);
+				if (!(d->io.have & bit))
+					continue;
+				/*
+				 * cAdvisor's /dev/NAME; a device of no name is MAJ:MIN, where
+				 * cAdvisor's "" would make two devices one series
+				 */
+				snprintf(mm, sizeof(mm), "%u:%u", d->io.major, d->io.minor);
+				sample(o, fam->name[1], true, l, v, i, "device",
+				       d->name[0] ? "/dev/" : "", d->name[0] ? d->name : mm,
+				       d->io.v[fam->idx]);
 			}
 	}
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# cgtop2's network families (issue 43): a process in a network namespace of its own (unshare
-# -n) in a sandbox cgroup, a veth pair into it and traffic over it; its interface's counters
-# in cgkit's names and cAdvisor's (container_network_*), growing with the traffic; none for a
-# cgroup whose process is in the host's namespace, none for the sandbox above both; a second
-# cgroup in the same namespace does not count it twice. Needs root, ip(8) and unshare(1).
+# cgtop2's container families beyond a cgroup's own files (issue 43). Network: a process in a
+# network namespace of its own (unshare -n) in a sandbox cgroup, a veth pair into it and
+# traffic over it; its interface's counters in cgkit's names and cAdvisor's
+# (container_network_*), growing with the traffic; none for a cgroup whose process is in the
+# host's namespace, none for the sandbox above both; a second cgroup in the same namespace
+# does not count it twice (root, ip(8), unshare(1)). Filesystem: cAdvisor's container_fs_*
+# live from direct writes in the sandbox (the fixture trees's: tests/cgtop2_fleet.sh).
 . "$(dirname "$0")/lib.sh"
 
 T=$CGKIT_BIN/cgtop2
@@ -131,6 +133,32 @@ test_network_counters_cadvisor() {
 	assertContains "OpenMetrics: the family without _total" "$out" \
 		"# TYPE container_network_receive_bytes counter"
 	assertContains "OpenMetrics: its unit" "$out" "# UNIT container_network_receive_bytes bytes"
+}
+
+# Direct writes (no page cache) of a process in the sandbox's io cgroup to the disk that holds
+# the temporary directory: container_fs_writes_bytes_total of that device, named as cAdvisor
+# names it (/dev/NAME), counts them. cgroup2's io controller: the host's v1 blkio counts no
+# IO without a throttling rule (Total 0 after 2 MiB), so tests/vm/run unified.
+test_fs_families_live() {
+	local u name v mm dev
+	cgk_need_root || return 0
+	cgk_need_v2 io || return 0
+	mm=$(mountpoint -d "$(df --output=target "$_cgk_tmp" | tail -n 1)" 2>/dev/null)
+	[ -n "$mm" ] && [ -e "/sys/dev/block/$mm" ] ||
+		{ cgk_skip "the temporary directory is on no block device"; return 0; }
+	name=$(sed -n 's/^DEVNAME=//p' "/sys/dev/block/$mm/uevent")
+	u=$(cgk_sandbox unified) || { fail "no sandbox"; return 0; }
+	echo +io >"$u/cgroup.subtree_control"
+	mkdir -p "$u/w"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=64k count=32 oflag=direct' \
+		_ "$u/w" "$_cgk_tmp/direct" 2>/dev/null
+	assertEquals "dd wrote" 2097152 "$(stat -c %s "$_cgk_tmp/direct")"
+	dev=/dev/$name
+	cgk_capture "$T" -F prometheus --compat=cadvisor --collectors=iodevice -1 "/$S"
+	v=$(value_of "container_fs_writes_bytes_total{id=\"/$S/w\",device=\"$dev\"}" "$out")
+	assertTrue "2 MiB written to $dev counted: '$v'" "[ '${v:-0}' -ge 2097152 ]"
+	v=$(value_of "container_fs_writes_total{id=\"/$S/w\",device=\"$dev\"}" "$out")
+	assertTrue "the writes counted: '$v'" "[ '${v:-0}' -ge 32 ]"
 }
 
 # promtool check metrics finds nothing in exposition $1 but cAdvisor's own counter without
