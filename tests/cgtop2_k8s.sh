@@ -12,60 +12,30 @@
 T=$CGKIT_BIN/cgtop2
 S=$SANDBOX_NAME
 _pids=()
-# the host's end of the pair (15 bytes at most) and the test net (RFC 2544's benchmark range)
-HOST_IF=cgkv$$
-HOST_IP=198.18.43.1
-NS_IP=198.18.43.2
+. "$(dirname "$0")/helpers/netns.sh"
 
 teardown_test() {
-	ip link del "$HOST_IF" 2>/dev/null
+	ip link del "$NETNS_HOST_IF" 2>/dev/null
 	cgk_kill_pids
 	return 0
 }
 
-# A sleeping process in cgroup $1 (below the unified sandbox U), in a new network namespace
-# with "unshare -n"; its pid in NSPID.
-start_in() {
-	local pid_file=$_cgk_tmp/pid.$RANDOM
-	sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2" && exec $3 sleep 600' _ "$U/$1" \
-		"$pid_file" "${2:-}" &
-	_pids+=($!)
-	CGK_WAIT_TICKS=200 cgk_wait_for test -s "$pid_file"
-	NSPID=$(cat "$pid_file")
-	# the exec of unshare, then of sleep: the namespace is made before sleep runs
-	cgk_wait_for grep -qs '^sleep' "/proc/$NSPID/comm"
-}
-
 # The sandbox with ns/ (a process in a namespace of its own, eth0 the veth pair's end inside),
-# ns2/ (a later process in the same namespace: nsenter), host/ (a process in the host's); U.
+# ns2/ (a later process in the same namespace: nsenter), host/ (a process in the host's); U, NS.
 netns_node() {
-	cgk_need_root || return 1
+	cgk_need_netns || return 1
 	cgk_need_unified || return 1
-	cgk_need_prog ip "makes the veth pair (Debian: iproute2)" || return 1
-	cgk_need_prog unshare "makes the namespace (Debian: util-linux)" || return 1
-	cgk_need_prog nsenter "runs in the namespace (Debian: util-linux)" || return 1
 	U=$(cgk_sandbox unified) || { fail "no sandbox"; return 1; }
 	mkdir -p "$U/ns" "$U/ns2" "$U/host" || { fail "cannot make cgroups"; return 1; }
-	start_in ns "unshare -n"
+	cgk_netns_start "$U/ns" "unshare -n"
 	NS=$NSPID
-	[ "$(readlink "/proc/$NS/ns/net")" != "$(readlink /proc/1/ns/net)" ] ||
-		{ fail "unshare -n made no namespace"; return 1; }
-	start_in ns2 "nsenter -t $NS -n"
-	start_in host
-	ip link add "$HOST_IF" type veth peer name eth0 netns "$NS" &&
-		ip addr add "$HOST_IP/30" dev "$HOST_IF" && ip link set "$HOST_IF" up &&
-		nsenter -t "$NS" -n ip addr add "$NS_IP/30" dev eth0 &&
-		nsenter -t "$NS" -n ip link set eth0 up ||
-		{ fail "cannot make the veth pair"; return 1; }
+	cgk_netns_start "$U/ns2" "nsenter -t $NS -n"
+	cgk_netns_start "$U/host"
+	cgk_netns_veth "$NS" || { fail "cannot make the namespace and its veth pair"; return 1; }
 }
 
-# Datagrams from the host to the namespace ($1 of them) and back: bash's /dev/udp, no ping.
 traffic() {
-	local i
-	for i in $(seq 1 "$1"); do
-		echo "cgkit $i" 2>/dev/null >"/dev/udp/$NS_IP/9"
-		nsenter -t "$NS" -n bash -c "echo back 2>/dev/null >/dev/udp/$HOST_IP/9"
-	done
+	cgk_netns_traffic "$NS" "$1"
 }
 
 # The value of sample $1 (name and labels as written) in exposition $2, or nothing.
