@@ -470,7 +470,7 @@ test_kubernetes_mixin_compute_resources_as_written() {
 	local ns=$NSPID
 	cgk_netns_veth "$ns" || { fail "cannot make the namespace and its veth pair"; return 0; }
 	# in the namespace too: the cgroup's first member stands for it; busy only under its limit
-	nsenter -t "$ns" -n sh -c 'echo $$ >"$1/cgroup.procs"; dd if=/dev/zero of="$2" bs=1M count=8 2>/dev/null; [ -n "$3" ] && exec sh -c "while :; do :; done"; exec sleep 600' \
+	nsenter -t "$ns" -n sh -c 'echo $$ >"$1/cgroup.procs"; dd if=/dev/zero of="$2" bs=1M count=8 2>/dev/null; [ -n "$3" ] && exec sh -c "while :; do :; done"; exec sleep 3600' \
 		_ "$web" "$_cgk_tmp/cache.file" "$v2" &
 	_pids+=($!)
 	cgk_netns_start "$cache"

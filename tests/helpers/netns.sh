@@ -20,7 +20,7 @@ cgk_need_netns() {
 # "nsenter -t PID -n", or nothing); its pid in NSPID once it is sleep.
 cgk_netns_start() {
 	local pid_file=$_cgk_tmp/pid.$RANDOM
-	sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2" && exec $3 sleep 600' _ "$1" \
+	sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2" && exec $3 sleep 3600' _ "$1" \
 		"$pid_file" "${2:-}" &
 	_pids+=($!)
 	CGK_WAIT_TICKS=200 cgk_wait_for test -s "$pid_file"
