@@ -439,9 +439,10 @@ k8s_grafana() {
 
 # Wait (bounded: "hung" past it) until query $1 answers $2 over labels $3..; then assert it.
 k8s_expect() {
-	local q=$1 want=$2
+	local q=$1 want=$2 labels
 	shift 2
-	k8s_ready() { [ "$(k8s_answer "$q" "$@")" = "$want" ]; }
+	labels=("$@")
+	k8s_ready() { [ "$(k8s_answer "$q" "${labels[@]}")" = "$want" ]; }
 	CGK_WAIT_TICKS=600 cgk_wait_for k8s_ready
 	assertEquals "$q" "$want" "$(k8s_answer "$q" "$@")"
 }
