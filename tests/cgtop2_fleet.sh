@@ -195,7 +195,8 @@ fx() {
 }
 
 # Each cAdvisor family from the file cgkit reads for it, on the fixture files' numbers (the
-# native families' values in tests/cgtop2_metrics.sh).
+# native families' values in tests/cgtop2_metrics.sh); container_fs_*'s device is MAJ:MIN where
+# /sys names none (cAdvisor's "" would make the two devices one series).
 test_fixture_compat_cadvisor_values() {
 	local l
 	fx unified -F prometheus --compat=cadvisor --collectors=all -1
@@ -224,6 +225,11 @@ test_fixture_compat_cadvisor_values() {
 		'container_threads_max{id="/svc"} 100' \
 		'container_blkio_device_usage_total{id="/svc",device="",major="8",minor="0",operation="Read"} 1000' \
 		'container_blkio_device_usage_total{id="/svc",device="",major="259",minor="0",operation="Write"} 48' \
+		'container_fs_reads_bytes_total{id="/svc",device="8:0"} 1000' \
+		'container_fs_reads_bytes_total{id="/svc",device="259:0"} 500' \
+		'container_fs_reads_total{id="/svc",device="8:0"} 10' \
+		'container_fs_writes_bytes_total{id="/svc",device="8:0"} 2000' \
+		'container_fs_writes_total{id="/svc",device="259:0"} 2' \
 		'container_pressure_cpu_waiting_seconds_total{id="/svc"} 2.500000' \
 		'container_pressure_cpu_stalled_seconds_total{id="/svc"} 1.250000' \
 		'container_pressure_memory_stalled_seconds_total{id="/svc"} 0.000005' \
@@ -234,10 +240,14 @@ test_fixture_compat_cadvisor_values() {
 	assertContains "OpenMetrics has no counter without _total" "$out" "# TYPE container_memory_failcnt unknown"
 	assertContains "$out" "# UNIT container_memory_usage_bytes bytes"
 	assertNotContains "no unit a name does not end in" "$out" "# UNIT container_memory_rss"
+	assertContains "container_fs_*'s unit" "$out" "# UNIT container_fs_writes_bytes bytes"
 	# v1: the reservation is the soft limit, the swap limit memory plus swap's, as cAdvisor
 	fx legacy -F prometheus --compat=cadvisor --collectors=all -1
 	assertContains "$out" 'container_spec_memory_reservation_limit_bytes{id="/svc"} 268435456'
 	assertContains "$out" 'container_spec_memory_swap_limit_bytes{id="/svc"} 1073741824'
+	# container_fs_* from blkio's Read and Write (io_service_bytes, io_serviced)
+	assertContains "$out" 'container_fs_reads_bytes_total{id="/svc",device="8:0"} 4096'
+	assertContains "$out" 'container_fs_writes_total{id="/svc",device="8:0"} 4'
 	assertContains "$out" 'container_memory_failcnt{id="/svc"} 6'
 	assertContains "v1: total_mapped_file" "$out" 'container_memory_mapped_file{id="/svc"} 1048576'
 }

@@ -11,8 +11,10 @@ T=$CGKIT_BIN/cgtop2
 S=$SANDBOX_NAME
 MIXIN=$(cd "$(dirname "$0")/../contrib/mixin" && pwd)
 _pids=()
+. "$(dirname "$0")/helpers/netns.sh"
 
 teardown_test() {
+	ip link del "$NETNS_HOST_IF" 2>/dev/null
 	cgk_kill_pids
 	return 0
 }
@@ -305,10 +307,14 @@ K8S_CPU_RULE='sum by (cluster, namespace, pod, container) (
   1, max by(cluster, namespace, pod, node) (kube_pod_info{node!=""})
 )'
 
-test_kubernetes_mixin_cpu_rule_as_written() {
-	local cfg ksm kport res want i
-	k8s_node || return 0
-	ksm=$_cgk_tmp/ksm
+# A kube-state-metrics stand-in (kube_pod_info of the two fixture pods on node-1, a static
+# file over python3's http.server) and a Prometheus scraping it and cgtop2 --listen
+# --compat=cadvisor $2.. on the sandbox as job cadvisor, evaluating rule file $1 ("": none)
+# every 2 s (a loaded machine took a scrape past 1 s); PROM and PROM_PID set, as cgk_prometheus.
+k8s_prometheus() {
+	local cfg=$_cgk_tmp/k8sprom.$RANDOM rules=$1 ksm kport i
+	shift
+	ksm=$cfg/ksm
 	mkdir -p "$ksm"
 	printf '%s\n' '# TYPE kube_pod_info gauge' \
 		'kube_pod_info{namespace="shop",pod="web-7d9c6b5f4-x2x8q",uid="1234abcd-5678-90ef-abcd-1234567890ab",node="node-1"} 1' \
@@ -320,34 +326,174 @@ test_kubernetes_mixin_cpu_rule_as_written() {
 		[ -n "$kport" ] && break
 		sleep 0.1
 	done
-	[ -n "$kport" ] || { fail "the kube-state-metrics stand-in did not start"; return 0; }
-	cgk_listen --compat=cadvisor --runtime-root="$FIXTURES/runtime" "/$SANDBOX_NAME" || return 0
-	cfg=$_cgk_tmp/k8sprom
-	mkdir -p "$cfg"
+	[ -n "$kport" ] || { fail "the kube-state-metrics stand-in did not start"; return 1; }
+	cgk_listen --compat=cadvisor --runtime-root="$FIXTURES/runtime" "$@" "/$SANDBOX_NAME" || return 1
+	[ -z "$rules" ] || printf '%s\n' "$rules" >"$cfg/rules.yml"
 	cat >"$cfg/prometheus.yml" <<-EOF
 		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
+		  scrape_interval: 2s
+		  scrape_timeout: 2s
+		  evaluation_interval: 2s
+		rule_files: [${rules:+'$cfg/rules.yml'}]
 		scrape_configs:
 		  - job_name: cadvisor
 		    static_configs: [{ targets: ['127.0.0.1:$PORT'] }]
 		  - job_name: kube-state-metrics
 		    static_configs: [{ targets: ['127.0.0.1:$kport'] }]
 	EOF
-	cgk_prometheus "$cfg/prometheus.yml" "$cfg" || return 0
-	want="shop/cache-0/cache@node-1 shop/web-7d9c6b5f4-x2x8q/web@node-1"
-	rule_answer() {
-		curl -s --max-time 5 "http://$PROM/api/v1/query" --data-urlencode "query=$K8S_CPU_RULE" |
-			python3 -c '
-import json, sys
+	cgk_prometheus "$cfg/prometheus.yml" "$cfg"
+}
+
+# Query $1's series, each as the values of labels $2.. joined by "/" ("-" for a label it lacks)
+# and "@" the node where it has one, sorted, space-separated; with K8S_POSITIVE set, only those
+# whose value is above 0.
+k8s_answer() {
+	local q=$1
+	shift
+	curl -s --max-time 5 "http://$PROM/api/v1/query" --data-urlencode "query=$q" |
+		python3 -c '
+import json, os, sys
 r = json.load(sys.stdin)["data"]["result"]
-print(" ".join(sorted("%s/%s/%s@%s" % tuple(s["metric"].get(k, "-") for k in ("namespace", "pod", "container", "node")) for s in r)))' 2>/dev/null
-	}
-	rule_ready() { [ "$(rule_answer)" = "$want" ]; }
+keys = sys.argv[1:]
+out = []
+for s in r:
+    if os.environ.get("K8S_POSITIVE") and not float(s["value"][1]) > 0:
+        continue
+    m = s["metric"]
+    out.append("/".join(m.get(k, "-") for k in keys) + ("@" + m["node"] if "node" in m else ""))
+print(" ".join(sorted(out)))' "$@" 2>/dev/null
+}
+
+test_kubernetes_mixin_cpu_rule_as_written() {
+	local want
+	k8s_node || return 0
+	k8s_prometheus "" || return 0
+	want="shop/cache-0/cache@node-1 shop/web-7d9c6b5f4-x2x8q/web@node-1"
+	rule_ready() { [ "$(k8s_answer "$K8S_CPU_RULE" namespace pod container)" = "$want" ]; }
 	# irate needs two scrapes of each series
 	CGK_WAIT_TICKS=600 cgk_wait_for rule_ready
-	res=$(rule_answer)
-	assertEquals "the rule's series: namespace/pod/container@node" "$want" "$res"
+	assertEquals "the rule's series: namespace/pod/container@node" "$want" \
+		"$(k8s_answer "$K8S_CPU_RULE" namespace pod container)"
+}
+
+# The kubernetes-mixin's compute-resources recording rules and dashboard queries as they are
+# written in kubernetes-monitoring/kubernetes-mixin version-1.5.6 (464d0ae): rules/apps.libsonnet
+# (k8s.rules.container_cpu_usage_seconds_total, _memory_working_set_bytes, _memory_rss,
+# _memory_cache) and dashboards/resources/queries/pod.libsonnet and namespace.libsonnet
+# (cpuUsageByContainer, cpuThrottling, memory by container, network by pod), with the mixin's
+# defaults put in (clusterLabel cluster, cadvisorSelector job="cadvisor", networkMultiplier 8)
+# and Grafana's variables as a single-cluster Grafana sets them ($cluster empty).
+K8S_RULES='groups:
+  - name: k8s.rules.container_cpu_usage_seconds_total
+    rules:
+      - record: node_namespace_pod_container:container_cpu_usage_seconds_total:sum_rate5m
+        expr: |
+          sum by (cluster, namespace, pod, container) (
+            rate(container_cpu_usage_seconds_total{job="cadvisor", image!=""}[5m])
+          ) * on (cluster, namespace, pod) group_left(node) topk by (cluster, namespace, pod) (
+            1, max by(cluster, namespace, pod, node) (kube_pod_info{node!=""})
+          )
+  - name: k8s.rules.container_memory_working_set_bytes
+    rules:
+      - record: node_namespace_pod_container:container_memory_working_set_bytes
+        expr: |
+          container_memory_working_set_bytes{job="cadvisor", image!=""}
+          * on (cluster, namespace, pod) group_left(node) topk by(cluster, namespace, pod) (1,
+            max by(cluster, namespace, pod, node) (kube_pod_info{node!=""})
+          )
+  - name: k8s.rules.container_memory_rss
+    rules:
+      - record: node_namespace_pod_container:container_memory_rss
+        expr: |
+          container_memory_rss{job="cadvisor", image!=""}
+          * on (cluster, namespace, pod) group_left(node) topk by(cluster, namespace, pod) (1,
+            max by(cluster, namespace, pod, node) (kube_pod_info{node!=""})
+          )
+  - name: k8s.rules.container_memory_cache
+    rules:
+      - record: node_namespace_pod_container:container_memory_cache
+        expr: |
+          container_memory_cache{job="cadvisor", image!=""}
+          * on (cluster, namespace, pod) group_left(node) topk by(cluster, namespace, pod) (1,
+            max by(cluster, namespace, pod, node) (kube_pod_info{node!=""})
+          )'
+K8S_POD_CPU='sum(max by (cluster, namespace, pod, container)(node_namespace_pod_container:container_cpu_usage_seconds_total:sum_rate5m{namespace="$namespace", pod="$pod", cluster="$cluster", container!=""})) by (container)'
+K8S_NS_CPU='sum(max by (cluster, namespace, pod, container)(node_namespace_pod_container:container_cpu_usage_seconds_total:sum_rate5m{cluster="$cluster", namespace="$namespace"})) by (pod)'
+K8S_POD_NET_RX='sum((8 * irate(container_network_receive_bytes_total{job="cadvisor", cluster="$cluster", namespace="$namespace", pod=~"$pod"}[$__rate_interval]))) by (pod)'
+K8S_POD_NET_TX='sum((8 * rate(container_network_transmit_bytes_total{job="cadvisor", cluster="$cluster", namespace="$namespace", pod=~"$pod"}[$__rate_interval]))) by (pod)'
+K8S_NS_NET_RX='sum((8 * rate(container_network_receive_bytes_total{job="cadvisor", cluster="$cluster", namespace="$namespace"}[$__rate_interval]))) by (pod)'
+K8S_POD_THROTTLING='sum(increase(container_cpu_cfs_throttled_periods_total{job="cadvisor", namespace="$namespace", pod="$pod", container!="", cluster="$cluster"}[$__rate_interval])) by (container) /sum(increase(container_cpu_cfs_periods_total{job="cadvisor", namespace="$namespace", pod="$pod", container!="", cluster="$cluster"}[$__rate_interval])) by (container)'
+K8S_POD_WSS='sum(max by (cluster, namespace, pod, container)(container_memory_working_set_bytes{job="cadvisor", cluster="$cluster", namespace="$namespace", pod="$pod", container!="", image!=""})) by (container)'
+K8S_POD_RSS='sum(max by (cluster, namespace, pod, container)(container_memory_rss{job="cadvisor", cluster="$cluster", namespace="$namespace", pod="$pod", container != "", container != "POD"})) by (container)'
+K8S_POD_CACHE='sum(max by (cluster, namespace, pod, container)(container_memory_cache{job="cadvisor", cluster="$cluster", namespace="$namespace", pod="$pod", container != "", container != "POD"})) by (container)'
+K8S_NS_WSS='sum(max by (cluster, namespace, pod, container)(container_memory_working_set_bytes{job="cadvisor", cluster="$cluster", namespace="$namespace", container!="", image!=""})) by (pod)'
+
+# A dashboard query with Grafana's variables set: the web pod of namespace shop.
+k8s_grafana() {
+	local q=$1
+	q=${q//\$__rate_interval/1m}
+	q=${q//\$cluster/}
+	q=${q//\$namespace/shop}
+	printf '%s' "${q//\$pod/web-7d9c6b5f4-x2x8q}"
+}
+
+# Wait (bounded: "hung" past it) until query $1 answers $2 over labels $3..; then assert it.
+k8s_expect() {
+	local q=$1 want=$2 labels
+	shift 2
+	labels=("$@")
+	k8s_ready() { [ "$(k8s_answer "$q" "${labels[@]}")" = "$want" ]; }
+	CGK_WAIT_TICKS=600 cgk_wait_for k8s_ready
+	assertEquals "$q" "$want" "$(k8s_answer "$q" "$@")"
+}
+
+# The stock compute-resources queries on the fixture node: the web container has its own network
+# namespace (a veth pair, traffic all along) and a CPU limit it runs into, both containers have
+# processes; each query answers with the pods and containers the runtime files name, each once.
+# CPU and network everywhere; memory and throttling need cgroup2's memory and cpu controllers,
+# which this host's unified hierarchy lacks: by hand, tests/vm/run unified -- tests/run cgtop2_mixin
+test_kubernetes_mixin_compute_resources_as_written() {
+	local U web cache v2=1 pod=kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234abcd_5678_90ef_abcd_1234567890ab.slice d
+	k8s_node || return 0
+	cgk_need_netns || return 0
+	U=$(cgk_sandbox unified)
+	web=$U/$pod/cri-containerd-$(printf 'a1%.0s' {1..32}).scope
+	cache=$U/$pod/crio-$(printf 'b2%.0s' {1..32}).scope
+	grep -qw memory "$(cgk_mnt unified)/cgroup.subtree_control" &&
+		grep -qw cpu "$(cgk_mnt unified)/cgroup.subtree_control" || v2=
+	if [ -n "$v2" ]; then
+		for d in "$U" "$U/kubepods.slice" "$U/kubepods.slice/kubepods-burstable.slice" "$U/$pod"; do
+			echo "+cpu +memory" >"$d/cgroup.subtree_control" || fail "cannot enable cpu, memory in $d"
+		done
+		echo "1000 100000" >"$web/cpu.max"
+	fi
+	cgk_netns_start "$web" "unshare -n"
+	local ns=$NSPID
+	cgk_netns_veth "$ns" || { fail "cannot make the namespace and its veth pair"; return 0; }
+	# in the namespace too: the cgroup's first member stands for it; busy only under its limit
+	nsenter -t "$ns" -n sh -c 'echo $$ >"$1/cgroup.procs"; dd if=/dev/zero of="$2" bs=1M count=8 2>/dev/null; [ -n "$3" ] && exec sh -c "while :; do :; done"; exec sleep 3600' \
+		_ "$web" "$_cgk_tmp/cache.file" "$v2" &
+	_pids+=($!)
+	cgk_netns_start "$cache"
+	( while :; do cgk_netns_traffic "$ns" 1; sleep 0.2; done ) &
+	_pids+=($!)
+	k8s_prometheus "$K8S_RULES" --collectors=cpu,memory || return 0
+	k8s_expect "$(k8s_grafana "$K8S_POD_CPU")" "web" container
+	k8s_expect "$(k8s_grafana "$K8S_NS_CPU")" "cache-0 web-7d9c6b5f4-x2x8q" pod
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_POD_NET_RX")" "web-7d9c6b5f4-x2x8q" pod
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_POD_NET_TX")" "web-7d9c6b5f4-x2x8q" pod
+	# the namespace's pods with a network namespace of their own: cache's is the host's
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_NS_NET_RX")" "web-7d9c6b5f4-x2x8q" pod
+	[ -n "$v2" ] || { cgk_skip "memory and throttling need cgroup2's memory and cpu controllers (tests/vm/run unified)"; return 0; }
+	for d in working_set_bytes rss cache; do
+		K8S_POSITIVE=1 k8s_expect "node_namespace_pod_container:container_memory_$d" \
+			"shop/cache-0/cache@node-1 shop/web-7d9c6b5f4-x2x8q/web@node-1" namespace pod container
+	done
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_POD_WSS")" "web" container
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_POD_RSS")" "web" container
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_POD_CACHE")" "web" container
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_NS_WSS")" "cache-0 web-7d9c6b5f4-x2x8q" pod
+	K8S_POSITIVE=1 k8s_expect "$(k8s_grafana "$K8S_POD_THROTTLING")" "web" container
 }
 
 # The shipped services start with no file of their own: plain HTTP on the loopback. Their

@@ -18,6 +18,7 @@
 #include "base/cleanup.h"
 #include "base/error.h"
 #include "names/machine.h"
+#include "names/netdev.h"
 #include "names/runtime.h"
 #include "kernel/mount.h"
 #include "sampler/stats.h"
@@ -167,6 +168,9 @@ static int run(const struct cgtop2_args *args)
 		cg_layout_free(l);
 		return 1;
 	}
+	/* the network families' namespaces (no /proc: none, as on a host without containers) */
+	if (!a->events)
+		(void)cg_net_init(l);
 	if (a->events) {
 		ret = events_run(a, l);
 		cg_layout_free(l);
@@ -209,6 +213,7 @@ static int run(const struct cgtop2_args *args)
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",
 			program_invocation_short_name, source_reopened(src));
 	source_free(src);
+	cg_net_done();
 	cg_layout_free(l);
 	cg_rt_done();
 	return ret;

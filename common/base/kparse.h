@@ -149,4 +149,29 @@ int cg_kparse_root_levels_up(const char *root);
  */
 int cg_kparse_proc_cgroup(const char *text, const struct cg_hier *h, char **ret);
 
+/* A network interface's counters in /proc/PID/net/dev (kparse_net.c), by enum cg_net_key. */
+enum cg_net_key {
+	CG_NET_RX_BYTES,
+	CG_NET_RX_PACKETS,
+	CG_NET_RX_ERRORS,
+	CG_NET_RX_DROPPED,
+	CG_NET_TX_BYTES,
+	CG_NET_TX_PACKETS,
+	CG_NET_TX_ERRORS,
+	CG_NET_TX_DROPPED,
+	CG_NET_N
+};
+struct cg_net_if {
+	char name[16]; /* IFNAMSIZ: the kernel's names are shorter */
+	uint64_t v[CG_NET_N];
+};
+/*
+ * /proc/PID/net/dev text (two header lines, then "NAME: 16 numbers" a line) -> its interfaces
+ * in the kernel's order; -EINVAL for a line of another shape (no count of it is trusted, as
+ * cAdvisor's reader), -ENOMEM.
+ */
+int cg_kparse_net_dev(const char *text, struct cg_net_if **ret, size_t *ret_n);
+/* /proc/PID/stat: the start time, in clock ticks after boot (field 22). */
+int cg_kparse_proc_starttime(const char *text, uint64_t *ret_ticks);
+
 #endif

@@ -16,6 +16,7 @@
 #include "base/cleanup.h"
 #include "labels.h"
 #include "kfamilies.h"
+#include "metrics_container.h"
 #include "base/parse.h"
 
 /* T_BARE_COUNTER: cAdvisor's container_memory_failcnt, a counter whose samples have no _total */
@@ -635,7 +636,7 @@ size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row 
 			k += has_value(&table[i], r, j);
 	if (a->threads && (r->have & CG_STAT_THREADED))
 		k += r->n_threads;
-	return k + metrics_kstats_series(r);
+	return k + metrics_kstats_series(r) + metrics_container_series(a, r);
 }
 
 /* The exposition's own: how long the sample took, how many cgroups (and how many left out by
@@ -759,6 +760,7 @@ static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, co
 		family(o, prom, f, v, &l);
 	}
 	metrics_kstats(o, prom, v, &l);
+	metrics_container(o, prom, a, v, &l);
 	if (a->threads)
 		threads(o, prom, v, &l);
 	labels_free(&l);
