@@ -737,8 +737,8 @@ static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, con
 	}
 }
 
-static size_t exposition(struct out *o, bool prom, const struct cgtop2_args *a,
-			 const struct view *v, struct metrics_cache *c)
+size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+		       struct metrics_cache *c)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 	const struct family *table = cadv ? cadvisor : families;
@@ -766,26 +766,5 @@ static size_t exposition(struct out *o, bool prom, const struct cgtop2_args *a,
 	labels_free(&l);
 	if (head == SIZE_MAX)
 		head = o->len;
-	metrics_own(o, prom, a, v);
 	return c ? head : 0;
-}
-
-size_t render_metrics(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
-		      struct metrics_cache *c)
-{
-	size_t head = exposition(o, prom, a, v, c);
-
-	if (!prom)
-		out_printf(o, "# EOF\n");
-	return head;
-}
-
-void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
-{
-	render_metrics(o, false, a, v, NULL);
-}
-
-void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v)
-{
-	render_metrics(o, true, a, v, NULL);
 }

@@ -16,6 +16,13 @@
 
 struct metrics_cache;
 
+/*
+ * metrics.c: the cgroups' families of an exposition, for render_metrics (metrics_own.c);
+ * returns the length of their head as render_metrics does.
+ */
+size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+		       struct metrics_cache *c);
+
 struct metrics_cache *metrics_cache_new(void);
 void metrics_cache_free(struct metrics_cache *c);
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The exposition's own families, after the cgroups' (metrics.c): how long the sample took,
- * how many cgroups, the collectors' errors, the PSI triggers' wake-ups, the password checks.
- * They change at every scrape, the cgroups' lines only with the cgroups (metrics_cache.c).
+ * The expositions: the cgroups' families (metrics.c), then the exposition's own: how long the
+ * sample took, how many cgroups, the collectors' errors, the PSI triggers' wake-ups, the
+ * password checks. They change at every scrape, the cgroups' lines only with the cgroups
+ * (metrics_cache.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "metrics_cache.h"
 #include "render.h"
 #include "base/clock.h"
 #include "watch/watch.h"
@@ -88,4 +90,25 @@ void metrics_own(struct out *o, bool prom, const struct cgtop2_args *a, const st
 	self(o, prom, a, v);
 	trigger_events(o, prom, a, v);
 	password_checks(o, prom, v);
+}
+
+size_t render_metrics(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+		      struct metrics_cache *c)
+{
+	size_t head = metrics_cgroups(o, prom, a, v, c);
+
+	metrics_own(o, prom, a, v);
+	if (!prom)
+		out_printf(o, "# EOF\n");
+	return head;
+}
+
+void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
+{
+	render_metrics(o, false, a, v, NULL);
+}
+
+void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v)
+{
+	render_metrics(o, true, a, v, NULL);
 }
