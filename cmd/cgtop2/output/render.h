@@ -39,6 +39,8 @@ struct view {
 	size_t n_ranked;
 	uint32_t *rank; /* rank[i]: the place of input row i by path */
 	size_t *by_path; /* the input rows' indices by path */
+	struct view_sorted
+		*sorted; /* the last key order, patched while the shape stays (view_sort.c) */
 };
 
 /* The filter every make_view applies from now on (NULL: none); it must outlive the views. */
