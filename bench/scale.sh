@@ -20,7 +20,10 @@
 # - The exporter: `cgtop2 --listen` on 127.0.0.1 (every scrape samples afresh), curl scrapes on
 #   one keep-alive connection: wall (median), the server's CPU a scrape (every thread), bytes,
 #   its RSS (VmRSS and VmHWM), open fds and inotify watches; against the floor's reads made 20
-#   times back to back (`changed`), since the scrapes run back to back too.
+#   times back to back (`changed`), since the scrapes run back to back too. Then gzipped, and
+#   busy: SCALE_CHANGING (10) % of the cgroups hold a bench/cgtop2_waker of ours that wakes
+#   every SCALE_WAKE_US (50,000) us, so that their CPU counters move between two scrapes;
+#   plain and gzipped.
 # - The recorder: the bytes a sample adds to a `cgtop2 --record` file (6 samples against 1).
 # - `cgtop2 --events`: start, inotify watches, CPU (schedstat) and RSS over SCALE_IDLE (10) s
 #   of nothing happening.
@@ -38,6 +41,9 @@ SIZES=${SCALE_SIZES:-1000 10000}
 BUSY_EVERY=${SCALE_BUSY_EVERY:-100}
 TRIES=${SCALE_TRIES:-3}
 IDLE=${SCALE_IDLE:-10}
+CHANGING=${SCALE_CHANGING:-10}
+WAKE_US=${SCALE_WAKE_US:-50000}
+WAKER=$OBJ/bench/cgtop2_waker
 bench=scale
 
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +64,9 @@ cleanup() {
 	server=
 	if [ -s "$tmp/sleepers" ]; then
 		while read -r p; do kill "$p" 2>/dev/null; done <"$tmp/sleepers"
+	fi
+	if [ -s "$tmp/wakers" ]; then
+		while read -r p; do kill "$p" 2>/dev/null; done <"$tmp/wakers"
 	fi
 	wait 2>/dev/null
 	bench_serve_cleanup
@@ -80,6 +89,24 @@ said() {
 rss_of() { awk -v k="$2" '$1 == k ":" { print $2 }' "/proc/$1/status"; }
 watches_of() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^inotify wd:'; }
 fds_of() { ls "/proc/$1/fd" | wc -l; }
+
+# $TRIES rounds of the floor's reads and $ks scrapes of $url ($1 gzip: gzipped) against the
+# running server: sets sc and sw (server CPU and wall a scrape, us), rs (scrape/floor CPU) and
+# bytes (a scrape's); $2 says what the tree is doing
+scrapes() {
+	local r fl c0 w h=()
+	[ "$1" = gzip ] && h=(-H 'Accept-Encoding: gzip')
+	for r in $(seq 1 "$TRIES"); do
+		fl=$(floor) || exit 1
+		c0=$(bench_cpu_us "$server")
+		w=$(bench_scrapes "$ks" "$url" "${h[@]}" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
+		echo "${fl%% *} $((($(bench_cpu_us "$server") - c0) / ks)) $w"
+	done >"$tmp/scrapes.$2"
+	bytes=$(curl -s "${h[@]}" -o /dev/null -w '%{size_download}' "$url")
+	sc=$(cut -d' ' -f2 "$tmp/scrapes.$2" | median)
+	sw=$(cut -d' ' -f3 "$tmp/scrapes.$2" | median)
+	rs=$(awk '{ printf "%.2f\n", $1 ? $2 / $1 : 0 }' "$tmp/scrapes.$2" | median)
+}
 
 # CMD... (cgtop2 -b -d D -n 0, or the floor's `every`) run in the background, stdout to
 # $tmp/out.burst, until it did 2+$1 rounds: a line per round, "CPU_US WALL_US RSS_KB", from
@@ -177,25 +204,33 @@ for n in $SIZES; do
 	echo "floor at $n: $reads reads (cpu.stat of the populated), $(ms "$fc") CPU, $(ms "$fw") wall"
 	echo "ratio cgtop2/floor at $n cgroups: CPU $rc, wall $rw (median of $TRIES tries; $(ld))"
 
-	# --- the exporter
+	# --- the exporter: idle, then gzipped, then busy (SCALE_CHANGING % of the cgroups with a
+	# waker of ours, their CPU counters moving between two scrapes), plain and gzipped
 	ks=10
 	[ "$n" -ge 100000 ] && ks=3
 	t0=$(date +%s.%N)
 	BENCH_SERVE_WAIT=$((n / 100 + 60)) bench_serve_start
 	started=$(since "$t0")
 	bench_scrapes 2 "$url" >/dev/null
-	for r in $(seq 1 "$TRIES"); do
-		fl=$(floor) || exit 1
-		c0=$(bench_cpu_us "$server")
-		w=$(bench_scrapes "$ks" "$url" | awk '{ printf "%d\n", $1 * 1000000 }' | median)
-		echo "${fl%% *} $((($(bench_cpu_us "$server") - c0) / ks)) $w"
-	done >"$tmp/scrapes"
-	bytes=$(curl -s -o /dev/null -w '%{size_download}' "$url")
-	sc=$(cut -d' ' -f2 "$tmp/scrapes" | median)
-	sw=$(cut -d' ' -f3 "$tmp/scrapes" | median)
-	rs=$(awk '{ printf "%.2f\n", $1 ? $2 / $1 : 0 }' "$tmp/scrapes" | median)
+	scrapes "" idle
 	echo "scrape at $n: $(ms "$sw") wall, $(ms "$sc") server CPU, $bytes bytes ($((bytes / n)) a cgroup); server RSS $(rss_of "$server" VmRSS) KiB (peak $(rss_of "$server" VmHWM)), $(fds_of "$server") fds, $(watches_of "$server") inotify watches; started in $started s; stderr: $(grep -v serving "$tmp/err" >"$tmp/err.s"; said "$tmp/err.s") ($(ld))"
 	echo "ratio scrape/floor at $n cgroups: CPU $rs (median of $TRIES tries; $(ld))"
+	scrapes gzip idle
+	echo "ratio scrape/floor at $n cgroups, gzipped, idle: CPU $rs; $bytes bytes; server CPU $(ms "$sc") a scrape (median of $TRIES tries; $(ld))"
+	if [ "$CHANGING" -gt 0 ]; then
+		for i in $(seq 1 $((100 / CHANGING)) $((n - 1))); do
+			"$WAKER" "$WAKE_US" &
+			echo $! >>"$tmp/wakers"
+			echo $! >"$(printf '%s/%s/c%05d' "$main" "$name" "$i")/cgroup.procs" || exit 1
+		done
+		sleep 1
+		for z in "" gzip; do
+			scrapes "$z" busy
+			echo "ratio scrape/floor at $n cgroups, ${z:-plain}, busy ($CHANGING % changing): CPU $rs; server CPU $(ms "$sc") a scrape (median of $TRIES tries; $(ld))"
+		done
+		while read -r p; do kill "$p" 2>/dev/null; done <"$tmp/wakers"
+		: >"$tmp/wakers"
+	fi
 	bench_serve_stop
 
 	# --- the recorder: a file of 1 sample against one of 6, at the refresh's -d

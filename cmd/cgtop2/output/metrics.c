@@ -16,6 +16,7 @@
 #include "base/cleanup.h"
 #include "labels.h"
 #include "kfamilies.h"
+#include "metrics_cache.h"
 #include "metrics_container.h"
 #include "base/parse.h"
 
@@ -507,6 +508,16 @@ static void header(struct out *o, bool prom, const struct family *f)
 	out_printf(o, "# HELP %s %s.\n", f->name, f->help);
 }
 
+void metrics_header(struct out *o, bool prom, const char *name, bool counter, const char *unit,
+		    const char *help)
+{
+	const struct family f = {
+		name, counter ? T_COUNTER : T_GAUGE, unit, help, V_TASKS, 0, N_INT, NULL, 0
+	};
+
+	header(o, prom, &f);
+}
+
 /* Whether any row has a value of collector family f (has_value's bits, over all rows). */
 static bool family_present(const struct family *f, const struct labels *l)
 {
@@ -572,8 +583,9 @@ static void device_labels(struct out *o, const struct family *f, const struct cg
 	labels_end(o, esc);
 }
 
-static void family(struct out *o, bool prom, const struct family *f, const struct view *v,
-		   const struct labels *l)
+/* Row i's lines of family f (of its resource p for a PSI family). */
+static void row_lines(struct out *o, const struct family *f, const struct view *v,
+		      const struct labels *l, size_t i, size_t p, const struct prefix *pre)
 {
 	static const char *const psi_labels[CG_PSI_N] = {
 		",resource=\"cpu\"",
@@ -581,6 +593,39 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
 		",resource=\"io\"",
 	};
 	bool psi = f->src == V_PSI_SOME || f->src == V_PSI_X;
+	const struct cg_stat_row *r = v->rows[i];
+
+	for (size_t j = psi ? p : 0; j < (psi ? p + 1 : label_sets(f, r)); j++) {
+		const struct cg_stat_iodev *d = NULL;
+		bool esc;
+
+		if (!has_value(f, r, j))
+			continue;
+		if (f->src == V_DEV || f->src == V_BLKIO)
+			d = &r->iodevs[f->src == V_DEV ? j : j / 2];
+		esc = sample_start(o, pre, l, v, i, d ? d->name : NULL);
+		if (d) {
+			device_labels(o, f, d, j, esc);
+		} else {
+			if (psi)
+				out_put(o, psi_labels[j], strlen(psi_labels[j]));
+			labels_end(o, esc);
+		}
+		put_value(o, f, r, j, v);
+		out_put(o, "\n", 1);
+		out_maybe_flush(o);
+	}
+}
+
+static size_t passes(const struct family *f)
+{
+	return f->src == V_PSI_SOME || f->src == V_PSI_X ? CG_PSI_N : 1;
+}
+
+/* With c, the rows' kept lines from segment k on (V_SEEN's, the time, are written each time). */
+static void family(struct out *o, bool prom, const struct family *f, const struct view *v,
+		   const struct labels *l, const struct metrics_cache *c, size_t k)
+{
 	int coll = family_collector(f);
 	struct prefix pre;
 
@@ -593,32 +638,12 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
 	header(o, prom, f);
 	prefix_make(&pre, f, l->cadv);
 	/* the resources one after the other, as the base family always wrote them */
-	for (size_t p = 0; p < (psi ? CG_PSI_N : 1); p++) {
-		for (size_t i = 0; i < v->n; i++) {
-			const struct cg_stat_row *r = v->rows[i];
-
-			for (size_t j = psi ? p : 0; j < (psi ? p + 1 : label_sets(f, r)); j++) {
-				const struct cg_stat_iodev *d = NULL;
-				bool esc;
-
-				if (!has_value(f, r, j))
-					continue;
-				if (f->src == V_DEV || f->src == V_BLKIO)
-					d = &r->iodevs[f->src == V_DEV ? j : j / 2];
-				esc = sample_start(o, &pre, l, v, i, d ? d->name : NULL);
-				if (d) {
-					device_labels(o, f, d, j, esc);
-				} else {
-					if (psi)
-						out_put(o, psi_labels[j], strlen(psi_labels[j]));
-					labels_end(o, esc);
-				}
-				put_value(o, f, r, j, v);
-				out_put(o, "\n", 1);
-				out_maybe_flush(o);
-			}
-		}
-	}
+	for (size_t p = 0; p < passes(f); p++)
+		for (size_t i = 0; i < v->n; i++)
+			if (c && f->src != V_SEEN)
+				metrics_cache_put(o, c, i, k + p);
+			else
+				row_lines(o, f, v, l, i, p, &pre);
 }
 
 /*
@@ -639,143 +664,115 @@ size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row 
 	return k + metrics_kstats_series(r) + metrics_container_series(a, r);
 }
 
-/* The exposition's own: how long the sample took, how many cgroups (and how many left out by
- * --max-series), the collectors' errors. */
-static void self(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
-{
-	static const struct family dur = BASE("cgtop2_scrape_duration_seconds", T_GAUGE, "seconds",
-					      "How long reading the statistics took", V_CPU_S);
-	static const struct family cgroups =
-		BASE("cgtop2_cgroups", T_GAUGE, NULL, "Cgroups in this exposition", V_TASKS);
-	static const struct family dropped = BASE(
-		"cgtop2_series_dropped_cgroups", T_GAUGE, NULL,
-		"Cgroups left out of this exposition by --max-series, the deepest first", V_TASKS);
-	static const struct family errors =
-		BASE("cgtop2_collector_errors", T_COUNTER, NULL,
-		     "Stat files a collector could not read or parse (a vanished cgroup is none)",
-		     V_TASKS);
+/* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
+static const struct family thread_family =
+	BASE("cgroup_thread_cpu_usage_seconds", T_COUNTER, "seconds",
+	     "CPU time used by a thread of a threaded cgroup", V_CPU_S);
 
-	if (v->sample_ns) {
-		header(o, prom, &dur);
-		out_printf(o, "%s ", dur.name);
-		put_num(o, N_NS, v->sample_ns);
-		out_put(o, "\n", 1);
+static void thread_lines(struct out *o, const struct view *v, const struct labels *l, size_t i,
+			 const struct prefix *pre)
+{
+	const struct cg_stat_row *r = v->rows[i];
+	double hz = (double)sysconf(_SC_CLK_TCK);
+
+	for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
+		bool esc = sample_start(o, pre, l, v, i, r->threads[t].comm);
+
+		out_printf(o, ",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
+		put_label_value(o, r->threads[t].comm, esc);
+		out_put(o, "\"", 1);
+		labels_end(o, esc);
+		out_printf(o, "%.2f\n", (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
+		out_maybe_flush(o);
 	}
-	header(o, prom, &cgroups);
-	out_printf(o, "%s %zu\n", cgroups.name, v->n);
-	if (a->max_series) {
-		header(o, prom, &dropped);
-		out_printf(o, "%s %zu\n", dropped.name, v->dropped);
-	}
-	if (!v->errors)
-		return;
-	header(o, prom, &errors);
-	for (int c = 0; c < CG_COLL_N; c++)
-		out_printf(o, "%s_total{collector=\"%s\"} %" PRIu64 "\n", errors.name,
-			   cg_collector_names[c], v->errors[c]);
 }
 
-/* With -H: a counter per thread of a threaded cgroup, labelled with its tid and comm. */
-static void threads(struct out *o, bool prom, const struct view *v, const struct labels *l)
+static void threads(struct out *o, bool prom, const struct view *v, const struct labels *l,
+		    const struct metrics_cache *c, size_t k)
 {
-	static const struct family f =
-		BASE("cgroup_thread_cpu_usage_seconds", T_COUNTER, "seconds",
-		     "CPU time used by a thread of a threaded cgroup", V_CPU_S);
-	double hz = (double)sysconf(_SC_CLK_TCK);
 	struct prefix pre;
 
-	header(o, prom, &f);
-	prefix_make(&pre, &f, l->cadv);
+	header(o, prom, &thread_family);
+	prefix_make(&pre, &thread_family, l->cadv);
+	for (size_t i = 0; i < v->n; i++)
+		if (c)
+			metrics_cache_put(o, c, i, k);
+		else
+			thread_lines(o, v, l, i, &pre);
+}
+
+/* The family of table entry f, as -P and -k have it. */
+static const struct family *family_of(const struct cgtop2_args *a, const struct family *f)
+{
+	if (f->src == V_TASKS && a->count != CG_COUNT_TASKS)
+		return a->compat == COMPAT_CADVISOR ? &cadvisor_processes : &processes[a->count];
+	return f;
+}
+
+/* The lines of the rows c holds no text of, in c, a segment a family and resource (or -H). */
+static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, const struct view *v,
+		       const struct labels *l, const struct family *table, size_t n)
+{
+	struct prefix pre[ARRAY_SIZE(cadvisor) > ARRAY_SIZE(families) ? ARRAY_SIZE(cadvisor)
+								      : ARRAY_SIZE(families)],
+		tpre;
+
+	for (size_t fi = 0; fi < n; fi++)
+		prefix_make(&pre[fi], family_of(a, &table[fi]), l->cadv);
+	prefix_make(&tpre, &thread_family, l->cadv);
 	for (size_t i = 0; i < v->n; i++) {
-		const struct cg_stat_row *r = v->rows[i];
+		struct out *t = metrics_cache_stale(c, i);
 
-		for (size_t t = 0; (r->have & CG_STAT_THREADED) && t < r->n_threads; t++) {
-			bool esc = sample_start(o, &pre, l, v, i, r->threads[t].comm);
+		for (size_t fi = 0; t && fi < n; fi++) {
+			const struct family *f = family_of(a, &table[fi]);
 
-			out_printf(o, ",tid=\"%d\",comm=\"", (int)r->threads[t].tid);
-			put_label_value(o, r->threads[t].comm, esc);
-			out_put(o, "\"", 1);
-			labels_end(o, esc);
-			out_printf(o, "%.2f\n", (double)r->threads[t].ticks / (hz > 0 ? hz : 100));
-			out_maybe_flush(o);
+			for (size_t p = 0; p < passes(f); p++) {
+				if (f->src != V_SEEN)
+					row_lines(t, f, v, l, i, p, &pre[fi]);
+				metrics_cache_cut(c, i);
+			}
+		}
+		if (t && a->threads) {
+			thread_lines(t, v, l, i, &tpre);
+			metrics_cache_cut(c, i);
 		}
 	}
 }
 
-/* --listen --psi-trigger: the wake-ups of each resource and kind a trigger has. */
-static void trigger_events(struct out *o, bool prom, const struct cgtop2_args *a,
-			   const struct view *v)
-{
-	static const struct family f =
-		BASE("cgroup_pressure_trigger_events", T_COUNTER, NULL,
-		     "Wake-ups of the --psi-trigger PSI triggers, over every cgroup they watch",
-		     V_TASKS);
-	unsigned said = 0;
-
-	if (!v->trigger_events)
-		return;
-	header(o, prom, &f);
-	for (size_t i = 0; i < a->n_triggers; i++) {
-		const struct cg_psi_trigger *t = &a->triggers[i];
-		unsigned bit = 1u << (t->res * 2 + t->full);
-
-		if (said & bit)
-			continue;
-		said |= bit;
-		out_printf(o, "%s_total{resource=\"%s\",kind=\"%s\"} %" PRIu64 "\n", f.name,
-			   cg_psi_res_name(t->res), t->full ? "full" : "some",
-			   v->trigger_events[t->res][t->full]);
-	}
-}
-
-/* --listen with basic auth: what became of the passwords, and how many bcrypt checks ran. */
-static void password_checks(struct out *o, bool prom, const struct view *v)
-{
-	static const struct family f = BASE(
-		"cgtop2_password_checks", T_COUNTER, NULL,
-		"Basic auth passwords: cached or cached_wrong (no bcrypt), passed or failed (bcrypt), throttled (refused without bcrypt: the budget of failures)",
-		V_TASKS);
-
-	if (!v->password_checks)
-		return;
-	header(o, prom, &f);
-	for (size_t i = 0; i < v->n_password_results; i++)
-		out_printf(o, "%s_total{result=\"%s\"} %" PRIu64 "\n", f.name,
-			   v->password_results[i], v->password_checks[i]);
-}
-
-static void exposition(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
+size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+		       struct metrics_cache *c)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 	const struct family *table = cadv ? cadvisor : families;
-	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families);
+	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families), k = 0, head = SIZE_MAX;
 	struct labels l;
 
 	labels_make(&l, v, cadv);
+	if (c &&
+	    !metrics_cache_begin(
+		    c, v, &l, (unsigned)cadv | (unsigned)a->count << 1 | (unsigned)a->threads << 3))
+		c = NULL;
+	if (c)
+		cache_rows(c, a, v, &l, table, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct family *f = &table[i];
+		const struct family *f = family_of(a, &table[i]);
 
-		if (f->src == V_TASKS && a->count != CG_COUNT_TASKS)
-			f = cadv ? &cadvisor_processes : &processes[a->count];
-		family(o, prom, f, v, &l);
+		/* the lines that change at each scrape (the time) end the head */
+		if (f->src == V_SEEN && head == SIZE_MAX)
+			head = o->len;
+		family(o, prom, f, v, &l, c, k);
+		k += passes(f);
 	}
+	/* the kernel's statistics and the network counters are not in the cache's row keys: they
+	 * are written, and compressed, afresh at every scrape, after the kept head */
+	if (head == SIZE_MAX)
+		head = o->len;
 	metrics_kstats(o, prom, v, &l);
 	metrics_container(o, prom, a, v, &l);
 	if (a->threads)
-		threads(o, prom, v, &l);
+		threads(o, prom, v, &l, c, k);
 	labels_free(&l);
-	self(o, prom, a, v);
-	trigger_events(o, prom, a, v);
-	password_checks(o, prom, v);
-}
-
-void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
-{
-	exposition(o, false, a, v);
-	out_printf(o, "# EOF\n");
-}
-
-void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v)
-{
-	exposition(o, true, a, v);
+	if (head == SIZE_MAX)
+		head = o->len;
+	return c ? head : 0;
 }

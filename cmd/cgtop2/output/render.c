@@ -15,6 +15,7 @@
 
 #include "pattern.h"
 #include "render.h"
+#include "order.h"
 #include "text.h"
 
 const char *const order_names[ORDER_PRESSURE + 1] = { "path",	"tasks", "cpu",
@@ -28,8 +29,6 @@ static const char *const count_titles[] = { "TASKS", "PROCS", "PROCS" };
 const char *const count_keys[] = { "tasks", "processes", "user_processes" };
 
 /* ---- ordering --------------------------------------------------------------------------- */
-
-static enum order sort_order;
 
 /* '/' sorts before every other byte so that a parent's subtree stays together */
 static int path_cmp(const char *a, const char *b)
@@ -56,9 +55,9 @@ static double pressure_max(const struct cg_stat_row *r)
 }
 
 /* The sort key; NAN when unknown, which sorts last. */
-static double sort_key(const struct cg_stat_row *r)
+double order_key(enum order order, const struct cg_stat_row *r)
 {
-	switch (sort_order) {
+	switch (order) {
 	case ORDER_TASKS:
 		return r->have & CG_STAT_TASKS ? (double)r->tasks : NAN;
 	case ORDER_CPU:
@@ -76,13 +75,7 @@ static double sort_key(const struct cg_stat_row *r)
 	}
 }
 
-struct keyed {
-	double key;
-	uint32_t rank; /* by path */
-	struct cg_stat_row *row;
-};
-
-static int keyed_cmp(const void *pa, const void *pb)
+int keyed_cmp(const void *pa, const void *pb)
 {
 	const struct keyed *x = pa, *y = pb;
 	double ka = x->key, kb = y->key;
@@ -444,7 +437,6 @@ int make_view(struct cg_stat_row *const *rows, size_t n, uint64_t shape, enum or
 	      const char *filter, struct view *v)
 {
 	struct cg_stat_row **sel = malloc((n ? n : 1) * sizeof(*sel));
-	struct keyed *ks = NULL;
 	size_t k = 0;
 
 	if (!sel || view_rank(v, rows, n, shape) < 0) {
@@ -457,21 +449,14 @@ int make_view(struct cg_stat_row *const *rows, size_t n, uint64_t shape, enum or
 			if (view_keeps(rows[v->by_path[i]], filter))
 				sel[k++] = rows[v->by_path[i]];
 	} else {
-		ks = malloc((n ? n : 1) * sizeof(*ks));
-		if (!ks) {
+		/* all of them in order (view_sort.c), then the filter's: the same order among those */
+		if (view_sort(v, rows, n, shape, order) < 0) {
 			free(sel);
 			return -ENOMEM;
 		}
-		sort_order = order;
 		for (size_t i = 0; i < n; i++)
-			if (view_keeps(rows[i], filter))
-				ks[k++] = (struct keyed){ .key = sort_key(rows[i]),
-							  .rank = v->rank[i],
-							  .row = rows[i] };
-		qsort(ks, k, sizeof(*ks), keyed_cmp);
-		for (size_t i = 0; i < k; i++)
-			sel[i] = ks[i].row;
-		free(ks);
+			if (view_keeps(rows[view_sorted_at(v, i)], filter))
+				sel[k++] = rows[view_sorted_at(v, i)];
 	}
 	free(v->rows);
 	v->rows = sel;
@@ -484,6 +469,7 @@ void view_free(struct view *v)
 	free(v->rows);
 	free(v->rank);
 	free(v->by_path);
+	view_sorted_free(v);
 	v->rows = NULL;
 	v->rank = NULL;
 	v->by_path = NULL;

@@ -39,6 +39,8 @@ struct view {
 	size_t n_ranked;
 	uint32_t *rank; /* rank[i]: the place of input row i by path */
 	size_t *by_path; /* the input rows' indices by path */
+	struct view_sorted
+		*sorted; /* the last key order, patched while the shape stays (view_sort.c) */
 };
 
 /* The filter every make_view applies from now on (NULL: none); it must outlive the views. */
@@ -90,6 +92,20 @@ void table_bytes(char *buf, size_t size, double v);
  * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
  */
 void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v);
+/*
+ * Either exposition (prom: the Prometheus text format), with c the cgroups' lines kept from the
+ * last exposition made with it where their values and labels are the same (metrics_cache.h).
+ * Returns the length of its head, the part that stays as long as metrics_cache_gen(c) does
+ * (the families of the cgroups up to the first that changes with time); 0 without c.
+ */
+struct metrics_cache;
+size_t render_metrics(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+		      struct metrics_cache *c);
+/* A family's metadata lines (a counter's samples add _total), for metrics_own.c's families. */
+void metrics_header(struct out *o, bool prom, const char *name, bool counter, const char *unit,
+		    const char *help);
+/* metrics_own.c: the exposition's own families, after the cgroups'. */
+void metrics_own(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v);
 /* The series row r writes in a scrape of every collector (metrics.c). */
 size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row *r);
 /*

@@ -54,7 +54,7 @@ static const char *const content_types[] = {
 struct body {
 	struct MHD_Response *resp[2]; /* plain, gzip */
 	const char *text;
-	size_t len;
+	size_t len, head; /* head: render_metrics's, kept gzipped while the cache's gen stays */
 };
 
 struct server {
@@ -73,6 +73,7 @@ struct server {
 	uint64_t sampled_ns, reuse_ns;
 	struct view v;
 	struct body body[2]; /* by enum expo */
+	struct serve_keep keep; /* the cgroups' lines and the gzipped heads of the last scrape */
 	size_t last_len[2]; /* the previous body's length, by enum expo */
 	struct trig_counter *tc; /* --psi-trigger */
 	uint64_t trig[CG_PSIR_N][2];
@@ -171,10 +172,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 				o.cap = 0;
 		}
 
-		if (e == EXPO_OPENMETRICS)
-			render_openmetrics(&o, sv->a, &sv->v);
-		else
-			render_prometheus(&o, sv->a, &sv->v);
+		b->head = render_metrics(&o, e == EXPO_TEXT, sv->a, &sv->v, sv->keep.cache);
 		if (o.failed || !o.s) {
 			free(o.s);
 			return -ENOMEM;
@@ -190,7 +188,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 		unsigned char *z;
 		size_t zlen;
 
-		r = serve_gzip(b->text, b->len, &z, &zlen);
+		r = serve_keep_gzip(&sv->keep, e, b->text, b->len, b->head, &z, &zlen);
 		if (r < 0)
 			return r;
 		b->resp[1] = metrics_response(sv, z, zlen, e, true);
@@ -685,6 +683,7 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 	int sig, ret = 1, r;
 
 	pthread_mutex_init(&sv.lock, NULL);
+	serve_keep_init(&sv.keep);
 	if (reuse && cg_parse_u64(reuse, 60000, &ms) == 0)
 		sv.reuse_ns = ms * NSEC_PER_MSEC;
 	/* the prepared config and socket are the server's from here */
@@ -763,6 +762,7 @@ out:
 	trig_counter_stop(sv.tc);
 	webconfig_free(sv.wc);
 	drop_bodies(&sv);
+	serve_keep_free(&sv.keep);
 	view_free(&sv.v);
 	pthread_mutex_destroy(&sv.lock);
 	return ret;

@@ -13,9 +13,11 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "base/cleanup.h"
 #include "base/clock.h"
 #include "sampler/stats.h"
 
+#include "output/metrics_cache.h"
 #include "serve_io.h"
 #include "tool.h"
 #include "webconfig.h"
@@ -49,6 +51,112 @@ int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_le
 	deflateEnd(&z);
 	*ret = p;
 	return 0;
+}
+
+/* raw deflate of text at level 1 into p (room for deflateBound's): its length, or 0 (failed) */
+static size_t raw_deflate(const char *text, size_t len, unsigned char *p, size_t room, int flush)
+{
+	z_stream z = { 0 };
+	size_t n = 0;
+
+	if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return 0;
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)len;
+	z.next_out = p;
+	z.avail_out = (uInt)room;
+	/* all of it in, and room left: a sync flush that filled the room may not be complete */
+	if (deflate(&z, flush) == (flush == Z_FINISH ? Z_STREAM_END : Z_OK) && !z.avail_in &&
+	    z.avail_out)
+		n = z.total_out;
+	deflateEnd(&z);
+	return n;
+}
+
+/* room for what deflate makes of len bytes: zlib's deflateBound and a sync flush's, amply */
+static size_t raw_bound(size_t len)
+{
+	return len + (len >> 3) + 64;
+}
+
+void gz_kept_free(struct gz_kept *k)
+{
+	free(k->z);
+	*k = (struct gz_kept){ 0 };
+}
+
+/*
+ * A deflate stream may be cut at a byte with a sync flush and another one's blocks follow: the
+ * start, deflated once and kept, and the rest deflated now are one gzip body, whose CRC is
+ * the two parts' combined.
+ */
+int serve_gzip_kept(const char *text, size_t len, size_t head, unsigned gen, struct gz_kept *k,
+		    unsigned char **ret, size_t *ret_len)
+{
+	static const unsigned char gz_head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
+	unsigned char *p;
+	size_t n;
+	uLong crc;
+
+	if (head > len)
+		return -EINVAL;
+	if (!k->z || k->gen != gen || k->len != head) {
+		gz_kept_free(k);
+		k->z = malloc(raw_bound(head));
+		if (!k->z)
+			return -ENOMEM;
+		k->zlen = raw_deflate(text, head, k->z, raw_bound(head), Z_SYNC_FLUSH);
+		if (!k->zlen) {
+			gz_kept_free(k);
+			return -EIO;
+		}
+		k->crc = crc32(crc32(0, NULL, 0), (const Bytef *)text, (uInt)head);
+		k->len = head;
+		k->gen = gen;
+	}
+	p = malloc(sizeof(gz_head) + k->zlen + raw_bound(len - head) + 8);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, gz_head, sizeof(gz_head));
+	memcpy(p + sizeof(gz_head), k->z, k->zlen);
+	n = sizeof(gz_head) + k->zlen;
+	*ret_len = raw_deflate(text + head, len - head, p + n, raw_bound(len - head), Z_FINISH);
+	if (!*ret_len) {
+		free(p);
+		return -EIO;
+	}
+	n += *ret_len;
+	crc = crc32_combine(
+		k->crc, crc32(crc32(0, NULL, 0), (const Bytef *)text + head, (uInt)(len - head)),
+		(z_off_t)(len - head));
+	for (int i = 0; i < 4; i++)
+		p[n++] = (unsigned char)(crc >> (8 * i));
+	for (int i = 0; i < 4; i++)
+		p[n++] = (unsigned char)((uint64_t)len >> (8 * i));
+	*ret = p;
+	*ret_len = n;
+	return 0;
+}
+
+void serve_keep_init(struct serve_keep *k)
+{
+	*k = (struct serve_keep){ .cache = metrics_cache_new() };
+}
+
+void serve_keep_free(struct serve_keep *k)
+{
+	metrics_cache_free(k->cache);
+	for (size_t i = 0; i < ARRAY_SIZE(k->gz); i++)
+		gz_kept_free(&k->gz[i]);
+}
+
+int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len, size_t head,
+		    unsigned char **ret, size_t *ret_len)
+{
+	if (!head || !k->cache)
+		return serve_gzip(text, len, ret, ret_len);
+	return serve_gzip_kept(text, len, head, metrics_cache_gen(k->cache), &k->gz[e], ret,
+			       ret_len);
 }
 
 enum MHD_Result serve_reply(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,

@@ -23,6 +23,34 @@ enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c
 const char *serve_cert_refused(const struct webconfig *wc, struct MHD_Connection *c);
 /* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
+/* The start of the last body gzipped, deflated, for the next body that starts the same. */
+struct gz_kept {
+	unsigned char *z; /* raw deflate of the start, ending in a sync flush */
+	size_t zlen, len;
+	unsigned long crc;
+	unsigned gen; /* the metrics cache's (metrics_cache_gen) when it was made */
+};
+/*
+ * text gzipped as serve_gzip does, its first head bytes from k when they are the same as
+ * k's: made under the same gen, as long (else deflated and kept in k). 0 or -errno.
+ */
+int serve_gzip_kept(const char *text, size_t len, size_t head, unsigned gen, struct gz_kept *k,
+		    unsigned char **ret, size_t *ret_len);
+void gz_kept_free(struct gz_kept *k);
+/* What the server keeps of one scrape for the next: the cgroups' lines, the gzipped heads. */
+struct metrics_cache;
+struct serve_keep {
+	struct metrics_cache *cache; /* NULL without memory: every line is written each time */
+	struct gz_kept gz[2]; /* by enum expo */
+};
+void serve_keep_init(struct serve_keep *k);
+void serve_keep_free(struct serve_keep *k);
+/*
+ * The body text of format e gzipped; with head, render_metrics's length of its start made
+ * with k->cache, that start deflated once and kept while the cache's generation stays.
+ */
+int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len, size_t head,
+		    unsigned char **ret, size_t *ret_len);
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
 struct collect_arg {
 	unsigned mask;

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The exposition's lines of each cgroup kept between scrapes. Formatting the lines is most of
+ * a scrape's CPU (16 lines and more a cgroup), and most cgroups of a big tree are still: their
+ * lines are the last scrape's, byte for byte. A row's text is kept with everything it was made
+ * of (its values, its labels' text, the table's key), and made again only when one of those
+ * differs: comparing them is a memcmp of a few hundred bytes, writing them a few thousand
+ * instructions. The text is cut into one segment per family (and resource), so that the
+ * exposition, family after family, copies each row's segment in turn.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics_cache.h"
+
+struct entry {
+	char *path;
+	uint64_t hash;
+	struct out key; /* what the text was made of (key_of) */
+	struct out text;
+	uint32_t *ends; /* segment k runs from ends[k - 1] (0 for the first) to ends[k] */
+	size_t n_ends, cap_ends;
+	bool stale, carried;
+};
+
+struct metrics_cache {
+	struct entry **table; /* by hash of the path, open addressing; size a power of two */
+	size_t size;
+	struct entry **at, **prev_at; /* the view's row i's, this exposition's and the last's */
+	size_t n, prev_n, cap_at;
+	struct out scratch; /* a row's key being compared */
+	unsigned key;
+	bool changed;
+	unsigned gen; /* one more at each exposition whose rows' lines changed */
+};
+
+struct metrics_cache *metrics_cache_new(void)
+{
+	return calloc(1, sizeof(struct metrics_cache));
+}
+
+static void entry_free(struct entry *e)
+{
+	if (!e)
+		return;
+	free(e->path);
+	free(e->key.s);
+	free(e->text.s);
+	free(e->ends);
+	free(e);
+}
+
+void metrics_cache_free(struct metrics_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->size; i++)
+		entry_free(c->table[i]);
+	free(c->table);
+	free(c->at);
+	free(c->prev_at);
+	free(c->scratch.s);
+	free(c);
+}
+
+static uint64_t hash_of(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static struct entry **slot(struct entry **table, size_t size, uint64_t h, const char *path)
+{
+	size_t k = (size_t)h & (size - 1);
+
+	while (table[k] && (table[k]->hash != h || strcmp(table[k]->path, path)))
+		k = (k + 1) & (size - 1);
+	return &table[k];
+}
+
+/* The fixed part of a row's key: zeroed first, so that its padding compares equal too. */
+struct key_head {
+	unsigned have;
+	bool esc;
+	uint64_t tasks, cpu_ns, memory, io_read, io_write, x_have;
+	double psi[CG_PSI_N], psi_full[CG_PSI_N];
+	size_t n_iodevs, n_threads, lab_len;
+};
+
+/* n more bytes of k's buffer, or NULL (k->failed) without memory */
+static char *grow(struct out *k, size_t n)
+{
+	char *p;
+
+	if (k->cap - k->len < n) {
+		size_t cap = 2 * (k->len + n);
+
+		p = realloc(k->s, cap);
+		if (!p) {
+			k->failed = true;
+			return NULL;
+		}
+		k->s = p;
+		k->cap = cap;
+	}
+	p = k->s + k->len;
+	k->len += n;
+	return p;
+}
+
+/* name (an array of size bytes) into p up to its NUL, zeros after it; the end */
+static char *names(char *p, const char *name, size_t size)
+{
+	size_t n = strnlen(name, size);
+
+	memcpy(p, name, n);
+	memset(p + n, 0, size - n);
+	return p + size;
+}
+
+/*
+ * Everything of row r a line of the exposition is made of: the values every family reads,
+ * the devices and threads with their names, the row's labels as labels.c made them.
+ */
+static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, size_t lab_len,
+		   bool esc)
+{
+	struct key_head h;
+	size_t n = sizeof(h) + lab_len + (size_t)__builtin_popcountll(r->x_have) * sizeof(r->x[0]) +
+		   r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
+		   r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
+	char *p;
+
+	k->len = 0;
+	p = grow(k, n);
+	if (!p)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.have = r->have;
+	h.esc = esc;
+	h.tasks = r->tasks;
+	h.cpu_ns = r->cpu_ns;
+	h.memory = r->memory;
+	h.io_read = r->io_read;
+	h.io_write = r->io_write;
+	h.x_have = r->x_have;
+	memcpy(h.psi, r->psi, sizeof(h.psi));
+	memcpy(h.psi_full, r->psi_full, sizeof(h.psi_full));
+	h.n_iodevs = r->n_iodevs;
+	h.n_threads = r->n_threads;
+	h.lab_len = lab_len;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	memcpy(p, lab, lab_len);
+	p += lab_len;
+	/* only the values known: most rows have a few of them */
+	for (uint64_t m = r->x_have; m; m &= m - 1, p += sizeof(r->x[0]))
+		memcpy(p, &r->x[__builtin_ctzll(m)], sizeof(r->x[0]));
+	for (size_t j = 0; j < r->n_iodevs; j++) {
+		const struct cg_stat_iodev *d = &r->iodevs[j];
+		struct cg_io_dev io;
+
+		memset(&io, 0, sizeof(io));
+		io.major = d->io.major;
+		io.minor = d->io.minor;
+		io.have = d->io.have;
+		memcpy(io.v, d->io.v, sizeof(io.v));
+		memcpy(p, &io, sizeof(io));
+		p += sizeof(io);
+		p = names(p, d->name, sizeof(d->name));
+	}
+	for (size_t t = 0; t < r->n_threads; t++) {
+		const struct cg_stat_thread *th = &r->threads[t];
+
+		memcpy(p, &th->tid, sizeof(th->tid));
+		p += sizeof(th->tid);
+		memcpy(p, &th->ticks, sizeof(th->ticks));
+		p += sizeof(th->ticks);
+		p = names(p, th->comm, sizeof(th->comm));
+	}
+}
+
+/* A table of at least twice n slots with every entry of the old one still in a row of v. */
+static bool rehash(struct metrics_cache *c, const struct view *v)
+{
+	size_t size = 16;
+	struct entry **table;
+
+	while (size < 2 * v->n)
+		size *= 2;
+	table = calloc(size, sizeof(*table));
+	if (!table)
+		return false;
+	for (size_t i = 0; i < v->n; i++) {
+		struct entry **s;
+
+		if (!c->at[i])
+			continue;
+		s = slot(table, size, c->at[i]->hash, c->at[i]->path);
+		/* a path twice in a view (it is not) would share the one entry */
+		if (!*s)
+			*s = c->at[i];
+		c->at[i]->carried = true;
+	}
+	for (size_t i = 0; i < c->size; i++) {
+		if (c->table[i] && !c->table[i]->carried)
+			entry_free(c->table[i]);
+		else if (c->table[i])
+			c->table[i]->carried = false;
+	}
+	free(c->table);
+	c->table = table;
+	c->size = size;
+	return true;
+}
+
+static bool room(struct metrics_cache *c, size_t n)
+{
+	struct entry **at, **prev;
+
+	if (n <= c->cap_at)
+		return true;
+	at = realloc(c->at, n * sizeof(*at));
+	if (!at)
+		return false;
+	c->at = at;
+	prev = realloc(c->prev_at, n * sizeof(*prev));
+	if (!prev)
+		return false;
+	c->prev_at = prev;
+	c->cap_at = n;
+	return true;
+}
+
+bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const struct labels *l,
+			 unsigned key)
+{
+	struct entry **swap;
+
+	if (!l->end || !room(c, v->n ? v->n : 1))
+		return false;
+	swap = c->prev_at;
+	c->prev_at = c->at;
+	c->at = swap;
+	c->prev_n = c->n;
+	c->n = 0;
+	c->changed = key != c->key || v->n != c->prev_n;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cg_stat_row *r = v->rows[i];
+		uint64_t h = hash_of(r->path);
+		size_t from = i ? l->end[i - 1] : 0;
+		struct entry *e = c->size ? *slot(c->table, c->size, h, r->path) : NULL;
+
+		key_of(&c->scratch, r, l->text.s + from, l->end[i] - from, l->esc[i]);
+		if (c->scratch.failed)
+			goto fail;
+		if (!e) {
+			e = calloc(1, sizeof(*e));
+			if (!e || !(e->path = strdup(r->path))) {
+				free(e);
+				goto fail;
+			}
+			e->hash = h;
+			e->text.fd = e->key.fd = -1;
+			e->stale = true;
+		} else {
+			e->stale = key != c->key || e->text.failed ||
+				   e->key.len != c->scratch.len ||
+				   memcmp(e->key.s, c->scratch.s, c->scratch.len);
+		}
+		if (e->stale) {
+			char *p;
+
+			e->key.len = 0;
+			p = grow(&e->key, c->scratch.len);
+			if (p)
+				memcpy(p, c->scratch.s, c->scratch.len);
+		}
+		c->at[i] = e;
+		c->n = i + 1;
+		c->changed = c->changed || e->stale || c->prev_at[i] != e;
+		if (e->key.failed)
+			goto fail;
+	}
+	if (!rehash(c, v))
+		goto fail;
+	c->key = key;
+	c->gen += c->changed;
+	return true;
+fail:
+	/* the new rows' entries not yet in the table: the table is left as it was */
+	for (size_t i = 0; i < c->n; i++) {
+		struct entry **s =
+			c->size ? slot(c->table, c->size, c->at[i]->hash, c->at[i]->path) : NULL;
+
+		if (!s || *s != c->at[i])
+			entry_free(c->at[i]);
+		else
+			c->at[i]->key.len = 0; /* made again next time */
+	}
+	c->n = c->prev_n = 0;
+	c->scratch.failed = false;
+	c->gen++;
+	return false;
+}
+
+struct out *metrics_cache_stale(struct metrics_cache *c, size_t i)
+{
+	struct entry *e = c->at[i];
+
+	if (!e->stale)
+		return NULL;
+	e->text.len = 0;
+	e->text.failed = false;
+	e->n_ends = 0;
+	return &e->text;
+}
+
+void metrics_cache_cut(struct metrics_cache *c, size_t i)
+{
+	struct entry *e = c->at[i];
+
+	if (e->n_ends == e->cap_ends) {
+		size_t cap = e->cap_ends ? 2 * e->cap_ends : 64;
+		uint32_t *ends = realloc(e->ends, cap * sizeof(*ends));
+
+		if (!ends) {
+			e->text.failed = true;
+			return;
+		}
+		e->ends = ends;
+		e->cap_ends = cap;
+	}
+	e->ends[e->n_ends++] = (uint32_t)e->text.len;
+}
+
+void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, size_t k)
+{
+	const struct entry *e = c->at[i];
+	uint32_t from;
+
+	if (e->text.failed || k >= e->n_ends) {
+		o->failed = true;
+		return;
+	}
+	from = k ? e->ends[k - 1] : 0;
+	if (e->ends[k] > from)
+		out_put(o, e->text.s + from, e->ends[k] - from);
+}
+
+bool metrics_cache_unchanged(const struct metrics_cache *c)
+{
+	return !c->changed;
+}
+
+unsigned metrics_cache_gen(const struct metrics_cache *c)
+{
+	return c->gen;
+}
