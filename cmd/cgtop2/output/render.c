@@ -15,7 +15,7 @@
 
 #include "pattern.h"
 #include "render.h"
-#include "order.h"
+#include "view_sort.h"
 #include "text.h"
 
 const char *const order_names[ORDER_PRESSURE + 1] = { "path",	"tasks", "cpu",
@@ -42,49 +42,6 @@ static int path_cmp(const char *a, const char *b)
 	if (*b == '/')
 		return *a ? 1 : -1;
 	return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-}
-
-static double pressure_max(const struct cg_stat_row *r)
-{
-	double m = -1;
-
-	for (int p = 0; p < CG_PSI_N; p++)
-		if ((r->have & (CG_STAT_PSI_CPU << p)) && r->psi[p] > m)
-			m = r->psi[p];
-	return m;
-}
-
-/* The sort key; NAN when unknown, which sorts last. */
-double order_key(enum order order, const struct cg_stat_row *r)
-{
-	switch (order) {
-	case ORDER_TASKS:
-		return r->have & CG_STAT_TASKS ? (double)r->tasks : NAN;
-	case ORDER_CPU:
-		return r->have & CG_STAT_CPU_RATE ? r->cpu_percent : NAN;
-	case ORDER_MEMORY:
-		return r->have & CG_STAT_MEMORY ? (double)r->memory : NAN;
-	case ORDER_IO:
-		return r->have & CG_STAT_IO_RATE ? r->io_read_bps + r->io_write_bps : NAN;
-	case ORDER_PRESSURE: {
-		double m = pressure_max(r);
-		return m < 0 ? NAN : m;
-	}
-	default:
-		return NAN;
-	}
-}
-
-int keyed_cmp(const void *pa, const void *pb)
-{
-	const struct keyed *x = pa, *y = pb;
-	double ka = x->key, kb = y->key;
-
-	if (isnan(ka) != isnan(kb))
-		return isnan(ka) ? 1 : -1;
-	if (!isnan(ka) && ka != kb)
-		return ka > kb ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
 static int index_path_cmp(const void *pa, const void *pb, void *rows)
@@ -450,13 +407,13 @@ int make_view(struct cg_stat_row *const *rows, size_t n, uint64_t shape, enum or
 				sel[k++] = rows[v->by_path[i]];
 	} else {
 		/* all of them in order (view_sort.c), then the filter's: the same order among those */
-		if (view_sort(v, rows, n, shape, order) < 0) {
+		if (view_sort(&v->sorted, v->rank, rows, n, shape, order) < 0) {
 			free(sel);
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (view_keeps(rows[view_sorted_at(v, i)], filter))
-				sel[k++] = rows[view_sorted_at(v, i)];
+			if (view_keeps(rows[view_sorted_at(v->sorted, i)], filter))
+				sel[k++] = rows[view_sorted_at(v->sorted, i)];
 	}
 	free(v->rows);
 	v->rows = sel;
@@ -469,7 +426,7 @@ void view_free(struct view *v)
 	free(v->rows);
 	free(v->rank);
 	free(v->by_path);
-	view_sorted_free(v);
+	view_sorted_free(&v->sorted);
 	v->rows = NULL;
 	v->rank = NULL;
 	v->by_path = NULL;

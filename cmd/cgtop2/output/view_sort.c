@@ -12,7 +12,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "order.h"
+#include "view_sort.h"
+#include "sampler/stats.h"
+
+struct keyed {
+	double key;
+	uint32_t rank; /* by path */
+	uint32_t at; /* the input row's index */
+};
 
 struct view_sorted {
 	enum order order;
@@ -23,14 +30,57 @@ struct view_sorted {
 	bool *moved; /* by input row: its key is not the last one's */
 };
 
+static double pressure_max(const struct cg_stat_row *r)
+{
+	double m = -1;
+
+	for (int p = 0; p < CG_PSI_N; p++)
+		if ((r->have & (CG_STAT_PSI_CPU << p)) && r->psi[p] > m)
+			m = r->psi[p];
+	return m;
+}
+
+/* The sort key; NAN when unknown, which sorts last. */
+static double order_key(enum order order, const struct cg_stat_row *r)
+{
+	switch (order) {
+	case ORDER_TASKS:
+		return r->have & CG_STAT_TASKS ? (double)r->tasks : NAN;
+	case ORDER_CPU:
+		return r->have & CG_STAT_CPU_RATE ? r->cpu_percent : NAN;
+	case ORDER_MEMORY:
+		return r->have & CG_STAT_MEMORY ? (double)r->memory : NAN;
+	case ORDER_IO:
+		return r->have & CG_STAT_IO_RATE ? r->io_read_bps + r->io_write_bps : NAN;
+	case ORDER_PRESSURE: {
+		double m = pressure_max(r);
+		return m < 0 ? NAN : m;
+	}
+	default:
+		return NAN;
+	}
+}
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed *x = pa, *y = pb;
+	double ka = x->key, kb = y->key;
+
+	if (isnan(ka) != isnan(kb))
+		return isnan(ka) ? 1 : -1;
+	if (!isnan(ka) && ka != kb)
+		return ka > kb ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
 static bool same_key(double a, double b)
 {
 	return a == b || (isnan(a) && isnan(b));
 }
 
-void view_sorted_free(struct view *v)
+void view_sorted_free(struct view_sorted **sp)
 {
-	struct view_sorted *s = v->sorted;
+	struct view_sorted *s = *sp;
 
 	if (s) {
 		free(s->ks);
@@ -38,12 +88,12 @@ void view_sorted_free(struct view *v)
 		free(s->moved);
 		free(s);
 	}
-	v->sorted = NULL;
+	*sp = NULL;
 }
 
-size_t view_sorted_at(const struct view *v, size_t i)
+size_t view_sorted_at(const struct view_sorted *s, size_t i)
 {
-	return v->sorted->ks[i].at;
+	return s->ks[i].at;
 }
 
 /* The rows whose key moved, sorted, merged into the others, which keep their order. */
@@ -78,10 +128,10 @@ static int patch(struct view_sorted *s, const uint32_t *rank, size_t moved)
 	return 0;
 }
 
-int view_sort(struct view *v, struct cg_stat_row *const *rows, size_t n, uint64_t shape,
-	      enum order order)
+int view_sort(struct view_sorted **sp, const uint32_t *rank, struct cg_stat_row *const *rows,
+	      size_t n, uint64_t shape, enum order order)
 {
-	struct view_sorted *s = v->sorted;
+	struct view_sorted *s = *sp;
 	size_t moved = 0;
 
 	if (s && shape && s->shape == shape && s->n == n && s->order == order) {
@@ -94,14 +144,14 @@ int view_sort(struct view *v, struct cg_stat_row *const *rows, size_t n, uint64_
 		}
 		/* beyond a quarter moved, one sort of all costs about what the merge would */
 		if (moved <= n / 4)
-			return moved ? patch(s, v->rank, moved) : 0;
+			return moved ? patch(s, rank, moved) : 0;
 	} else {
-		view_sorted_free(v);
-		s = v->sorted = calloc(1, sizeof(*s));
+		view_sorted_free(sp);
+		s = *sp = calloc(1, sizeof(*s));
 		if (!s || !(s->ks = malloc((n ? n : 1) * sizeof(*s->ks))) ||
 		    !(s->key = malloc((n ? n : 1) * sizeof(*s->key))) ||
 		    !(s->moved = calloc(n ? n : 1, sizeof(*s->moved)))) {
-			view_sorted_free(v);
+			view_sorted_free(sp);
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -111,8 +161,7 @@ int view_sort(struct view *v, struct cg_stat_row *const *rows, size_t n, uint64_
 	s->shape = shape;
 	s->n = n;
 	for (size_t i = 0; i < n; i++)
-		s->ks[i] =
-			(struct keyed){ .key = s->key[i], .rank = v->rank[i], .at = (uint32_t)i };
+		s->ks[i] = (struct keyed){ .key = s->key[i], .rank = rank[i], .at = (uint32_t)i };
 	qsort(s->ks, n, sizeof(*s->ks), keyed_cmp);
 	return 0;
 }
