@@ -120,7 +120,7 @@ static void sample(struct out *o, const char *name, bool cadv, const struct labe
 		   const struct view *v, size_t i, const char *key, const char *prefix,
 		   const char *own, uint64_t value)
 {
-	char buf[CG_U64_LEN];
+	char buf[CG_U64_LEN], *p = cg_format_u64(buf, value);
 	bool esc;
 
 	out_printf(o, "%s_total{%s=\"", name, cadv ? "id" : "cgroup");
@@ -129,7 +129,9 @@ static void sample(struct out *o, const char *name, bool cadv, const struct labe
 	put_label_value(o, own ? own : "", esc);
 	out_put(o, "\"", 1);
 	labels_end(o, esc);
-	out_printf(o, "%s\n", cg_format_u64(buf, value));
+	/* cg_format_u64's digits end the buffer, with no NUL */
+	out_put(o, p, (size_t)(buf + sizeof(buf) - p));
+	out_put(o, "\n", 1);
 	out_maybe_flush(o);
 }
 
