@@ -44,7 +44,7 @@ COLLECTED_COLUMNS=cpu_user_seconds,cpu_system_seconds,cpu_periods,cpu_throttled_
 
 # The CSV columns of the kernel's statistics (schema 5, cg_kstats' order) after the collectors';
 # in JSON each key is there only where the cgroup has its file.
-KSTAT_COLUMNS=memory_stat_anon_bytes,memory_stat_file_bytes,memory_stat_kernel_bytes,memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_sec_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_sock_bytes,memory_stat_vmalloc_bytes,memory_stat_shmem_bytes,memory_stat_zswap_bytes,memory_stat_zswapped_bytes,memory_stat_file_mapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_slab_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events
+KSTAT_COLUMNS=memory_stat_anon_bytes,memory_stat_file_bytes,memory_stat_kernel_bytes,memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_secondary_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_sock_bytes,memory_stat_vmalloc_bytes,memory_stat_shmem_bytes,memory_stat_zswap_bytes,memory_stat_zswapped_bytes,memory_stat_file_mapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_slab_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events
 
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
@@ -1485,27 +1485,28 @@ test_get_memory_max_every_layout() {
 	cgk_need_root || return 0
 	local m want
 	if [ -n "$(cgk_mnt memory)" ] && [ "$(cgk_mnt memory)" != "$(cgk_mnt unified)" ]; then
-		m=$(cgk_sandbox memory) && mkdir "$m/mem" || { fail "mkdir"; return; }
-		echo 268435456 >"$m/mem/memory.limit_in_bytes" || { fail "set"; return; }
+		m=$(cgk_sandbox memory) && mkdir "$m/getmem" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/getmem/memory.limit_in_bytes" || { fail "set"; return; }
 		want="memory.max: 268435456 (translated from memory.limit_in_bytes: 268435456)"
 	elif cgk_v2_has memory; then
+		# a name of its own: the suite's unified sandbox holds other tests' cgroups (mem/ too)
 		m=$(cgk_sandbox unified) && echo +memory >"$m/cgroup.subtree_control" &&
-			mkdir "$m/mem" || { fail "mkdir"; return; }
-		echo 268435456 >"$m/mem/memory.max" || { fail "set"; return; }
+			mkdir "$m/getmem" || { fail "mkdir"; return; }
+		echo 268435456 >"$m/getmem/memory.max" || { fail "set"; return; }
 		want="memory.max: 268435456"
 		if command -v cgget >/dev/null; then
-			assertEquals "cgget's bytes" "$(cgget -r memory.max "/$S/mem"; echo .)" \
-				"$("$T" --get=memory.max "/$S/mem"; echo .)"
+			assertEquals "cgget's bytes" "$(cgget -r memory.max "/$S/getmem"; echo .)" \
+				"$("$T" --get=memory.max "/$S/getmem"; echo .)"
 		fi
 	else
 		cgk_skip "no memory controller on this machine ($(cgk_layout))"
 		return 0
 	fi
-	cgk_capture "$T" --get=memory.max "/$S/mem"
+	cgk_capture "$T" --get=memory.max "/$S/getmem"
 	assertEquals "a bare PATH: exit ($err)" 0 "$rc"
-	assertEquals "a bare PATH" "/$S/mem:
+	assertEquals "a bare PATH" "/$S/getmem:
 $want" "$out"
-	cgk_capture "$T" --get=memory.max --bare --values -g "memory:/$S/mem"
+	cgk_capture "$T" --get=memory.max --bare --values -g "memory:/$S/getmem"
 	assertEquals "-g memory: exit ($err)" 0 "$rc"
 	assertEquals "-g memory, the value alone" "${want#memory.max: }" "$out"
 }

@@ -11,8 +11,13 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
-/* A queue a subscriber does not read grows to this, then reads as an overflow (a rescan). */
-#define QUEUE_MAX (8u << 20)
+/*
+ * A queue a subscriber does not read grows to this, then reads as an overflow (a rescan): about
+ * what the kernel's own queue holds by default (max_queued_events 16384, an event and a short
+ * name in 64 bytes), so the mirror keeps no more than inotify would have. 8 MiB made
+ * cgtop2_events' storm of 10,000 cgroups grow the watcher by more than its 8 MiB budget.
+ */
+#define QUEUE_MAX (1u << 20)
 
 /* One subscriber's hold on one wd: its mask and how many times it watched the inode. */
 struct hold {

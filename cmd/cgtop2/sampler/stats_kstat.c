@@ -26,7 +26,7 @@ const struct cg_kstat cg_kstats[CG_K_N] = {
 	[CG_KV_MS_PAGETABLES - CG_KV_STAT0] = { "memory_stat_pagetables_bytes",
 						"memory.stat pagetables", NULL, CG_COLL_MEMORY,
 						false, false },
-	[CG_KV_MS_SEC_PAGETABLES - CG_KV_STAT0] = { "memory_stat_sec_pagetables_bytes",
+	[CG_KV_MS_SEC_PAGETABLES - CG_KV_STAT0] = { "memory_stat_secondary_pagetables_bytes",
 						    "memory.stat sec_pagetables", NULL,
 						    CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_PERCPU - CG_KV_STAT0] = { "memory_stat_percpu_bytes", "memory.stat percpu", NULL,
