@@ -506,7 +506,10 @@ test_exec_storm_bounded() {
 	watch_end 10
 	while read -r p; do _pids+=("$p"); done <"$pids"
 	assertEquals "exit: $everr" 0 "$evrc"
-	assertTrue "RSS grew by $((rss1 - rss0)) KiB (from $rss0 KiB), more than 8 MiB" "[ $((rss1 - rss0)) -lt 8192 ]"
+	# 10 MiB: unbounded, the queues grew 3.4 kB an event (34 MB here); the watches themselves
+	# cost some: 6.8 MiB before the tree mirror, 7.5 MiB with its hold per watch and their
+	# table (one per cgroup of the storm at its height), 8.2 MiB of it in the unified guest
+	assertTrue "RSS grew by $((rss1 - rss0)) KiB (from $rss0 KiB), more than 10 MiB" "[ $((rss1 - rss0)) -lt 10240 ]"
 	assertEquals "16 commands ran at once" 16 "${#_pids[@]}"
 	assertEquals "the full queue said once: $(head -c 600 <<<"$everr")" 1 "$(grep -c 'the most cgtop2 queues' <<<"$everr")"
 	assertEquals "one summary line at SIGTERM: $(tail -n 3 <<<"$everr")" 1 "$(grep -c 'interrupted' <<<"$everr")"
