@@ -319,9 +319,11 @@ k8s_prometheus() {
 	printf '%s\n' '# TYPE kube_pod_info gauge' \
 		'kube_pod_info{namespace="shop",pod="web-7d9c6b5f4-x2x8q",uid="1234abcd-5678-90ef-abcd-1234567890ab",node="node-1"} 1' \
 		'kube_pod_info{namespace="shop",pod="cache-0",uid="1234abcd-5678-90ef-abcd-1234567890ab",node="node-1"} 1' >"$ksm/metrics"
-	python3 -m http.server 0 --bind 127.0.0.1 --directory "$ksm" >"$ksm/log" 2>&1 &
+	# -u: the port line unbuffered; python3 took over 10 s to start in the unified guest (TCG,
+	# 9p), so the wait is the hang guard's two minutes
+	python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$ksm" >"$ksm/log" 2>&1 &
 	_pids+=($!)
-	for i in $(seq 1 100); do
+	for i in $(seq 1 1200); do
 		kport=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$ksm/log" | head -n 1)
 		[ -n "$kport" ] && break
 		sleep 0.1
