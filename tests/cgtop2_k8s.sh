@@ -15,9 +15,7 @@ _pids=()
 . "$(dirname "$0")/helpers/netns.sh"
 
 teardown_test() {
-	ip link del "$NETNS_HOST_IF" 2>/dev/null
-	cgk_kill_pids
-	return 0
+	cgk_netns_teardown
 }
 
 # The sandbox with ns/ (a process in a namespace of its own, eth0 the veth pair's end inside),

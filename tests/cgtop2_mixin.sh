@@ -14,9 +14,7 @@ _pids=()
 . "$(dirname "$0")/helpers/netns.sh"
 
 teardown_test() {
-	ip link del "$NETNS_HOST_IF" 2>/dev/null
-	cgk_kill_pids
-	return 0
+	cgk_netns_teardown
 }
 
 # Command $1 installed, else cgk_need_prog's skip (a failure in the guests and CI) saying why ($2).

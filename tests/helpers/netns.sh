@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: MIT
 # A process in a network namespace of its own with a veth pair into it, and traffic over it:
 # sourced by the suites that test cgtop2's network families (cgtop2_k8s, cgtop2_mixin). The
-# caller lists the process in _pids and removes the link (ip link del "$NETNS_HOST_IF") in its
-# teardown_test. Needs root, ip(8), unshare(1) and nsenter(1) (cgk_need_netns).
+# caller lists the process in _pids and calls cgk_netns_teardown in its teardown_test. Needs
+# root, ip(8), unshare(1) and nsenter(1) (cgk_need_netns).
 
 # The host's end of the pair (15 bytes at most) and the test net (RFC 2544's benchmark range).
 NETNS_HOST_IF=cgkv$$
 NETNS_HOST_IP=198.18.43.1
 NETNS_NS_IP=198.18.43.2
+
+# A test's teardown: the pair's host end (and so the pair) gone, the processes killed.
+cgk_netns_teardown() {
+	ip link del "$NETNS_HOST_IF" 2>/dev/null
+	cgk_kill_pids
+	return 0
+}
 
 cgk_need_netns() {
 	cgk_need_root || return 1

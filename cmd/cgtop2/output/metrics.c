@@ -772,7 +772,5 @@ size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, co
 	if (a->threads)
 		threads(o, prom, v, &l, c, k);
 	labels_free(&l);
-	if (head == SIZE_MAX)
-		head = o->len;
 	return c ? head : 0;
 }
