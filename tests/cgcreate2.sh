@@ -254,6 +254,7 @@ remove_populated() {
 	"$CG" -p -g "$prefix/$S/busy/inner"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$base/busy/inner/cgroup.procs"
 	cgk_capture "$CG" -x -R -g "$prefix/$S/busy"
 	assertEquals 1 "$rc"
@@ -524,6 +525,7 @@ test_remove_root_never_signalled() {
 	[ -n "$(cgk_mnt pids)" ] && [ "$(cgk_mnt pids)" != "$(cgk_mnt unified)" ] && p=$(cgk_sandbox pids)
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	for m in $u $p; do
 		mkdir "$m/root" "$m/root/empty1" "$m/root/empty2"
 		echo "$pid" >"$m/root/cgroup.procs"
@@ -562,6 +564,7 @@ test_remove_own_cgroup_refused() {
 	"$CG" -p -g "pids:/$S/mine/inner"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$p/mine/inner/cgroup.procs"
 	# cgcreate2 runs inside /mine/inner: stopping /mine would stop it (and its caller) half-way
 	cgk_capture bash -c 'echo $$ >"$1/mine/inner/cgroup.procs" && exec "$2" -x -R -k --grace=0 -g "pids:/$3/mine"' \
@@ -583,6 +586,7 @@ test_remove_populated_refused_whole() {
 	"$CG" -p -g "pids:/$S/pop/a" -g "pids:/$S/pop/b/c" -g "pids:/$S/pop/d"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$p/pop/b/c/cgroup.procs"
 	cgk_capture "$CG" -x -R -v -g "pids:/$S/pop"
 	assertEquals 1 "$rc"
@@ -603,8 +607,10 @@ test_remove_kill_verbose() {
 	"$CG" -p -g "pids:/$S/vk/x"
 	sleep 300 &
 	a=$!
+	cgk_execd "$a" sleep
 	sleep 300 &
 	b=$!
+	cgk_execd "$b" sleep
 	echo "$a" >"$p/vk/cgroup.procs"
 	echo "$b" >"$p/vk/x/cgroup.procs"
 	# until both run sleep: a SIGTERM before the exec is the forked shell's to handle (the
@@ -629,6 +635,7 @@ test_remove_kill_threaded() {
 	echo threaded >"$u/dom/thr/cgroup.type"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$u/dom/thr/cgroup.procs" || { fail "cannot place a process in a threaded cgroup"; return; }
 	# a threaded cgroup lists no processes and refuses cgroup.kill: its threads say who to stop
 	cgk_capture "$CG" -x -k --grace=5 "/$S/dom/thr"
@@ -676,6 +683,7 @@ kill_timeout_case() {
 	mkdir -p "$base/victim" "$f/hold"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$base/victim/cgroup.procs" && echo "$pid" >"$f/hold/cgroup.procs" &&
 		echo FROZEN >"$f/hold/freezer.state" || { fail "cannot hold a frozen process"; return; }
 	cgk_wait_for grep -qx FROZEN "$f/hold/freezer.state" || { fail "did not freeze"; return; }
@@ -808,6 +816,7 @@ test_v2_no_internal_process() {
 	"$CG" -p "/$S/nip/p"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$u/nip/p/cgroup.procs"
 	# memory is a domain controller; threaded ones (pids, cpu) may sit beside processes
 	cgk_capture "$CG" -p -e memory "/$S/nip/p/child"

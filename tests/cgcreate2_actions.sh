@@ -78,6 +78,7 @@ test_v2_reclaim_and_peak() {
 	rm -f "$ready"
 	# page cache: reclaimable without swap (anonymous memory is not)
 	sh -c 'echo $$ >"$1/cgroup.procs"; cat /usr/lib/x86_64-linux-gnu/*.so* 2>/dev/null | head -c $((48 << 20)) >/dev/null; : >"$2"; exec sleep 300' _ "$u/r" "$ready" &
+	cgk_execd $! sleep
 	_pids+=($!)
 	CGK_WAIT_TICKS=3000 cgk_wait_for test -e "$ready" || { fail "hung: the reader did not finish"; return 0; }
 	before=$(cat "$u/r/memory.current")

@@ -465,6 +465,7 @@ test_hybrid_bare_path_twins() {
 	"$CGKIT_BIN/cgcreate2" -p -r pids.max=20 "/$S/web" "/$S/dst" || { fail "cgcreate2"; return; }
 	sleep 600 &
 	p=$!
+	cgk_execd "$p" sleep
 	KIDS+=($p)
 	cgk_capture "$M" -v -g "/$S/web" "$p"
 	assertEquals "move exit ($err)" 0 "$rc"
@@ -503,6 +504,7 @@ test_hybrid_twin_overmounted() {
 	mkdir "$pids/$S/other" || { fail "mkdir other"; return; }
 	sleep 600 &
 	p=$!
+	cgk_execd "$p" sleep
 	KIDS+=($p)
 	# in a mount namespace of its own: the mount ends with it on every path, and no other
 	# namespace gets a copy that could keep it busy

@@ -595,6 +595,7 @@ test_live_kernel_stats() {
 	mkdir -p "$p/k" "$u/k/a" "$u/k/b"
 	for i in 1 2 3; do
 		sleep 300 &
+		cgk_execd $! sleep
 		_pids+=($!)
 		echo $! >"$p/k/cgroup.procs"
 	done

@@ -690,6 +690,7 @@ test_detail_members_v1() {
 	mkdir -p "$acct/v1" "$U/v1"
 	sh -c 'echo $$ >"$1"; exec sleep 600' _ "$acct/v1/cgroup.procs" &
 	pid=$!
+	cgk_execd "$pid" sleep
 	cgk_wait_for grep -qx "$pid" "$acct/v1/cgroup.procs" || fail "sleep did not join"
 	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
 		pane_wait "^/$S/v1 " || fail "start: $(pane)"

@@ -350,6 +350,7 @@ test_bash_pids_for_cgmigrate() {
 	need_shell bash || return 0
 	sleep 30 &
 	local pid=$!
+	cgk_execd "$pid" sleep
 	sh_start bash
 	sh_type "cgmigrate $pid" M-*
 	assertContains "cgmigrate PID" " $line " " $pid "

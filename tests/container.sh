@@ -90,6 +90,7 @@ test_namespace_nsdelegate_boundary() {
 	mkdir -p "$t/outside" "$t/ns"
 	sleep 300 &
 	p=$!
+	cgk_execd "$p" sleep
 	_pids+=("$p")
 	echo "$p" >"$t/outside/cgroup.procs"
 	in_ns '"$2" -v /inner || exit 81
@@ -170,6 +171,7 @@ test_namespace_mount_from_outside_v1() {
 	done
 	sleep 300 &
 	p=$!
+	cgk_execd "$p" sleep
 	_pids+=("$p")
 	for h in unified cpu pids; do
 		echo "$p" >"$(cgk_mnt "$h")/$SANDBOX_NAME/v1/outside/cgroup.procs"
@@ -218,6 +220,7 @@ test_namespace_mount_from_outside_nsdelegate() {
 	mkdir -p "$sb/nd/ns" "$sb/nd/outside"
 	sleep 300 &
 	p=$!
+	cgk_execd "$p" sleep
 	_pids+=("$p")
 	echo "$p" >"$sb/nd/outside/cgroup.procs"
 	from_outside nd/ns unified '"$1" /inner || exit 81
@@ -243,6 +246,7 @@ test_readonly_cgroupfs() {
 	mkdir "$sb/ro"
 	sleep 300 &
 	p=$!
+	cgk_execd "$p" sleep
 	_pids+=("$p")
 	ro "$CG" "$s/x"
 	assertEquals 1 "$rc"

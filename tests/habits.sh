@@ -168,6 +168,7 @@ test_controller_not_mounted_is_64() {
 	printf '50 31 0:44 / %s/fx/pids rw - cgroup cgroup rw,pids\n' "$_cgk_tmp" >"$mi"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	KIDS+=("$pid")
 	for c in memory nosuch; do
 		CGKIT_MOUNTINFO=$mi cgk_capture "$C" -g "$c:/x"
@@ -233,6 +234,7 @@ test_mount_point_in_path() {
 	assertContains "cgexec2: what was meant" "$err" "give the path inside the hierarchy: /$S"
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	KIDS+=("$pid")
 	cgk_capture "$M" -g "$PFX$MNT/$S" "$pid"
 	assertEquals "cgmigrate: exit" 64 "$rc"
@@ -247,13 +249,17 @@ test_remove_kill_verbose() {
 	mkdir -p "$sb/k/a/b" "$sb/one" "$sb/stubborn" || { fail "mkdir"; return; }
 	sleep 300 &
 	p1=$!
+	cgk_execd "$p1" sleep
 	sleep 300 &
 	p2=$!
+	cgk_execd "$p2" sleep
 	sleep 300 &
 	p3=$!
+	cgk_execd "$p3" sleep
 	# TERM ignored across exec: only the KILL after the grace ends it
 	sh -c 'trap "" TERM; exec sleep 300' &
 	p4=$!
+	cgk_execd "$p4" sleep
 	KIDS+=("$p1" "$p2" "$p3" "$p4")
 	echo "$p1" >"$sb/k/a/cgroup.procs" && echo "$p2" >"$sb/k/a/b/cgroup.procs" &&
 		echo "$p3" >"$sb/one/cgroup.procs" && echo "$p4" >"$sb/stubborn/cgroup.procs" ||
@@ -317,6 +323,7 @@ test_cgmigrate_plurals() {
 	mkdir -p "$MNT/$S/m" || { fail "mkdir"; return; }
 	sleep 300 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	KIDS+=("$pid")
 	cgk_capture "$M" -v -g "$PFX/$S/m" "$pid"
 	assertEquals "exit" 0 "$rc"

@@ -17,6 +17,7 @@ start_sleepers() {
 	local i
 	for i in $(seq 1 "$1"); do
 		sleep 300 &
+		cgk_execd $! sleep
 		PIDS+=($!)
 	done
 }

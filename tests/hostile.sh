@@ -33,6 +33,7 @@ can_unshare() {
 sleeper() {
 	sleep 300 &
 	SLEEPER=$!
+	cgk_execd "$SLEEPER" sleep
 	KIDS+=("$SLEEPER")
 }
 
@@ -604,6 +605,7 @@ test_pids_max_reached_v1() {
 	assertEquals "-t: no cgroup left" "$before" "$(find "$sb" -type d)"
 	sleep 300 &
 	s2=$!
+	cgk_execd "$s2" sleep
 	KIDS+=("$s2")
 	cgk_capture "$M" -g "pids:/$S/p" "$s2"
 	assertEquals "cgmigrate: v1 moves past pids.max ($err)" 0 "$rc"

@@ -224,6 +224,7 @@ test_live_cgmigrate_into_service_refused() {
 	cg=$(cgk_cgroup_of "$spid" unified)
 	sleep 300 &
 	local p=$!
+	cgk_execd "$p" sleep
 	cgk_capture "$MIG" -g "$cg" "$p"
 	assertEquals 64 "$rc"
 	assertContains "$err" "AttachProcessesToUnit ssau $u.scope '' 1 $p, or pass --force"

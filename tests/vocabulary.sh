@@ -68,6 +68,7 @@ test_remove_takes_twins() {
 	assertTrue "the pids twin" "[ -d '$p/$S/tw/a' ]"
 	sleep 60 &
 	pid=$!
+	cgk_execd "$pid" sleep
 	echo "$pid" >"$p/$S/tw/a/cgroup.procs"
 	cgk_capture "$C" -x -R "/$S/tw"
 	assertEquals "a populated twin refuses, exit ($err)" 1 "$rc"

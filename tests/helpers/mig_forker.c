@@ -89,7 +89,18 @@ static void write_pids(const char *path, const pid_t *v, int n)
 static int sleepers(int n, int threads, const char *path)
 {
 	pid_t *v = calloc((size_t)n, sizeof(pid_t)), self = getpid();
+	int ready[2];
+	char b;
 
+	/*
+	 * The pid file promises every thread: a test that counts threads read them before the
+	 * children had made them when the machine was loaded (CI). Each child reports on this pipe
+	 * once its threads exist.
+	 */
+	if (pipe(ready) < 0) {
+		perror("pipe");
+		return 1;
+	}
 	for (int i = 0; i < n; i++) {
 		v[i] = fork();
 		if (v[i] < 0) {
@@ -105,11 +116,23 @@ static int sleepers(int n, int threads, const char *path)
 			for (int k = 1; k < threads; k++) {
 				pthread_t t;
 
-				pthread_create(&t, &a, idle, NULL);
+				if (pthread_create(&t, &a, idle, NULL) != 0)
+					_exit(1);
 			}
+			close(ready[0]);
+			if (write(ready[1], "", 1) != 1)
+				_exit(1);
+			close(ready[1]);
 			idle_for_life();
 		}
 	}
+	close(ready[1]);
+	for (int i = 0; i < n; i++)
+		if (read(ready[0], &b, 1) != 1) {
+			fprintf(stderr, "mig_forker: a sleeper died before its threads were made\n");
+			return 1;
+		}
+	close(ready[0]);
 	write_pids(path, v, n);
 	/* the children are ours to reap when the test kills them */
 	signal(SIGCHLD, SIG_IGN);
