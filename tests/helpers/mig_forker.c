@@ -129,7 +129,8 @@ static int sleepers(int n, int threads, const char *path)
 	close(ready[1]);
 	for (int i = 0; i < n; i++)
 		if (read(ready[0], &b, 1) != 1) {
-			fprintf(stderr, "mig_forker: a sleeper died before its threads were made\n");
+			fprintf(stderr,
+				"mig_forker: a sleeper died before its threads were made\n");
 			return 1;
 		}
 	close(ready[0]);
