@@ -1203,6 +1203,61 @@ test_action_move() {
 	return 0
 }
 
+# M of a process that exited while the question was asked, its pid given to a newcomer since:
+# nobody chose the newcomer, so the move is refused (the start time the sample saw differs) and
+# it stays where it is. Before, the pid alone was written and the newcomer moved.
+test_action_move_pid_reused() {
+	setup_sandbox || return 0
+	cgk_need_vm "writes /proc/sys/kernel/ns_last_pid to hand a pid out again" || return 0
+	if sandbox_v1; then
+		cgk_skip "the guard is before any hierarchy is written: tested where the sandbox is cgroup2 ($(cgk_layout))"
+		return 0
+	fi
+	local old new i
+	mkdir "$U/ru1" "$U/ru2"
+	sh -c 'echo $$ >"$1/cgroup.procs"; exec sleep 600' _ "$U/ru1" &
+	old=$!
+	cgk_execd "$old" sleep
+	ENV=NO_COLOR=1 start -d 0.3 -p "/$S" && {
+		pane_wait "^/$S/ru2 " || fail "start: $(pane)"
+		select_cg ru1 1
+		key Enter
+		pane_wait "│ 1 process of its own +│" || fail "the pane: $(pane)"
+		key Tab M
+		pane_wait "^Move process $old to cgroup: /$S/ru1_" || fail "M: the editor: $(status)"
+		key BSpace 2 Enter
+		pane_wait "^Move process $old \(sleep\) from cgroup /$S/ru1 to cgroup /$S/ru2\?  y: yes" ||
+			fail "the question: $(status)"
+		kill -9 "$old"
+		wait "$old" 2>/dev/null
+		for i in $(seq 1 50); do
+			echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
+			sh -c 'echo $$ >"$1/cgroup.procs"; exec sleep 600' _ "$U/ru1" &
+			new=$!
+			[ "$new" = "$old" ] && break
+			kill -9 "$new"
+			wait "$new" 2>/dev/null
+		done
+		if [ "$new" = "$old" ]; then
+			cgk_execd "$new" sleep
+			cgk_wait_for grep -qx "$new" "$U/ru1/cgroup.procs" || fail "the newcomer did not join"
+			key y
+			# the status line is cut at the screen's width: the reason's start is enough
+			pane_wait "move: process $old exited since it was chosen \(its pid names" ||
+				fail "y: $(status)"
+			assertEquals "the newcomer stayed" "$new" "$(cat "$U/ru1/cgroup.procs")"
+			assertEquals "nothing moved" "" "$(cat "$U/ru2/cgroup.procs")"
+			kill -9 "$new"
+			wait "$new" 2>/dev/null
+		else
+			fail "pid $old was not handed out again in 50 forks"
+		fi
+		key Escape q
+		assertEquals "EXIT=0" "$(ended)"
+	}
+	return 0
+}
+
 # L: a limit in the v2 vocabulary through cgcreate2's plan. On a hybrid or legacy host the
 # sandbox's path in the v1 pids, cpu and memory hierarchies takes pids.max, cpu.weight (as
 # cpu.shares) and memory.max (as memory.limit_in_bytes; no process is put there).

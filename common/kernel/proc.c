@@ -92,6 +92,14 @@ int cg_task_state(pid_t pid, pid_t tid)
 	return r < 0 ? r : (unsigned char)p[2];
 }
 
+int cg_task_start(pid_t pid, uint64_t *ret_ticks)
+{
+	char buf[CG_TASK_STAT_SIZE];
+	int r = cg_task_stat(pid, 0, buf, sizeof(buf));
+
+	return r < 0 ? r : cg_kparse_proc_starttime(buf, ret_ticks);
+}
+
 /* a zombie, or dead: exited, not yet gone */
 static bool state_ended(int state)
 {

@@ -32,6 +32,8 @@ int cg_proc_read_all(const char *path, char **ret);
  * -errno (-EMFILE and -ENFILE as they are: the sampler gives fds back and asks again).
  */
 int cg_task_stat(pid_t pid, pid_t tid, char *buf, size_t size);
+/* A process's start time (/proc/PID/stat, clock ticks after boot): who a pid names. -errno. */
+int cg_task_start(pid_t pid, uint64_t *ret_ticks);
 /* Where a task is: 'R'unning, 'S'leeping..., 'Z'ombie or 'X' dead (exited, not yet gone). */
 int cg_task_state(pid_t pid, pid_t tid);
 /* Has the task ended: no such task, a zombie, or dead (the kernel moves none of them)? */

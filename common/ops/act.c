@@ -23,6 +23,7 @@
 #include "remove.h"
 #include "cgroups/setup.h"
 #include "kernel/file.h"
+#include "kernel/proc.h"
 #include "kernel/spec.h"
 
 /* The limits a user sets here, each named by its controller (the part before the dot). */
@@ -512,16 +513,31 @@ int cg_act_poke(const struct cg_layout *l, const char *path, const char *assignm
 	return r;
 }
 
-int cg_act_move(const struct cg_layout *l, pid_t pid, const char *path, struct cg_diag *d)
+int cg_act_move(const struct cg_layout *l, pid_t pid, uint64_t start, const char *path,
+		struct cg_diag *d)
 {
 	struct cg_targets ts = { 0 };
 	const struct cg_move_opts o = { 0 };
 	struct cg_move m = { .id = pid };
 	char where[PATH_MAX + 2];
+	uint64_t now_start;
 	int r = guarded(l, path, CG_GUARD_MOVE, &ts, d);
 
 	if (r < 0)
 		return r;
+	/*
+	 * The pid was chosen a while ago: if that process exited, the pid may name a newcomer
+	 * now, which nobody chose. Checked just before the write, the window left is the
+	 * microseconds a pid needs to go round pid_max again.
+	 */
+	if (start && (cg_task_start(pid, &now_start) < 0 || now_start != start)) {
+		cg_path_display(ts.t[0].path, where, sizeof(where));
+		r = cg_diag_say(d, ESRCH, where, ts.t[0].hier->label, "move",
+				"process %d exited since it was chosen%s", (int)pid,
+				cg_task_dead(pid, 0) ? "" : " (its pid names another process now)");
+		cg_targets_clear(&ts);
+		return r;
+	}
 	r = cg_move_many(&ts, &o, &m, 1, NULL, d);
 	if (r == 0 && m.state == CG_MOVE_FAILED) {
 		cg_move_diag(&ts, &o, &m, d);

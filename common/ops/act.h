@@ -9,6 +9,7 @@
 #define CGKIT_ACT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/error.h"
@@ -92,7 +93,12 @@ bool cg_act_pokes_file(const char *file);
  */
 int cg_act_poke(const struct cg_layout *l, const char *path, const char *assignment, unsigned skip,
 		struct cg_diag *d);
-/* Move process pid into path (every hierarchy path names), verified: 0 or -errno, d filled. */
-int cg_act_move(const struct cg_layout *l, pid_t pid, const char *path, struct cg_diag *d);
+/*
+ * Move process pid into path (every hierarchy path names), verified: 0 or -errno, d filled.
+ * start is the process's start time (/proc/PID/stat, clock ticks) when it was chosen, or 0:
+ * a pid chosen on a screen minutes ago may name another process by now, which is refused.
+ */
+int cg_act_move(const struct cg_layout *l, pid_t pid, uint64_t start, const char *path,
+		struct cg_diag *d);
 
 #endif

@@ -123,23 +123,27 @@ static double cpu_percent(const struct cg_stats *s, uint64_t ticks, uint64_t pre
 	       ((double)(now - then) / (double)NSEC_PER_SEC) * 100.0;
 }
 
-/* A task's name and ticks from its stat line, state too when asked: false when it has gone. */
+/*
+ * A task's name and ticks from its stat line, state and start time too when asked: false when
+ * it has gone.
+ */
 static bool task_stat(struct cg_stats *s, pid_t id, bool thread, char *comm, size_t size,
-		      uint64_t *ticks, char *state)
+		      uint64_t *ticks, char *state, uint64_t *start)
 {
 	char buf[CG_TASK_STAT_SIZE];
 
 	/* a failed read: exited since the listing */
 	return st_task_stat(s, id, thread ? id : 0, buf, sizeof(buf)) >= 0 &&
 	       cg_kparse_proc_stat(buf, comm, size, ticks) >= 0 &&
-	       (!state || cg_kparse_proc_state(buf, state) >= 0);
+	       (!state || cg_kparse_proc_state(buf, state) >= 0) &&
+	       (!start || cg_kparse_proc_starttime(buf, start) >= 0);
 }
 
 /* A task's figures from /proc, no CPU figure yet: false when it has gone. */
 static bool task_read(struct cg_stats *s, pid_t id, bool thread, struct cg_stat_member *m)
 {
 	*m = (struct cg_stat_member){ .id = id, .thread = thread, .cpu_percent = -1 };
-	return task_stat(s, id, thread, m->comm, sizeof(m->comm), &m->ticks, &m->state);
+	return task_stat(s, id, thread, m->comm, sizeof(m->comm), &m->ticks, &m->state, &m->start);
 }
 
 /* m's CPU since it had used ticks at then (0: no previous sample). */
@@ -185,7 +189,7 @@ void st_threads_sample(struct cg_stats *s, struct node *n, uint64_t now, uint64_
 		struct cg_stat_thread t = { .cpu_percent = -1 };
 		pid_t tid = tids[i];
 
-		if (!task_stat(s, tid, true, t.comm, sizeof(t.comm), &t.ticks, NULL))
+		if (!task_stat(s, tid, true, t.comm, sizeof(t.comm), &t.ticks, NULL, NULL))
 			continue;
 		t.tid = tid;
 		for (size_t j = 0; j < n_old; j++) {

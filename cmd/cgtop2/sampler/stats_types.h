@@ -204,6 +204,7 @@ struct cg_stat_member {
 	char state; /* as /proc/PID/stat says: 'R'unning, 'S'leeping, 'D', 'Z'ombie, ... */
 	char comm[64]; /* as the kernel has it: escape it to show it */
 	uint64_t ticks; /* utime + stime, clock ticks (a process: all its threads, gone ones too) */
+	uint64_t start; /* start time, clock ticks after boot: which process the id names */
 	double cpu_percent; /* of one CPU since the previous sample; < 0: no previous sample */
 	/*
 	 * cg_stats_set_members' cgroup only (not the rows of cg_stats_set_members_all, nor a

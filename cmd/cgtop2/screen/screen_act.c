@@ -261,7 +261,7 @@ static int act_do(struct ui *u)
 			tell(u, false, "%s done in cgroup %s", arg, path);
 		break;
 	case SACT_MOVE:
-		r = cg_act_move(l, u->act_pid, u->act_edit, &d);
+		r = cg_act_move(l, u->act_pid, u->act_start, u->act_edit, &d);
 		if (r == 0)
 			tell(u, false, "process %d moved to cgroup %s", (int)u->act_pid, arg);
 		break;
@@ -563,6 +563,7 @@ static int ask(struct ui *u, enum sact a)
 		}
 		u->act = SACT_MOVE;
 		u->act_pid = u->mark_pid;
+		u->act_start = u->mark_start;
 		snprintf(u->act_comm, sizeof(u->act_comm), "%s", u->mark_comm);
 		/* the cgroup it is in, to be edited into where it goes */
 		snprintf(u->act_edit, sizeof(u->act_edit), "%s", path);

@@ -589,8 +589,10 @@ static void tasks(struct pane *p, struct ui *u, const struct cg_stat_member *m, 
 	if (u->proc_mark >= 0 && (size_t)u->proc_mark >= n)
 		u->proc_mark = (long)n - 1;
 	u->mark_pid = u->proc_mark >= 0 ? v[u->proc_mark]->id : 0;
-	if (u->mark_pid)
+	if (u->mark_pid) {
 		snprintf(u->mark_comm, sizeof(u->mark_comm), "%s", v[u->proc_mark]->comm);
+		u->mark_start = v[u->proc_mark]->start;
+	}
 	line(p, 0, "%s", "");
 	line(p, A_BOLD, "%zu %s of its own", n,
 	     thread ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"));

@@ -64,8 +64,9 @@ struct ui {
 	enum sact act;
 	char *act_path; /* the cgroup acted on, as selected when asked */
 	struct cg_act_id act_id; /* which cgroup act_path (a move: act_edit) named when asked */
-	pid_t act_pid; /* SACT_MOVE: the process; its comm in act_comm */
+	pid_t act_pid; /* SACT_MOVE: the process; its comm in act_comm, its start time */
 	char act_comm[64];
+	uint64_t act_start;
 	int act_sig;
 	char act_edit[256]; /* PR_EDIT's text */
 	char status[1024]; /* the last outcome or refusal, shown until the next key */
@@ -75,6 +76,7 @@ struct ui {
 	long proc_mark; /* the detail pane's marked process (M moves it), -1: none; its pid, comm */
 	pid_t mark_pid;
 	char mark_comm[64];
+	uint64_t mark_start; /* as sampled: who mark_pid named then (0: not known) */
 	int mark_line; /* its line in the pane's text, -1: none shown */
 	bool mark_follow; /* scroll the pane to it once */
 	unsigned hidden; /* settings.h: the columns hidden */
