@@ -158,16 +158,16 @@ uninstall:
 help:
 	@echo 'make                build the tools'
 	@echo 'make check          the quick tier: unit tests, fixture tests and a live test of each'
-	@echo '                    behaviour (tests/slow names what it leaves out); 20.5 min at load 15-27'
-	@echo 'make check-full     every live test (make check with what tests/slow names); 15-37 min serially'
+	@echo '                    behaviour (tests/slow names what it leaves out); 4.2 min from a fresh clone'
+	@echo 'make check-full     every live test (make check with what tests/slow names); about 10 min'
 	@echo 'make check-slow     what make check leaves out (tests/slow) alone: check + check-slow = check-full'
 	@echo 'make check-vm       the suites in QEMU guests, one a cgroup layout; 36 min'
 	@echo 'make check SAN=1    make check under ASan/UBSan (check-full SAN=1: every suite)'
 	@echo 'make valgrind       the cgtop2 suites under valgrind memcheck; about 8 min'
 	@echo 'make check-pkg      the Debian package in a fresh chroot; about 80 s'
-	@echo 'make fuzz           the parsers under libFuzzer; about 4 min'
+	@echo 'make fuzz           the parsers under libFuzzer; 8-10 min (the build most of it)'
 	@echo 'make bench          the benchmarks (timings and floors: bench/RESULTS.md); an hour'
-	@echo 'bash .ci/run        all of the above as CI runs them; 23-25 min before the tiers'
+	@echo 'bash .ci/run        all of the above as CI runs them; 30-35 min (the VM matrix sets it)'
 	@echo 'CGKIT_JOBS=N        suites at a time in tests/run (default: the CPUs; 1 in the VM guests)'
 
 format-check:

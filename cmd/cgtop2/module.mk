@@ -2,7 +2,8 @@ BINS += $(O)/cgtop2
 MANS += man/cgtop2.1 man/cgtop2-record.5
 # libcgtop2.a: every file of cgtop2 but main.c, a folder a part (ARCHITECTURE.md): the core
 # (the pipeline and its sources) here, and mirror/, sampler/, watch/, record/, names/, output/, screen/,
-# serve/, events/. The unit tests, benches and fuzz targets link it instead of including .c files.
+# serve/, events/, kit/. The unit tests and fuzz targets link it instead of including .c files (the
+# benches link libcgkit.a alone).
 CGTOP2_SRC := $(filter-out cmd/cgtop2/main.c,$(sort $(wildcard cmd/cgtop2/*.c cmd/cgtop2/*/*.c)))
 CGTOP2_HDR := $(wildcard cmd/cgtop2/*.h cmd/cgtop2/*/*.h)
 CGTOP2_LIBOBJ := $(CGTOP2_SRC:%.c=$(OBJ)/%.o)
