@@ -114,10 +114,11 @@ test_fixture_round_trip() {
 	assertTrue "times between the recording's start and end ($t0 .. $t1): $times" \
 		"echo '$times' | awk -v a=$t0 -v b=$t1 '\$1 < a || \$1 > b { bad = 1 } END { exit bad }'"
 	# -d 0.1 keeps to a schedule from the start: the first sample, which scans the tree, may
-	# be stamped late (under TCG by 60-150 ms, the second then at once), the last comes 0.2 s
-	# after the start at the earliest
-	assertTrue "times increasing, the last 0.2 s after the start ($t0): $times" \
-		"echo '$times' | awk -v a=$t0 'NR > 1 && (\$1 <= p || \$1 - p > 1000) { bad = 1 } { p = \$1 } END { exit bad || p - a < 195 }'"
+	# be stamped late (under TCG by 60-150 ms; at load 12-17 by 1.4 s, the second then in the
+	# same millisecond), the last comes 0.2 s after the start at the earliest. Load only delays:
+	# the bound is below, never above
+	assertTrue "times in order, the last 0.2 s after the start ($t0): $times" \
+		"echo '$times' | awk -v a=$t0 'NR > 1 && \$1 < p { bad = 1 } { p = \$1 } END { exit bad || p - a < 195 }'"
 	# a recording has every collector (iodevice too), whatever the format
 	for f in json csv openmetrics prometheus table; do
 		fx -F "$f" --collectors=all $opts
