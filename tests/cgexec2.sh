@@ -342,7 +342,7 @@ test_hybrid_bare_path_binds_limits() {
 	assertContains "pids twin" "$out" ":pids:/$S/web"
 	assertContains "cpu twin" "$out" ":$CPUL:/$S/web"
 	assertContains "-v names each hierarchy" "$err" "in /$S/web (pids): cgexec2 moved itself there"
-	cgk_capture timeout 20 "$X" -g "/$S/web" sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 2 & done 2>/dev/null; wait'
+	cgk_capture timeout 300 "$X" -g "/$S/web" sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 2 & done 2>/dev/null; wait'
 	assertContains "pids.max stopped the loop" "$(cat "$(cgk_mnt pids)/$S/web/pids.events")" "max "
 	assertNotContains "not at 0" "$(cat "$(cgk_mnt pids)/$S/web/pids.events")" "max 0"
 	assertEquals "the cpu limit where the process runs" 512 "$(cat "$(cgk_mnt cpu)/$S/web/cpu.shares")"

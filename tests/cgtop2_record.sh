@@ -187,13 +187,13 @@ test_replay_fifo() {
 	local f=$_cgk_tmp/fifo
 	rm -f "$f"
 	mkfifo "$f"
-	cgk_capture timeout 10 "$T" --replay="$f" -F json
+	cgk_capture timeout 300 "$T" --replay="$f" -F json
 	assertEquals "exit" 1 "$rc"
 	assertEquals "one line" "cgtop2: replay $f: not a regular file" "$err"
 	rm -f "$f" "$f.1"
 	mkfifo "$f.1"
 	printf 'x' >"$f"
-	cgk_capture timeout 10 "$T" --replay="$f" -F json
+	cgk_capture timeout 300 "$T" --replay="$f" -F json
 	assertNotEquals "a FIFO as FILE.1 is not waited on" 124 "$rc"
 	rm -f "$f" "$f.1"
 }

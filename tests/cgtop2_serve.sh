@@ -149,7 +149,7 @@ test_usage() {
 	assertEquals "--web-config alone exit" 64 "$rc"
 	assertContains "--web-config alone" "$err" "cgtop2: --web-config needs --listen"
 	# issue 32: -F was ignored, the server started
-	cgk_capture timeout 10 "$T" --listen=127.0.0.1:0 -F json
+	cgk_capture timeout 300 "$T" --listen=127.0.0.1:0 -F json
 	assertEquals "--listen -F exit" 64 "$rc"
 	assertEquals "--listen -F: one line" "cgtop2: --listen excludes -F: each scrape gets the format its Accept header asks for (OpenMetrics 1.0.0 or the text format 0.0.4)" "$(echo "$err" | head -n 1)"
 }
@@ -157,7 +157,7 @@ test_usage() {
 # web config text $1 -> cgtop2's stderr and exit in $err $rc
 webconfig_error() {
 	printf '%s' "$1" >"$_cgk_tmp/web.yml"
-	cgk_capture timeout 20 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml" "${SERVE_CG[@]}"
+	cgk_capture timeout 300 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.yml" "${SERVE_CG[@]}"
 }
 
 test_webconfig_errors() {
@@ -795,7 +795,7 @@ test_webconfig_fifo() {
 	local f=$_cgk_tmp/web.yml i
 	rm -f "$_cgk_tmp/web.fifo"
 	mkfifo "$_cgk_tmp/web.fifo"
-	cgk_capture timeout 10 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.fifo"
+	cgk_capture timeout 300 "$T" --listen=127.0.0.1:0 --web-config="$_cgk_tmp/web.fifo"
 	assertEquals "FIFO at start exit" 1 "$rc"
 	assertEquals "FIFO at start: one line" "cgtop2: --web-config $_cgk_tmp/web.fifo: not a regular file" "$err"
 	printf 'http_server_config:\n  headers:\n    X-Content-Type-Options: nosniff\n' >"$f"

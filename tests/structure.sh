@@ -483,6 +483,12 @@ test_no_wall_clock_bound() {
 	bad=$(grep -nE '(assert[A-Za-z]*|fail) "[^"]*(within|in under|under|at most|less than) [0-9.,]+ ?(ms|s|seconds?)\b' \
 		"$CGKIT_TOP"/tests/*.sh | grep -v '^[^:]*/structure\.sh:' | sed "s|$CGKIT_TOP/||")
 	assertEquals "asserts bounding a time (bench/ measures it; a guard says hung)" "" "$bad"
+	# timeout(1) around a tool is a hang guard too: under valgrind at load 13-21 a whole
+	# machine's snapshot outlasted 10 s. A shorter one says why on its line ("# clock:").
+	bad=$(grep -nE '(^|[^-])\btimeout [0-9]{1,2}(\.[0-9]+)? ' "$CGKIT_TOP"/tests/*.sh |
+		grep -vE '^[^:]*/structure\.sh:|--max-time|# clock:' |
+		awk -F'timeout ' '{ split($2, w, " "); if (w[1] + 0 < 60) print }' | sed "s|$CGKIT_TOP/||")
+	assertEquals "timeout(1) guards under a minute" "" "$bad"
 }
 
 # tests/slow names the tests make check (CGKIT_TIER=quick) leaves to make check-full: each
