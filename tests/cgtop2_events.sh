@@ -752,6 +752,29 @@ test_psi_exporter_counts() {
 	cgk_kill_pids
 }
 
+# issue 42: the exporter counts --psi-trigger's wake-ups in its main thread's wait (the
+# scheduler's), with no thread of its own: an exporter with triggers runs as many threads as one
+# without (libmicrohttpd's and the password workers'). The counter's thread made one more.
+test_psi_exporter_no_thread() {
+	cgk_need_root || return 0
+	cgk_need_unified || return 0
+	local u pid trig n=() i=0
+	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
+	u=$(cgk_sandbox unified)
+	mkdir "$u/nt"
+	for trig in "" --psi-trigger=cpu:some:500ms:2s; do
+		i=$((i + 1))
+		"$T" --listen=127.0.0.1:0 $trig "/$S/nt" >/dev/null 2>"$_cgk_tmp/nt$i.err" &
+		pid=$!
+		_pids+=($pid)
+		# its threads are made before it says it serves
+		cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/nt$i.err" || { fail "not serving: $(cat "$_cgk_tmp/nt$i.err")"; return; }
+		n+=("$(ls "/proc/$pid/task" | wc -l)")
+		cgk_kill_pids
+	done
+	assertEquals "threads without and with --psi-trigger" "${n[0]} ${n[0]}" "${n[0]} ${n[1]}"
+}
+
 # The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a
 # delegated user: tests/unpriv.sh): one line naming it, exit 1, nothing left behind.
 # issue 40: the exporter's triggers (an fd a cgroup) stop short of the fds its sampler and its

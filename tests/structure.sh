@@ -414,26 +414,49 @@ test_one_inotify_instance() {
 }
 
 # One loop (issue 42): cgtop2's main thread waits in one place, the scheduler's pipeline_wait
-# (pipeline/pipeline.c), which pipeline_run and its sinks (batch, recorder, screen, --events)
-# call. A wait is a call of poll, ppoll, select, pselect, epoll_wait, epoll_pwait,
-# sigtimedwait, sigwaitinfo, clock_nanosleep, nanosleep, usleep, sleep, cg_sleep_ns or
-# cg_watch_poll in cmd/cgtop2's .c files; besides the scheduler's, only watch/watch.c's own
-# (cg_watch_poll's epoll_wait, the scheduler's way to wait for a watcher, and
-# cg_watch_process's epoll_wait with no timeout: it takes what is ready) and the two loops
-# still to be made sinks of the scheduler, each named with its line: the --psi-trigger
-# counter's thread (events/triggers.c) and the exporter's signal loop (serve/serve.c).
+# (pipeline/pipeline.c), which pipeline_run and every sink's wait call: batch, recorder, screen,
+# --events and the exporter (serve/serve_sink.c, a sink with no source), the screen's and the
+# exporter's through trig_counter_wait (events/triggers.c), where --psi-trigger's wake-ups are
+# counted. A wait is a call of poll, ppoll, select, pselect, epoll_wait, epoll_pwait,
+# sigtimedwait, sigwaitinfo, sigwait, clock_nanosleep, nanosleep, usleep, sleep, cg_sleep_ns or
+# cg_watch_poll in cmd/cgtop2's .c files: pipeline_wait has the one ppoll and the one
+# cg_watch_poll (the watcher's wait, which its PSI triggers need); watch/watch.c has what
+# cg_watch_poll waits with (epoll_wait) and cg_watch_process's epoll_wait with no timeout (it
+# takes what is ready); no other file has any. No thread runs a loop of its own: the one
+# pthread_create is serve/serve_auth.c's, a pool of workers that run bcrypt for libmicrohttpd's
+# suspended requests and wait on its condition variable (no loop of cgtop2's: it is handed
+# work, and its answers resume connections); libmicrohttpd's own threads serve HTTP.
 cgtop2_waits() {
-	grep -rnE '(^|[^_a-z0-9])(poll|ppoll|select|pselect|epoll_wait|epoll_pwait|sigtimedwait|sigwaitinfo|clock_nanosleep|nanosleep|usleep|sleep|cg_sleep_ns|cg_watch_poll)\(' \
-		"$1"/cmd/cgtop2 --include='*.c' | grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|^$1/||" |
-		grep -vE '^cmd/cgtop2/(pipeline/pipeline\.c|watch/watch\.c):' |
-		grep -vF -e 'cmd/cgtop2/events/triggers.c:' -e 'cmd/cgtop2/serve/serve.c:' | cut -d: -f1,2
+	grep -rnE '(^|[^_a-z0-9])(poll|ppoll|select|pselect|epoll_wait|epoll_pwait|sigtimedwait|sigwaitinfo|sigwait|clock_nanosleep|nanosleep|usleep|sleep|cg_sleep_ns|cg_watch_poll)\(' \
+		"$1"/cmd/cgtop2 --include='*.c' | grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|^$1/||"
+}
+
+# The body of C function $2 in file $1 (from its definition's line to the closing brace in
+# column 0).
+c_function_body() {
+	awk -v f="$2" '$0 ~ "^[a-z].*[ *]" f "\\(" && !/;$/ { in_f = 1 } in_f { print } in_f && /^}/ { exit }' "$1"
 }
 
 test_one_loop() {
-	assertEquals "waits outside the scheduler" "" "$(cgtop2_waits "$CGKIT_TOP")"
-	assertContains "the scheduler waits" "$(grep -c 'poll(fds, n, timeout)' "$CGKIT_TOP"/cmd/cgtop2/pipeline/pipeline.c)" 1
-	assertEquals "the exporter's and the triggers' loops, the last two: one each" "1 1" \
-		"$(grep -cE 'sigtimedwait\(' "$CGKIT_TOP"/cmd/cgtop2/serve/serve.c) $(grep -cE 'cg_watch_poll\(' "$CGKIT_TOP"/cmd/cgtop2/events/triggers.c)"
+	local waits body threads
+	waits=$(cgtop2_waits "$CGKIT_TOP")
+	assertEquals "waits outside the scheduler and the watcher" "" \
+		"$(grep -vE '^cmd/cgtop2/(pipeline/pipeline\.c|watch/watch\.c):' <<<"$waits" | cut -d: -f1,2)"
+	assertEquals "the scheduler's waits: one ppoll, one cg_watch_poll" \
+		"$(printf 'cg_watch_poll\nppoll')" \
+		"$(grep '^cmd/cgtop2/pipeline/pipeline\.c:' <<<"$waits" | grep -oE '(ppoll|cg_watch_poll)\(' | tr -d '(' | sort)"
+	assertEquals "pipeline.c waits with nothing else" 2 "$(grep -c '^cmd/cgtop2/pipeline/pipeline\.c:' <<<"$waits")"
+	body=$(c_function_body "$CGKIT_TOP"/cmd/cgtop2/pipeline/pipeline.c pipeline_wait)
+	assertContains "ppoll in pipeline_wait" "$body" "ppoll("
+	assertContains "cg_watch_poll in pipeline_wait" "$body" "cg_watch_poll("
+	assertEquals "watch.c waits only with epoll_wait (and defines cg_watch_poll)" "" \
+		"$(grep '^cmd/cgtop2/watch/watch\.c:' <<<"$waits" |
+			grep -vE '[^_a-z0-9]epoll_wait\(|^[^:]+:[0-9]+:int cg_watch_poll\(' | cut -d: -f1,2)"
+	threads=$(grep -rnE '(^|[^_a-z0-9])(pthread_create|thrd_create|clone3?)\(' "$CGKIT_TOP"/cmd/cgtop2 --include='*.c' |
+		grep -vE ':[0-9]+:\s*(/?\*|//)' | sed "s|^$CGKIT_TOP/||" | cut -d: -f1)
+	assertEquals "threads: serve_auth.c's worker pool alone" "cmd/cgtop2/serve/serve_auth.c" "$threads"
+	assertContains "the exporter is a sink of the scheduler" \
+		"$(grep -h 'pipeline_run(' "$CGKIT_TOP"/cmd/cgtop2/serve/*.c)" "pipeline_run(NULL,"
 }
 
 # lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * cgtop2 --listen --psi-trigger and the screen's: the wake-ups of PSI triggers on every cgroup2
- * cgroup watched, counted by resource and some/full on a thread of their own (the watcher polls;
- * the server's threads and the screen only read) for cgroup_pressure_trigger_events_total, and
- * when each cgroup's fired last, for the screen's mark.
+ * cgroup watched, counted by resource and some/full in the wait of the exporter's or the
+ * screen's sink (trig_counter_wait, on the main thread: the scheduler's one wait) for
+ * cgroup_pressure_trigger_events_total, and when each cgroup's fired last, for the screen's
+ * mark. The counts stay under a lock: the exporter's scrapes read them from libmicrohttpd's
+ * threads.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/cleanup.h"
 #include "base/clock.h"
@@ -20,15 +20,14 @@
 #include "watch/watch.h"
 
 #include "pipeline/args.h"
+#include "pipeline/pipeline.h"
 #include "output/report.h"
 #include "triggers.h"
 
 struct trig_counter {
 	struct cg_watch *w;
-	pthread_t th;
-	int stop[2]; /* a byte on stop[1] ends the thread */
 	bool on_screen; /* the screen shows a failure on its status line: not said on stderr */
-	bool unwatched_said; /* a cgroup without its trigger (out of fds), said once (the thread's) */
+	bool unwatched_said; /* a cgroup without its trigger (out of fds), said once */
 	const char *unwatched; /* that limit's name (the event's, static), for the screen */
 	pthread_mutex_t lock;
 	bool failed; /* the watcher failed: no count or mark after it */
@@ -90,32 +89,37 @@ static int on_wake(const struct cg_watch_event *ev, void *userdata)
 	return 0;
 }
 
-static void *loop(void *arg)
+/*
+ * A failure (reading inotify or the wait; running short of fds is none) stops the counting,
+ * said once: by the exporter on stderr at once, by the screen on its status line (a line on
+ * stderr would be drawn over the screen) and by main once the screen is closed.
+ */
+static void watcher_failed(struct trig_counter *t)
 {
-	struct trig_counter *t = arg;
+	pthread_mutex_lock(&t->lock);
+	t->failed = true;
+	pthread_mutex_unlock(&t->lock);
+	if (!t->on_screen)
+		tool_say("%s", TRIG_FAILED);
+}
 
-	for (;;) {
-		struct pollfd p[1] = { { .fd = t->stop[0], .events = POLLIN } };
+int trig_counter_wait(struct trig_counter *t, struct pollfd *fds, size_t n, uint64_t deadline_ns)
+{
+	int tmo, r;
 
-		if (cg_watch_poll(t->w, p, 1, cg_watch_timeout_ms(t->w)) < 0)
-			break;
-		if (p[0].revents)
-			break;
-		/*
-		 * a failure (reading inotify; running short of fds is none) stops the counting, said once: by
-		 * the exporter on stderr at once, by the screen on its status line (a line on stderr
-		 * would be drawn over the screen) and by main once the screen is closed
-		 */
-		if (cg_watch_process(t->w, on_wake, t, NULL) < 0) {
-			pthread_mutex_lock(&t->lock);
-			t->failed = true;
-			pthread_mutex_unlock(&t->lock);
-			if (!t->on_screen)
-				tool_say("%s", TRIG_FAILED);
-			break;
-		}
+	/* failed (only the main thread sets it): the sink's own fds alone */
+	if (!t || t->failed)
+		return pipeline_wait(NULL, fds, n, deadline_ns);
+	/* the watcher's own deadline: a wake-up held to its window's end, a sampled trigger */
+	tmo = cg_watch_timeout_ms(t->w);
+	if (tmo >= 0 && cg_now_ns() + (uint64_t)tmo * NSEC_PER_MSEC < deadline_ns)
+		deadline_ns = cg_now_ns() + (uint64_t)tmo * NSEC_PER_MSEC;
+	r = pipeline_wait(t->w, fds, n, deadline_ns);
+	if (r < 0 || cg_watch_process(t->w, on_wake, t, NULL) < 0) {
+		watcher_failed(t);
+		return 0;
 	}
-	return NULL;
+	return r;
 }
 
 int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
@@ -136,7 +140,6 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 
 	if (!t)
 		return report_errno(a, "--psi-trigger", -ENOMEM);
-	t->stop[0] = t->stop[1] = -1;
 	t->on_screen = on_screen;
 	pthread_mutex_init(&t->lock, NULL);
 	r = cg_watch_new(l, &wo, &t->w, &d);
@@ -147,11 +150,6 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 			report_errno(a, "--psi-trigger", r);
 		trig_counter_stop(t);
 		return 1;
-	}
-	if (pipe2(t->stop, O_CLOEXEC) < 0 || (r = pthread_create(&t->th, NULL, loop, t))) {
-		r = report_errno(a, "--psi-trigger", errno ? -errno : -r);
-		trig_counter_stop(t);
-		return r;
 	}
 	*ret = t;
 	return 0;
@@ -215,13 +213,6 @@ void trig_counter_stop(struct trig_counter *t)
 {
 	if (!t)
 		return;
-	if (t->stop[1] >= 0) {
-		if (t->th && write(t->stop[1], "", 1) == 1)
-			pthread_join(t->th, NULL);
-		close(t->stop[1]);
-	}
-	if (t->stop[0] >= 0)
-		close(t->stop[0]);
 	cg_watch_free(t->w);
 	for (size_t i = 0; i < t->n_fired; i++)
 		free(t->fired[i].path);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to cgtop2 --listen: --psi-trigger's wake-up counts (triggers.c). */
+/* Private to cgtop2 --listen and the screen: --psi-trigger's wake-up counts (triggers.c). */
 #ifndef CGTOP2_TRIGGERS_H
 #define CGTOP2_TRIGGERS_H
 
+#include <poll.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "watch/watch.h"
@@ -14,15 +16,24 @@ struct trig_counter;
 /* What a watcher's failure says (without the tool's name). */
 #define TRIG_FAILED "--psi-trigger: the watcher failed: the trigger counts and marks stop here"
 /*
- * Register a->triggers below a->path and count their wake-ups on a thread: 0, or the exit
- * status after saying why (the kernel's rule). on_screen: a later failure of the thread is not
- * said on stderr (trig_counter_failed tells the screen and its caller). The triggers leave
- * the sampler's margin and fd_reserve more (an exporter's sockets) free under RLIMIT_NOFILE;
- * a cgroup past that has none, and the others count on.
+ * Register a->triggers below a->path, to be counted by trig_counter_wait: 0, or the exit status
+ * after saying why (the kernel's rule). on_screen: a later failure of the watcher is not said
+ * on stderr (trig_counter_failed tells the screen and its caller). The triggers leave the
+ * sampler's margin and fd_reserve more (an exporter's sockets) free under RLIMIT_NOFILE; a
+ * cgroup past that has none, and the others count on.
  */
 int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
 		       size_t fd_reserve, struct trig_counter **ret);
-/* Whether the thread has failed (false for NULL). */
+/*
+ * A sink's wait (pipeline_wait's, on the main thread) that counts the wake-ups: until
+ * deadline_ns or sooner when the watcher has something due, one of fds[0..n) or a wake-up;
+ * then what the watcher has is counted. t NULL, or its watcher failed: pipeline_wait alone.
+ * As pipeline_wait: > 0 when something is ready, 0 at a deadline (the sink's or the watcher's:
+ * no fd ready), -errno; a failure of the watcher is no failure of the wait: the counting stops
+ * there, said once.
+ */
+int trig_counter_wait(struct trig_counter *t, struct pollfd *fds, size_t n, uint64_t deadline_ns);
+/* Whether the watcher has failed (false for NULL). */
 bool trig_counter_failed(struct trig_counter *t);
 /* What a cgroup that got no trigger says (with the limit's name), on the screen or after it. */
 #define TRIG_UNWATCHED                                                                             \

@@ -10,33 +10,36 @@
 
 #include "pipeline.h"
 
-static void sleep_until(uint64_t deadline_ns)
-{
-	struct timespec ts = cg_timespec_ns(deadline_ns);
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
+/*
+ * The one place cgtop2's main thread waits: ppoll, or the watcher's epoll_wait through
+ * cg_watch_poll (tests/structure.sh, test_one_loop).
+ */
 int pipeline_wait(struct cg_watch *w, struct pollfd *fds, size_t n, uint64_t deadline_ns)
 {
 	uint64_t now = cg_now_ns(), ms;
-	int timeout = -1, r;
+	struct timespec ts;
+	int r;
 
-	if (deadline_ns != UINT64_MAX) {
-		ms = deadline_ns > now ? (deadline_ns - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC
-				       : 0;
-		timeout = ms > INT_MAX ? INT_MAX : (int)ms;
-	}
-	if (!w && !n) {
-		if (deadline_ns != UINT64_MAX)
-			sleep_until(deadline_ns);
-		return 0;
-	}
+	if (deadline_ns == UINT64_MAX && !w && !n)
+		return 0; /* nothing to wait for, and no end */
 	/* the watcher's wait takes the fds in: its PSI wake-ups are said to the first poll only */
-	if (w)
+	if (w) {
+		int timeout = -1;
+
+		if (deadline_ns != UINT64_MAX) {
+			ms = deadline_ns > now
+				     ? (deadline_ns - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC
+				     : 0;
+			timeout = ms > INT_MAX ? INT_MAX : (int)ms;
+		}
 		return cg_watch_poll(w, fds, n, timeout);
-	r = poll(fds, n, timeout);
+	}
+	/* to the nanosecond: a sink with no fds sleeps until its clock, whatever interrupts it */
+	do {
+		now = cg_now_ns();
+		ts = cg_timespec_ns(deadline_ns > now ? deadline_ns - now : 0);
+		r = ppoll(fds, n, deadline_ns == UINT64_MAX ? NULL : &ts, NULL);
+	} while (r < 0 && errno == EINTR && !n);
 	return r < 0 ? (errno == EINTR ? 0 : -errno) : r;
 }
 

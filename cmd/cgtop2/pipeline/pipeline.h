@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private to cgtop2: the scheduler, the one loop (pipeline.c). Every paced mode is a sink of
- * it: the batch writers (batch.c), the recorder (record.c), the screen (screen.c) and the
- * event watcher (events.c, a sink without a source) each hand pipeline_run their sink, and the
- * loop steps the source (source.h) when the sink's clock or its input says so and gives the
- * sink each sample; a sink waits through pipeline_wait, the one wait of cgtop2's main thread.
- * The exporter (serve.c) is not paced: each scrape pulls from the live source.
+ * it: the batch writers (batch.c), the recorder (record.c), the screen (screen.c), and so are
+ * the event watcher (events.c) and the exporter's main thread (serve_sink.c), sinks without a
+ * source; each hands pipeline_run its sink, and the loop steps the source (source.h) when the
+ * sink's clock or its input says so and gives the sink each sample; a sink waits through
+ * pipeline_wait, the one wait of cgtop2. The exporter's scrapes are not paced: each pulls from
+ * the live source on libmicrohttpd's threads.
  *
  * Pacing: a step forward is due every k->delay_ns from the last one that was due, so that the
  * refreshes keep their rate; one that is late (a sample that took longer than -d, a pause) is

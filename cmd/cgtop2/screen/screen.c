@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/cleanup.h"
+#include "events/triggers.h"
 #include "pipeline/pipeline.h"
 #include "screen.h"
 #include "tool.h"
@@ -456,6 +457,7 @@ struct screen_sink {
 	struct ui *u;
 	int sigfd;
 	int pending; /* a step to take at once (--at past a recording's end: its last) */
+	bool quiet; /* the wait ended for --psi-trigger's watcher alone: its marks wait for a step */
 };
 
 /* The detail pane lists the selected cgroup's tasks: read only while it is open. */
@@ -470,6 +472,8 @@ static int tty_put(struct sink *k, int step, int r, const struct source_sample *
 {
 	struct ui *u = ((struct screen_sink *)k)->u;
 
+	if (step == PIPE_CLOCK && ((struct screen_sink *)k)->quiet)
+		return 0;
 	/* --at after the recording's end: its last sample, whose time the title shows */
 	if (step == SOURCE_SEEK && r == 0) {
 		((struct screen_sink *)k)->pending = SOURCE_LAST;
@@ -513,9 +517,11 @@ static int tty_wait(struct sink *k, uint64_t deadline_ns)
 		ss->pending = -1;
 		return r;
 	}
-	r = pipeline_wait(NULL, pfd, 2, deadline_ns);
+	/* the triggers' wake-ups are counted in the screen's wait (the main thread's one wait) */
+	r = trig_counter_wait(u->a.trig, pfd, 2, deadline_ns);
 	if (r < 0)
 		return PIPE_STOP;
+	ss->quiet = !pfd[0].revents && !pfd[1].revents;
 	if (pfd[1].revents & POLLIN) {
 		struct signalfd_siginfo si;
 

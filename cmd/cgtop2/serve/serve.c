@@ -26,6 +26,7 @@
 #include "serve_auth.h"
 #include "serve_guard.h"
 #include "serve_io.h"
+#include "serve_sink.h"
 #include "events/triggers.h"
 #include "webconfig.h"
 #include "pipeline/source.h"
@@ -39,7 +40,6 @@
 #define SERVE_REUSE_NS (250 * NSEC_PER_MSEC)
 
 #define SERVE_CONNECTION_MEMORY (32 * 1024) /* a request's line and headers must fit */
-#define SERVE_SWEEP_NS		(250 * NSEC_PER_MSEC) /* how often deadlines are looked at */
 
 static const char *const content_types[] = {
 	[EXPO_TEXT] = "text/plain; version=0.0.4; charset=utf-8",
@@ -626,6 +626,19 @@ static void reload(struct server *sv, struct MHD_Daemon **d)
 	tool_say("--web-config %s: re-read", sv->a->web_config);
 }
 
+struct reload_arg {
+	struct server *sv;
+	struct MHD_Daemon **d;
+};
+
+static void on_hup(void *arg)
+{
+	struct reload_arg *ra = arg;
+
+	if (ra->sv->a->web_config)
+		reload(ra->sv, ra->d);
+}
+
 struct serve_pre {
 	struct webconfig *wc;
 	size_t conn_limit;
@@ -675,12 +688,12 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 {
 	struct server sv = { .a = a, .src = src, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
 	const char *reuse = getenv("CGKIT_SERVE_REUSE_MS");
-	const struct timespec tick = { 0, SERVE_SWEEP_NS };
 	uint64_t ms;
 	struct MHD_Daemon *d = NULL;
 	char shown[INET6_ADDRSTRLEN + 16];
+	struct reload_arg ra = { .sv = &sv, .d = &d };
 	sigset_t set;
-	int sig, ret = 1, r;
+	int ret = 1, r;
 
 	pthread_mutex_init(&sv.lock, NULL);
 	serve_keep_init(&sv.keep);
@@ -700,7 +713,7 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 		ret = report_errno(a, "sample", r);
 		goto out;
 	}
-	/* the server thread and the workers inherit this mask: the signals come to sigwait below */
+	/* the server thread and the workers inherit this mask: the signals come to the sink's wait */
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGINT);
@@ -734,23 +747,9 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 			"--listen %s: at most %zu connections (from the fd limit), %d from one address",
 			shown, sv.conn_limit, SERVE_PER_IP);
 	tool_say("serving %s://%s/metrics", sv.wc && sv.wc->tls ? "https" : "http", shown);
-	for (;;) {
-		size_t shut, open;
-
-		sig = sigtimedwait(&set, NULL, &tick);
-		shut = guard_sweep(sv.guard, &open);
-		if (shut)
-			serve_say_http(
-				"closed %zu of %zu connections: no complete request line and headers within %d s",
-				shut, open, (int)(SERVE_HEADER_NS / NSEC_PER_SEC));
-		if (sig < 0)
-			continue;
-		if (sig != SIGHUP)
-			break;
-		if (a->web_config)
-			reload(&sv, &d);
-	}
-	ret = 0;
+	/* the main thread: the scheduler's, as the exporter's sink (serve_sink.c) */
+	ret = serve_sink_run(&(struct serve_sink_opts){
+		.guard = sv.guard, .tc = sv.tc, .signals = &set, .reload = on_hup, .arg = &ra });
 out:
 	if (d)
 		stop(&sv, d);
