@@ -634,6 +634,35 @@ test_live_kernel_stats() {
 	rmdir "$u/k/a" "$u/k/b"
 }
 
+# Issue 45, live: the hugetlb family under load. Two 2 MiB huge pages touched by a process in
+# the cgroup (tests/helpers/hugetlb_touch) make hugetlb.2MB.current 4194304, in JSON, the
+# Prometheus text and a replay of a recording. Needs cgroup2's hugetlb controller and a huge
+# page pool (the unified guest: hugetlb in the root's subtree_control, hugepages=8 on its
+# kernel command line).
+test_live_hugetlb_stats() {
+	local u
+	cgk_need_v2 hugetlb || return 0
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 2 ] || { cgk_skip "fewer than 2 huge pages (vm.nr_hugepages)"; return 0; }
+	u=$(cgk_sandbox unified)
+	echo +hugetlb >"$u/cgroup.subtree_control"
+	mkdir -p "$u/h"
+	[ -f "$u/h/hugetlb.2MB.current" ] || { cgk_skip "no hugetlb.2MB.current (huge pages of another size)"; return 0; }
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 2 "$3"' sh "$u/h" "$CGKIT_OBJ/tests/helpers/hugetlb_touch" "$_cgk_tmp/huge.ready" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/huge.ready" || fail "hung: no huge pages touched"
+	assertEquals "the kernel's count" 4194304 "$(cat "$u/h/hugetlb.2MB.current")"
+	cgk_capture "$T" -F json -1 --depth=0 "/$S/h"
+	assertEquals "exit" 0 "$rc"
+	assertContains "JSON" "$out" '"hugetlb_2mb_bytes":4194304'
+	cgk_capture "$T" -F prometheus -1 --depth=0 "/$S/h"
+	assertContains "Prometheus text" "$out" "cgroup_hugetlb_2mb_bytes{cgroup=\"/$S/h\"} 4194304"
+	cgk_capture "$T" --record="$_cgk_tmp/huge.rec" -n 1 --depth=0 "/$S/h"
+	assertEquals "record" 0 "$rc"
+	cgk_capture "$T" --replay="$_cgk_tmp/huge.rec" -F json
+	assertContains "replayed" "$out" '"hugetlb_2mb_bytes":4194304'
+	cgk_kill_pids
+}
+
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
