@@ -18,25 +18,24 @@
 /* not a multiple of gzread's MiB: zlib 1.2.13 says no early end when the last read filled its buffer */
 #define BIG ((3u << 20) + 4321)
 
-/* a memfd holding text gzip-compressed: whole, or flushed and cut before gzclose */
+/* a memfd holding text gzip-compressed: whole, or without gzip's 8-byte trailer */
 static int gz_file(const uint8_t *text, size_t len, bool whole)
 {
-	int fd = memfd_create("journal", MFD_CLOEXEC), dup_fd;
-	gzFile gz;
+	int fd = memfd_create("journal", MFD_CLOEXEC);
+	gzFile gz = fd < 0 ? NULL : gzdopen(dup(fd), "wb");
+	off_t end;
 
-	if (fd < 0)
+	if (!gz)
 		return -1;
-	dup_fd = dup(fd);
-	gz = gzdopen(dup_fd, "wb");
-	if (!gz || gzwrite(gz, text, (unsigned)len) != (int)len)
-		return -1;
-	if (whole) {
+	if (gzwrite(gz, text, (unsigned)len) != (int)len) {
 		gzclose(gz);
-	} else {
-		/* the recorder's flush after each sample, then a SIGKILL: no trailer */
-		gzflush(gz, Z_SYNC_FLUSH);
-		close(dup_fd);
+		return -1;
 	}
+	gzclose(gz);
+	end = lseek(fd, 0, SEEK_END);
+	/* a recorder killed after its flush: the deflate data whole, the CRC and length missing */
+	if (!whole && ftruncate(fd, end - 8) < 0)
+		return -1;
 	lseek(fd, 0, SEEK_SET);
 	return fd;
 }
