@@ -3,8 +3,8 @@
 # cgtop2 --journal (cgkit-record.service's recorder) on the unified fixture tree: the day files
 # and the move to the next one when the test clock jumps past midnight, a replay across two
 # days (and of the newest alone), --keep's and --cap's removals, a day file cut short by a
-# SIGKILL appended to again, one closed whole by SIGTERM, and the usage errors. The test clock is CGKIT_TEST_CLOCK_OFFSET
-# naming a file (re-read at each sample), the time zone UTC.
+# SIGKILL appended to again, one closed whole by SIGTERM, and the usage errors. The test clock
+# is CGKIT_TEST_CLOCK_OFFSET naming a file (re-read at each sample), the time zone UTC.
 . "$(dirname "$0")/lib.sh"
 
 T=$CGKIT_BIN/cgtop2
