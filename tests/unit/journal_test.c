@@ -15,7 +15,7 @@
 #include "check.h"
 #include "pipeline/journal.h"
 
-/* not a multiple of gzread's MiB: zlib 1.2.13 says no early end when the last read filled its buffer */
+/* not a multiple of gzread's MiB: zlib 1.2.13 misses the early end when a read filled its buffer */
 #define BIG ((3u << 20) + 4321)
 
 /* a memfd holding text gzip-compressed: whole, or without gzip's 8-byte trailer */
