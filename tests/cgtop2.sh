@@ -44,7 +44,7 @@ COLLECTED_COLUMNS=cpu_user_seconds,cpu_system_seconds,cpu_periods,cpu_throttled_
 
 # The CSV columns of the kernel's statistics (schema 5, cg_kstats' order) after the collectors';
 # in JSON each key is there only where the cgroup has its file.
-KSTAT_COLUMNS=memory_stat_anon_bytes,memory_stat_file_bytes,memory_stat_kernel_bytes,memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_secondary_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_sock_bytes,memory_stat_vmalloc_bytes,memory_stat_shmem_bytes,memory_stat_zswap_bytes,memory_stat_zswapped_bytes,memory_stat_file_mapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_slab_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events
+KSTAT_COLUMNS=memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_secondary_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_vmalloc_bytes,memory_stat_zswapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events
 
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
@@ -583,6 +583,28 @@ test_fixture_kernel_stats() {
 	assertContains "replayed" "$out" '"pressure_irq_full_seconds":2.500000'
 }
 
+# One value, one key: memory.stat's anon, file, kernel, shmem, slab, sock and file_mapped are
+# the memory collector's keys (memory_anon_bytes ..., as the exporter and cAdvisor name them),
+# never also memory_stat_*; memory.stat zswap is memory.zswap.current's memory_zswap_bytes.
+test_fixture_one_key_per_value() {
+	local k
+	fx kstats -F json -1 --depth=0 /app
+	assertEquals "exit" 0 "$rc"
+	assertContains "the collector's key" "$out" '"memory_anon_bytes":4096'
+	assertContains "the collector's key" "$out" '"memory_file_bytes":8192'
+	assertContains "zswap's key" "$out" '"memory_zswap_bytes":12288'
+	for k in anon file kernel shmem slab sock file_mapped zswap; do
+		assertNotContains "JSON: no memory_stat_${k}_bytes" "$out" "\"memory_stat_${k}_bytes\""
+	done
+	fx kstats -F openmetrics -1 --depth=0 /app
+	assertContains "the exporter's family" "$out" 'cgroup_memory_anon_bytes{cgroup="/app"} 4096'
+	assertNotContains "exposition: no twin" "$out" 'cgroup_memory_stat_anon_bytes'
+	assertNotContains "exposition: no zswap twin" "$out" 'cgroup_memory_stat_zswap_bytes'
+	cgk_capture "$T" --fields=help
+	assertNotContains "--fields=help: no twin" "$out" 'memory_stat_anon_bytes'
+	assertContains "--fields=help: the kept kstat" "$out" 'memory_stat_kernel_stack_bytes'
+}
+
 # Issue 45, live: a load makes the kernel's statistics move where the host has their files:
 # three sleepers make pids.peak 3 (v1 or cgroup2 pids), two children make cgroup.stat's
 # nr_descendants 2 (cgroup2), in JSON, the exposition and a replay.
@@ -610,6 +632,35 @@ test_live_kernel_stats() {
 	cgk_capture "$T" --replay="$_cgk_tmp/live.rec" -F json
 	assertContains "replayed" "$out" '"pids_peak":3'
 	rmdir "$u/k/a" "$u/k/b"
+}
+
+# Issue 45, live: the hugetlb family under load. Two 2 MiB huge pages touched by a process in
+# the cgroup (tests/helpers/hugetlb_touch) make hugetlb.2MB.current 4194304, in JSON, the
+# Prometheus text and a replay of a recording. Needs cgroup2's hugetlb controller and a huge
+# page pool (the unified guest: hugetlb in the root's subtree_control, hugepages=8 on its
+# kernel command line).
+test_live_hugetlb_stats() {
+	local u
+	cgk_need_v2 hugetlb || return 0
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 2 ] || { cgk_skip "fewer than 2 huge pages (vm.nr_hugepages)"; return 0; }
+	u=$(cgk_sandbox unified)
+	echo +hugetlb >"$u/cgroup.subtree_control"
+	mkdir -p "$u/h"
+	[ -f "$u/h/hugetlb.2MB.current" ] || { cgk_skip "no hugetlb.2MB.current (huge pages of another size)"; return 0; }
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 2 "$3"' sh "$u/h" "$CGKIT_OBJ/tests/helpers/hugetlb_touch" "$_cgk_tmp/huge.ready" &
+	_pids+=($!)
+	cgk_wait_for test -s "$_cgk_tmp/huge.ready" || fail "hung: no huge pages touched"
+	assertEquals "the kernel's count" 4194304 "$(cat "$u/h/hugetlb.2MB.current")"
+	cgk_capture "$T" -F json -1 --depth=0 "/$S/h"
+	assertEquals "exit" 0 "$rc"
+	assertContains "JSON" "$out" '"hugetlb_2mb_bytes":4194304'
+	cgk_capture "$T" -F prometheus -1 --depth=0 "/$S/h"
+	assertContains "Prometheus text" "$out" "cgroup_hugetlb_2mb_bytes{cgroup=\"/$S/h\"} 4194304"
+	cgk_capture "$T" --record="$_cgk_tmp/huge.rec" -n 1 --depth=0 "/$S/h"
+	assertEquals "record" 0 "$rc"
+	cgk_capture "$T" --replay="$_cgk_tmp/huge.rec" -F json
+	assertContains "replayed" "$out" '"hugetlb_2mb_bytes":4194304'
+	cgk_kill_pids
 }
 
 test_fixture_csv() {

@@ -3,8 +3,8 @@
 # cgtop2 --journal (cgkit-record.service's recorder) on the unified fixture tree: the day files
 # and the move to the next one when the test clock jumps past midnight, a replay across two
 # days (and of the newest alone), --keep's and --cap's removals, a day file cut short by a
-# SIGKILL appended to again, and the usage errors. The test clock is CGKIT_TEST_CLOCK_OFFSET
-# naming a file (re-read at each sample), the time zone UTC.
+# SIGKILL appended to again, one closed whole by SIGTERM, and the usage errors. The test clock
+# is CGKIT_TEST_CLOCK_OFFSET naming a file (re-read at each sample), the time zone UTC.
 . "$(dirname "$0")/lib.sh"
 
 T=$CGKIT_BIN/cgtop2
@@ -158,6 +158,36 @@ cgtop2-2030-01-11.rec.gz" "$(ls "$J")"
 	assertEquals "alone: said once" "cgtop2: journal cgtop2-2030-01-11.rec.gz: over --cap=1 bytes alone; starting the day's file again" "$err"
 	assertEquals "alone: the others removed" "cgtop2-2030-01-11.rec.gz" "$(ls "$J")"
 	assertEquals "alone: the last sample kept" 1 "$(sample_days "$J/cgtop2-2030-01-11.rec.gz" | wc -l)"
+}
+
+# systemd stops cgkit-record.service with SIGTERM: the recorder closes the day's file (gzip's
+# trailer written, gzip -t passes) and exits 0, and a replay reads every sample it wrote. HUP the
+# same (INT too, but bash ignores it in a job it starts in the background).
+test_term_closes_day_file() {
+	local f=$J/cgtop2-2030-01-11.rec.gz pid sig before
+	clock_at "2030-01-11 12:00"
+	for sig in TERM HUP; do
+		rm -rf "$J"
+		env CGKIT_MOUNTINFO="$_cgk_tmp/mi" CGKIT_TEST_CLOCK_OFFSET="$CLK" "$T" --journal="$J" \
+			-d 0.1 -n 0 >"$_cgk_tmp/out" 2>"$_cgk_tmp/err" &
+		pid=$!
+		_pids+=("$pid")
+		CGK_WAIT_TICKS=1200 cgk_wait_for has_samples "$f" 3 || fail "hung: no samples"
+		# the samples on disk when the signal is sent (each is flushed whole)
+		before=$(sample_days "$f" | wc -l)
+		kill -"$sig" "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		_pids=()
+		assertEquals "$sig: exit" 0 "$rc"
+		assertEquals "$sig: stderr" "" "$(cat "$_cgk_tmp/err")"
+		assertTrue "$sig: gzip's trailer" "gzip -t '$f'"
+		cgk_capture "$T" --replay="$f" -F csv --fields=tasks
+		assertEquals "$sig: replay exit" 0 "$rc"
+		assertEquals "$sig: replay stderr" "" "$err"
+		assertTrue "$sig: the replay reads every sample written ($before before the signal)" \
+			"[ $(echo "$out" | awk -F, '$2 == "/"' | wc -l) -ge $before ]"
+	done
 }
 
 # A recorder killed (SIGKILL) leaves the day's file without gzip's trailer; the next one on the

@@ -140,22 +140,17 @@ enum cg_kv {
 	/*
 	 * The statistics cgtop2 samples beyond its collectors' own (issue 45), in the order of
 	 * cgtop2's table of their names (cmd/cgtop2/sampler/stats_kstat.c): memory.stat's keys
-	 * (v1: the hierarchical total_* of the same kernel counter, where there is one) ...
+	 * (v1: the hierarchical total_* of the same kernel counter, where there is one; not anon,
+	 * file, kernel, shmem, slab, sock and file_mapped, which the memory collector reads under
+	 * its own keys, nor zswap, memory.zswap.current's counter: one key for one value) ...
 	 */
 	CG_KV_STAT0,
-	CG_KV_MS_ANON = CG_KV_STAT0,
-	CG_KV_MS_FILE,
-	CG_KV_MS_KERNEL,
-	CG_KV_MS_KERNEL_STACK,
+	CG_KV_MS_KERNEL_STACK = CG_KV_STAT0,
 	CG_KV_MS_PAGETABLES,
 	CG_KV_MS_SEC_PAGETABLES,
 	CG_KV_MS_PERCPU,
-	CG_KV_MS_SOCK,
 	CG_KV_MS_VMALLOC,
-	CG_KV_MS_SHMEM,
-	CG_KV_MS_ZSWAP,
 	CG_KV_MS_ZSWAPPED,
-	CG_KV_MS_FILE_MAPPED,
 	CG_KV_MS_FILE_DIRTY,
 	CG_KV_MS_FILE_WRITEBACK,
 	CG_KV_MS_SWAPCACHED,
@@ -169,7 +164,6 @@ enum cg_kv {
 	CG_KV_MS_UNEVICTABLE,
 	CG_KV_MS_SLAB_RECLAIMABLE,
 	CG_KV_MS_SLAB_UNRECLAIMABLE,
-	CG_KV_MS_SLAB,
 	CG_KV_MS_WS_REFAULT_ANON,
 	CG_KV_MS_WS_REFAULT_FILE,
 	CG_KV_MS_WS_ACTIVATE_ANON,

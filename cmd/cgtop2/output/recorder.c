@@ -8,9 +8,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -403,6 +406,7 @@ struct rec_sink {
 	const char *why;
 	int r; /* the recorder's failure, said after the loop */
 	struct sink *print; /* -b or -F: batch output of what is recorded, or NULL */
+	int sfd; /* the stop signals, or -1 */
 };
 
 static int rec_put(struct sink *k, int step, int r, const struct source_sample *s)
@@ -419,7 +423,53 @@ static int rec_put(struct sink *k, int step, int r, const struct source_sample *
 	return rs->print ? rs->print->ops->put(rs->print, step, r, s) : 0;
 }
 
-static const struct sink_ops rec_ops = { .put = rec_put };
+/* Until the next sample, or a stop signal: the loop ends and the file is closed whole. */
+static int rec_wait(struct sink *k, uint64_t deadline_ns)
+{
+	struct rec_sink *rs = (struct rec_sink *)k;
+	struct pollfd p = { .fd = rs->sfd, .events = POLLIN };
+	struct signalfd_siginfo si;
+	int r = pipeline_wait(NULL, &p, rs->sfd >= 0 ? 1 : 0, deadline_ns);
+
+	if (r <= 0)
+		return r < 0 ? r : PIPE_CLOCK;
+	/* taken, or the mask restored at the end would deliver it: an exit by the signal */
+	while (read(rs->sfd, &si, sizeof(si)) == sizeof(si))
+		;
+	return PIPE_STOP;
+}
+
+static const struct sink_ops rec_ops = { .put = rec_put, .wait = rec_wait };
+
+/*
+ * TERM (systemd's stop), INT and HUP read on a signalfd: killed by one, the recorder would leave
+ * the day's file without gzip's trailer. A signal ignored when cgtop2 started (nohup's HUP, a
+ * shell's INT for a job in the background) stays ignored. The mask: what to restore.
+ */
+static int stop_signals(sigset_t *ret_old)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			sigaddset(&set, sigs[i]);
+	}
+	if (sigprocmask(SIG_BLOCK, &set, ret_old) < 0)
+		return -errno;
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0) {
+		int r = -errno;
+
+		sigprocmask(SIG_SETMASK, ret_old, NULL);
+		return r;
+	}
+	return fd;
+}
 
 /* --journal's directory, made when missing (one level: a mistyped parent is not made) */
 static int jr_dir(struct recorder *rc, const char *dir)
@@ -442,9 +492,11 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 			.limit = a->journal_dir ? 0 : a->record_size,
 			.keep_days = a->keep_days,
 			.cap = a->journal_cap },
+		.sfd = -1,
 	};
 	struct recorder *rc = &rs.rc;
 	char host[256] = "";
+	sigset_t old_mask;
 	int r, ret = 0;
 
 	gethostname(host, sizeof(host) - 1);
@@ -464,7 +516,9 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 		r = -ENOMEM;
 	if (r == 0)
 		r = a->journal_dir ? jr_dir(rc, a->journal_dir) : rec_open(rc, &rs.why);
-	if (r == 0) {
+	if (r == 0 && (rs.sfd = stop_signals(&old_mask)) < 0) {
+		ret = report_errno(a, "signalfd", rs.sfd);
+	} else if (r == 0) {
 		r = pipeline_run(src, &rs.k, SOURCE_NEXT, 0);
 		if (r < 0)
 			ret = report_errno(a, rs.k.failed, r);
@@ -497,6 +551,10 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 	}
 	if (rc->dirfd >= 0)
 		close(rc->dirfd);
+	if (rs.sfd >= 0) {
+		close(rs.sfd);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	}
 	cg_rec_writer_free(rc->w);
 	free(rc->rotated);
 	free(rc->journal_name);

@@ -156,7 +156,8 @@ int journal_read_fd(int fd, uint8_t **ret, size_t *ret_len, bool *ret_clean)
 	}
 	/* 1 MiB at a time: a read of a day's file is bounded by zlib's, not by unsigned's range */
 	for (;;) {
-		if (cap - len < (1u << 20)) {
+		/* room for the whole MiB gzread may write: one doubling of a small buffer is not */
+		while (cap - len < (1u << 20)) {
 			uint8_t *nb = realloc(buf, cap * 2);
 
 			if (!nb) {

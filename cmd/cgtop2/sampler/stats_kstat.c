@@ -11,15 +11,12 @@
 #include "base/kparse.h"
 #include "stats_impl.h"
 
+/*
+ * memory.stat's anon, file, kernel, shmem, slab, sock and file_mapped are not here: the memory
+ * collector's keys (memory_anon_bytes ..., the exporter's and cAdvisor's families) say them, and
+ * memory.stat zswap is memory.zswap.current's counter (memory_zswap_bytes). One value, one key.
+ */
 const struct cg_kstat cg_kstats[CG_K_N] = {
-	[CG_KV_MS_ANON - CG_KV_STAT0] = { "memory_stat_anon_bytes",
-					  "memory.stat anon (v1: total_rss)", NULL, CG_COLL_MEMORY,
-					  false, false },
-	[CG_KV_MS_FILE - CG_KV_STAT0] = { "memory_stat_file_bytes",
-					  "memory.stat file (v1: total_cache)", NULL,
-					  CG_COLL_MEMORY, false, false },
-	[CG_KV_MS_KERNEL - CG_KV_STAT0] = { "memory_stat_kernel_bytes", "memory.stat kernel", NULL,
-					    CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_KERNEL_STACK - CG_KV_STAT0] = { "memory_stat_kernel_stack_bytes",
 						  "memory.stat kernel_stack", NULL, CG_COLL_MEMORY,
 						  false, false },
@@ -31,20 +28,10 @@ const struct cg_kstat cg_kstats[CG_K_N] = {
 						    CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_PERCPU - CG_KV_STAT0] = { "memory_stat_percpu_bytes", "memory.stat percpu", NULL,
 					    CG_COLL_MEMORY, false, false },
-	[CG_KV_MS_SOCK - CG_KV_STAT0] = { "memory_stat_sock_bytes", "memory.stat sock", NULL,
-					  CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_VMALLOC - CG_KV_STAT0] = { "memory_stat_vmalloc_bytes", "memory.stat vmalloc",
 					     NULL, CG_COLL_MEMORY, false, false },
-	[CG_KV_MS_SHMEM - CG_KV_STAT0] = { "memory_stat_shmem_bytes",
-					   "memory.stat shmem (v1: total_shmem)", NULL,
-					   CG_COLL_MEMORY, false, false },
-	[CG_KV_MS_ZSWAP - CG_KV_STAT0] = { "memory_stat_zswap_bytes", "memory.stat zswap", NULL,
-					   CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_ZSWAPPED - CG_KV_STAT0] = { "memory_stat_zswapped_bytes", "memory.stat zswapped",
 					      NULL, CG_COLL_MEMORY, false, false },
-	[CG_KV_MS_FILE_MAPPED - CG_KV_STAT0] = { "memory_stat_file_mapped_bytes",
-						 "memory.stat file_mapped (v1: total_mapped_file)",
-						 NULL, CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_FILE_DIRTY - CG_KV_STAT0] = { "memory_stat_file_dirty_bytes",
 						"memory.stat file_dirty (v1: total_dirty)", NULL,
 						CG_COLL_MEMORY, false, false },
@@ -88,8 +75,6 @@ const struct cg_kstat cg_kstats[CG_K_N] = {
 	[CG_KV_MS_SLAB_UNRECLAIMABLE - CG_KV_STAT0] = { "memory_stat_slab_unreclaimable_bytes",
 							"memory.stat slab_unreclaimable", NULL,
 							CG_COLL_MEMORY, false, false },
-	[CG_KV_MS_SLAB - CG_KV_STAT0] = { "memory_stat_slab_bytes", "memory.stat slab", NULL,
-					  CG_COLL_MEMORY, false, false },
 	[CG_KV_MS_WS_REFAULT_ANON - CG_KV_STAT0] = { "memory_stat_workingset_refault_anon",
 						     "memory.stat workingset_refault_anon", NULL,
 						     CG_COLL_MEMORY, true, false },
