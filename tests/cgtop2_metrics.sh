@@ -626,7 +626,8 @@ test_live_v1_memory_files() {
 	[ -n "$m" ] && [ "$m" != "$u" ] ||
 		{ cgk_skip "no v1 memory hierarchy ($(cgk_layout)): the v2 figures have tests of their own"; return 0; }
 	own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
-	for try in 1 2 3; do
+	# a wrong figure is wrong on every try, a swing of the machine's cgroups is not
+	for try in $(seq 1 10); do
 		v1_memory_snapshot "$m" >"$_cgk_tmp/before"
 		cgk_capture "$T" -F prometheus -1 --collectors=memory --depth=2
 		v1_memory_snapshot "$m" >"$_cgk_tmp/after"
@@ -693,7 +694,7 @@ test_live_v1_memory_files() {
 		[ "$bad" -eq 0 ] && break
 	done
 	assertTrue "compared some figures ($n)" "[ ${n:-0} -gt 0 ]"
-	assertEquals "v1 memory figures that differ on three tries" 0 "$bad"
+	assertEquals "v1 memory figures that differ on ten tries" 0 "$bad"
 	# and the whole exposition with them is what promtool reads
 	cgk_need_prog promtool || return 0
 	res=$(promtool_check "$out") || fail "promtool check metrics with the v1 memory figures: $res"
