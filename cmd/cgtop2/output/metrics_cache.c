@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "metrics_cache.h"
+#include "names/netdev.h"
 
 struct entry {
 	char *path;
@@ -86,9 +87,9 @@ static struct entry **slot(struct entry **table, size_t size, uint64_t h, const 
 struct key_head {
 	unsigned have;
 	bool esc;
-	uint64_t tasks, cpu_ns, memory, io_read, io_write, x_have;
+	uint64_t tasks, cpu_ns, memory, io_read, io_write, x_have, k_have[CG_K_WORDS];
 	double psi[CG_PSI_N], psi_full[CG_PSI_N];
-	size_t n_iodevs, n_threads, lab_len;
+	size_t n_iodevs, n_threads, lab_len, n_ifs;
 };
 
 /* n more bytes of k's buffer, or NULL (k->failed) without memory */
@@ -122,18 +123,33 @@ static char *names(char *p, const char *name, size_t size)
 	return p + size;
 }
 
+/* the known values of mask's bits in x, one after the other, into p; the end */
+static char *known(char *p, const uint64_t *x, uint64_t mask)
+{
+	for (uint64_t m = mask; m; m &= m - 1, p += sizeof(x[0]))
+		memcpy(p, &x[__builtin_ctzll(m)], sizeof(x[0]));
+	return p;
+}
+
 /*
- * Everything of row r a line of the exposition is made of: the values every family reads,
- * the devices and threads with their names, the row's labels as labels.c made them.
+ * Everything of row r a line of the exposition is made of: the values every family reads
+ * (the kernel's statistics too), the devices and threads with their names, the interfaces of
+ * the network namespace the row writes (ns, or NULL), the row's labels as labels.c made them.
  */
-static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, size_t lab_len,
-		   bool esc)
+static void key_of(struct out *k, const struct cg_stat_row *r, const struct cg_net_ns *ns,
+		   const char *lab, size_t lab_len, bool esc)
 {
 	struct key_head h;
-	size_t n = sizeof(h) + lab_len + (size_t)__builtin_popcountll(r->x_have) * sizeof(r->x[0]) +
-		   r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
-		   r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
+	size_t n_ifs = ns ? ns->n : 0, n_k = 0;
+	size_t n, n_if = sizeof(ns->ifs->name) + sizeof(ns->ifs->v);
 	char *p;
+
+	for (int w = 0; w < CG_K_WORDS; w++)
+		n_k += (size_t)__builtin_popcountll(r->k_have[w]);
+	n = sizeof(h) + lab_len + (size_t)__builtin_popcountll(r->x_have) * sizeof(r->x[0]) +
+	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
+	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
+	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
 
 	k->len = 0;
 	p = grow(k, n);
@@ -148,6 +164,8 @@ static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, 
 	h.io_read = r->io_read;
 	h.io_write = r->io_write;
 	h.x_have = r->x_have;
+	memcpy(h.k_have, r->k_have, sizeof(h.k_have));
+	h.n_ifs = n_ifs;
 	memcpy(h.psi, r->psi, sizeof(h.psi));
 	memcpy(h.psi_full, r->psi_full, sizeof(h.psi_full));
 	h.n_iodevs = r->n_iodevs;
@@ -158,8 +176,14 @@ static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, 
 	memcpy(p, lab, lab_len);
 	p += lab_len;
 	/* only the values known: most rows have a few of them */
-	for (uint64_t m = r->x_have; m; m &= m - 1, p += sizeof(r->x[0]))
-		memcpy(p, &r->x[__builtin_ctzll(m)], sizeof(r->x[0]));
+	p = known(p, r->x, r->x_have);
+	for (int w = 0; w < CG_K_WORDS; w++)
+		p = known(p, r->k + 64 * w, r->k_have[w]);
+	for (size_t j = 0; j < n_ifs; j++) {
+		p = names(p, ns->ifs[j].name, sizeof(ns->ifs[j].name));
+		memcpy(p, ns->ifs[j].v, sizeof(ns->ifs[j].v));
+		p += sizeof(ns->ifs[j].v);
+	}
 	for (size_t j = 0; j < r->n_iodevs; j++) {
 		const struct cg_stat_iodev *d = &r->iodevs[j];
 		struct cg_io_dev io;
@@ -237,7 +261,7 @@ static bool room(struct metrics_cache *c, size_t n)
 }
 
 bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const struct labels *l,
-			 unsigned key)
+			 const struct cg_net_ns *const *ns, unsigned key)
 {
 	struct entry **swap;
 
@@ -255,7 +279,8 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 		size_t from = i ? l->end[i - 1] : 0;
 		struct entry *e = c->size ? *slot(c->table, c->size, h, r->path) : NULL;
 
-		key_of(&c->scratch, r, l->text.s + from, l->end[i] - from, l->esc[i]);
+		key_of(&c->scratch, r, ns ? ns[i] : NULL, l->text.s + from, l->end[i] - from,
+		       l->esc[i]);
 		if (c->scratch.failed)
 			goto fail;
 		if (!e) {
