@@ -220,6 +220,17 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 	/* an unknown value's slot changes: no line says it, the lines are the same */
 	rows[2].x[CG_X_MEM_MAX] = 7;
 	SAME();
+	/* a known value moves alone; then one no family writes (a PSI avg300, which decays for
+	 * minutes after a stall): the same lines, no change */
+	rows[0].x[CG_X_MEM_MAX] = 2 << 20;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	rows[0].x_have |= 1ull << (CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N);
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	rows[0].x[CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N] = 42;
+	SAME();
+	CHECK(metrics_cache_unchanged(c));
 	/* a kernel statistic moves, alone: its lines are kept too, so that is a change */
 	rows[2].k[CG_KV_MS_ANON - CG_KV_STAT0] += 4096;
 	SAME();

@@ -744,7 +744,23 @@ static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, con
 		}
 		metrics_kstats_row(t, c, v, l, i);
 		metrics_container_row(t, c, a, v, l, ns, i);
+		metrics_cache_keep(c, i);
 	}
+}
+
+/* The x[] values table's families write (x_index's idx and alt, a PSI family's resources). */
+static uint64_t x_written(const struct family *table, size_t n)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (table[i].src == V_X)
+			m |= 1ull << table[i].idx | (table[i].alt ? 1ull << table[i].alt : 0);
+		else if (table[i].src == V_PSI_X)
+			for (int j = 0; j < CG_PSI_N; j++)
+				m |= 1ull << (table[i].idx + j);
+	}
+	return m;
 }
 
 size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
@@ -757,7 +773,7 @@ size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, co
 	struct labels l;
 
 	labels_make(&l, v, cadv);
-	if (c && !metrics_cache_begin(c, v, &l, ns,
+	if (c && !metrics_cache_begin(c, v, &l, x_written(table, n), ns,
 				      (unsigned)cadv | (unsigned)a->count << 1 |
 					      (unsigned)a->threads << 3))
 		c = NULL;

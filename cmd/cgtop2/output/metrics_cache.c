@@ -15,14 +15,19 @@
 #include "metrics_cache.h"
 #include "names/netdev.h"
 
+/*
+ * A row's kept text and key, each in a block of its size (not a buffer grown by doubling: the
+ * cache holds one a cgroup, 10,000 and more).
+ */
 struct entry {
 	char *path;
 	uint64_t hash;
-	struct out key; /* what the text was made of (key_of) */
-	struct out text;
-	uint32_t *ends; /* segment k runs from ends[k - 1] (0 for the first) to ends[k] */
-	size_t n_ends, cap_ends;
-	bool stale, carried;
+	char *key; /* what the text was made of (key_of) */
+	/* n_ends segment ends, uint32_t (segment k runs from ends[k - 1], 0 for the first, to
+	 * ends[k]), then the text */
+	char *block;
+	uint32_t key_len, block_len, block_cap, n_ends;
+	bool stale, carried, failed;
 };
 
 struct metrics_cache {
@@ -31,6 +36,9 @@ struct metrics_cache {
 	struct entry **at, **prev_at; /* the view's row i's, this exposition's and the last's */
 	size_t n, prev_n, cap_at;
 	struct out scratch; /* a row's key being compared */
+	struct out text; /* a stale row's text being written, then copied to its entry */
+	uint32_t *ends;
+	size_t n_ends, cap_ends;
 	unsigned key;
 	bool changed;
 	unsigned gen; /* one more at each exposition whose rows' lines changed */
@@ -46,9 +54,8 @@ static void entry_free(struct entry *e)
 	if (!e)
 		return;
 	free(e->path);
-	free(e->key.s);
-	free(e->text.s);
-	free(e->ends);
+	free(e->key);
+	free(e->block);
 	free(e);
 }
 
@@ -62,6 +69,8 @@ void metrics_cache_free(struct metrics_cache *c)
 	free(c->at);
 	free(c->prev_at);
 	free(c->scratch.s);
+	free(c->text.s);
+	free(c->ends);
 	free(c);
 }
 
@@ -133,11 +142,12 @@ static char *known(char *p, const uint64_t *x, uint64_t mask)
 
 /*
  * Everything of row r a line of the exposition is made of: the values every family reads
- * (the kernel's statistics too), the devices and threads with their names, the interfaces of
+ * (of x[], those of x_used: a PSI avg300 no line says decays for many minutes after a
+ * cgroup's last stall; the kernel's statistics too), the devices and threads with their names, the interfaces of
  * the network namespace the row writes (ns, or NULL), the row's labels as labels.c made them.
  */
-static void key_of(struct out *k, const struct cg_stat_row *r, const struct cg_net_ns *ns,
-		   const char *lab, size_t lab_len, bool esc)
+static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
+		   const struct cg_net_ns *ns, const char *lab, size_t lab_len, bool esc)
 {
 	struct key_head h;
 	size_t n_ifs = ns ? ns->n : 0, n_k = 0;
@@ -146,7 +156,8 @@ static void key_of(struct out *k, const struct cg_stat_row *r, const struct cg_n
 
 	for (int w = 0; w < CG_K_WORDS; w++)
 		n_k += (size_t)__builtin_popcountll(r->k_have[w]);
-	n = sizeof(h) + lab_len + (size_t)__builtin_popcountll(r->x_have) * sizeof(r->x[0]) +
+	n = sizeof(h) + lab_len +
+	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(r->x[0]) +
 	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
 	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
 	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
@@ -176,7 +187,7 @@ static void key_of(struct out *k, const struct cg_stat_row *r, const struct cg_n
 	memcpy(p, lab, lab_len);
 	p += lab_len;
 	/* only the values known: most rows have a few of them */
-	p = known(p, r->x, r->x_have);
+	p = known(p, r->x, r->x_have & x_used);
 	for (int w = 0; w < CG_K_WORDS; w++)
 		p = known(p, r->k + 64 * w, r->k_have[w]);
 	for (size_t j = 0; j < n_ifs; j++) {
@@ -261,7 +272,7 @@ static bool room(struct metrics_cache *c, size_t n)
 }
 
 bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const struct labels *l,
-			 const struct cg_net_ns *const *ns, unsigned key)
+			 uint64_t x_used, const struct cg_net_ns *const *ns, unsigned key)
 {
 	struct entry **swap;
 
@@ -279,8 +290,8 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 		size_t from = i ? l->end[i - 1] : 0;
 		struct entry *e = c->size ? *slot(c->table, c->size, h, r->path) : NULL;
 
-		key_of(&c->scratch, r, ns ? ns[i] : NULL, l->text.s + from, l->end[i] - from,
-		       l->esc[i]);
+		key_of(&c->scratch, r, x_used, ns ? ns[i] : NULL, l->text.s + from,
+		       l->end[i] - from, l->esc[i]);
 		if (c->scratch.failed)
 			goto fail;
 		if (!e) {
@@ -290,26 +301,27 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 				goto fail;
 			}
 			e->hash = h;
-			e->text.fd = e->key.fd = -1;
 			e->stale = true;
 		} else {
-			e->stale = key != c->key || e->text.failed ||
-				   e->key.len != c->scratch.len ||
-				   memcmp(e->key.s, c->scratch.s, c->scratch.len);
-		}
-		if (e->stale) {
-			char *p;
-
-			e->key.len = 0;
-			p = grow(&e->key, c->scratch.len);
-			if (p)
-				memcpy(p, c->scratch.s, c->scratch.len);
+			e->stale = key != c->key || e->failed || e->key_len != c->scratch.len ||
+				   memcmp(e->key, c->scratch.s, c->scratch.len);
 		}
 		c->at[i] = e;
 		c->n = i + 1;
 		c->changed = c->changed || e->stale || c->prev_at[i] != e;
-		if (e->key.failed)
-			goto fail;
+		if (e->stale && e->key_len != c->scratch.len) {
+			char *k = realloc(e->key, c->scratch.len);
+
+			if (!k) {
+				e->key_len = 0; /* stale next time */
+				goto fail;
+			}
+			e->key = k;
+		}
+		if (e->stale) {
+			memcpy(e->key, c->scratch.s, c->scratch.len);
+			e->key_len = (uint32_t)c->scratch.len;
+		}
 	}
 	if (!rehash(c, v))
 		goto fail;
@@ -325,7 +337,7 @@ fail:
 		if (!s || *s != c->at[i])
 			entry_free(c->at[i]);
 		else
-			c->at[i]->key.len = 0; /* made again next time */
+			c->at[i]->key_len = 0; /* made again next time */
 	}
 	c->n = c->prev_n = 0;
 	c->scratch.failed = false;
@@ -335,46 +347,72 @@ fail:
 
 struct out *metrics_cache_stale(struct metrics_cache *c, size_t i)
 {
-	struct entry *e = c->at[i];
-
-	if (!e->stale)
+	if (!c->at[i]->stale)
 		return NULL;
-	e->text.len = 0;
-	e->text.failed = false;
-	e->n_ends = 0;
-	return &e->text;
+	c->text.len = 0;
+	c->text.failed = false;
+	c->text.fd = -1;
+	c->n_ends = 0;
+	return &c->text;
 }
 
 void metrics_cache_cut(struct metrics_cache *c, size_t i)
 {
-	struct entry *e = c->at[i];
-
-	if (e->n_ends == e->cap_ends) {
-		size_t cap = e->cap_ends ? 2 * e->cap_ends : 64;
-		uint32_t *ends = realloc(e->ends, cap * sizeof(*ends));
+	if (c->n_ends == c->cap_ends) {
+		size_t cap = c->cap_ends ? 2 * c->cap_ends : 64;
+		uint32_t *ends = realloc(c->ends, cap * sizeof(*ends));
 
 		if (!ends) {
-			e->text.failed = true;
+			c->text.failed = true;
 			return;
 		}
-		e->ends = ends;
-		e->cap_ends = cap;
+		c->ends = ends;
+		c->cap_ends = cap;
 	}
-	e->ends[e->n_ends++] = (uint32_t)e->text.len;
+	c->ends[c->n_ends++] = (uint32_t)c->text.len;
+}
+
+void metrics_cache_keep(struct metrics_cache *c, size_t i)
+{
+	struct entry *e = c->at[i];
+	size_t ends = c->n_ends * sizeof(*c->ends), n = ends + c->text.len;
+
+	e->failed = c->text.failed || n > UINT32_MAX;
+	/* a block a bit too big is kept: a counter's next digit is not a realloc each time */
+	if (!e->failed && (n > e->block_cap || n + 256 < e->block_cap)) {
+		char *b = realloc(e->block, n ? n : 1);
+
+		if (b) {
+			e->block = b;
+			e->block_cap = (uint32_t)n;
+		}
+		e->failed = !b;
+	}
+	if (e->failed) {
+		e->n_ends = 0;
+		return;
+	}
+	memcpy(e->block, c->ends, ends);
+	memcpy(e->block + ends, c->text.s, c->text.len);
+	e->n_ends = (uint32_t)c->n_ends;
+	e->block_len = (uint32_t)n;
 }
 
 void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, size_t k)
 {
 	const struct entry *e = c->at[i];
-	uint32_t from;
+	const char *text = e->block + e->n_ends * sizeof(uint32_t);
+	uint32_t from = 0, to;
 
-	if (e->text.failed || k >= e->n_ends) {
+	if (e->failed || k >= e->n_ends) {
 		o->failed = true;
 		return;
 	}
-	from = k ? e->ends[k - 1] : 0;
-	if (e->ends[k] > from)
-		out_put(o, e->text.s + from, e->ends[k] - from);
+	if (k)
+		memcpy(&from, e->block + (k - 1) * sizeof(uint32_t), sizeof(from));
+	memcpy(&to, e->block + k * sizeof(uint32_t), sizeof(to));
+	if (to > from)
+		out_put(o, text + from, to - from);
 }
 
 bool metrics_cache_unchanged(const struct metrics_cache *c)
