@@ -23,11 +23,11 @@ struct entry {
 	char *path;
 	uint64_t hash;
 	char *key; /* what the text was made of (key_of) */
-	/* n_ends segment ends, uint32_t (segment k runs from ends[k - 1], 0 for the first, to
-	 * ends[k]), then the text */
+	/* n_ends segment ends (segment k runs from ends[k - 1], 0 for the first, to ends[k]),
+	 * uint16_t (uint32_t when wide: a text of 64 KiB or more), then the text */
 	char *block;
 	uint32_t key_len, block_len, block_cap, n_ends;
-	bool stale, carried, failed;
+	bool stale, carried, failed, wide;
 };
 
 struct metrics_cache {
@@ -98,7 +98,7 @@ struct key_head {
 	bool esc;
 	uint64_t tasks, cpu_ns, memory, io_read, io_write, x_have, k_have[CG_K_WORDS];
 	double psi[CG_PSI_N], psi_full[CG_PSI_N];
-	size_t n_iodevs, n_threads, lab_len, n_ifs;
+	uint32_t n_iodevs, n_threads, lab_len, n_ifs;
 };
 
 /* n more bytes of k's buffer, or NULL (k->failed) without memory */
@@ -176,12 +176,12 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	h.io_write = r->io_write;
 	h.x_have = r->x_have;
 	memcpy(h.k_have, r->k_have, sizeof(h.k_have));
-	h.n_ifs = n_ifs;
+	h.n_ifs = (uint32_t)n_ifs;
 	memcpy(h.psi, r->psi, sizeof(h.psi));
 	memcpy(h.psi_full, r->psi_full, sizeof(h.psi_full));
-	h.n_iodevs = r->n_iodevs;
-	h.n_threads = r->n_threads;
-	h.lab_len = lab_len;
+	h.n_iodevs = (uint32_t)r->n_iodevs;
+	h.n_threads = (uint32_t)r->n_threads;
+	h.lab_len = (uint32_t)lab_len;
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
 	memcpy(p, lab, lab_len);
@@ -375,7 +375,9 @@ void metrics_cache_cut(struct metrics_cache *c, size_t i)
 void metrics_cache_keep(struct metrics_cache *c, size_t i)
 {
 	struct entry *e = c->at[i];
-	size_t ends = c->n_ends * sizeof(*c->ends), n = ends + c->text.len;
+	bool wide = c->text.len > UINT16_MAX;
+	size_t w = wide ? sizeof(uint32_t) : sizeof(uint16_t), ends = c->n_ends * w,
+	       n = ends + c->text.len;
 
 	e->failed = c->text.failed || n > UINT32_MAX;
 	/* a block a bit too big is kept: a counter's next digit is not a realloc each time */
@@ -392,25 +394,44 @@ void metrics_cache_keep(struct metrics_cache *c, size_t i)
 		e->n_ends = 0;
 		return;
 	}
-	memcpy(e->block, c->ends, ends);
+	/* most rows' texts are short: two bytes an end, not four (a row has 60 and more) */
+	for (size_t k = 0; k < c->n_ends; k++) {
+		uint16_t end16 = (uint16_t)c->ends[k];
+
+		memcpy(e->block + k * w, wide ? (const void *)&c->ends[k] : &end16, w);
+	}
 	memcpy(e->block + ends, c->text.s, c->text.len);
 	e->n_ends = (uint32_t)c->n_ends;
 	e->block_len = (uint32_t)n;
+	e->wide = wide;
+}
+
+/* End k of e's segments. */
+static uint32_t end_of(const struct entry *e, size_t k)
+{
+	uint32_t end;
+	uint16_t end16;
+
+	if (e->wide) {
+		memcpy(&end, e->block + k * sizeof(end), sizeof(end));
+		return end;
+	}
+	memcpy(&end16, e->block + k * sizeof(end16), sizeof(end16));
+	return end16;
 }
 
 void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, size_t k)
 {
 	const struct entry *e = c->at[i];
-	const char *text = e->block + e->n_ends * sizeof(uint32_t);
-	uint32_t from = 0, to;
+	const char *text = e->block + e->n_ends * (e->wide ? sizeof(uint32_t) : sizeof(uint16_t));
+	uint32_t from, to;
 
 	if (e->failed || k >= e->n_ends) {
 		o->failed = true;
 		return;
 	}
-	if (k)
-		memcpy(&from, e->block + (k - 1) * sizeof(uint32_t), sizeof(from));
-	memcpy(&to, e->block + k * sizeof(uint32_t), sizeof(to));
+	from = k ? end_of(e, k - 1) : 0;
+	to = end_of(e, k);
 	if (to > from)
 		out_put(o, text + from, to - from);
 }
