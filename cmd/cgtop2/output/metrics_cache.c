@@ -20,7 +20,6 @@
  * cache holds one a cgroup, 10,000 and more).
  */
 struct entry {
-	char *path;
 	uint64_t hash;
 	char *key; /* what the text was made of (key_of) */
 	/* n_ends segment ends (segment k runs from ends[k - 1], 0 for the first, to ends[k]),
@@ -28,6 +27,7 @@ struct entry {
 	char *block;
 	uint32_t key_len, block_len, block_cap, n_ends;
 	bool stale, carried, failed, wide;
+	char path[]; /* the cgroup's, in the entry's allocation */
 };
 
 struct metrics_cache {
@@ -53,7 +53,6 @@ static void entry_free(struct entry *e)
 {
 	if (!e)
 		return;
-	free(e->path);
 	free(e->key);
 	free(e->block);
 	free(e);
@@ -92,12 +91,15 @@ static struct entry **slot(struct entry **table, size_t size, uint64_t h, const 
 	return &table[k];
 }
 
-/* The fixed part of a row's key: zeroed first, so that its padding compares equal too. */
+/*
+ * The fixed part of a row's key: zeroed first, so that its padding compares equal too. Which
+ * values follow it is said by it (have, x_have, the counts): a value no line can say (a
+ * collector off, a resource without PSI) takes no room, the cache holding a key a cgroup.
+ */
 struct key_head {
 	unsigned have;
 	bool esc;
-	uint64_t tasks, cpu_ns, memory, io_read, io_write, x_have, k_have[CG_K_WORDS];
-	double psi[CG_PSI_N], psi_full[CG_PSI_N];
+	uint64_t x_have, k_have[CG_K_WORDS];
 	uint32_t n_iodevs, n_threads, lab_len, n_ifs;
 };
 
@@ -132,6 +134,15 @@ static char *names(char *p, const char *name, size_t size)
 	return p + size;
 }
 
+/* n bytes of v into p when it is known; the end */
+static char *value(char *p, const void *v, size_t n, bool known)
+{
+	if (!known)
+		return p;
+	memcpy(p, v, n);
+	return p + n;
+}
+
 /* the known values of mask's bits in x, one after the other, into p; the end */
 static char *known(char *p, const uint64_t *x, uint64_t mask)
 {
@@ -156,7 +167,7 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 
 	for (int w = 0; w < CG_K_WORDS; w++)
 		n_k += (size_t)__builtin_popcountll(r->k_have[w]);
-	n = sizeof(h) + lab_len +
+	n = sizeof(h) + 5 * sizeof(uint64_t) + 2 * CG_PSI_N * sizeof(double) + lab_len +
 	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(r->x[0]) +
 	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
 	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
@@ -169,21 +180,24 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	memset(&h, 0, sizeof(h));
 	h.have = r->have;
 	h.esc = esc;
-	h.tasks = r->tasks;
-	h.cpu_ns = r->cpu_ns;
-	h.memory = r->memory;
-	h.io_read = r->io_read;
-	h.io_write = r->io_write;
 	h.x_have = r->x_have;
 	memcpy(h.k_have, r->k_have, sizeof(h.k_have));
 	h.n_ifs = (uint32_t)n_ifs;
-	memcpy(h.psi, r->psi, sizeof(h.psi));
-	memcpy(h.psi_full, r->psi_full, sizeof(h.psi_full));
 	h.n_iodevs = (uint32_t)r->n_iodevs;
 	h.n_threads = (uint32_t)r->n_threads;
 	h.lab_len = (uint32_t)lab_len;
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
+	p = value(p, &r->tasks, sizeof(r->tasks), r->have & CG_STAT_TASKS);
+	p = value(p, &r->cpu_ns, sizeof(r->cpu_ns), r->have & CG_STAT_CPU);
+	p = value(p, &r->memory, sizeof(r->memory), r->have & CG_STAT_MEMORY);
+	p = value(p, &r->io_read, sizeof(r->io_read), r->have & CG_STAT_IO);
+	p = value(p, &r->io_write, sizeof(r->io_write), r->have & CG_STAT_IO);
+	for (int j = 0; j < CG_PSI_N; j++) {
+		p = value(p, &r->psi[j], sizeof(r->psi[j]), r->have & (CG_STAT_PSI_CPU << j));
+		p = value(p, &r->psi_full[j], sizeof(r->psi_full[j]),
+			  r->x_have & (1ull << (CG_X_PSI_FULL_AVG10 + j)));
+	}
 	memcpy(p, lab, lab_len);
 	p += lab_len;
 	/* only the values known: most rows have a few of them */
@@ -217,6 +231,8 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 		p += sizeof(th->ticks);
 		p = names(p, th->comm, sizeof(th->comm));
 	}
+	/* n was room for every value: the key is what was written */
+	k->len = (size_t)(p - k->s);
 }
 
 /* A table of at least twice n slots with every entry of the old one still in a row of v. */
@@ -295,11 +311,12 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 		if (c->scratch.failed)
 			goto fail;
 		if (!e) {
-			e = calloc(1, sizeof(*e));
-			if (!e || !(e->path = strdup(r->path))) {
-				free(e);
+			size_t len = strlen(r->path);
+
+			e = calloc(1, sizeof(*e) + len + 1);
+			if (!e)
 				goto fail;
-			}
+			memcpy(e->path, r->path, len + 1);
 			e->hash = h;
 			e->stale = true;
 		} else {
