@@ -3,13 +3,18 @@
  * output/metrics_cache.c: an exposition made with the cgroups' lines kept from the last one is
  * byte for byte the exposition made afresh from the same sample, scrape after scrape, while
  * values change, cgroups come and go, a device or a thread appears, a collector's value
- * becomes known, a name needs escaping; in both formats, cgkit's names and cAdvisor's, with
- * -P's count and -H's threads. And it says when nothing changed.
+ * becomes known, a name needs escaping, a kernel statistic or a network counter moves, a
+ * network namespace changes hands; in both formats, cgkit's names and cAdvisor's, with -P's
+ * count and -H's threads. And it says when nothing changed; the head it returns (the part a
+ * gzipped body keeps deflated while metrics_cache_gen stays) runs over every cgroup line that
+ * is not the time's, and is the last exposition's byte for byte while the gen stays.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "names/netdev.h"
 #include "output/metrics_cache.h"
 #include "output/render.h"
 #include "pipeline/args.h"
@@ -23,6 +28,53 @@ void tool_say(const char *fmt, ...)
 }
 
 #define N_ROWS 6
+/* kernel statistics: a counter in microseconds, the last (past the first word of k_have), one
+ * with cAdvisor's own name */
+#define KUSEC (CG_KV_CPU_LOCAL_THROTTLED_USEC - CG_KV_STAT0)
+#define KHIGH (CG_K_N - 1)
+#define KCADV (CG_KV_MS_INACTIVE_FILE - CG_KV_STAT0)
+
+static void k_set(struct cg_stat_row *r, int i, uint64_t v)
+{
+	r->k_have[i / 64] |= 1ull << (i % 64);
+	r->k[i] = v;
+}
+
+/*
+ * names/netdev.c stood in for: row i's cgroup has a member in namespace net_ns[i] (0: the
+ * host's) that started at net_start[i]; namespace 7 has eth0 and lo, 9 has veth1 and eth1.
+ */
+static uint64_t net_ns[N_ROWS], net_start[N_ROWS];
+static struct cg_net_if ifs7[2] = { { .name = "eth0" }, { .name = "lo" } },
+			ifs9[2] = { { .name = "veth1" }, { .name = "eth1" } };
+static const struct cg_net_ns ns7 = { .ns = 7, .ifs = ifs7, .n = 2 },
+			      ns9 = { .ns = 9, .ifs = ifs9, .n = 2 };
+static const char *const paths[N_ROWS];
+
+void cg_net_refresh(void);
+int cg_net_member(const char *path, struct cg_net_member *ret);
+const struct cg_net_ns *cg_net_counters(const struct cg_net_member *m);
+
+void cg_net_refresh(void)
+{
+}
+
+int cg_net_member(const char *path, struct cg_net_member *ret)
+{
+	for (size_t i = 0; i < N_ROWS; i++)
+		if (!strcmp(path, paths[i]) && net_ns[i]) {
+			*ret = (struct cg_net_member){ .ns = net_ns[i],
+						       .start = net_start[i],
+						       .pid = (pid_t)(100 + i) };
+			return 0;
+		}
+	return -ENOENT;
+}
+
+const struct cg_net_ns *cg_net_counters(const struct cg_net_member *m)
+{
+	return m->ns == 7 ? &ns7 : m->ns == 9 ? &ns9 : NULL;
+}
 
 static struct cg_stat_row rows[N_ROWS];
 static struct cg_stat_iodev dev = { .io = { .major = 8, .minor = 0 }, .name = "sda" };
@@ -45,8 +97,32 @@ static void rows_init(void)
 		r->psi[0] = 0.25 * (double)i;
 		r->x_have = 1ull << CG_X_PIDS_MAX;
 		r->x[CG_X_PIDS_MAX] = i % 2 ? CG_UNLIMITED : 100 + i;
+		memset(r->k_have, 0, sizeof(r->k_have));
+		k_set(r, CG_KV_MS_ANON - CG_KV_STAT0, 8192 * i);
+		k_set(r, KCADV, 4096 * i);
+		if (i % 2)
+			k_set(r, KUSEC, 1234567 * i);
+		k_set(r, KHIGH, 3 + i);
+		net_ns[i] = i == 2 || i == 4 ? 7 : i == 3 ? 9 : 0;
+		net_start[i] = 1000 - i;
+		ifs7[0].v[CG_NET_RX_BYTES] = ifs9[1].v[CG_NET_TX_BYTES] = 5000;
 	}
 }
+
+/* The exposition's own families (metrics_own.c) start here, or the time's (cAdvisor's). */
+static size_t own_start(const char *s, bool cadv)
+{
+	const char *p = strstr(s, cadv ? "container_last_seen" : "cgtop2_cgroups");
+
+	while (p && p > s && p[-1] != '\n')
+		p--;
+	return p ? (size_t)(p - s) : 0;
+}
+
+/* The last kept exposition, its head and the cache's gen then. */
+static struct out last;
+static size_t last_head;
+static unsigned last_gen;
 
 /* The exposition of rows (those of keep[] set) with c and without: the same bytes. */
 static void same(int line, const struct cgtop2_args *a, bool prom, struct metrics_cache *c,
@@ -59,19 +135,36 @@ static void same(int line, const struct cgtop2_args *a, bool prom, struct metric
 	for (size_t i = 0; i < N_ROWS; i++)
 		if (keep[i])
 			in[v.n++] = &rows[i];
+	size_t head;
+
 	render_metrics(&fresh, prom, a, &v, NULL);
-	render_metrics(&kept, prom, a, &v, c);
-	if (fresh.failed || kept.failed || fresh.len != kept.len ||
-	    memcmp(fresh.s, kept.s, fresh.len)) {
+	head = render_metrics(&kept, prom, a, &v, c);
+	if (kept.s && head != own_start(kept.s, a->compat == COMPAT_CADVISOR)) {
+		fprintf(stderr, "line %d: head %zu, the cgroups' lines end at %zu\n", line, head,
+			own_start(kept.s, a->compat == COMPAT_CADVISOR));
+		check_failures++;
+	}
+	/* what a gzipped body keeps deflated while the gen stays is the same text */
+	if (kept.s && last.s && metrics_cache_gen(c) == last_gen && head == last_head &&
+	    memcmp(kept.s, last.s, head)) {
+		fprintf(stderr, "line %d: the gen stayed, the head changed\n", line);
+		check_failures++;
+	}
+	free(last.s);
+	last = kept;
+	kept.s = NULL;
+	last_head = head;
+	last_gen = metrics_cache_gen(c);
+	if (fresh.failed || last.failed || fresh.len != last.len ||
+	    memcmp(fresh.s, last.s, fresh.len)) {
 		fprintf(stderr,
 			"line %d: compat %d count %d threads %d prom %d: the kept exposition "
 			"differs:\n--- afresh\n%s\n--- kept\n%s\n",
 			line, (int)a->compat, (int)a->count, (int)a->threads, (int)prom,
-			fresh.s ? fresh.s : "", kept.s ? kept.s : "");
+			fresh.s ? fresh.s : "", last.s ? last.s : "");
 		check_failures++;
 	}
 	free(fresh.s);
-	free(kept.s);
 }
 
 #define SAME() same(__LINE__, a, prom, c, keep)
@@ -84,6 +177,12 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 	CHECK(c != NULL);
 	rows_init();
 	SAME();
+	/* the families this test is about are there to be kept */
+	CHECK(last.s && strstr(last.s, "network_receive_bytes_total{"));
+	CHECK(last.s && strstr(last.s, "_cpu_local_throttled_seconds_total{"));
+	CHECK(last.s && strstr(last.s, a->compat == COMPAT_CADVISOR
+					       ? "container_memory_total_inactive_file_bytes{"
+					       : "cgroup_memory_stat_inactive_file_bytes{"));
 	/* nothing changed: the same lines, and the cache says so */
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
@@ -121,11 +220,59 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 	/* an unknown value's slot changes: no line says it, the lines are the same */
 	rows[2].x[CG_X_MEM_MAX] = 7;
 	SAME();
+	/* a known value moves alone; then one no family writes (a PSI avg300, which decays for
+	 * minutes after a stall): the same lines, no change */
+	rows[0].x[CG_X_MEM_MAX] = 2 << 20;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	rows[0].x_have |= 1ull << (CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N);
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	rows[0].x[CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N] = 42;
+	SAME();
+	CHECK(metrics_cache_unchanged(c));
+	/* a kernel statistic moves, alone: its lines are kept too, so that is a change */
+	rows[2].k[CG_KV_MS_ANON - CG_KV_STAT0] += 4096;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	SAME();
+	CHECK(metrics_cache_unchanged(c));
+	rows[3].k[KHIGH]++;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	/* a statistic becomes known in one row; another's goes */
+	k_set(&rows[0], KUSEC, 999);
+	rows[1].k_have[KUSEC / 64] &= ~(1ull << (KUSEC % 64));
+	SAME();
+	/* a network counter moves, alone */
+	ifs7[0].v[CG_NET_RX_BYTES] += 1500;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	SAME();
+	CHECK(metrics_cache_unchanged(c));
+	ifs9[1].v[CG_NET_TX_BYTES]++;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	/* namespace 7 changes hands: row 2's member started first now (row 4's before) */
+	net_start[2] = 1;
+	SAME();
+	CHECK(!metrics_cache_unchanged(c));
+	/* a row leaves namespace 9, a cAdvisor-ignored interface alone is left */
+	net_ns[3] = 0;
+	SAME();
+	/* a device of no name, for cAdvisor's fs families */
+	dev.name[0] = '\0';
+	SAME();
+	CHECK(a->compat != COMPAT_CADVISOR || strstr(last.s, "container_fs_reads_bytes_total{"));
+	CHECK(!metrics_cache_unchanged(c));
 	/* a path changes in place (another cgroup at the same row) */
 	rows[0].path = "/renamed";
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
 	metrics_cache_free(c);
+	free(last.s);
+	last = (struct out){ .fd = -1 };
+	snprintf(dev.name, sizeof(dev.name), "sda");
 	rows[3].iodevs = NULL;
 	rows[3].n_iodevs = 0;
 	rows[4].threads = NULL;
@@ -152,6 +299,7 @@ int main(void)
 
 		rows_init();
 		a = (struct cgtop2_args){ .compat = COMPAT_NONE };
+		last_gen = ~0u;
 		same(__LINE__, &a, true, c, keep);
 		same(__LINE__, &a, false, c, keep);
 		a.compat = COMPAT_CADVISOR;
@@ -159,6 +307,7 @@ int main(void)
 		a.count = CG_COUNT_USER_PROCESSES;
 		same(__LINE__, &a, true, c, keep);
 		metrics_cache_free(c);
+		free(last.s);
 	}
 	return CHECK_DONE();
 }

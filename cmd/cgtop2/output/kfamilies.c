@@ -3,12 +3,15 @@
  * The kernel's statistics (cg_kstats) in the expositions, after metrics.c's families: a family
  * each, cgroup_KEY (cAdvisor's name with --compat=cadvisor where cAdvisor has one, else
  * cgkit_KEY), written only when a row has its value and ?collect[]= keeps its collector.
+ * Each row's samples are kept by metrics_cache.c with its other lines, a segment a statistic
+ * the row has.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kfamilies.h"
+#include "metrics_cache.h"
 
 #include "base/parse.h"
 
@@ -41,6 +44,11 @@ static void kfamily_header(struct out *o, bool prom, const char *name, int i)
 	out_printf(o, "# HELP %s %s.\n", name, k->help);
 }
 
+static void put_str(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
 static void kvalue(struct out *o, const struct cg_stat_row *r, int i)
 {
 	char buf[CG_U64_LEN], *p;
@@ -54,7 +62,39 @@ static void kvalue(struct out *o, const struct cg_stat_row *r, int i)
 	out_put(o, p, (size_t)(buf + sizeof(buf) - p));
 }
 
-void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l)
+/* Row r's sample of statistic i: NAME[_total]{cgroup="PATH",...} VALUE (kfamily_name's NAME). */
+static void kline(struct out *o, const struct view *v, const struct labels *l, size_t r, int i)
+{
+	const struct cg_kstat *k = &cg_kstats[i];
+	bool esc;
+
+	if (l->cadv && k->cadvisor) {
+		put_str(o, k->cadvisor);
+	} else {
+		put_str(o, l->cadv ? "cgkit_" : "cgroup_");
+		put_str(o, k->key);
+	}
+	if (k->counter)
+		out_put(o, "_total", 6);
+	put_str(o, l->cadv ? "{id=\"" : "{cgroup=\"");
+	esc = labels_put(o, l, v, r, NULL);
+	out_put(o, "\"", 1);
+	labels_end(o, esc);
+	kvalue(o, v->rows[r], i);
+	out_put(o, "\n", 1);
+	out_maybe_flush(o);
+}
+
+/* Row r's segment of statistic i in c: k, then one more a statistic r has before i. */
+static size_t kseg(const struct cg_stat_row *r, int i, size_t k)
+{
+	for (int w = 0; w < i / 64; w++)
+		k += (size_t)__builtin_popcountll(r->k_have[w]);
+	return k + (size_t)__builtin_popcountll(r->k_have[i / 64] & ((1ull << (i % 64)) - 1));
+}
+
+void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
+		    const struct metrics_cache *c, size_t k)
 {
 	uint64_t have[CG_K_WORDS] = { 0 };
 
@@ -70,19 +110,24 @@ void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct
 		kfamily_name(name, sizeof(name), i, l->cadv);
 		kfamily_header(o, prom, name, i);
 		for (size_t r = 0; r < v->n; r++) {
-			bool esc;
-
 			if (!cg_kstat_known(v->rows[r], i))
 				continue;
-			out_printf(o, "%s%s{%s=\"", name, cg_kstats[i].counter ? "_total" : "",
-				   l->cadv ? "id" : "cgroup");
-			esc = labels_put(o, l, v, r, NULL);
-			out_put(o, "\"", 1);
-			labels_end(o, esc);
-			kvalue(o, v->rows[r], i);
-			out_put(o, "\n", 1);
-			out_maybe_flush(o);
+			if (c)
+				metrics_cache_put(o, c, r, kseg(v->rows[r], i, k));
+			else
+				kline(o, v, l, r, i);
 		}
+	}
+}
+
+void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct view *v,
+			const struct labels *l, size_t r)
+{
+	for (int i = 0; i < CG_K_N; i++) {
+		if (!cg_kstat_known(v->rows[r], i))
+			continue;
+		kline(t, v, l, r, i);
+		metrics_cache_cut(c, r);
 	}
 }
 

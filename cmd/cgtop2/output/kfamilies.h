@@ -9,8 +9,17 @@
 #include "labels.h"
 #include "render.h"
 
-/* Every statistic some row of v has, as a family (its collector kept by ?collect[]=). */
-void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l);
+struct metrics_cache;
+
+/*
+ * Every statistic some row of v has, as a family (its collector kept by ?collect[]=); with c,
+ * each row's samples are its kept segments from k on (metrics_kstats_row's).
+ */
+void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
+		    const struct metrics_cache *c, size_t k);
+/* Row r's samples into c's text t, a segment each statistic it has (metrics_kstats_series). */
+void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct view *v,
+			const struct labels *l, size_t r);
 /* The series of row r among them, for --max-series. */
 size_t metrics_kstats_series(const struct cg_stat_row *r);
 

@@ -709,9 +709,13 @@ static const struct family *family_of(const struct cgtop2_args *a, const struct 
 	return f;
 }
 
-/* The lines of the rows c holds no text of, in c, a segment a family and resource (or -H). */
+/*
+ * The lines of the rows c holds no text of, in c: a segment a family and resource, then with
+ * -H the threads', then the kernel's statistics' and the network and fs families' of the row.
+ */
 static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, const struct view *v,
-		       const struct labels *l, const struct family *table, size_t n)
+		       const struct labels *l, const struct cg_net_ns *const *ns,
+		       const struct family *table, size_t n)
 {
 	struct prefix pre[ARRAY_SIZE(cadvisor) > ARRAY_SIZE(families) ? ARRAY_SIZE(cadvisor)
 								      : ARRAY_SIZE(families)],
@@ -723,7 +727,9 @@ static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, con
 	for (size_t i = 0; i < v->n; i++) {
 		struct out *t = metrics_cache_stale(c, i);
 
-		for (size_t fi = 0; t && fi < n; fi++) {
+		if (!t)
+			continue;
+		for (size_t fi = 0; fi < n; fi++) {
 			const struct family *f = family_of(a, &table[fi]);
 
 			for (size_t p = 0; p < passes(f); p++) {
@@ -732,11 +738,29 @@ static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, con
 				metrics_cache_cut(c, i);
 			}
 		}
-		if (t && a->threads) {
+		if (a->threads) {
 			thread_lines(t, v, l, i, &tpre);
 			metrics_cache_cut(c, i);
 		}
+		metrics_kstats_row(t, c, v, l, i);
+		metrics_container_row(t, c, a, v, l, ns, i);
+		metrics_cache_keep(c, i);
 	}
+}
+
+/* The x[] values table's families write (x_index's idx and alt, a PSI family's resources). */
+static uint64_t x_written(const struct family *table, size_t n)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (table[i].src == V_X)
+			m |= 1ull << table[i].idx | (table[i].alt ? 1ull << table[i].alt : 0);
+		else if (table[i].src == V_PSI_X)
+			for (int j = 0; j < CG_PSI_N; j++)
+				m |= 1ull << (table[i].idx + j);
+	}
+	return m;
 }
 
 size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
@@ -745,15 +769,16 @@ size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, co
 	bool cadv = a->compat == COMPAT_CADVISOR;
 	const struct family *table = cadv ? cadvisor : families;
 	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families), k = 0, head = SIZE_MAX;
+	_cleanup_free_ const struct cg_net_ns **ns = metrics_net_owners(v);
 	struct labels l;
 
 	labels_make(&l, v, cadv);
-	if (c &&
-	    !metrics_cache_begin(
-		    c, v, &l, (unsigned)cadv | (unsigned)a->count << 1 | (unsigned)a->threads << 3))
+	if (c && !metrics_cache_begin(c, v, &l, x_written(table, n), ns,
+				      (unsigned)cadv | (unsigned)a->count << 1 |
+					      (unsigned)a->threads << 3))
 		c = NULL;
 	if (c)
-		cache_rows(c, a, v, &l, table, n);
+		cache_rows(c, a, v, &l, ns, table, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct family *f = family_of(a, &table[i]);
 
@@ -763,14 +788,13 @@ size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, co
 		family(o, prom, f, v, &l, c, k);
 		k += passes(f);
 	}
-	/* the kernel's statistics and the network counters are not in the cache's row keys: they
-	 * are written, and compressed, afresh at every scrape, after the kept head */
-	if (head == SIZE_MAX)
-		head = o->len;
-	metrics_kstats(o, prom, v, &l);
-	metrics_container(o, prom, a, v, &l);
+	/* the kept segments: the threads' (-H), then each row's statistics' and network's */
+	metrics_kstats(o, prom, v, &l, c, k + a->threads);
+	metrics_container(o, prom, a, v, &l, ns, c, k + a->threads);
 	if (a->threads)
 		threads(o, prom, v, &l, c, k);
+	if (head == SIZE_MAX)
+		head = o->len;
 	labels_free(&l);
 	return c ? head : 0;
 }

@@ -13,15 +13,21 @@
 #include <string.h>
 
 #include "metrics_cache.h"
+#include "names/netdev.h"
 
+/*
+ * A row's kept text and key, each in a block of its size (not a buffer grown by doubling: the
+ * cache holds one a cgroup, 10,000 and more).
+ */
 struct entry {
-	char *path;
 	uint64_t hash;
-	struct out key; /* what the text was made of (key_of) */
-	struct out text;
-	uint32_t *ends; /* segment k runs from ends[k - 1] (0 for the first) to ends[k] */
-	size_t n_ends, cap_ends;
-	bool stale, carried;
+	char *key; /* what the text was made of (key_of) */
+	/* n_ends segment ends (segment k runs from ends[k - 1], 0 for the first, to ends[k]),
+	 * uint16_t (uint32_t when wide: a text of 64 KiB or more), then the text */
+	char *block;
+	uint32_t key_len, block_len, block_cap, n_ends;
+	bool stale, carried, failed, wide;
+	char path[]; /* the cgroup's, in the entry's allocation */
 };
 
 struct metrics_cache {
@@ -30,6 +36,9 @@ struct metrics_cache {
 	struct entry **at, **prev_at; /* the view's row i's, this exposition's and the last's */
 	size_t n, prev_n, cap_at;
 	struct out scratch; /* a row's key being compared */
+	struct out text; /* a stale row's text being written, then copied to its entry */
+	uint32_t *ends;
+	size_t n_ends, cap_ends;
 	unsigned key;
 	bool changed;
 	unsigned gen; /* one more at each exposition whose rows' lines changed */
@@ -44,10 +53,8 @@ static void entry_free(struct entry *e)
 {
 	if (!e)
 		return;
-	free(e->path);
-	free(e->key.s);
-	free(e->text.s);
-	free(e->ends);
+	free(e->key);
+	free(e->block);
 	free(e);
 }
 
@@ -61,6 +68,8 @@ void metrics_cache_free(struct metrics_cache *c)
 	free(c->at);
 	free(c->prev_at);
 	free(c->scratch.s);
+	free(c->text.s);
+	free(c->ends);
 	free(c);
 }
 
@@ -82,13 +91,16 @@ static struct entry **slot(struct entry **table, size_t size, uint64_t h, const 
 	return &table[k];
 }
 
-/* The fixed part of a row's key: zeroed first, so that its padding compares equal too. */
+/*
+ * The fixed part of a row's key: zeroed first, so that its padding compares equal too. Which
+ * values follow it is said by it (have, x_have, the counts): a value no line can say (a
+ * collector off, a resource without PSI) takes no room, the cache holding a key a cgroup.
+ */
 struct key_head {
 	unsigned have;
 	bool esc;
-	uint64_t tasks, cpu_ns, memory, io_read, io_write, x_have;
-	double psi[CG_PSI_N], psi_full[CG_PSI_N];
-	size_t n_iodevs, n_threads, lab_len;
+	uint64_t x_have, k_have[CG_K_WORDS];
+	uint32_t n_iodevs, n_threads, lab_len, n_ifs;
 };
 
 /* n more bytes of k's buffer, or NULL (k->failed) without memory */
@@ -122,18 +134,44 @@ static char *names(char *p, const char *name, size_t size)
 	return p + size;
 }
 
+/* n bytes of v into p when it is known; the end */
+static char *value(char *p, const void *v, size_t n, bool known)
+{
+	if (!known)
+		return p;
+	memcpy(p, v, n);
+	return p + n;
+}
+
+/* the known values of mask's bits in x, one after the other, into p; the end */
+static char *known(char *p, const uint64_t *x, uint64_t mask)
+{
+	for (uint64_t m = mask; m; m &= m - 1, p += sizeof(x[0]))
+		memcpy(p, &x[__builtin_ctzll(m)], sizeof(x[0]));
+	return p;
+}
+
 /*
- * Everything of row r a line of the exposition is made of: the values every family reads,
- * the devices and threads with their names, the row's labels as labels.c made them.
+ * Everything of row r a line of the exposition is made of: the values every family reads
+ * (of x[], those of x_used: a PSI avg300 no line says decays for many minutes after a
+ * cgroup's last stall; the kernel's statistics too), the devices and threads with their names, the interfaces of
+ * the network namespace the row writes (ns, or NULL), the row's labels as labels.c made them.
  */
-static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, size_t lab_len,
-		   bool esc)
+static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
+		   const struct cg_net_ns *ns, const char *lab, size_t lab_len, bool esc)
 {
 	struct key_head h;
-	size_t n = sizeof(h) + lab_len + (size_t)__builtin_popcountll(r->x_have) * sizeof(r->x[0]) +
-		   r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
-		   r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
+	size_t n_ifs = ns ? ns->n : 0, n_k = 0;
+	size_t n, n_if = sizeof(ns->ifs->name) + sizeof(ns->ifs->v);
 	char *p;
+
+	for (int w = 0; w < CG_K_WORDS; w++)
+		n_k += (size_t)__builtin_popcountll(r->k_have[w]);
+	n = sizeof(h) + 5 * sizeof(uint64_t) + 2 * CG_PSI_N * sizeof(double) + lab_len +
+	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(r->x[0]) +
+	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
+	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
+	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
 
 	k->len = 0;
 	p = grow(k, n);
@@ -142,24 +180,35 @@ static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, 
 	memset(&h, 0, sizeof(h));
 	h.have = r->have;
 	h.esc = esc;
-	h.tasks = r->tasks;
-	h.cpu_ns = r->cpu_ns;
-	h.memory = r->memory;
-	h.io_read = r->io_read;
-	h.io_write = r->io_write;
 	h.x_have = r->x_have;
-	memcpy(h.psi, r->psi, sizeof(h.psi));
-	memcpy(h.psi_full, r->psi_full, sizeof(h.psi_full));
-	h.n_iodevs = r->n_iodevs;
-	h.n_threads = r->n_threads;
-	h.lab_len = lab_len;
+	memcpy(h.k_have, r->k_have, sizeof(h.k_have));
+	h.n_ifs = (uint32_t)n_ifs;
+	h.n_iodevs = (uint32_t)r->n_iodevs;
+	h.n_threads = (uint32_t)r->n_threads;
+	h.lab_len = (uint32_t)lab_len;
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
+	p = value(p, &r->tasks, sizeof(r->tasks), r->have & CG_STAT_TASKS);
+	p = value(p, &r->cpu_ns, sizeof(r->cpu_ns), r->have & CG_STAT_CPU);
+	p = value(p, &r->memory, sizeof(r->memory), r->have & CG_STAT_MEMORY);
+	p = value(p, &r->io_read, sizeof(r->io_read), r->have & CG_STAT_IO);
+	p = value(p, &r->io_write, sizeof(r->io_write), r->have & CG_STAT_IO);
+	for (int j = 0; j < CG_PSI_N; j++) {
+		p = value(p, &r->psi[j], sizeof(r->psi[j]), r->have & (CG_STAT_PSI_CPU << j));
+		p = value(p, &r->psi_full[j], sizeof(r->psi_full[j]),
+			  r->x_have & (1ull << (CG_X_PSI_FULL_AVG10 + j)));
+	}
 	memcpy(p, lab, lab_len);
 	p += lab_len;
 	/* only the values known: most rows have a few of them */
-	for (uint64_t m = r->x_have; m; m &= m - 1, p += sizeof(r->x[0]))
-		memcpy(p, &r->x[__builtin_ctzll(m)], sizeof(r->x[0]));
+	p = known(p, r->x, r->x_have & x_used);
+	for (int w = 0; w < CG_K_WORDS; w++)
+		p = known(p, r->k + 64 * w, r->k_have[w]);
+	for (size_t j = 0; j < n_ifs; j++) {
+		p = names(p, ns->ifs[j].name, sizeof(ns->ifs[j].name));
+		memcpy(p, ns->ifs[j].v, sizeof(ns->ifs[j].v));
+		p += sizeof(ns->ifs[j].v);
+	}
 	for (size_t j = 0; j < r->n_iodevs; j++) {
 		const struct cg_stat_iodev *d = &r->iodevs[j];
 		struct cg_io_dev io;
@@ -182,6 +231,8 @@ static void key_of(struct out *k, const struct cg_stat_row *r, const char *lab, 
 		p += sizeof(th->ticks);
 		p = names(p, th->comm, sizeof(th->comm));
 	}
+	/* n was room for every value: the key is what was written */
+	k->len = (size_t)(p - k->s);
 }
 
 /* A table of at least twice n slots with every entry of the old one still in a row of v. */
@@ -237,7 +288,7 @@ static bool room(struct metrics_cache *c, size_t n)
 }
 
 bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const struct labels *l,
-			 unsigned key)
+			 uint64_t x_used, const struct cg_net_ns *const *ns, unsigned key)
 {
 	struct entry **swap;
 
@@ -255,36 +306,39 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 		size_t from = i ? l->end[i - 1] : 0;
 		struct entry *e = c->size ? *slot(c->table, c->size, h, r->path) : NULL;
 
-		key_of(&c->scratch, r, l->text.s + from, l->end[i] - from, l->esc[i]);
+		key_of(&c->scratch, r, x_used, ns ? ns[i] : NULL, l->text.s + from,
+		       l->end[i] - from, l->esc[i]);
 		if (c->scratch.failed)
 			goto fail;
 		if (!e) {
-			e = calloc(1, sizeof(*e));
-			if (!e || !(e->path = strdup(r->path))) {
-				free(e);
+			size_t len = strlen(r->path);
+
+			e = calloc(1, sizeof(*e) + len + 1);
+			if (!e)
 				goto fail;
-			}
+			memcpy(e->path, r->path, len + 1);
 			e->hash = h;
-			e->text.fd = e->key.fd = -1;
 			e->stale = true;
 		} else {
-			e->stale = key != c->key || e->text.failed ||
-				   e->key.len != c->scratch.len ||
-				   memcmp(e->key.s, c->scratch.s, c->scratch.len);
-		}
-		if (e->stale) {
-			char *p;
-
-			e->key.len = 0;
-			p = grow(&e->key, c->scratch.len);
-			if (p)
-				memcpy(p, c->scratch.s, c->scratch.len);
+			e->stale = key != c->key || e->failed || e->key_len != c->scratch.len ||
+				   memcmp(e->key, c->scratch.s, c->scratch.len);
 		}
 		c->at[i] = e;
 		c->n = i + 1;
 		c->changed = c->changed || e->stale || c->prev_at[i] != e;
-		if (e->key.failed)
-			goto fail;
+		if (e->stale && e->key_len != c->scratch.len) {
+			char *k = realloc(e->key, c->scratch.len);
+
+			if (!k) {
+				e->key_len = 0; /* stale next time */
+				goto fail;
+			}
+			e->key = k;
+		}
+		if (e->stale) {
+			memcpy(e->key, c->scratch.s, c->scratch.len);
+			e->key_len = (uint32_t)c->scratch.len;
+		}
 	}
 	if (!rehash(c, v))
 		goto fail;
@@ -300,7 +354,7 @@ fail:
 		if (!s || *s != c->at[i])
 			entry_free(c->at[i]);
 		else
-			c->at[i]->key.len = 0; /* made again next time */
+			c->at[i]->key_len = 0; /* made again next time */
 	}
 	c->n = c->prev_n = 0;
 	c->scratch.failed = false;
@@ -310,46 +364,93 @@ fail:
 
 struct out *metrics_cache_stale(struct metrics_cache *c, size_t i)
 {
-	struct entry *e = c->at[i];
-
-	if (!e->stale)
+	if (!c->at[i]->stale)
 		return NULL;
-	e->text.len = 0;
-	e->text.failed = false;
-	e->n_ends = 0;
-	return &e->text;
+	c->text.len = 0;
+	c->text.failed = false;
+	c->text.fd = -1;
+	c->n_ends = 0;
+	return &c->text;
 }
 
 void metrics_cache_cut(struct metrics_cache *c, size_t i)
 {
-	struct entry *e = c->at[i];
-
-	if (e->n_ends == e->cap_ends) {
-		size_t cap = e->cap_ends ? 2 * e->cap_ends : 64;
-		uint32_t *ends = realloc(e->ends, cap * sizeof(*ends));
+	if (c->n_ends == c->cap_ends) {
+		size_t cap = c->cap_ends ? 2 * c->cap_ends : 64;
+		uint32_t *ends = realloc(c->ends, cap * sizeof(*ends));
 
 		if (!ends) {
-			e->text.failed = true;
+			c->text.failed = true;
 			return;
 		}
-		e->ends = ends;
-		e->cap_ends = cap;
+		c->ends = ends;
+		c->cap_ends = cap;
 	}
-	e->ends[e->n_ends++] = (uint32_t)e->text.len;
+	c->ends[c->n_ends++] = (uint32_t)c->text.len;
+}
+
+void metrics_cache_keep(struct metrics_cache *c, size_t i)
+{
+	struct entry *e = c->at[i];
+	bool wide = c->text.len > UINT16_MAX;
+	size_t w = wide ? sizeof(uint32_t) : sizeof(uint16_t), ends = c->n_ends * w,
+	       n = ends + c->text.len;
+
+	e->failed = c->text.failed || n > UINT32_MAX;
+	/* a block a bit too big is kept: a counter's next digit is not a realloc each time */
+	if (!e->failed && (n > e->block_cap || n + 256 < e->block_cap)) {
+		char *b = realloc(e->block, n ? n : 1);
+
+		if (b) {
+			e->block = b;
+			e->block_cap = (uint32_t)n;
+		}
+		e->failed = !b;
+	}
+	if (e->failed) {
+		e->n_ends = 0;
+		return;
+	}
+	/* most rows' texts are short: two bytes an end, not four (a row has 60 and more) */
+	for (size_t k = 0; k < c->n_ends; k++) {
+		uint16_t end16 = (uint16_t)c->ends[k];
+
+		memcpy(e->block + k * w, wide ? (const void *)&c->ends[k] : &end16, w);
+	}
+	memcpy(e->block + ends, c->text.s, c->text.len);
+	e->n_ends = (uint32_t)c->n_ends;
+	e->block_len = (uint32_t)n;
+	e->wide = wide;
+}
+
+/* End k of e's segments. */
+static uint32_t end_of(const struct entry *e, size_t k)
+{
+	uint32_t end;
+	uint16_t end16;
+
+	if (e->wide) {
+		memcpy(&end, e->block + k * sizeof(end), sizeof(end));
+		return end;
+	}
+	memcpy(&end16, e->block + k * sizeof(end16), sizeof(end16));
+	return end16;
 }
 
 void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, size_t k)
 {
 	const struct entry *e = c->at[i];
-	uint32_t from;
+	const char *text = e->block + e->n_ends * (e->wide ? sizeof(uint32_t) : sizeof(uint16_t));
+	uint32_t from, to;
 
-	if (e->text.failed || k >= e->n_ends) {
+	if (e->failed || k >= e->n_ends) {
 		o->failed = true;
 		return;
 	}
-	from = k ? e->ends[k - 1] : 0;
-	if (e->ends[k] > from)
-		out_put(o, e->text.s + from, e->ends[k] - from);
+	from = k ? end_of(e, k - 1) : 0;
+	to = end_of(e, k);
+	if (to > from)
+		out_put(o, text + from, to - from);
 }
 
 bool metrics_cache_unchanged(const struct metrics_cache *c)

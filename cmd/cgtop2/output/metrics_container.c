@@ -17,6 +17,8 @@
 
 #include "base/cleanup.h"
 #include "base/parse.h"
+#include "kfamilies.h"
+#include "metrics_cache.h"
 #include "metrics_container.h"
 #include "names/netdev.h"
 
@@ -135,11 +137,7 @@ static void sample(struct out *o, const char *name, bool cadv, const struct labe
 	out_maybe_flush(o);
 }
 
-/*
- * The namespace of each row of v whose cgroup writes one (NULL where none): the rows with a
- * member in a namespace of their own, each namespace at the row whose member started first.
- */
-static const struct cg_net_ns **net_owners(const struct view *v)
+const struct cg_net_ns **metrics_net_owners(const struct view *v)
 {
 	_cleanup_free_ struct cg_net_member *m = calloc(v->n ? v->n : 1, sizeof(*m));
 	_cleanup_free_ bool *in = calloc(v->n ? v->n : 1, sizeof(*in));
@@ -171,15 +169,65 @@ static const struct cg_net_ns **net_owners(const struct view *v)
 	return ns;
 }
 
-static void network(struct out *o, bool prom, bool cadv, const struct view *v,
-		    const struct labels *l)
+/* Row i's lines of network family fam (ns: the namespace the row writes, or NULL). */
+static void net_lines(struct out *o, const struct cfamily *fam, bool cadv, const struct view *v,
+		      const struct labels *l, size_t i, const struct cg_net_ns *ns)
 {
-	_cleanup_free_ const struct cg_net_ns **ns = net_owners(v);
+	for (size_t k = 0; ns && k < ns->n; k++) {
+		const struct cg_net_if *nif = &ns->ifs[k];
+
+		if (cadv && cadvisor_ignores(nif->name))
+			continue;
+		sample(o, fam->name[cadv], cadv, l, v, i, "interface", "", nif->name,
+		       nif->v[fam->idx]);
+	}
+}
+
+/* Row i's lines of fs family fam. */
+static void fs_lines(struct out *o, const struct cfamily *fam, const struct view *v,
+		     const struct labels *l, size_t i)
+{
+	unsigned bit = 1u << fam->idx;
+
+	for (size_t j = 0; j < v->rows[i]->n_iodevs; j++) {
+		const struct cg_stat_iodev *d = &v->rows[i]->iodevs[j];
+		char mm[32];
+
+		if (!(d->io.have & bit))
+			continue;
+		/*
+		 * cAdvisor's /dev/NAME; a device of no name is MAJ:MIN, where cAdvisor's "" would
+		 * make two devices one series
+		 */
+		snprintf(mm, sizeof(mm), "%u:%u", d->io.major, d->io.minor);
+		sample(o, fam->name[1], true, l, v, i, "device", d->name[0] ? "/dev/" : "",
+		       d->name[0] ? d->name : mm, d->io.v[fam->idx]);
+	}
+}
+
+/*
+ * Row i's segments in c (metrics_container_row's), from k: its statistics' first (kfamilies.c),
+ * then a network family each where it writes a namespace, then with cadv a fs family each.
+ */
+static size_t net_seg(const struct view *v, size_t i, size_t k)
+{
+	return k + metrics_kstats_series(v->rows[i]);
+}
+
+static size_t fs_seg(const struct view *v, const struct cg_net_ns *const *ns, size_t i, size_t k)
+{
+	return net_seg(v, i, k) + (ns && ns[i] ? ARRAY_SIZE(net_families) : 0);
+}
+
+static void network(struct out *o, bool prom, bool cadv, const struct view *v,
+		    const struct labels *l, const struct cg_net_ns *const *ns,
+		    const struct metrics_cache *c, size_t k)
+{
 	bool any = false;
 
 	for (size_t i = 0; ns && i < v->n; i++)
-		for (size_t k = 0; ns[i] && k < ns[i]->n; k++)
-			any = any || !cadv || !cadvisor_ignores(ns[i]->ifs[k].name);
+		for (size_t j = 0; ns[i] && j < ns[i]->n; j++)
+			any = any || !cadv || !cadvisor_ignores(ns[i]->ifs[j].name);
 	if (!any)
 		return;
 	for (size_t f = 0; f < ARRAY_SIZE(net_families); f++) {
@@ -187,55 +235,57 @@ static void network(struct out *o, bool prom, bool cadv, const struct view *v,
 
 		head(o, prom, fam, cadv);
 		for (size_t i = 0; i < v->n; i++)
-			for (size_t k = 0; ns[i] && k < ns[i]->n; k++) {
-				const struct cg_net_if *nif = &ns[i]->ifs[k];
-
-				if (cadv && cadvisor_ignores(nif->name))
-					continue;
-				sample(o, fam->name[cadv], cadv, l, v, i, "interface", "",
-				       nif->name, nif->v[fam->idx]);
-			}
+			if (c && ns[i])
+				metrics_cache_put(o, c, i, net_seg(v, i, k) + f);
+			else if (!c)
+				net_lines(o, fam, cadv, v, l, i, ns[i]);
 	}
 }
 
-static void fs(struct out *o, bool prom, const struct view *v, const struct labels *l)
+static void fs(struct out *o, bool prom, const struct view *v, const struct labels *l,
+	       const struct cg_net_ns *const *ns, const struct metrics_cache *c, size_t k)
 {
 	if (v->collect && !(v->collect & (1u << CG_COLL_IODEVICE)))
 		return;
 	for (size_t f = 0; f < ARRAY_SIZE(fs_families); f++) {
 		const struct cfamily *fam = &fs_families[f];
-		unsigned bit = 1u << fam->idx;
 
-		if (!(l->dev_have & bit))
+		if (!(l->dev_have & (1u << fam->idx)))
 			continue;
 		head(o, prom, fam, true);
 		for (size_t i = 0; i < v->n; i++)
-			for (size_t j = 0; j < v->rows[i]->n_iodevs; j++) {
-				const struct cg_stat_iodev *d = &v->rows[i]->iodevs[j];
-				char mm[32];
-
-				if (!(d->io.have & bit))
-					continue;
-				/*
-				 * cAdvisor's /dev/NAME; a device of no name is MAJ:MIN, where
-				 * cAdvisor's "" would make two devices one series
-				 */
-				snprintf(mm, sizeof(mm), "%u:%u", d->io.major, d->io.minor);
-				sample(o, fam->name[1], true, l, v, i, "device",
-				       d->name[0] ? "/dev/" : "", d->name[0] ? d->name : mm,
-				       d->io.v[fam->idx]);
-			}
+			if (c)
+				metrics_cache_put(o, c, i, fs_seg(v, ns, i, k) + f);
+			else
+				fs_lines(o, fam, v, l, i);
 	}
 }
 
 void metrics_container(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
-		       const struct labels *l)
+		       const struct labels *l, const struct cg_net_ns *const *ns,
+		       const struct metrics_cache *c, size_t k)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 
-	network(o, prom, cadv, v, l);
+	network(o, prom, cadv, v, l, ns, c, k);
 	if (cadv)
-		fs(o, prom, v, l);
+		fs(o, prom, v, l, ns, c, k);
+}
+
+void metrics_container_row(struct out *t, struct metrics_cache *c, const struct cgtop2_args *a,
+			   const struct view *v, const struct labels *l,
+			   const struct cg_net_ns *const *ns, size_t i)
+{
+	bool cadv = a->compat == COMPAT_CADVISOR;
+
+	for (size_t f = 0; ns && ns[i] && f < ARRAY_SIZE(net_families); f++) {
+		net_lines(t, &net_families[f], cadv, v, l, i, ns[i]);
+		metrics_cache_cut(c, i);
+	}
+	for (size_t f = 0; cadv && f < ARRAY_SIZE(fs_families); f++) {
+		fs_lines(t, &fs_families[f], v, l, i);
+		metrics_cache_cut(c, i);
+	}
 }
 
 size_t metrics_container_series(const struct cgtop2_args *a, const struct cg_stat_row *r)
