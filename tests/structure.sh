@@ -6,15 +6,15 @@
 . "$(dirname "$0")/lib.sh"
 
 # The subject a file of common/ belongs to (stats_*.c and stats_*.h are stats, kparse_proc.c is
-# kparse, walk.c and cgroup_set.c are cgroup, record_read.c and record_impl.h are record,
+# kparse, walk.c and cgroup_set.c are cgroup, record_read.c and record_fields.h are record,
 # watch_*.c and watch_*.h are watch)
 subject() {
 	case $1 in
 	stats_*) echo stats ;;
 	walk | cgroup_set) echo cgroup ;;
 	kparse_*) echo kparse ;;
-	record_read | record_impl) echo record ;;
-	watch_core | watch_files | watch_psi | watch_impl | watch_types) echo watch ;;
+	record_read | record_fields) echo record ;;
+	watch_core | watch_files | watch_psi | watch_types) echo watch ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -84,7 +84,7 @@ test_no_call_cycle() {
 }
 
 # "a b" lines: file a of $1 (common or cmd/cgtop2) uses what file b defines, a file being a .c
-# with its own header (foo.c and foo.h are one, foo; a private foo_impl.h is foo's too): a
+# with its own header (foo.c and foo.h are one, foo): a
 # function or a table of b's object (nm), or a name b's header defines (a type, an enum's
 # constant, a macro, a static inline function), which no symbol table shows: a layer that takes
 # the types of the file above it closes a circle with that file's calls down.
@@ -92,7 +92,7 @@ use_edges() {
 	local dir=$1 h f m names=$_cgk_tmp/names words=$_cgk_tmp/words objs
 	for h in $(find "$CGKIT_TOP/$dir" -name '*.h' | sort); do
 		m=$(basename "${h%.h}")
-		awk -v r="${m%_impl}" '
+		awk -v r="$m" '
 			/^#define [A-Za-z_][A-Za-z0-9_]*/ { n = $2; sub(/\(.*/, "", n); if (n !~ /_H$/) print n, r }
 			/^(typedef )?(struct|enum|union) [A-Za-z_][A-Za-z0-9_]* *\{/ {
 				print $0 ~ /^typedef/ ? $2 "_" $3 : $1 "_" $2, r }
@@ -108,7 +108,6 @@ use_edges() {
 	cut -d' ' -f1 "$names" | sort -u >"$words"
 	for f in $(find "$CGKIT_TOP/$dir" -name '*.[ch]' | sort); do
 		m=$(basename "${f%.*}")
-		m=${m%_impl}
 		# without comments' and strings' words, a tag joined to its keyword as the names are
 		sed 's:/\*.*\*/::g; s:^ *\*.*::; s:^/\*.*::; s:"[^"]*"::g; s/\<\(struct\|enum\|union\) \+\([A-Za-z_]\)/\1_\2/g' "$f" |
 			grep -owFf "$words" | sort -u | join - "$names" | awk -v m="$m" '$2 != m { print m, $2 }'
@@ -161,7 +160,7 @@ test_no_include_cycle_cgtop2() {
 	assertNotContains "$err" "loop"
 }
 
-# issue 29: the sampler's files call one way, down through stats_impl.h's layers (stats.c and
+# issue 29: the sampler's files call one way, down through its layers (stats.c and
 # stats_sample.c, the collectors, the read layer, the tree, the table), never back up
 test_stats_layers_call_down() {
 	cgk_need_prog tsort || return 0

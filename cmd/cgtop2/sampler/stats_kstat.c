@@ -9,7 +9,9 @@
 
 #include "base/cleanup.h"
 #include "base/kparse.h"
-#include "stats_impl.h"
+#include "stats_kstat.h"
+#include "stats_defs.h"
+#include "stats_state.h"
 
 const struct cg_kstat cg_kstats[CG_K_N] = {
 	[CG_KV_MS_ANON - CG_KV_STAT0] = { "memory_stat_anon_bytes",

@@ -23,6 +23,12 @@
 #include "base/cleanup.h"
 #include "pipeline/pipeline.h"
 #include "screen.h"
+#include "history.h"
+#include "output/report.h"
+#include "screen_act.h"
+#include "screen_detail.h"
+#include "screen_state.h"
+#include "screen_table.h"
 #include "tool.h"
 
 /*
