@@ -317,6 +317,37 @@ test_rooms_check_fails_on_a_new_edge() {
 	assertNotContains "an edge inside a room passes: $bad" "$bad" "common/kernel/spec.c"
 }
 
+# A header is named for what it defines (issue 42): a .c's functions that its siblings call are
+# in the header of that .c's name, a folder's shared types in one named for them; a *_impl.h
+# names who reads it instead. Unit tests and fuzz targets link what they test (libcgtop2.a,
+# libcgkit.a, tests/module.mk's fuzz sources): a .c included would build it a second time,
+# apart from the objects every other test and tool runs.
+headers_named_for_consumers() {
+	(cd "$1" && find cmd common -name '*_impl.h' | sort)
+}
+
+c_files_included_by_tests() {
+	grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]*\.c[">]' "$1"/tests \
+		--include='*.c' --include='*.h' | sed "s|^$1/||"
+}
+
+test_headers_named_for_what_they_define() {
+	assertEquals "*_impl.h headers in cmd/ or common/" "" "$(headers_named_for_consumers "$CGKIT_TOP")"
+	assertEquals "tests that #include a .c file" "" "$(c_files_included_by_tests "$CGKIT_TOP")"
+}
+
+# The checks see what they look for: a tree with a planted *_impl.h and a test including a .c.
+test_header_checks_fail_on_a_planted_tree() {
+	local t=$_cgk_tmp/impl_tree
+	mkdir -p "$t/cmd/x" "$t/common/base" "$t/tests/unit"
+	: >"$t/cmd/x/x_impl.h"
+	: >"$t/common/base/y.h"
+	printf '#include <stdio.h>\n#include "x/x.h"\n# include "x/x.c"\n' >"$t/tests/unit/z.c"
+	assertEquals "the planted header is named" "cmd/x/x_impl.h" "$(headers_named_for_consumers "$t")"
+	assertEquals "the planted include is named" 'tests/unit/z.c:3:# include "x/x.c"' \
+		"$(c_files_included_by_tests "$t")"
+}
+
 # issue 11: 800 (it was 900 until common/ops/migrate.c and cmd/cgexec2/main.c were split)
 max_lines=800
 
