@@ -72,10 +72,15 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DCGKIT_VERSION='"fuzz"' -Icommon 
 
 # the library parts of cgtop2 (no terminal, no HTTP) beside common/: what the parsers need
 FUZZ_LIB_SRC := $(COMMON_SRC) $(wildcard $(addprefix cmd/cgtop2/,mirror/*.c sampler/*.c watch/*.c record/record.c record/record_read.c names/*.c output/pattern.c))
+# a target's own sources beyond those, compiled beside it (never #included: tests/structure.sh):
+# FUZZ_SRC_<target>. The screen's settings file parser alone of the screen (settings_fuzz
+# defines the one outside name it reads, order_names)
+FUZZ_SRC_settings_fuzz := cmd/cgtop2/screen/settings.c
+.fuzz/settings_fuzz: $(FUZZ_SRC_settings_fuzz)
 .fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) $(COMMON_HDR) $(CGTOP2_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcgroup -lpthread $(LIBCGKIT_LIBS) \
-		$(CGTOP2_JSON)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIB_SRC) -lcgroup -lpthread \
+		$(LIBCGKIT_LIBS) $(CGTOP2_JSON)
 
 fuzz: $(FUZZ_BINS)
 	@pass=0; fail=0; for f in $(FUZZ_BINS); do \

@@ -6,15 +6,15 @@
 . "$(dirname "$0")/lib.sh"
 
 # The subject a file of common/ belongs to (stats_*.c and stats_*.h are stats, kparse_proc.c is
-# kparse, walk.c and cgroup_set.c are cgroup, record_read.c and record_impl.h are record,
+# kparse, walk.c and cgroup_set.c are cgroup, record_read.c and record_fields.h are record,
 # watch_*.c and watch_*.h are watch)
 subject() {
 	case $1 in
 	stats_*) echo stats ;;
 	walk | cgroup_set) echo cgroup ;;
 	kparse_*) echo kparse ;;
-	record_read | record_impl) echo record ;;
-	watch_core | watch_files | watch_psi | watch_impl | watch_types) echo watch ;;
+	record_read | record_fields) echo record ;;
+	watch_core | watch_files | watch_psi | watch_types) echo watch ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -84,7 +84,7 @@ test_no_call_cycle() {
 }
 
 # "a b" lines: file a of $1 (common or cmd/cgtop2) uses what file b defines, a file being a .c
-# with its own header (foo.c and foo.h are one, foo; a private foo_impl.h is foo's too): a
+# with its own header (foo.c and foo.h are one, foo): a
 # function or a table of b's object (nm), or a name b's header defines (a type, an enum's
 # constant, a macro, a static inline function), which no symbol table shows: a layer that takes
 # the types of the file above it closes a circle with that file's calls down.
@@ -92,7 +92,7 @@ use_edges() {
 	local dir=$1 h f m names=$_cgk_tmp/names words=$_cgk_tmp/words objs
 	for h in $(find "$CGKIT_TOP/$dir" -name '*.h' | sort); do
 		m=$(basename "${h%.h}")
-		awk -v r="${m%_impl}" '
+		awk -v r="$m" '
 			/^#define [A-Za-z_][A-Za-z0-9_]*/ { n = $2; sub(/\(.*/, "", n); if (n !~ /_H$/) print n, r }
 			/^(typedef )?(struct|enum|union) [A-Za-z_][A-Za-z0-9_]* *\{/ {
 				print $0 ~ /^typedef/ ? $2 "_" $3 : $1 "_" $2, r }
@@ -108,7 +108,6 @@ use_edges() {
 	cut -d' ' -f1 "$names" | sort -u >"$words"
 	for f in $(find "$CGKIT_TOP/$dir" -name '*.[ch]' | sort); do
 		m=$(basename "${f%.*}")
-		m=${m%_impl}
 		# without comments' and strings' words, a tag joined to its keyword as the names are
 		sed 's:/\*.*\*/::g; s:^ *\*.*::; s:^/\*.*::; s:"[^"]*"::g; s/\<\(struct\|enum\|union\) \+\([A-Za-z_]\)/\1_\2/g' "$f" |
 			grep -owFf "$words" | sort -u | join - "$names" | awk -v m="$m" '$2 != m { print m, $2 }'
@@ -161,7 +160,7 @@ test_no_include_cycle_cgtop2() {
 	assertNotContains "$err" "loop"
 }
 
-# issue 29: the sampler's files call one way, down through stats_impl.h's layers (stats.c and
+# issue 29: the sampler's files call one way, down through its layers (stats.c and
 # stats_sample.c, the collectors, the read layer, the tree, the table), never back up
 test_stats_layers_call_down() {
 	cgk_need_prog tsort || return 0
@@ -316,6 +315,37 @@ test_rooms_check_fails_on_a_new_edge() {
 	assertContains "$bad" "cmd/cgexec2 -> cmd/cgtop2/output: cmd/cgexec2/main.c -> cmd/cgtop2/output/render.c"
 	assertContains "$bad" "common/base -> cmd: common/base/error.c -> cmd/tool.h (include:tool.h)"
 	assertNotContains "an edge inside a room passes: $bad" "$bad" "common/kernel/spec.c"
+}
+
+# A header is named for what it defines (issue 42): a .c's functions that its siblings call are
+# in the header of that .c's name, a folder's shared types in one named for them; a *_impl.h
+# names who reads it instead. Unit tests and fuzz targets link what they test (libcgtop2.a,
+# libcgkit.a, tests/module.mk's fuzz sources): a .c included would build it a second time,
+# apart from the objects every other test and tool runs.
+headers_named_for_consumers() {
+	(cd "$1" && find cmd common -name '*_impl.h' | sort)
+}
+
+c_files_included_by_tests() {
+	grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]*\.c[">]' "$1"/tests \
+		--include='*.c' --include='*.h' | sed "s|^$1/||"
+}
+
+test_headers_named_for_what_they_define() {
+	assertEquals "*_impl.h headers in cmd/ or common/" "" "$(headers_named_for_consumers "$CGKIT_TOP")"
+	assertEquals "tests that #include a .c file" "" "$(c_files_included_by_tests "$CGKIT_TOP")"
+}
+
+# The checks see what they look for: a tree with a planted *_impl.h and a test including a .c.
+test_header_checks_fail_on_a_planted_tree() {
+	local t=$_cgk_tmp/impl_tree
+	mkdir -p "$t/cmd/x" "$t/common/base" "$t/tests/unit"
+	: >"$t/cmd/x/x_impl.h"
+	: >"$t/common/base/y.h"
+	printf '#include <stdio.h>\n#include "x/x.h"\n# include "x/x.c"\n' >"$t/tests/unit/z.c"
+	assertEquals "the planted header is named" "cmd/x/x_impl.h" "$(headers_named_for_consumers "$t")"
+	assertEquals "the planted include is named" 'tests/unit/z.c:3:# include "x/x.c"' \
+		"$(c_files_included_by_tests "$t")"
 }
 
 # issue 11: 800 (it was 900 until common/ops/migrate.c and cmd/cgexec2/main.c were split)

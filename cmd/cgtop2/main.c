@@ -34,7 +34,7 @@
 #include "serve/serve.h"
 #include "pipeline/source.h"
 #include "events/triggers.h"
-#include "screen/tty.h"
+#include "screen/screen.h"
 #include "kit/kit.h"
 #include "options.h"
 #include "output/pattern.h"

@@ -43,7 +43,6 @@
 #include "pipeline/journal.h"
 #include "pipeline/source.h"
 #include "events/triggers.h"
-#include "screen/tty.h"
 #include "kit/kit.h"
 
 enum {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for cgtop2's settings file parser (cmd/cgtop2/screen/settings.c). */
+/* libFuzzer target for cgtop2's settings file parser (cmd/cgtop2/screen/settings.c, linked). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/settings.c"
+#include "base/clock.h"
+#include "pipeline/args.h"
+#include "screen/settings.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

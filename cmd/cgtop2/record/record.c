@@ -13,7 +13,8 @@
 
 #include "base/cleanup.h"
 #include "base/hash.h"
-#include "record_impl.h"
+#include "record.h"
+#include "record_fields.h"
 
 #define RF(n, w, t, h, m)                                                                          \
 	{                                                                                          \
@@ -189,6 +190,7 @@ _Static_assert(ROW_N <= 256 && ARRAY_SIZE(thread_fields) <= 256 &&
 	       "too many fields for encode_elem");
 _Static_assert(CG_X_N <= 64, "x_have has 64 bits");
 
+_Static_assert(TB_N == CG_REC_TABLES, "record.h's lists");
 const struct table cg_rec_tables[TB_N] = {
 	[TB_ROW] = { "row", row_all, ROW_N, sizeof(struct cg_stat_row),
 		     offsetof(struct cg_stat_row, have), offsetof(struct cg_stat_row, x_have),
@@ -272,7 +274,7 @@ static void put_str(struct wbuf *b, const char *s)
 	put_bytes(b, s, strlen(s));
 }
 
-uint64_t cg_rec_zigzag(int64_t v)
+static uint64_t cg_rec_zigzag(int64_t v)
 {
 	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }

@@ -39,6 +39,9 @@ struct cg_rec_info {
 
 /* Every call that fails tells why in its struct cg_diag (may be NULL), naming no cgroup. */
 
+/* A failure r of what in d (may be NULL): why in our words, or NULL for the errno's. -r. */
+int cg_rec_diag(struct cg_diag *d, int r, const char *what, const char *why);
+
 /* ---- writing -------------------------------------------------------------------------------- */
 
 struct cg_rec_writer;
@@ -91,7 +94,7 @@ struct cg_rec_rows {
 	struct cg_stat_row *rows;
 	struct cg_stat_row **ptrs;
 	size_t n, cap;
-	/* the rows' lists, indexed as record_impl.h's tables: threads, IO devices, tasks */
+	/* the rows' lists, indexed as record_fields.h's tables: threads, IO devices, tasks */
 	void *lists[CG_REC_TABLES];
 	size_t list_n[CG_REC_TABLES], list_cap[CG_REC_TABLES];
 };

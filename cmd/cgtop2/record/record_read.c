@@ -11,7 +11,8 @@
 
 #include "base/cleanup.h"
 #include "base/parse.h"
-#include "record_impl.h"
+#include "record.h"
+#include "record_fields.h"
 
 struct rbuf {
 	const uint8_t *p, *end;

@@ -8,7 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stats_impl.h"
+#include "stats_collect.h"
+#include "stats_defs.h"
+#include "stats_members.h"
+#include "stats_state.h"
+#include "stats_tree.h"
 #include "mirror/mirror.h"
 
 void cg_stats_set_threads(struct cg_stats *s, bool threads)

@@ -16,7 +16,14 @@
 
 #include "base/cleanup.h"
 #include "base/kparse.h"
-#include "stats_impl.h"
+#include "stats_collect.h"
+#include "stats.h"
+#include "stats_defs.h"
+#include "stats_kstat.h"
+#include "stats_limits.h"
+#include "stats_read.h"
+#include "stats_state.h"
+#include "stats_tree.h"
 
 const char *const cg_collector_names[CG_COLL_N] = {
 	[CG_COLL_CPU] = "cpu",		 [CG_COLL_MEMORY] = "memory", [CG_COLL_IO] = "io",
@@ -24,7 +31,8 @@ const char *const cg_collector_names[CG_COLL_N] = {
 	[CG_COLL_LIMITS] = "limits",
 };
 
-int st_kind_collector(int k)
+/* The collector of one of the collectors' own kinds (-1: none). */
+static int st_kind_collector(int k)
 {
 	switch (k) {
 	case F_X_CPUACCT_STAT:

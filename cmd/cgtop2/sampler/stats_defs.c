@@ -3,7 +3,8 @@
  * The sampler's table of files (st_defs): every file a statistic can come from, below the tree,
  * the read layer and the collectors, which all look kinds up in it.
  */
-#include "stats_impl.h"
+#include "stats_defs.h"
+#include "stats_state.h"
 
 /* Preference order within a metric is the order of the table. */
 const struct file_def st_defs[F_N] = {

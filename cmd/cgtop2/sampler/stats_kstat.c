@@ -9,7 +9,9 @@
 
 #include "base/cleanup.h"
 #include "base/kparse.h"
-#include "stats_impl.h"
+#include "stats_kstat.h"
+#include "stats_defs.h"
+#include "stats_state.h"
 
 /*
  * memory.stat's anon, file, kernel, shmem, slab, sock and file_mapped are not here: the memory

@@ -14,7 +14,12 @@
 #include "base/cleanup.h"
 #include "vocab/cpu.h"
 #include "base/parse.h"
-#include "stats_impl.h"
+#include "stats_limits.h"
+#include "stats.h"
+#include "stats_defs.h"
+#include "stats_read.h"
+#include "stats_state.h"
+#include "stats_tree.h"
 #include "vocab/vocab.h"
 
 const char *const cg_limit_names[CG_LIMIT_N] = {

@@ -13,7 +13,12 @@
 #include "base/clock.h"
 #include "base/kparse.h"
 #include "kernel/proc.h"
-#include "stats_impl.h"
+#include "stats_members.h"
+#include "stats.h"
+#include "stats_defs.h"
+#include "stats_read.h"
+#include "stats_state.h"
+#include "stats_tree.h"
 
 /* The listings in preference order, cgroup2 first: processes; threads where those fail. */
 static const int procs_kinds[] = { F_PROCS_V2,	   F_PROCS_PIDS,  F_PROCS_CPUACCT,

@@ -11,7 +11,10 @@
 #include "base/cleanup.h"
 #include "kernel/file.h"
 #include "kernel/proc.h"
-#include "stats_impl.h"
+#include "stats_read.h"
+#include "stats_defs.h"
+#include "stats_state.h"
+#include "stats_tree.h"
 
 /*
  * A v1 membership listing (tasks, cgroup.procs) is built when the file is opened and reused by

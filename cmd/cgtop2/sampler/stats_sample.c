@@ -9,7 +9,13 @@
 #include "base/cleanup.h"
 #include "base/clock.h"
 #include "base/kparse.h"
-#include "stats_impl.h"
+#include "stats.h"
+#include "stats_collect.h"
+#include "stats_defs.h"
+#include "stats_members.h"
+#include "stats_read.h"
+#include "stats_state.h"
+#include "stats_tree.h"
 
 static bool is_threaded(struct cg_stats *s, struct node *n)
 {

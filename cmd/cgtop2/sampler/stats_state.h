@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private to common/stats*.c: the sampler's state (struct cg_stats), the cgroup tree it samples
- * (struct node), the files it knows (st_defs). Its own header, beneath every layer of the
- * sampler (stats_impl.h declares their functions), so that the layers under stats.c use it
- * without reaching up to stats.c.
+ * Private to the sampler's files (stats*.c): its state (struct cg_stats), the cgroup tree it
+ * samples (struct node), what a file it knows is (struct file_def: the table is stats_defs.h's).
+ * Its own header, beneath every layer of the sampler (each layer's functions are in the header
+ * of its .c), so that the layers under stats.c use it without reaching up to stats.c.
  */
 #ifndef CGKIT_STATS_STATE_H
 #define CGKIT_STATS_STATE_H
@@ -147,9 +147,6 @@ struct file_def {
 	bool count; /* tasks by counting lines, not a pids.current */
 	bool procs; /* a cgroup.procs: the source of M_TASKS when processes are counted */
 };
-
-/* Every file the sampler knows (cmd/cgtop2/sampler/stats_defs.c); preference order within a metric. */
-extern const struct file_def st_defs[F_N];
 
 /* fd[] states besides a real fd */
 #define FD_UNTRIED  (-1)

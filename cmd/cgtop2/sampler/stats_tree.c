@@ -4,7 +4,10 @@
  * (getdents64), inotify for what appears and vanishes between samples, and the fd budget (the
  * cached fds are the cache, given back when the process runs out).
  */
-#include "stats_impl.h"
+#include "stats_tree.h"
+#include "stats.h"
+#include "stats_defs.h"
+#include "stats_state.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -149,7 +152,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 }
 
 /* The directory went away in one hierarchy: so did every descendant there. */
-void st_node_vanish(struct cg_stats *s, struct node *n, int role)
+static void st_node_vanish(struct cg_stats *s, struct node *n, int role)
 {
 	for (struct node *c = n->child, *next; c; c = next) {
 		next = c->sibling;

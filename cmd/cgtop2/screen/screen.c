@@ -24,6 +24,12 @@
 #include "events/triggers.h"
 #include "pipeline/pipeline.h"
 #include "screen.h"
+#include "history.h"
+#include "output/report.h"
+#include "screen_act.h"
+#include "screen_detail.h"
+#include "screen_state.h"
+#include "screen_table.h"
 #include "tool.h"
 
 /*

@@ -17,7 +17,9 @@
 
 #include "ops/act.h"
 #include "base/cleanup.h"
-#include "screen.h"
+#include "screen_act.h"
+#include "screen_base.h"
+#include "screen_detail.h"
 #include "output/fields.h"
 #include "settings.h"
 

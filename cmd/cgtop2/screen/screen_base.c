@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen.h"
+#include "screen_base.h"
+#include "output/text.h"
 
 char *screen_text(const struct ui *u, const char *raw)
 {

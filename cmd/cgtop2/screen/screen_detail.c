@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "base/cleanup.h"
-#include "screen.h"
+#include "screen_detail.h"
+#include "history.h"
+#include "output/text.h"
+#include "screen_base.h"
 
 void screen_detail(struct ui *u, bool show)
 {

@@ -16,7 +16,10 @@
 #include "names/origin.h"
 #include "names/runtime.h"
 #include "output/fields.h"
-#include "screen.h"
+#include "screen_table.h"
+#include "history.h"
+#include "output/text.h"
+#include "screen_base.h"
 #include "events/triggers.h"
 #include "settings.h"
 
@@ -54,7 +57,7 @@ static void put_ellipsized(struct out *o, const char *s, size_t width)
 	out_pad(o, width - hw - 3 - text_cols(s + tail, len - tail));
 }
 
-bool screen_is_collapsed(const struct ui *u, const char *path)
+static bool screen_is_collapsed(const struct ui *u, const char *path)
 {
 	for (size_t i = 0; i < u->n_collapsed; i++)
 		if (!strcmp(u->collapsed[i], path))

@@ -5,7 +5,10 @@
  * memory.events, pids.events: IN_MODIFY), v1 memory eventfds through cgroup.event_control,
  * and a sample every interval for what the kernel does not notify.
  */
-#include "watch_impl.h"
+#include "watch.h"
+#include "watch_core.h"
+#include "watch_files.h"
+#include "watch_psi.h"
 
 #include <errno.h>
 #include <fcntl.h>

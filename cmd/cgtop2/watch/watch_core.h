@@ -19,9 +19,6 @@
 enum efile { EF_CGROUP, EF_MEMORY, EF_PIDS, EF_N };
 #define EF_KEYS 4
 
-/* an events file's name (the file vocabulary's) */
-const char *wf_efile_name(enum efile f);
-
 /*
  * A node's inotify watches: its directory, its events files, and for the watched cgroup its
  * parent's directory (a removed cgroup directory's IN_DELETE_SELF waits until the dentry cache

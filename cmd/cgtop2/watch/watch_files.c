@@ -3,7 +3,9 @@
  * The watcher's reading side: the events files and what their changes mean (pure, tested and
  * fuzzed), v1 memory eventfds (cgroup.event_control), and what is sampled every interval.
  */
-#include "watch_impl.h"
+#include "watch_files.h"
+#include "watch.h"
+#include "watch_core.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,7 +71,8 @@ int cg_watch_kinds_parse(const char *list, unsigned *ret, const char **ret_bad)
 static const enum cg_kf efile_kf[EF_N] = { CG_KF_CGROUP_EVENTS, CG_KF_MEMORY_EVENTS,
 					   CG_KF_PIDS_EVENTS };
 
-const char *wf_efile_name(enum efile f)
+/* an events file's name (the file vocabulary's) */
+static const char *wf_efile_name(enum efile f)
 {
 	return cg_kf_name(efile_kf[f]);
 }
@@ -102,7 +105,7 @@ static int efile_of(const char *name)
 }
 
 /* Keys the file does not have stay 0; a key with a value that is no number is -EINVAL. */
-int wf_efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
+static int wf_efile_parse(enum efile f, const char *text, uint64_t v[EF_KEYS])
 {
 	for (int i = 0; i < EF_KEYS; i++) {
 		const struct cg_ksrc *src =

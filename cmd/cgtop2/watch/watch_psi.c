@@ -5,7 +5,9 @@
  * cgroup's RESOURCE.pressure on an fd of its own and polled for POLLPRI beside inotify, the
  * kernel's refusals said as its rules, and the :sample fallback that reads avg10 instead.
  */
-#include "watch_impl.h"
+#include "watch_psi.h"
+#include "watch.h"
+#include "watch_core.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to record.c and record_read.c: the format's wire types, codes and field tables. */
-#ifndef CGKIT_RECORD_IMPL_H
-#define CGKIT_RECORD_IMPL_H
+/*
+ * The recording's fields: how each is stored (the wire types, the codes of a row, the record
+ * types), the field tables (record.c's) and the wire's decoding helpers, which record.c writes
+ * by and record_read.c reads by.
+ */
+#ifndef CGKIT_RECORD_FIELDS_H
+#define CGKIT_RECORD_FIELDS_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include "record.h"
 
 /*
  * How a value is stored. The set is fixed within a major version: a reader skips a field it
@@ -47,12 +49,9 @@ struct table {
 
 /* In files and here, the row table comes first; the lists follow each row in table order. */
 enum { TB_ROW, TB_THREAD, TB_IODEV, TB_TASK, TB_N };
-_Static_assert(TB_N == CG_REC_TABLES, "record.h's lists");
 extern const struct table cg_rec_tables[TB_N];
 /* enum cg_count's names in a header's "count" */
 extern const char *const cg_rec_count_names[3];
-
-uint64_t cg_rec_zigzag(int64_t v);
 
 static inline int64_t cg_rec_unzigzag(uint64_t v)
 {
@@ -67,8 +66,5 @@ static inline uint64_t cg_rec_get_le(const uint8_t *p, size_t n)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
 }
-
-/* A failure r of what in d (may be NULL): why in our words, or NULL for the errno's. -r. */
-int cg_rec_diag(struct cg_diag *d, int r, const char *what, const char *why);
 
 #endif
