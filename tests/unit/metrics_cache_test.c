@@ -98,7 +98,7 @@ static void rows_init(void)
 		r->x_have = 1ull << CG_X_PIDS_MAX;
 		r->x[CG_X_PIDS_MAX] = i % 2 ? CG_UNLIMITED : 100 + i;
 		memset(r->k_have, 0, sizeof(r->k_have));
-		k_set(r, CG_KV_MS_ANON - CG_KV_STAT0, 8192 * i);
+		k_set(r, CG_KV_MS_KERNEL_STACK - CG_KV_STAT0, 8192 * i);
 		k_set(r, KCADV, 4096 * i);
 		if (i % 2)
 			k_set(r, KUSEC, 1234567 * i);
@@ -232,7 +232,7 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
 	/* a kernel statistic moves, alone: its lines are kept too, so that is a change */
-	rows[2].k[CG_KV_MS_ANON - CG_KV_STAT0] += 4096;
+	rows[2].k[CG_KV_MS_KERNEL_STACK - CG_KV_STAT0] += 4096;
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
 	SAME();
