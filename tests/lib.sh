@@ -309,9 +309,12 @@ cgk_prometheus() {
 }
 
 # cgtop2 --listen on 127.0.0.1, port 0, with the arguments given, in the background (killed
-# with the suite's _pids); sets PORT once it serves (the first sample comes before).
+# with the suite's _pids); sets PORT once it serves (the first sample comes before), and
+# LISTEN_ERR to the file its stderr goes to (one per start: a test that looked for the newest
+# of them by mtime read an earlier test's in a unified guest)
 cgk_listen() {
-	local i err=$_cgk_tmp/listen.err.$RANDOM
+	local i err=$_cgk_tmp/listen.err.$((++_cgk_listen_n))
+	LISTEN_ERR=$err
 	: >"$err"
 	"$CGKIT_BIN/cgtop2" --listen=127.0.0.1:0 "$@" 2>"$err" &
 	_pids+=($!)
