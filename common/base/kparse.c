@@ -250,6 +250,24 @@ uint64_t cg_kparse_count_lines(const char *text)
 	return n;
 }
 
+/*
+ * Where field `field` (3 or more, as proc(5) counts: 3 state, 9 flags, 14 utime, 22 starttime)
+ * of a /proc/PID/stat line begins: counted from close, the line's last ')', as comm may hold
+ * spaces and parentheses. NULL when the line has fewer fields.
+ */
+static const char *stat_field(const char *close, int field)
+{
+	for (int f = 2; close && f < field; f++)
+		close = strchr(close + 1, ' ');
+	return close ? close + 1 : NULL;
+}
+
+/* The number that begins at p and ends at the next space or the line's end. */
+static int stat_u64(const char *p, uint64_t *ret)
+{
+	return token_u64(p, strchrnul(p, ' '), ret);
+}
+
 int cg_kparse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret_ticks)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
@@ -263,25 +281,10 @@ int cg_kparse_proc_stat(const char *text, char *comm, size_t size, uint64_t *ret
 		n = size - 1;
 	memcpy(comm, open + 1, n);
 	comm[n] = '\0';
-	/* after ")": state is field 3, utime field 14, stime field 15 */
-	p = close;
-	for (int field = 1; field < 13; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	{
-		const char *e = strchr(p + 1, ' ');
-		const char *e2;
-
-		if (!e || token_u64(p + 1, e, &ut) < 0)
-			return -EINVAL;
-		e2 = strchr(e + 1, ' ');
-		if (!e2)
-			e2 = e + 1 + strlen(e + 1);
-		if (token_u64(e + 1, e2, &st) < 0)
-			return -EINVAL;
-	}
+	/* utime, then stime after it */
+	p = stat_field(close, 14);
+	if (!p || stat_u64(p, &ut) < 0 || !(p = strchr(p, ' ')) || stat_u64(p + 1, &st) < 0)
+		return -EINVAL;
 	*ret_ticks = ut + st;
 	return 0;
 }
@@ -312,20 +315,16 @@ int cg_kparse_statm(const char *text, uint64_t *ret_resident_pages)
 
 int cg_kparse_proc_flags(const char *text, uint64_t *ret_flags)
 {
-	const char *p = strrchr(text, ')'), *e;
+	const char *p = stat_field(strrchr(text, ')'), 9);
 
-	/* after ")": state is field 3, flags field 9; comm may hold spaces and parentheses */
-	if (!p)
-		return -EINVAL;
-	for (int field = 2; field < 9; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	e = strchr(p + 1, ' ');
-	if (!e)
-		e = p + 1 + strlen(p + 1);
-	return token_u64(p + 1, e, ret_flags);
+	return p ? stat_u64(p, ret_flags) : -EINVAL;
+}
+
+int cg_kparse_proc_starttime(const char *text, uint64_t *ret_ticks)
+{
+	const char *p = stat_field(strrchr(text, ')'), 22);
+
+	return p ? stat_u64(p, ret_ticks) : -EINVAL;
 }
 
 /* n units of unit_ns each, in nanoseconds, without wrapping */

@@ -58,6 +58,8 @@ int cg_kparse_proc_state(const char *text, char *ret_state);
 int cg_kparse_statm(const char *text, uint64_t *ret_resident_pages);
 /* /proc/PID/stat: the flags field (PF_*; CG_PF_KTHREAD marks a kernel thread). */
 int cg_kparse_proc_flags(const char *text, uint64_t *ret_flags);
+/* /proc/PID/stat: the start time, in clock ticks after boot (field 22): who a pid names. */
+int cg_kparse_proc_starttime(const char *text, uint64_t *ret_ticks);
 
 /*
  * CPU time of a cgroup for a usage summary, user and system apart, in nanoseconds; -ENOENT when
@@ -171,7 +173,5 @@ struct cg_net_if {
  * cAdvisor's reader), -ENOMEM.
  */
 int cg_kparse_net_dev(const char *text, struct cg_net_if **ret, size_t *ret_n);
-/* /proc/PID/stat: the start time, in clock ticks after boot (field 22). */
-int cg_kparse_proc_starttime(const char *text, uint64_t *ret_ticks);
 
 #endif

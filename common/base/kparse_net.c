@@ -82,23 +82,3 @@ int cg_kparse_net_dev(const char *text, struct cg_net_if **ret, size_t *ret_n)
 	*ret_n = n;
 	return 0;
 }
-
-int cg_kparse_proc_starttime(const char *text, uint64_t *ret_ticks)
-{
-	const char *p = strrchr(text, ')');
-	uint64_t t;
-
-	/* after ")": state is field 3, starttime field 22; comm may hold spaces and parentheses */
-	if (!p)
-		return -EINVAL;
-	for (int field = 2; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EINVAL;
-	}
-	p++;
-	if (cg_parse_u64_prefix(&p, UINT64_MAX, &t) < 0 || (*p && *p != ' ' && *p != '\n'))
-		return -EINVAL;
-	*ret_ticks = t;
-	return 0;
-}
