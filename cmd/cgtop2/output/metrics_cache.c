@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "metrics_cache.h"
 #include "names/netdev.h"
 
@@ -20,19 +21,18 @@
  * cache holds one a cgroup, 10,000 and more).
  */
 struct entry {
-	uint64_t hash;
 	char *key; /* what the text was made of (key_of) */
 	/* n_ends segment ends (segment k runs from ends[k - 1], 0 for the first, to ends[k]),
 	 * uint16_t (uint32_t when wide: a text of 64 KiB or more), then the text */
 	char *block;
 	uint32_t key_len, block_len, block_cap, n_ends;
-	bool stale, carried, failed, wide;
-	char path[]; /* the cgroup's, in the entry's allocation */
+	unsigned round; /* the last exposition whose view had it (struct metrics_cache's) */
+	bool stale, failed, wide;
+	char path[]; /* the cgroup's, in the entry's allocation (the map's key) */
 };
 
 struct metrics_cache {
-	struct entry **table; /* by hash of the path, open addressing; size a power of two */
-	size_t size;
+	struct cg_pathmap map; /* path -> struct entry */
 	struct entry **at, **prev_at; /* the view's row i's, this exposition's and the last's */
 	size_t n, prev_n, cap_at;
 	struct out scratch; /* a row's key being compared */
@@ -40,6 +40,7 @@ struct metrics_cache {
 	uint32_t *ends;
 	size_t n_ends, cap_ends;
 	unsigned key;
+	unsigned round; /* one more at each exposition begun */
 	bool changed;
 	unsigned gen; /* one more at each exposition whose rows' lines changed */
 };
@@ -60,35 +61,19 @@ static void entry_free(struct entry *e)
 
 void metrics_cache_free(struct metrics_cache *c)
 {
+	const struct cg_pathmap_slot *s;
+
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->size; i++)
-		entry_free(c->table[i]);
-	free(c->table);
+	for (size_t i = 0; (s = cg_pathmap_next(&c->map, &i));)
+		entry_free(s->value);
+	cg_pathmap_clear(&c->map);
 	free(c->at);
 	free(c->prev_at);
 	free(c->scratch.s);
 	free(c->text.s);
 	free(c->ends);
 	free(c);
-}
-
-static uint64_t hash_of(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static struct entry **slot(struct entry **table, size_t size, uint64_t h, const char *path)
-{
-	size_t k = (size_t)h & (size - 1);
-
-	while (table[k] && (table[k]->hash != h || strcmp(table[k]->path, path)))
-		k = (k + 1) & (size - 1);
-	return &table[k];
 }
 
 /*
@@ -235,38 +220,30 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	k->len = (size_t)(p - k->s);
 }
 
-/* A table of at least twice n slots with every entry of the old one still in a row of v. */
-static bool rehash(struct metrics_cache *c, const struct view *v)
+/*
+ * The entries of cgroups that left the view (their round is an older one's) removed and freed:
+ * listed first, as the map must not change while it is walked. Most expositions lose none,
+ * and allocate nothing; without memory for the list they stay until the next one.
+ */
+static void forget_departed(struct metrics_cache *c)
 {
-	size_t size = 16;
-	struct entry **table;
+	const struct cg_pathmap_slot *s;
+	struct entry **gone;
+	size_t n = 0;
 
-	while (size < 2 * v->n)
-		size *= 2;
-	table = calloc(size, sizeof(*table));
-	if (!table)
-		return false;
-	for (size_t i = 0; i < v->n; i++) {
-		struct entry **s;
-
-		if (!c->at[i])
-			continue;
-		s = slot(table, size, c->at[i]->hash, c->at[i]->path);
-		/* a path twice in a view (it is not) would share the one entry */
-		if (!*s)
-			*s = c->at[i];
-		c->at[i]->carried = true;
+	for (size_t i = 0; (s = cg_pathmap_next(&c->map, &i));)
+		n += ((struct entry *)s->value)->round != c->round;
+	if (!n || !(gone = malloc(n * sizeof(*gone))))
+		return;
+	n = 0;
+	for (size_t i = 0; (s = cg_pathmap_next(&c->map, &i));)
+		if (((struct entry *)s->value)->round != c->round)
+			gone[n++] = s->value;
+	for (size_t k = 0; k < n; k++) {
+		cg_pathmap_remove(&c->map, NULL, gone[k]->path);
+		entry_free(gone[k]);
 	}
-	for (size_t i = 0; i < c->size; i++) {
-		if (c->table[i] && !c->table[i]->carried)
-			entry_free(c->table[i]);
-		else if (c->table[i])
-			c->table[i]->carried = false;
-	}
-	free(c->table);
-	c->table = table;
-	c->size = size;
-	return true;
+	free(gone);
 }
 
 static bool room(struct metrics_cache *c, size_t n)
@@ -300,11 +277,12 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 	c->prev_n = c->n;
 	c->n = 0;
 	c->changed = key != c->key || v->n != c->prev_n;
+	c->round++;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct cg_stat_row *r = v->rows[i];
-		uint64_t h = hash_of(r->path);
 		size_t from = i ? l->end[i - 1] : 0;
-		struct entry *e = c->size ? *slot(c->table, c->size, h, r->path) : NULL;
+		/* a path twice in a view (it is not) would share the one entry */
+		struct entry *e = cg_pathmap_get(&c->map, NULL, r->path);
 
 		key_of(&c->scratch, r, x_used, ns ? ns[i] : NULL, l->text.s + from,
 		       l->end[i] - from, l->esc[i]);
@@ -317,12 +295,16 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 			if (!e)
 				goto fail;
 			memcpy(e->path, r->path, len + 1);
-			e->hash = h;
 			e->stale = true;
+			if (cg_pathmap_put(&c->map, NULL, e->path, e) < 0) {
+				entry_free(e);
+				goto fail;
+			}
 		} else {
 			e->stale = key != c->key || e->failed || e->key_len != c->scratch.len ||
 				   memcmp(e->key, c->scratch.s, c->scratch.len);
 		}
+		e->round = c->round;
 		c->at[i] = e;
 		c->n = i + 1;
 		c->changed = c->changed || e->stale || c->prev_at[i] != e;
@@ -340,22 +322,14 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 			e->key_len = (uint32_t)c->scratch.len;
 		}
 	}
-	if (!rehash(c, v))
-		goto fail;
+	forget_departed(c);
 	c->key = key;
 	c->gen += c->changed;
 	return true;
 fail:
-	/* the new rows' entries not yet in the table: the table is left as it was */
-	for (size_t i = 0; i < c->n; i++) {
-		struct entry **s =
-			c->size ? slot(c->table, c->size, c->at[i]->hash, c->at[i]->path) : NULL;
-
-		if (!s || *s != c->at[i])
-			entry_free(c->at[i]);
-		else
-			c->at[i]->key_len = 0; /* made again next time */
-	}
+	/* every row's entry met so far is in the map: made again next time */
+	for (size_t i = 0; i < c->n; i++)
+		c->at[i]->key_len = 0;
 	c->n = c->prev_n = 0;
 	c->scratch.failed = false;
 	c->gen++;
