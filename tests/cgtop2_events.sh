@@ -755,10 +755,11 @@ test_psi_exporter_counts() {
 # issue 42: the exporter counts --psi-trigger's wake-ups in its main thread's wait (the
 # scheduler's), with no thread of its own: an exporter with triggers runs as many threads as one
 # without (libmicrohttpd's and the password workers'). The counter's thread made one more.
+# And the watcher subscribes to the sampler's tree mirror: one inotify instance, not two.
 test_psi_exporter_no_thread() {
 	cgk_need_root || return 0
 	cgk_need_unified || return 0
-	local u pid trig n=() i=0
+	local u pid trig n=() ino=() i=0
 	[ -e "$(cgk_mnt unified)/cpu.pressure" ] || { cgk_skip "no PSI in this kernel"; return 0; }
 	u=$(cgk_sandbox unified)
 	mkdir "$u/nt"
@@ -770,9 +771,12 @@ test_psi_exporter_no_thread() {
 		# its threads are made before it says it serves
 		cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/nt$i.err" || { fail "not serving: $(cat "$_cgk_tmp/nt$i.err")"; return; }
 		n+=("$(ls "/proc/$pid/task" | wc -l)")
+		ino+=("$(find "/proc/$pid/fd" -lname 'anon_inode:inotify' | wc -l)")
 		cgk_kill_pids
 	done
 	assertEquals "threads without and with --psi-trigger" "${n[0]} ${n[0]}" "${n[0]} ${n[1]}"
+	# the sampler and the triggers' watcher subscribe to one tree mirror: one inotify instance
+	assertEquals "inotify instances without and with --psi-trigger" "1 1" "${ino[0]} ${ino[1]}"
 }
 
 # The kernel's rule for a process without CAP_SYS_RESOURCE (root on this machine, or a

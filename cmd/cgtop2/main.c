@@ -197,7 +197,8 @@ static int run(const struct cgtop2_args *args)
 		struct cgtop2_args with = *a;
 
 		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */
-		if (a->n_triggers && (ret = trig_counter_start(a, l, true, 0, &with.trig)) != 0) {
+		if (a->n_triggers && (ret = trig_counter_start(a, l, true, 0, source_mirror(src),
+							       &with.trig)) != 0) {
 			source_free(src);
 			cg_layout_free(l);
 			return ret;

@@ -123,7 +123,7 @@ int trig_counter_wait(struct trig_counter *t, struct pollfd *fds, size_t n, uint
 }
 
 int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
-		       size_t fd_reserve, struct trig_counter **ret)
+		       size_t fd_reserve, struct mirror *m, struct trig_counter **ret)
 {
 	struct cg_watch_opts wo = {
 		.path = a->path,
@@ -132,7 +132,8 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 		.triggers = a->triggers,
 		.n_triggers = a->n_triggers,
 		/* the sampler's margin (stats_tree.c), and the server's sockets */
-		.fd_reserve = 64 + fd_reserve
+		.fd_reserve = 64 + fd_reserve,
+		.mirror = m
 	};
 	struct cg_diag d = { 0 };
 	struct trig_counter *t = calloc(1, sizeof(*t));

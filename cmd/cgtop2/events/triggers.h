@@ -12,6 +12,7 @@
 
 struct cg_layout;
 struct cgtop2_args;
+struct mirror;
 struct trig_counter;
 /* What a watcher's failure says (without the tool's name). */
 #define TRIG_FAILED "--psi-trigger: the watcher failed: the trigger counts and marks stop here"
@@ -20,10 +21,11 @@ struct trig_counter;
  * after saying why (the kernel's rule). on_screen: a later failure of the watcher is not said
  * on stderr (trig_counter_failed tells the screen and its caller). The triggers leave the
  * sampler's margin and fd_reserve more (an exporter's sockets) free under RLIMIT_NOFILE; a
- * cgroup past that has none, and the others count on.
+ * cgroup past that has none, and the others count on. m: the sampler's tree mirror
+ * (source_mirror), whose inotify instance the watcher shares; NULL: one of its own.
  */
 int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
-		       size_t fd_reserve, struct trig_counter **ret);
+		       size_t fd_reserve, struct mirror *m, struct trig_counter **ret);
 /*
  * A sink's wait (pipeline_wait's, on the main thread) that counts the wake-ups: until
  * deadline_ns or sooner when the watcher has something due, one of fds[0..n) or a wake-up;

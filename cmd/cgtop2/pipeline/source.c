@@ -78,6 +78,11 @@ size_t source_reopened(const struct source *src)
 	return src->ops->reopened ? src->ops->reopened(src) : 0;
 }
 
+struct mirror *source_mirror(const struct source *src)
+{
+	return src->ops->mirror ? src->ops->mirror(src) : NULL;
+}
+
 /* $CGKIT_TEST_CLOCK_OFFSET=/FILE: the offset in FILE, read at each call (a test's clock jump) */
 static const char *offset_of(const char *off, char buf[32])
 {

@@ -89,6 +89,7 @@ struct source_ops {
 	/* for --verbose: what it reads, and how many files it read without a cached fd */
 	const char *(*describe)(const struct source *src);
 	size_t (*reopened)(const struct source *src);
+	struct mirror *(*mirror)(const struct source *src);
 };
 
 struct source {
@@ -143,6 +144,8 @@ int source_members(const struct source *src, const char *path, const struct cg_s
 const struct cg_layout *source_layout(const struct source *src);
 const char *source_describe(const struct source *src);
 size_t source_reopened(const struct source *src);
+/* The live sampler's tree mirror (cg_stats_mirror), for the triggers' watcher; NULL for a replay. */
+struct mirror *source_mirror(const struct source *src);
 
 /*
  * CLOCK_REALTIME in nanoseconds since the epoch, moved by $CGKIT_TEST_CLOCK_OFFSET (seconds,

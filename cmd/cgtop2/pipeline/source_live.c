@@ -131,6 +131,11 @@ static size_t live_reopened(const struct source *src)
 	return cg_stats_reopened(live_of(src)->stats);
 }
 
+static struct mirror *live_mirror(const struct source *src)
+{
+	return cg_stats_mirror(live_of(src)->stats);
+}
+
 static const struct source_ops live_ops = {
 	.step = live_step,
 	.info = live_info,
@@ -144,6 +149,7 @@ static const struct source_ops live_ops = {
 	.layout = live_layout,
 	.describe = live_describe,
 	.reopened = live_reopened,
+	.mirror = live_mirror,
 };
 
 /* The collectors a's output reads: what its format shows, or what --collectors chose. */

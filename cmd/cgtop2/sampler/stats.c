@@ -35,6 +35,11 @@ size_t cg_stats_reopened(const struct cg_stats *s)
 	return s->reopened;
 }
 
+struct mirror *cg_stats_mirror(const struct cg_stats *s)
+{
+	return s->msub ? mirror_of(s->msub) : NULL;
+}
+
 static void describe_sources(struct cg_stats *s, const struct node *root)
 {
 	static const char *const mname[M_N] = { "cpu",	   "memory",	 "io",	  "tasks",

@@ -100,5 +100,11 @@ const struct cg_layout *cg_stats_layout(const struct cg_stats *s);
 
 /* How many stat files are read with openat each time because the fd limit ran out. */
 size_t cg_stats_reopened(const struct cg_stats *s);
+/*
+ * The tree mirror the sampler subscribes to, for another subscriber (the triggers' watcher) to
+ * share: one inotify instance a process. NULL when it has none (out of inotify instances or
+ * fds: every sample lists the tree).
+ */
+struct mirror *cg_stats_mirror(const struct cg_stats *s);
 
 #endif

@@ -728,8 +728,8 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 		ret = report_errno(a, "start the password checks", r);
 		goto out;
 	}
-	if (a->n_triggers &&
-	    (ret = trig_counter_start(a, l, false, sv.conn_limit + 8, &sv.tc)) != 0)
+	if (a->n_triggers && (ret = trig_counter_start(a, l, false, sv.conn_limit + 8,
+						       source_mirror(src), &sv.tc)) != 0)
 		goto out;
 	/* the first sample was taken before the counter: its scrapes say 0 wake-ups so far */
 	if (sv.tc)
