@@ -118,8 +118,8 @@ static int run_replay(const struct cgtop2_args *args)
 		return 1;
 	}
 	/* the titles and keys of what the recording counted (its first session's) */
-	a.count = source_info(src)->count;
-	a.threads = source_info(src)->threads;
+	a.out.count = source_info(src)->count;
+	a.out.threads = source_info(src)->threads;
 	ret = drive(&a, src);
 	source_free(src);
 	return ret;
@@ -184,7 +184,7 @@ static int run(const struct cgtop2_args *args)
 	r = source_live_new(a, l, serve_fds(pre), &src);
 	if (r < 0) {
 		serve_pre_free(pre);
-		ret = report_open(a, l, r);
+		ret = report_open(a->path, l, r);
 		cg_layout_free(l);
 		return ret;
 	}
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
 		free((char *)a.thresholds[i].path);
 	free(a.thresholds);
 	free(a.triggers);
-	free(a.fields);
+	free(a.out.fields);
 	kit_args_free(&a.kit);
 	return ret;
 }

@@ -298,23 +298,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->order_field = 0;
 		break;
 	case 'r':
-		a->raw = true;
+		a->out.raw = true;
 		break;
 	case OPT_CPU:
 		if (!strcmp(arg, "percentage"))
-			a->cpu_time = false;
+			a->out.cpu_time = false;
 		else if (!strcmp(arg, "time"))
-			a->cpu_time = true;
+			a->out.cpu_time = true;
 		else
 			argp_error(state, "--cpu takes percentage or time, not '%s'",
 				   TOOL_SHOWN(arg));
 		break;
 	case 'P':
 	case 'k':
-		if (a->count != CG_COUNT_TASKS &&
-		    a->count != (key == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES))
+		if (a->out.count != CG_COUNT_TASKS &&
+		    a->out.count != (key == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES))
 			argp_error(state, "-P and -k exclude each other");
-		a->count = key == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES;
+		a->out.count = key == 'P' ? CG_COUNT_USER_PROCESSES : CG_COUNT_PROCESSES;
 		break;
 	case OPT_RECURSIVE:
 		i = parse_bool(arg);
@@ -330,7 +330,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->machine = arg;
 		break;
 	case 'H':
-		a->threads = true;
+		a->out.threads = true;
 		break;
 	case 'v':
 		a->verbose = true;
@@ -418,23 +418,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (!copy)
 			return ENOMEM;
-		free(a->fields);
-		a->fields = NULL;
-		a->n_fields = 0;
+		free(a->out.fields);
+		a->out.fields = NULL;
+		a->out.n_fields = 0;
 		for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-			unsigned *nf = realloc(a->fields, (a->n_fields + 1) * sizeof(*nf));
+			unsigned *nf = realloc(a->out.fields, (a->out.n_fields + 1) * sizeof(*nf));
 
 			if (!nf)
 				return ENOMEM;
-			a->fields = nf;
+			a->out.fields = nf;
 			i = field_lookup(f);
 			if (i < 0)
 				argp_error(state,
 					   "--fields: no field '%s' (--fields=help lists them)",
 					   TOOL_SHOWN(f));
-			a->fields[a->n_fields++] = (unsigned)i;
+			a->out.fields[a->out.n_fields++] = (unsigned)i;
 		}
-		if (!a->n_fields)
+		if (!a->out.n_fields)
 			argp_error(state, "--fields takes a comma-separated list of fields");
 		break;
 	}
@@ -464,7 +464,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cg_parse_u64(arg, UINT32_MAX, &v) < 0 || !v)
 			argp_error(state, "--max-series takes a number from 1 to %u, not '%s'",
 				   UINT32_MAX, TOOL_SHOWN(arg));
-		a->max_series = (size_t)v;
+		a->out.max_series = (size_t)v;
 		break;
 	case OPT_RUNTIME_ROOT:
 		a->runtime_root = arg;
@@ -472,7 +472,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_COMPAT:
 		if (strcmp(arg, "cadvisor"))
 			argp_error(state, "--compat takes cadvisor, not '%s'", TOOL_SHOWN(arg));
-		a->compat = COMPAT_CADVISOR;
+		a->out.compat = COMPAT_CADVISOR;
 		break;
 	case OPT_INCLUDE:
 	case OPT_EXCLUDE: {
@@ -606,21 +606,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--begin and --end need --replay");
 		if (a->begin_ns > a->end_ns)
 			argp_error(state, "--begin is after --end");
-		if (a->n_fields && a->format != FMT_JSON && a->format != FMT_CSV)
+		if (a->out.n_fields && a->format != FMT_JSON && a->format != FMT_CSV)
 			argp_error(state, "--fields needs -F json or -F csv");
-		if ((a->n_fields || a->top || a->order_field) && (a->serve || a->events))
+		if ((a->out.n_fields || a->top || a->order_field) && (a->serve || a->events))
 			argp_error(
 				state,
 				"--fields, --top and --order=FIELD apply to batch output, not --listen or --events");
 		if (a->web_config && !a->serve)
 			argp_error(state, "--web-config needs --listen");
-		if (a->max_series && !a->serve)
+		if (a->out.max_series && !a->serve)
 			argp_error(state, "--max-series needs --listen");
 		/* a Prometheus exporter exports every cgroup, as cAdvisor does: a kubelet's container
 		 * is five levels down; the screen and batch table keep a depth a human reads */
 		if ((a->serve || a->journal_dir) && !a->depth_set)
 			a->depth = CGTOP2_DEPTH_MAX;
-		if (a->compat && !a->serve && a->format != FMT_OPENMETRICS &&
+		if (a->out.compat && !a->serve && a->format != FMT_OPENMETRICS &&
 		    a->format != FMT_PROMETHEUS)
 			argp_error(state,
 				   "--compat needs -F openmetrics, -F prometheus or --listen");
@@ -652,6 +652,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--events excludes --listen, --record and --replay");
 		if (!a->path && !(a->path = strdup("")))
 			return ENOMEM;
+		/* the exposition names the triggers whose wake-ups it counts */
+		a->out.triggers = a->triggers;
+		a->out.n_triggers = a->n_triggers;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

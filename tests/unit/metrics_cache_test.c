@@ -125,7 +125,7 @@ static size_t last_head;
 static unsigned last_gen;
 
 /* The exposition of rows (those of keep[] set) with c and without: the same bytes. */
-static void same(int line, const struct cgtop2_args *a, bool prom, struct metrics_cache *c,
+static void same(int line, const struct render_opts *a, bool prom, struct metrics_cache *c,
 		 const bool *keep)
 {
 	struct cg_stat_row *in[N_ROWS];
@@ -169,7 +169,7 @@ static void same(int line, const struct cgtop2_args *a, bool prom, struct metric
 
 #define SAME() same(__LINE__, a, prom, c, keep)
 
-static void scrapes(const struct cgtop2_args *a, bool prom)
+static void scrapes(const struct render_opts *a, bool prom)
 {
 	struct metrics_cache *c = metrics_cache_new();
 	bool keep[N_ROWS] = { true, true, true, true, true, false };
@@ -281,7 +281,7 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 
 int main(void)
 {
-	struct cgtop2_args a = { .compat = COMPAT_NONE };
+	struct render_opts a = { .compat = COMPAT_NONE };
 
 	for (int compat = 0; compat < 2; compat++)
 		for (int count = 0; count < 2; count++)
@@ -298,7 +298,7 @@ int main(void)
 		bool keep[N_ROWS] = { true, true, true, true, true, true };
 
 		rows_init();
-		a = (struct cgtop2_args){ .compat = COMPAT_NONE };
+		a = (struct render_opts){ .compat = COMPAT_NONE };
 		last_gen = ~0u;
 		same(__LINE__, &a, true, c, keep);
 		same(__LINE__, &a, false, c, keep);

@@ -510,7 +510,7 @@ static void say_watch_error(const struct cgtop2_args *a, struct cg_diag *d, int 
 	if (d->why[0])
 		tool_report(d, r);
 	else
-		report_errno(a, "watch", r);
+		report_errno(a->path, "watch", r);
 }
 
 /*
@@ -546,7 +546,7 @@ static int events_wait(struct sink *k, uint64_t deadline_ns)
 	es->waited = true;
 	r = pipeline_wait(es->done ? NULL : es->w, es->p, 1, until);
 	if (r < 0) {
-		es->ret = report_errno(es->c->a, "poll", r);
+		es->ret = report_errno(es->c->a->path, "poll", r);
 		return PIPE_STOP;
 	}
 	return PIPE_CLOCK;
@@ -649,7 +649,7 @@ int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
 	if (sfd < 0) {
 		r = -errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return report_errno(a, "signalfd", r);
+		return report_errno(a->path, "signalfd", r);
 	}
 	r = cg_watch_new(l, &wo, &w, &d);
 	if (r < 0) {

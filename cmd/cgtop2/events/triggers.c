@@ -140,7 +140,7 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 	int r;
 
 	if (!t)
-		return report_errno(a, "--psi-trigger", -ENOMEM);
+		return report_errno(a->path, "--psi-trigger", -ENOMEM);
 	t->on_screen = on_screen;
 	pthread_mutex_init(&t->lock, NULL);
 	r = cg_watch_new(l, &wo, &t->w, &d);
@@ -148,7 +148,7 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 		if (d.why[0])
 			tool_report(&d, r);
 		else
-			report_errno(a, "--psi-trigger", r);
+			report_errno(a->path, "--psi-trigger", r);
 		trig_counter_stop(t);
 		return 1;
 	}

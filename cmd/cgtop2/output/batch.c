@@ -58,28 +58,28 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 		v->n = a->top;
 	switch (a->format) {
 	case FMT_JSON:
-		if (a->n_fields)
-			fields_json(&b->o, a, v);
+		if (a->out.n_fields)
+			fields_json(&b->o, &a->out, v);
 		else
-			render_json(&b->o, a, v);
+			render_json(&b->o, &a->out, v);
 		break;
 	case FMT_CSV:
-		if (a->n_fields)
-			fields_csv(&b->o, a, v, b->it == 0);
+		if (a->out.n_fields)
+			fields_csv(&b->o, &a->out, v, b->it == 0);
 		else
-			render_csv(&b->o, a, v, b->it == 0);
+			render_csv(&b->o, &a->out, v, b->it == 0);
 		break;
 	case FMT_OPENMETRICS:
-		render_openmetrics(&b->o, a, v);
+		render_openmetrics(&b->o, &a->out, v);
 		break;
 	case FMT_PROMETHEUS:
-		render_prometheus(&b->o, a, v);
+		render_prometheus(&b->o, &a->out, v);
 		break;
 	default:
 		/* a blank line between snapshots, as systemd-cgtop does */
 		if (b->it)
 			out_printf(&b->o, "\n");
-		render_table(&b->o, a, v, 0, 0, "\n");
+		render_table(&b->o, &a->out, v, 0, 0, "\n");
 		break;
 	}
 	b->it++;
@@ -128,9 +128,9 @@ int batch_run(const struct cgtop2_args *a, struct source *src)
 	int r;
 
 	if (!k)
-		return report_errno(a, "print", -ENOMEM);
+		return report_errno(a->path, "print", -ENOMEM);
 	r = pipeline_run(src, k, a->at ? SOURCE_SEEK : SOURCE_NEXT, a->at_ns);
 	if (r < 0)
-		((struct batch *)k)->status = report_errno(a, k->failed, r);
+		((struct batch *)k)->status = report_errno(a->path, k->failed, r);
 	return batch_end(k);
 }

@@ -185,7 +185,7 @@ int fields_sort(struct view *v, int field)
 	return 0;
 }
 
-static const char *key_of(const struct cgtop2_args *a, unsigned field)
+static const char *key_of(const struct render_opts *a, unsigned field)
 {
 	if (IS_KSTAT(field))
 		return cg_kstats[field - N_FIELDS].key;
@@ -256,7 +256,7 @@ static void put_value(struct out *o, const struct cg_stat_row *r, unsigned field
 	}
 }
 
-void fields_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
+void fields_json(struct out *o, const struct render_opts *a, const struct view *v)
 {
 	uint64_t ns = view_wall_ns(v);
 	char times[128];
@@ -279,7 +279,7 @@ void fields_json(struct out *o, const struct cgtop2_args *a, const struct view *
 	out_printf(o, "]}\n");
 }
 
-void fields_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
+void fields_csv(struct out *o, const struct render_opts *a, const struct view *v, bool header)
 {
 	uint64_t ns = view_wall_ns(v);
 

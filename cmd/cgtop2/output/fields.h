@@ -31,7 +31,7 @@ void field_cell(int i, const struct cg_stat_row *r, char *buf, size_t size);
 /* --order=FIELD: the rows by that field, largest first, the unknown last, ties by path. */
 int fields_sort(struct view *v, int field);
 /* --fields: JSON lines and CSV of the path, the time and the fields asked for, in that order. */
-void fields_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
-void fields_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+void fields_json(struct out *o, const struct render_opts *a, const struct view *v);
+void fields_csv(struct out *o, const struct render_opts *a, const struct view *v, bool header);
 
 #endif

@@ -650,7 +650,7 @@ static void family(struct out *o, bool prom, const struct family *f, const struc
  * The series row r writes in a scrape without ?collect[]= (family()'s and threads()'s lines),
  * for --max-series (series.c).
  */
-size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row *r)
+size_t metrics_row_series(const struct render_opts *a, const struct cg_stat_row *r)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 	const struct family *table = cadv ? cadvisor : families;
@@ -702,7 +702,7 @@ static void threads(struct out *o, bool prom, const struct view *v, const struct
 }
 
 /* The family of table entry f, as -P and -k have it. */
-static const struct family *family_of(const struct cgtop2_args *a, const struct family *f)
+static const struct family *family_of(const struct render_opts *a, const struct family *f)
 {
 	if (f->src == V_TASKS && a->count != CG_COUNT_TASKS)
 		return a->compat == COMPAT_CADVISOR ? &cadvisor_processes : &processes[a->count];
@@ -713,7 +713,7 @@ static const struct family *family_of(const struct cgtop2_args *a, const struct 
  * The lines of the rows c holds no text of, in c: a segment a family and resource, then with
  * -H the threads', then the kernel's statistics' and the network and fs families' of the row.
  */
-static void cache_rows(struct metrics_cache *c, const struct cgtop2_args *a, const struct view *v,
+static void cache_rows(struct metrics_cache *c, const struct render_opts *a, const struct view *v,
 		       const struct labels *l, const struct cg_net_ns *const *ns,
 		       const struct family *table, size_t n)
 {
@@ -763,7 +763,7 @@ static uint64_t x_written(const struct family *table, size_t n)
 	return m;
 }
 
-size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+size_t metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       struct metrics_cache *c)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;

@@ -21,7 +21,7 @@ struct cg_net_ns;
  * metrics.c: the cgroups' families of an exposition, for render_metrics (metrics_own.c);
  * returns the length of their head as render_metrics does.
  */
-size_t metrics_cgroups(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+size_t metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       struct metrics_cache *c);
 
 struct metrics_cache *metrics_cache_new(void);

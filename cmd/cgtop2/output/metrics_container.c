@@ -261,7 +261,7 @@ static void fs(struct out *o, bool prom, const struct view *v, const struct labe
 	}
 }
 
-void metrics_container(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+void metrics_container(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       const struct labels *l, const struct cg_net_ns *const *ns,
 		       const struct metrics_cache *c, size_t k)
 {
@@ -272,7 +272,7 @@ void metrics_container(struct out *o, bool prom, const struct cgtop2_args *a, co
 		fs(o, prom, v, l, ns, c, k);
 }
 
-void metrics_container_row(struct out *t, struct metrics_cache *c, const struct cgtop2_args *a,
+void metrics_container_row(struct out *t, struct metrics_cache *c, const struct render_opts *a,
 			   const struct view *v, const struct labels *l,
 			   const struct cg_net_ns *const *ns, size_t i)
 {
@@ -288,7 +288,7 @@ void metrics_container_row(struct out *t, struct metrics_cache *c, const struct 
 	}
 }
 
-size_t metrics_container_series(const struct cgtop2_args *a, const struct cg_stat_row *r)
+size_t metrics_container_series(const struct render_opts *a, const struct cg_stat_row *r)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 	struct cg_net_member m;

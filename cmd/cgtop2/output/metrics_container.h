@@ -27,14 +27,14 @@ const struct cg_net_ns **metrics_net_owners(const struct view *v);
  * blkio). With c, each row's lines are its kept segments: from k on, after its statistics'
  * (metrics_kstats_series), those metrics_container_row cut.
  */
-void metrics_container(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+void metrics_container(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       const struct labels *l, const struct cg_net_ns *const *ns,
 		       const struct metrics_cache *c, size_t k);
 /* Row i's lines into c's text t, a segment a family it writes. */
-void metrics_container_row(struct out *t, struct metrics_cache *c, const struct cgtop2_args *a,
+void metrics_container_row(struct out *t, struct metrics_cache *c, const struct render_opts *a,
 			   const struct view *v, const struct labels *l,
 			   const struct cg_net_ns *const *ns, size_t i);
 /* The series row r writes in them, at most (a namespace another row shares counts for both). */
-size_t metrics_container_series(const struct cgtop2_args *a, const struct cg_stat_row *r);
+size_t metrics_container_series(const struct render_opts *a, const struct cg_stat_row *r);
 
 #endif

@@ -22,7 +22,7 @@
 
 /* How long the sample took, how many cgroups (and how many left out by --max-series), the
  * collectors' errors. */
-static void self(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
+static void self(struct out *o, bool prom, const struct render_opts *a, const struct view *v)
 {
 	if (v->sample_ns) {
 		metrics_header(o, prom, SCRAPE_DURATION, false, "seconds",
@@ -50,7 +50,7 @@ static void self(struct out *o, bool prom, const struct cgtop2_args *a, const st
 }
 
 /* --listen --psi-trigger: the wake-ups of each resource and kind a trigger has. */
-static void trigger_events(struct out *o, bool prom, const struct cgtop2_args *a,
+static void trigger_events(struct out *o, bool prom, const struct render_opts *a,
 			   const struct view *v)
 {
 	unsigned said = 0;
@@ -85,14 +85,14 @@ static void password_checks(struct out *o, bool prom, const struct view *v)
 			   v->password_results[i], v->password_checks[i]);
 }
 
-void metrics_own(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v)
+void metrics_own(struct out *o, bool prom, const struct render_opts *a, const struct view *v)
 {
 	self(o, prom, a, v);
 	trigger_events(o, prom, a, v);
 	password_checks(o, prom, v);
 }
 
-size_t render_metrics(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+size_t render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		      struct metrics_cache *c)
 {
 	size_t head = metrics_cgroups(o, prom, a, v, c);
@@ -103,12 +103,12 @@ size_t render_metrics(struct out *o, bool prom, const struct cgtop2_args *a, con
 	return head;
 }
 
-void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v)
+void render_openmetrics(struct out *o, const struct render_opts *a, const struct view *v)
 {
 	render_metrics(o, false, a, v, NULL);
 }
 
-void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v)
+void render_prometheus(struct out *o, const struct render_opts *a, const struct view *v)
 {
 	render_metrics(o, true, a, v, NULL);
 }

@@ -509,7 +509,7 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 					 .delay_ns = a->delay_ns };
 	if (asprintf(&rc->rotated, "%s.1", where) < 0) {
 		rc->rotated = NULL;
-		return report_errno(a, "record", -ENOMEM);
+		return report_errno(a->path, "record", -ENOMEM);
 	}
 	r = cg_rec_writer_new(&rc->w, NULL);
 	if (r == 0 && (a->batch || a->format_set) && !(rs.print = batch_new(a, src)))
@@ -517,11 +517,11 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 	if (r == 0)
 		r = a->journal_dir ? jr_dir(rc, a->journal_dir) : rec_open(rc, &rs.why);
 	if (r == 0 && (rs.sfd = stop_signals(&old_mask)) < 0) {
-		ret = report_errno(a, "signalfd", rs.sfd);
+		ret = report_errno(a->path, "signalfd", rs.sfd);
 	} else if (r == 0) {
 		r = pipeline_run(src, &rs.k, SOURCE_NEXT, 0);
 		if (r < 0)
-			ret = report_errno(a, rs.k.failed, r);
+			ret = report_errno(a->path, rs.k.failed, r);
 		r = rs.r;
 	}
 	if (rs.print && batch_end(rs.print) && !ret)

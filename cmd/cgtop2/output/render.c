@@ -154,14 +154,14 @@ enum col { C_PATH, C_TASKS, C_CPU, C_MEMORY, C_IOR, C_IOW, C_PSI_CPU, C_PSI_MEM,
 static const char *const col_names[C_N] = { "CGROUP", "TASKS",	 "%CPU",    "MEMORY", "IN/S",
 					    "OUT/S",  "PSI-CPU", "PSI-MEM", "PSI-IO" };
 
-static const char *col_title(const struct cgtop2_args *a, enum col c)
+static const char *col_title(const struct render_opts *a, enum col c)
 {
 	if (c == C_CPU && a->cpu_time)
 		return "CPU-TIME";
 	return c == C_TASKS ? count_titles[a->count] : col_names[c];
 }
 
-static void cell(const struct cgtop2_args *a, const struct cg_stat_row *r, enum col c, char *buf,
+static void cell(const struct render_opts *a, const struct cg_stat_row *r, enum col c, char *buf,
 		 size_t size)
 {
 	buf[0] = '-';
@@ -219,12 +219,12 @@ size_t table_columns(void)
 	return C_N;
 }
 
-const char *table_title(const struct cgtop2_args *a, size_t c)
+const char *table_title(const struct render_opts *a, size_t c)
 {
 	return col_title(a, (enum col)c);
 }
 
-void table_cell(const struct cgtop2_args *a, const struct cg_stat_row *r, size_t c, char *buf,
+void table_cell(const struct render_opts *a, const struct cg_stat_row *r, size_t c, char *buf,
 		size_t size)
 {
 	cell(a, r, (enum col)c, buf, size);
@@ -471,7 +471,7 @@ static void ellipsize(char *s, size_t width)
  * else the column is cut to it. max_rows 0: all. eol ends each line. Names are escaped
  * (put_name): a control character in a cgroup's name never reaches the terminal.
  */
-void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
+void render_table(struct out *o, const struct render_opts *a, const struct view *v,
 		  size_t path_width, size_t max_rows, const char *eol)
 {
 	size_t w[C_N] = { 0 }, eol_len = strlen(eol), used = 0, cap;

@@ -53,11 +53,11 @@ void view_set_path_filter(const struct path_filter *pf);
 int make_view(struct cg_stat_row *const *rows, size_t n, uint64_t shape, enum order order,
 	      const char *filter, struct view *v);
 void view_free(struct view *v);
-void render_table(struct out *o, const struct cgtop2_args *a, const struct view *v,
+void render_table(struct out *o, const struct render_opts *a, const struct view *v,
 		  size_t path_width, size_t max_rows, const char *eol);
 /* render_data.c: JSON lines and CSV */
-void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v);
-void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header);
+void render_json(struct out *o, const struct render_opts *a, const struct view *v);
+void render_csv(struct out *o, const struct render_opts *a, const struct view *v, bool header);
 /*
  * Every JSON object's time, ns of the epoch, as its two keys: "time_unix":SECONDS.mmm and
  * "time_iso":"YYYY-MM-DDTHH:MM:SS.mmmZ" (UTC), comma-separated, no braces; the ISO string alone
@@ -78,11 +78,11 @@ void put_json_name(struct out *o, const char *key, const char *name);
 /* metrics.c: the metric families, as OpenMetrics 1.0 and the Prometheus text format */
 
 /* One OpenMetrics 1.0 exposition, ending in "# EOF". */
-void render_openmetrics(struct out *o, const struct cgtop2_args *a, const struct view *v);
+void render_openmetrics(struct out *o, const struct render_opts *a, const struct view *v);
 /* The table's columns (0 is the path), their titles and cells, for the screen. */
 size_t table_columns(void);
-const char *table_title(const struct cgtop2_args *a, size_t c);
-void table_cell(const struct cgtop2_args *a, const struct cg_stat_row *r, size_t c, char *buf,
+const char *table_title(const struct render_opts *a, size_t c);
+void table_cell(const struct render_opts *a, const struct cg_stat_row *r, size_t c, char *buf,
 		size_t size);
 /* A size as the table shows it: 1.5M */
 void table_bytes(char *buf, size_t size, double v);
@@ -91,7 +91,7 @@ void table_bytes(char *buf, size_t size, double v);
  * collector, a text/plain; version=0.0.4 scrape): the same families and samples as
  * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
  */
-void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct view *v);
+void render_prometheus(struct out *o, const struct render_opts *a, const struct view *v);
 /*
  * Either exposition (prom: the Prometheus text format), with c the cgroups' lines kept from the
  * last exposition made with it where their values and labels are the same (metrics_cache.h).
@@ -99,21 +99,21 @@ void render_prometheus(struct out *o, const struct cgtop2_args *a, const struct 
  * (the families of the cgroups up to the first that changes with time); 0 without c.
  */
 struct metrics_cache;
-size_t render_metrics(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v,
+size_t render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		      struct metrics_cache *c);
 /* A family's metadata lines (a counter's samples add _total), for metrics_own.c's families. */
 void metrics_header(struct out *o, bool prom, const char *name, bool counter, const char *unit,
 		    const char *help);
 /* metrics_own.c: the exposition's own families, after the cgroups'. */
-void metrics_own(struct out *o, bool prom, const struct cgtop2_args *a, const struct view *v);
+void metrics_own(struct out *o, bool prom, const struct render_opts *a, const struct view *v);
 /* The series row r writes in a scrape of every collector (metrics.c). */
-size_t metrics_row_series(const struct cgtop2_args *a, const struct cg_stat_row *r);
+size_t metrics_row_series(const struct render_opts *a, const struct cg_stat_row *r);
 /*
  * series.c, --max-series: at most a->max_series series in v, the deepest rows left out first
  * (the last by path among equals), the others in their order; sets v->dropped, and says so on
  * stderr the first time. 0 or -ENOMEM.
  */
-int view_bound_series(const struct cgtop2_args *a, struct view *v);
+int view_bound_series(const struct render_opts *a, struct view *v);
 /* A name escaped for q, as the writers put it, in a string of its own (NULL without memory). */
 char *escaped(const char *name, enum quoting q);
 /* The byte offset of character k of escaped text s[0, len), or len. */

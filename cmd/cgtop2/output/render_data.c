@@ -328,7 +328,7 @@ static void json_origin(struct out *o, const char *path)
 	out_printf(o, "}");
 }
 
-void render_json(struct out *o, const struct cgtop2_args *a, const struct view *v)
+void render_json(struct out *o, const struct render_opts *a, const struct view *v)
 {
 	uint64_t ns = view_wall_ns(v);
 	char times[128];
@@ -407,7 +407,7 @@ static void csv_num(struct out *o, bool have, const char *fmt, double v)
 }
 
 /* CSV's cumulative columns after the rates; with --cpu=time the CPU time is in column 4. */
-static void csv_totals(struct out *o, const struct cgtop2_args *a, const struct cg_stat_row *r)
+static void csv_totals(struct out *o, const struct render_opts *a, const struct cg_stat_row *r)
 {
 	if (!a->cpu_time)
 		csv_num(o, r->have & CG_STAT_CPU, "%.9f", (double)r->cpu_ns / (double)NSEC_PER_SEC);
@@ -483,7 +483,7 @@ static void csv_collected(struct out *o, const struct cg_stat_row *r, bool heade
 	}
 }
 
-void render_csv(struct out *o, const struct cgtop2_args *a, const struct view *v, bool header)
+void render_csv(struct out *o, const struct render_opts *a, const struct view *v, bool header)
 {
 	/* the JSON's seconds with their milliseconds cut, as "time" and "time_unix" have them */
 	uint64_t ns = view_wall_ns(v);

@@ -11,7 +11,6 @@
 #include "base/error.h"
 #include "kernel/mount.h"
 
-#include "pipeline/args.h"
 #include "render.h"
 #include "report.h"
 #include "tool.h"
@@ -48,23 +47,23 @@ static int say(const struct cg_diag *d)
 	return 1;
 }
 
-int report_errno(const struct cgtop2_args *a, const char *what, int r)
+int report_errno(const char *path, const char *what, int r)
 {
 	struct cg_diag d = { 0 };
 	char where[PATH_MAX * 4 + 2];
 
-	where_of(a->path, where, sizeof(where));
+	where_of(path, where, sizeof(where));
 	diag_fds(&d, r, where, "all hierarchies", what);
 	return say(&d);
 }
 
-int report_open(const struct cgtop2_args *a, const struct cg_layout *l, int r)
+int report_open(const char *path, const struct cg_layout *l, int r)
 {
 	const char *hier = cg_layout_kind_name(cg_layout_kind(l));
 	struct cg_diag d = { 0 };
 	char where[PATH_MAX * 4 + 2];
 
-	where_of(a->path, where, sizeof(where));
+	where_of(path, where, sizeof(where));
 	if (r == -ENOENT)
 		cg_diag_say(&d, ENOENT, where, hier, "open",
 			    "no such cgroup in any mounted hierarchy");

@@ -8,11 +8,10 @@
 #define CGTOP2_REPORT_H
 
 struct cg_layout;
-struct cgtop2_args;
 
-/* Say on stderr what failed (errno r) of the cgroup a shows; the exit status, 1. */
-int report_errno(const struct cgtop2_args *a, const char *what, int r);
-/* The sampler of a's cgroup on l does not start (errno r, -ENOENT: no such cgroup): 1. */
-int report_open(const struct cgtop2_args *a, const struct cg_layout *l, int r);
+/* Say on stderr what failed (errno r) of the cgroup at path (normalized); the exit status, 1. */
+int report_errno(const char *path, const char *what, int r);
+/* The sampler of path's cgroup on l does not start (errno r, -ENOENT: no such cgroup): 1. */
+int report_open(const char *path, const struct cg_layout *l, int r);
 
 #endif

@@ -26,7 +26,7 @@ static int deepest_first(const void *x, const void *y)
 	return a->at > b->at ? -1 : a->at < b->at;
 }
 
-int view_bound_series(const struct cgtop2_args *a, struct view *v)
+int view_bound_series(const struct render_opts *a, struct view *v)
 {
 	static bool said;
 	struct ranked *rk;

@@ -33,9 +33,27 @@ enum list_what { LIST_NONE, LIST_COLLECTORS, LIST_EVENTS, LIST_FIELDS };
 
 struct trig_counter;
 
+/*
+ * What the writers of a view are told (output/render.h: the table, JSON, CSV, the expositions,
+ * the cells of the screen): their part of the options, the only part they see.
+ */
+struct render_opts {
+	enum cg_count count; /* what the tasks column counts */
+	bool raw; /* numbers unscaled */
+	bool cpu_time; /* the CPU column says time, not percent */
+	bool threads; /* per-thread rows */
+	enum compat compat; /* --compat */
+	size_t max_series; /* --max-series: 0, none */
+	unsigned *fields; /* --fields: output/fields.c's numbers, in the order asked */
+	size_t n_fields;
+	/* --psi-trigger's, whose wake-ups the exposition counts (the parser's array) */
+	const struct cg_psi_trigger *triggers;
+	size_t n_triggers;
+};
+
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
-	bool batch, raw, threads, verbose, cpu_time;
+	bool batch, verbose;
 	bool tree; /* --tree: the screen starts in its tree view */
 	bool read_only; /* --read-only: the screen offers no action */
 	bool order_set, delay_set; /* -o (-p, -t, ...), -d given: the settings file's yield */
@@ -44,12 +62,10 @@ struct cgtop2_args {
 	uint64_t delay_ns;
 	int depth;
 	bool depth_set; /* --depth given: else 3, with --listen CGTOP2_DEPTH_MAX */
-	size_t max_series; /* --max-series: 0, none */
 	const char *runtime_root; /* --runtime-root: the runtimes' state files beneath it */
 	enum order order;
 	enum format format;
 	bool format_set; /* -F given: refused with --listen */
-	enum cg_count count;
 	bool own_only; /* --recursive=no */
 	const char *machine; /* -M: resolved to path in run() */
 	const char *record_file, *replay_file; /* --record, --replay (record.c) */
@@ -64,14 +80,11 @@ struct cgtop2_args {
 	/* --begin, --end: a replay's window (source_replay_window); 0 and UINT64_MAX: open */
 	uint64_t begin_ns, end_ns;
 	bool window;
-	unsigned *fields; /* --fields: output/fields.c's numbers, in the order asked */
-	size_t n_fields;
 	int order_field; /* --order=FIELD: 1 + its number in output/fields.c; 0: --order's keys */
 	unsigned long top; /* --top: the first N rows of each sample; 0: all */
 	bool serve; /* --listen: serve.c */
 	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 	unsigned collectors; /* --collectors: a bit per enum cg_collector */
-	enum compat compat; /* --compat */
 	struct path_filter paths; /* --cgroup-include, --cgroup-exclude */
 	bool collectors_set; /* else: the default set in machine formats, none in the table */
 	enum list_what list; /* --collectors=, --events=, --fields=help: print the names and end */
@@ -86,6 +99,7 @@ struct cgtop2_args {
 	size_t n_triggers;
 	struct trig_counter *trig; /* the screen's --psi-trigger watcher (triggers.c), or NULL */
 	struct kit_args kit; /* --get, --list-cgroups, --list-controllers (kit.c) */
+	struct render_opts out; /* the writers' settings: -r, --cpu=time, --fields, ... */
 };
 
 /* --order's names, indexed by enum order (render.c) */

@@ -160,7 +160,7 @@ static void collectors(const struct cgtop2_args *a, struct cg_stats_opts *so)
 							       : CG_COLL_DEFAULT;
 	/* cgkit's exposition has no family of the limits collector's own (JSON and CSV do, and
 	 * cAdvisor's CPU spec families) */
-	if (!a->collectors_set && a->compat != COMPAT_CADVISOR &&
+	if (!a->collectors_set && a->out.compat != COMPAT_CADVISOR &&
 	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
 		so->collectors &= ~(1u << CG_COLL_LIMITS);
 	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
@@ -177,8 +177,8 @@ int source_live_new(const struct cgtop2_args *a, const struct cg_layout *l, size
 {
 	struct cg_stats_opts so = { .path = a->path,
 				    .depth = a->depth,
-				    .threads = a->threads,
-				    .count = a->count,
+				    .threads = a->out.threads,
+				    .count = a->out.count,
 				    .own_only = a->own_only,
 				    .fd_reserve = fd_reserve };
 	struct live *lv = calloc(1, sizeof(*lv));
@@ -202,9 +202,9 @@ int source_live_new(const struct cgtop2_args *a, const struct cg_layout *l, size
 		cg_stats_set_members_all(lv->stats, true);
 	lv->info = (struct source_info){ .path = lv->path,
 					 .host = "",
-					 .count = a->count,
+					 .count = a->out.count,
 					 .own_only = a->own_only,
-					 .threads = a->threads,
+					 .threads = a->out.threads,
 					 .depth = a->depth,
 					 .delay_ns = a->delay_ns };
 	*ret = &lv->src;

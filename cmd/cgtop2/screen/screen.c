@@ -325,22 +325,22 @@ static enum action key(struct ui *u, int c)
 
 		if (!live)
 			break;
-		u->a.count = u->a.count == want ? CG_COUNT_TASKS : want;
-		source_set_count(u->src, u->a.count, u->a.own_only);
+		u->a.out.count = u->a.out.count == want ? CG_COUNT_TASKS : want;
+		source_set_count(u->src, u->a.out.count, u->a.own_only);
 		return A_RESAMPLE;
 	}
 	case 'r':
 		/* as in systemd-cgtop: tasks are always counted recursively */
-		if (!live || u->a.count == CG_COUNT_TASKS)
+		if (!live || u->a.out.count == CG_COUNT_TASKS)
 			break;
 		u->a.own_only = !u->a.own_only;
-		source_set_count(u->src, u->a.count, u->a.own_only);
+		source_set_count(u->src, u->a.out.count, u->a.own_only);
 		return A_RESAMPLE;
 	case '%':
-		u->a.cpu_time = !u->a.cpu_time;
+		u->a.out.cpu_time = !u->a.out.cpu_time;
 		break;
 	case 'R':
-		u->a.raw = !u->a.raw;
+		u->a.out.raw = !u->a.out.raw;
 		break;
 	case ' ':
 		return A_REFRESH;
@@ -363,8 +363,8 @@ static enum action key(struct ui *u, int c)
 	case 'H':
 		if (!live)
 			break;
-		u->a.threads = !u->a.threads;
-		source_set_threads(u->src, u->a.threads);
+		u->a.out.threads = !u->a.out.threads;
+		source_set_threads(u->src, u->a.out.threads);
 		return A_RESAMPLE;
 	case 'T':
 		u->tree = !u->tree;
@@ -615,7 +615,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	sigprocmask(SIG_BLOCK, &blocked, &old_mask);
 	sigfd = signalfd(-1, &blocked, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sigfd < 0) {
-		ret = report_errno(a, "signalfd", -errno);
+		ret = report_errno(a->path, "signalfd", -errno);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		return ret;
 	}
@@ -667,7 +667,7 @@ int tty_run(const struct cgtop2_args *a, struct source *src)
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	/* said once the terminal is back */
 	if (ret < 0)
-		ret = report_errno(a, u.failed, ret);
+		ret = report_errno(a->path, u.failed, ret);
 	screen_lines_free(&u);
 	for (size_t i = 0; i < u.n_collapsed; i++)
 		free(u.collapsed[i]);

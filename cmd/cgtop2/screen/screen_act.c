@@ -354,7 +354,7 @@ static void choice_text(const struct ui *u, size_t i, char *buf, size_t size)
 		snprintf(buf, size, "[%c] history", u->hidden & SETTINGS_HIST ? ' ' : 'x');
 	else
 		snprintf(buf, size, "[%c] %s", u->hidden & (1u << i) ? ' ' : 'x',
-			 table_title(&u->a, i));
+			 table_title(&u->a.out, i));
 }
 
 void screen_act_draw(struct ui *u, bool resized)

@@ -364,7 +364,7 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		snprintf(b, sizeof(b), "%s", known(r, CG_X_PIDS_MAX) ? ", pids.max max" : "");
 	if (r->have & CG_STAT_TASKS)
 		line(p, 0, "%-14s %llu (%s)%s", "tasks", (unsigned long long)r->tasks,
-		     u->a.count == CG_COUNT_TASKS ? "threads" : "processes", b);
+		     u->a.out.count == CG_COUNT_TASKS ? "threads" : "processes", b);
 	else
 		line(p, 0, "%-14s -", "tasks");
 	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED && r->x[CG_X_PIDS_MAX] &&
@@ -637,7 +637,7 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 	if (rr == -EOPNOTSUPP) {
 		if (source_info(u->src)->tasks)
 			tasks(p, u, r->members, r->n_members,
-			      r->n_members ? r->members[0].thread : u->a.threads);
+			      r->n_members ? r->members[0].thread : u->a.out.threads);
 		else if (r->n_threads)
 			recorded_threads(p, u, r);
 		else {
@@ -652,7 +652,7 @@ static void members(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		line(p, A_BOLD, "(listed at the next refresh)");
 		return;
 	}
-	tasks(p, u, m, n, n ? m[0].thread : u->a.threads);
+	tasks(p, u, m, n, n ? m[0].thread : u->a.out.threads);
 }
 
 static void graphs(struct pane *p, struct ui *u, const struct cg_stat_row *r, int tall, int low)

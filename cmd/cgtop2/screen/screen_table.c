@@ -96,7 +96,7 @@ static int push(struct ui *u, size_t *cap, struct cg_stat_row *r, long thread, c
 /* The lines of a cgroup's threads (with -H, in a threaded cgroup), indented by indent. */
 static int push_threads(struct ui *u, size_t *cap, struct cg_stat_row *r, const char *indent)
 {
-	for (size_t t = 0; u->a.threads && t < r->n_threads; t++) {
+	for (size_t t = 0; u->a.out.threads && t < r->n_threads; t++) {
 		_cleanup_free_ char *comm = screen_text(u, r->threads[t].comm);
 		char *label = NULL;
 
@@ -402,9 +402,9 @@ static void draw_title(struct ui *u)
 		 "cgtop2 %s  depth %d  order %s  every %gs  counting %s%s%s%s%s%s%s%s  (h: help)",
 		 cg_path_display(path ? path : "?", shown, sizeof(shown)), u->a.depth,
 		 order_names[u->a.order], (double)u->a.delay_ns / (double)NSEC_PER_SEC,
-		 count_names[u->a.count],
-		 u->a.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
-		 u->paused ? "  PAUSED" : "", u->a.raw ? "  raw" : "", u->tree ? "  tree" : "",
+		 count_names[u->a.out.count],
+		 u->a.out.count != CG_COUNT_TASKS && u->a.own_only ? " (own only)" : "",
+		 u->paused ? "  PAUSED" : "", u->a.out.raw ? "  raw" : "", u->tree ? "  tree" : "",
 		 when, *u->filter ? "  filter: " : "", u->filter);
 	move(0, 0);
 	attron(A_BOLD);
@@ -451,7 +451,7 @@ static void draw_status(struct ui *u, size_t body)
 /* A column's title, with the sort's mark when the rows are sorted by it. */
 static void title_of(const struct ui *u, size_t c, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", table_title(&u->a, c),
+	snprintf(buf, size, "%s%s", table_title(&u->a.out, c),
 		 screen_sorted(u, c) ? (u->utf8 ? "▼" : "*") : "");
 }
 
@@ -478,7 +478,7 @@ void screen_draw(struct ui *u)
 		title_of(u, c, buf, sizeof(buf));
 		w[c] = text_cols(buf, strlen(buf));
 		for (size_t i = 0; i < u->n_items; i++) {
-			table_cell(&u->a, cells_row(&u->items[i], &tmp), c, buf, sizeof(buf));
+			table_cell(&u->a.out, cells_row(&u->items[i], &tmp), c, buf, sizeof(buf));
 			if (strlen(buf) > w[c])
 				w[c] = strlen(buf);
 		}
@@ -542,7 +542,7 @@ void screen_draw(struct ui *u)
 		for (size_t c = 1; c < nc; c++) {
 			if (!shown[c])
 				continue;
-			table_cell(&u->a, cells_row(l, &tmp), c, buf, sizeof(buf));
+			table_cell(&u->a.out, cells_row(l, &tmp), c, buf, sizeof(buf));
 			out_printf(&o, " %*s", (int)w[c], buf);
 		}
 		for (size_t k = 0; k < u->n_extra; k++) {

@@ -129,7 +129,7 @@ static int fresh_sample(struct server *sv)
 		return r;
 	/* a stable order: a series is found at the same place in every scrape */
 	r = make_view(smp.rows, smp.n, smp.shape, ORDER_PATH, NULL, &sv->v);
-	if (r < 0 || (r = view_bound_series(sv->a, &sv->v)) < 0)
+	if (r < 0 || (r = view_bound_series(&sv->a->out, &sv->v)) < 0)
 		return r;
 	/* the exposition's own families (man: cgtop2_scrape_duration_seconds, the errors) */
 	sv->v.errors = smp.errors;
@@ -172,7 +172,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 				o.cap = 0;
 		}
 
-		b->head = render_metrics(&o, e == EXPO_TEXT, sv->a, &sv->v, sv->keep.cache);
+		b->head = render_metrics(&o, e == EXPO_TEXT, &sv->a->out, &sv->v, sv->keep.cache);
 		if (o.failed || !o.s) {
 			free(o.s);
 			return -ENOMEM;
@@ -227,9 +227,9 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 	v.password_results = auth_count_names;
 	v.n_password_results = AC_N;
 	if (e == EXPO_OPENMETRICS)
-		render_openmetrics(&o, sv->a, &v);
+		render_openmetrics(&o, &sv->a->out, &v);
 	else
-		render_prometheus(&o, sv->a, &v);
+		render_prometheus(&o, &sv->a->out, &v);
 	if (o.failed || !o.s) {
 		free(o.s);
 		return -ENOMEM;
@@ -710,7 +710,7 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 	/* the rates of the first scrape need a sample before it; none is taken between scrapes */
 	r = fresh_sample(&sv);
 	if (r < 0) {
-		ret = report_errno(a, "sample", r);
+		ret = report_errno(a->path, "sample", r);
 		goto out;
 	}
 	/* the server thread and the workers inherit this mask: the signals come to the sink's wait */
@@ -725,7 +725,7 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 	if (r == 0)
 		r = auth_budget_new(&sv.budget);
 	if (r < 0) {
-		ret = report_errno(a, "start the password checks", r);
+		ret = report_errno(a->path, "start the password checks", r);
 		goto out;
 	}
 	if (a->n_triggers && (ret = trig_counter_start(a, l, false, sv.conn_limit + 8,
