@@ -772,20 +772,24 @@ time.sleep(600)" "$2"' sh "$u/z" "$_cgk_tmp/zswap.ready" &
 	zswap_undo
 }
 
-# The guest's iocost for test_live_iocost_stats, undone on every path: off again on its disk.
+# The guest's iocost for test_live_iocost_stats, undone on every path: off again on its disk,
+# the kernel's debug statistics as they were.
 iocost_undo() {
 	[ -n "${_iocost_qos:-}" ] || return 0
 	echo "$_iocost_dev enable=0" >"$_iocost_qos" 2>/dev/null
+	[ -z "${_iocost_debug_was:-}" ] || echo "$_iocost_debug_was" >"$IOCOST_DEBUG" 2>/dev/null
 	_iocost_qos=
+	_iocost_debug_was=
 }
+IOCOST_DEBUG=/sys/module/blk_cgroup/parameters/blkcg_debug_stats
 
 # iocost under load (issue 45): with the iocost controller on for the guest's scratch disk
 # (io.cost.qos at the cgroup2 root, for the test only), 4 MiB written with O_DIRECT from a
 # cgroup make its io.stat's cost.usage above 0, and io_cost_usage_seconds says so in JSON, the
 # Prometheus text and a replay. cost.wait, cost.indebt and cost.indelay are there only with the
-# kernel's blk_cgroup.blkcg_debug_stats; what is there is read.
+# kernel's blk_cgroup.blkcg_debug_stats, turned on for the test where it can be: their keys then.
 test_live_iocost_stats() {
-	local u root mm
+	local u root mm k
 	cgk_need_v2 io || return 0
 	cgk_need_vm "turns iocost on for a disk of the whole guest (io.cost.qos at the root)" || return 0
 	[ -b "${CGKIT_VM_DISK:-}" ] || { cgk_skip "no scratch disk (tests/vm/run's CGKIT_VM_DISK)"; return 0; }
@@ -795,6 +799,10 @@ test_live_iocost_stats() {
 	_iocost_dev=$mm
 	_iocost_qos=$root/io.cost.qos
 	echo "$mm enable=1" >"$root/io.cost.qos" || { fail "iocost not enabled on $mm"; return 0; }
+	if [ -w "$IOCOST_DEBUG" ]; then
+		_iocost_debug_was=$(cat "$IOCOST_DEBUG")
+		echo Y >"$IOCOST_DEBUG"
+	fi
 	u=$(cgk_sandbox unified)
 	echo +io >"$u/cgroup.subtree_control"
 	mkdir -p "$u/c"
@@ -807,6 +815,13 @@ test_live_iocost_stats() {
 	assertEquals "exit" 0 "$rc"
 	assertTrue "JSON io_cost_usage_seconds above 0: $out" \
 		"echo '$out' | grep -qE '\"io_cost_usage_seconds\":(0\.0*[1-9]|[1-9])'"
+	if grep -q "cost\.wait=" "$u/c/io.stat"; then
+		for k in wait indebt indelay; do
+			assertContains "JSON: the debug statistic $k" "$out" "\"io_cost_${k}_seconds\":"
+		done
+	elif [ -n "${_iocost_debug_was:-}" ]; then
+		fail "blkcg_debug_stats on, and no cost.wait in io.stat: $(cat "$u/c/io.stat")"
+	fi
 	cgk_capture "$T" -F prometheus -1 --depth=0 "/$S/c"
 	assertTrue "Prometheus text above 0: $(echo "$out" | grep cost)" \
 		"echo '$out' | grep -qE '^cgroup_io_cost_usage_seconds_total\{cgroup=\"/$S/c\"\} (0\.0*[1-9]|[1-9])'"
