@@ -17,6 +17,7 @@ _pids=()
 teardown_test() {
 	cgk_kill_pids
 	zswap_undo
+	iocost_undo
 	if [ -n "${_tmux:-}" ]; then
 		tmux -L "$_tmux" kill-server 2>/dev/null
 		_tmux=
@@ -45,7 +46,7 @@ COLLECTED_COLUMNS=cpu_user_seconds,cpu_system_seconds,cpu_periods,cpu_throttled_
 
 # The CSV columns of the kernel's statistics (schema 5, cg_kstats' order) after the collectors';
 # in JSON each key is there only where the cgroup has its file.
-KSTAT_COLUMNS=memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_secondary_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_vmalloc_bytes,memory_stat_zswapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events
+KSTAT_COLUMNS=memory_stat_kernel_stack_bytes,memory_stat_pagetables_bytes,memory_stat_secondary_pagetables_bytes,memory_stat_percpu_bytes,memory_stat_vmalloc_bytes,memory_stat_zswapped_bytes,memory_stat_file_dirty_bytes,memory_stat_file_writeback_bytes,memory_stat_swapcached_bytes,memory_stat_anon_thp_bytes,memory_stat_file_thp_bytes,memory_stat_shmem_thp_bytes,memory_stat_inactive_anon_bytes,memory_stat_active_anon_bytes,memory_stat_inactive_file_bytes,memory_stat_active_file_bytes,memory_stat_unevictable_bytes,memory_stat_slab_reclaimable_bytes,memory_stat_slab_unreclaimable_bytes,memory_stat_workingset_refault_anon,memory_stat_workingset_refault_file,memory_stat_workingset_activate_anon,memory_stat_workingset_activate_file,memory_stat_workingset_restore_anon,memory_stat_workingset_restore_file,memory_stat_workingset_nodereclaim,memory_stat_pgfault,memory_stat_pgmajfault,memory_stat_pgrefill,memory_stat_pgscan,memory_stat_pgsteal,memory_stat_pgscan_kswapd,memory_stat_pgscan_direct,memory_stat_pgsteal_kswapd,memory_stat_pgsteal_direct,memory_stat_pgactivate,memory_stat_pgdeactivate,memory_stat_pglazyfree,memory_stat_pglazyfreed,memory_stat_zswpin,memory_stat_zswpout,memory_stat_zswpwb,memory_stat_thp_fault_alloc,memory_stat_thp_collapse_alloc,memory_stat_thp_swpout,memory_stat_thp_swpout_fallback,memory_stat_pgpgin,memory_stat_pgpgout,memory_local_low_events,memory_local_high_events,memory_local_max_events,memory_local_oom_events,memory_local_oom_kill_events,memory_local_oom_group_kill_events,memory_swap_high_events,memory_swap_max_events,memory_swap_fail_events,memory_zswap_bytes,memory_memsw_bytes,memory_memsw_peak_bytes,descendants,dying_descendants,cpu_local_throttled_seconds,io_cost_usage_seconds,io_cost_wait_seconds,io_cost_indebt_seconds,io_cost_indelay_seconds,pressure_irq_full_seconds,pids_peak,pids_local_max_events,misc_sev,misc_sev_es,misc_tdx,misc_sev_max_events,misc_sev_es_max_events,misc_tdx_max_events,hugetlb_2mb_bytes,hugetlb_2mb_max_events,hugetlb_1gb_bytes,hugetlb_1gb_max_events,cpu_usage_percpu_seconds
 
 USAGE_TAIL="Try \`cgtop2 --help' or \`cgtop2 --usage' for more information."
 
@@ -635,6 +636,47 @@ test_live_kernel_stats() {
 	rmdir "$u/k/a" "$u/k/b"
 }
 
+# Cgroup $1 recorded once, then replayed as JSON into $out.
+record_replay() {
+	cgk_capture "$T" --record="$_cgk_tmp/once.rec" -n 1 --depth=0 "$1"
+	assertEquals "record $1" 0 "$rc"
+	cgk_capture "$T" --replay="$_cgk_tmp/once.rec" -F json
+	rm -f "$_cgk_tmp/once.rec"
+}
+
+# Issue 45, live, v1: a busy loop the test started, in a cpuacct cgroup of the sandbox only,
+# makes cpuacct.usage_percpu count; cgtop2 says each CPU's time, by the kernel's numbering (at
+# least what the kernel said before, each), in JSON, the Prometheus text and a replay.
+test_live_cpuacct_percpu() {
+	local c before n json i v
+	cgk_need_root || return 0
+	c=$(cgk_sandbox cpuacct) || { cgk_skip "no v1 cpuacct hierarchy ($(cgk_layout))"; return 0; }
+	mkdir -p "$c/p"
+	[ -f "$c/p/cpuacct.usage_percpu" ] || { cgk_skip "no cpuacct.usage_percpu"; return 0; }
+	start_helper "$c/p/cgroup.procs"
+	cgk_wait_for awk '{ for (i = 1; i <= NF; i++) s += $i } END { exit !(s > 0) }' \
+		"$c/p/cpuacct.usage_percpu" || { fail "hung: the kernel counted no CPU time"; return 0; }
+	read -ra before <"$c/p/cpuacct.usage_percpu"
+	n=${#before[@]}
+	cgk_capture "$T" -F json -1 --depth=0 "/$S/p"
+	assertEquals "exit" 0 "$rc"
+	json=$(echo "$out" | sed -n 's/.*"cpu_usage_percpu_seconds":\[\([^]]*\)\].*/\1/p' | tr ',' ' ')
+	read -ra json <<<"$json"
+	assertEquals "a value per CPU the kernel lists: $out" "$n" "${#json[@]}"
+	for ((i = 0; i < n && i < ${#json[@]}; i++)); do
+		v=${json[i]/./}
+		assertTrue "CPU $i: ${json[i]} s, the kernel said ${before[i]} ns before" \
+			"[ $((10#$v)) -ge ${before[i]} ]"
+	done
+	cgk_capture "$T" -F prometheus -1 --depth=0 "/$S/p"
+	assertEquals "a sample per CPU" "$n" \
+		"$(echo "$out" | grep -c "^cgroup_cpu_usage_percpu_seconds_total{cgroup=\"/$S/p\",cpu=\"[0-9]*\"} ")"
+	record_replay "/$S/p"
+	assertTrue "replayed, some CPU above 0: $out" \
+		"echo '$out' | grep -qE '\"cpu_usage_percpu_seconds\":\[[^]]*[1-9]'"
+	cgk_kill_pids
+}
+
 # Issue 45, live: the hugetlb family under load. Two 2 MiB huge pages touched by a process in
 # the cgroup (tests/helpers/hugetlb_touch) make hugetlb.2MB.current 4194304, in JSON, the
 # Prometheus text and a replay of a recording. Needs cgroup2's hugetlb controller and a huge
@@ -730,6 +772,66 @@ time.sleep(600)" "$2"' sh "$u/z" "$_cgk_tmp/zswap.ready" &
 	zswap_undo
 }
 
+# The guest's iocost for test_live_iocost_stats, undone on every path: off again on its disk,
+# the kernel's debug statistics as they were.
+iocost_undo() {
+	[ -n "${_iocost_qos:-}" ] || return 0
+	echo "$_iocost_dev enable=0" >"$_iocost_qos" 2>/dev/null
+	[ -z "${_iocost_debug_was:-}" ] || echo "$_iocost_debug_was" >"$IOCOST_DEBUG" 2>/dev/null
+	_iocost_qos=
+	_iocost_debug_was=
+}
+IOCOST_DEBUG=/sys/module/blk_cgroup/parameters/blkcg_debug_stats
+
+# iocost under load (issue 45): with the iocost controller on for the guest's scratch disk
+# (io.cost.qos at the cgroup2 root, for the test only), 4 MiB written with O_DIRECT from a
+# cgroup make its io.stat's cost.usage above 0, and io_cost_usage_seconds says so in JSON, the
+# Prometheus text and a replay. cost.wait, cost.indebt and cost.indelay are there only with the
+# kernel's blk_cgroup.blkcg_debug_stats, turned on for the test where it can be: their keys then.
+test_live_iocost_stats() {
+	local u root mm k
+	cgk_need_v2 io || return 0
+	cgk_need_vm "turns iocost on for a disk of the whole guest (io.cost.qos at the root)" || return 0
+	[ -b "${CGKIT_VM_DISK:-}" ] || { cgk_skip "no scratch disk (tests/vm/run's CGKIT_VM_DISK)"; return 0; }
+	root=$(cgk_mnt unified)
+	[ -f "$root/io.cost.qos" ] || { cgk_skip "no io.cost.qos (a kernel without CONFIG_BLK_CGROUP_IOCOST)"; return 0; }
+	mm=$(printf '%d:%d' "0x$(stat -c %t "$CGKIT_VM_DISK")" "0x$(stat -c %T "$CGKIT_VM_DISK")")
+	_iocost_dev=$mm
+	_iocost_qos=$root/io.cost.qos
+	echo "$mm enable=1" >"$root/io.cost.qos" || { fail "iocost not enabled on $mm"; return 0; }
+	if [ -w "$IOCOST_DEBUG" ]; then
+		_iocost_debug_was=$(cat "$IOCOST_DEBUG")
+		echo Y >"$IOCOST_DEBUG"
+	fi
+	u=$(cgk_sandbox unified)
+	echo +io >"$u/cgroup.subtree_control"
+	mkdir -p "$u/c"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=64k count=64 oflag=direct' \
+		_ "$u/c" "$CGKIT_VM_DISK" 2>/dev/null || { fail "dd to $CGKIT_VM_DISK"; return 0; }
+	# cost.usage is the iocost timer's flush of the cgroup's vtime, a period after the IO
+	cgk_wait_for grep -qE "^$mm .*cost\.usage=[1-9]" "$u/c/io.stat" ||
+		{ fail "hung: no cost.usage above 0 in io.stat: $(cat "$u/c/io.stat")"; return 0; }
+	cgk_capture "$T" -F json -1 --depth=0 "/$S/c"
+	assertEquals "exit" 0 "$rc"
+	assertTrue "JSON io_cost_usage_seconds above 0: $out" \
+		"echo '$out' | grep -qE '\"io_cost_usage_seconds\":(0\.0*[1-9]|[1-9])'"
+	if grep -q "cost\.wait=" "$u/c/io.stat"; then
+		for k in wait indebt indelay; do
+			assertContains "JSON: the debug statistic $k" "$out" "\"io_cost_${k}_seconds\":"
+		done
+	elif [ -n "${_iocost_debug_was:-}" ]; then
+		fail "blkcg_debug_stats on, and no cost.wait in io.stat: $(cat "$u/c/io.stat")"
+	fi
+	cgk_capture "$T" -F prometheus -1 --depth=0 "/$S/c"
+	assertTrue "Prometheus text above 0: $(echo "$out" | grep cost)" \
+		"echo '$out' | grep -qE '^cgroup_io_cost_usage_seconds_total\{cgroup=\"/$S/c\"\} (0\.0*[1-9]|[1-9])'"
+	record_replay "/$S/c"
+	assertTrue "replayed above 0" \
+		"echo '$out' | grep -qE '\"io_cost_usage_seconds\":(0\.0*[1-9]|[1-9])'"
+	iocost_undo
+	assertNotContains "iocost off again" "$(cat "$root/io.cost.qos")" "$mm enable=1"
+}
+
 test_fixture_csv() {
 	fx unified -F csv -n 2 -d 0.1 -p
 	assertEquals "exit" 0 "$rc"
@@ -790,6 +892,29 @@ test_fixture_legacy() {
 	fx legacy -b -1 -p
 	assertEquals "table" "CGROUP TASKS %CPU MEMORY IN/S OUT/S PSI-CPU PSI-MEM PSI-IO" "$(echo "$out" | awk 'NR == 1 { $1 = $1; print }')"
 	assertEquals "rows" "/ /only-mem /svc /unit.scope " "$(echo "$out" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')"
+}
+
+# v1's cpuacct.usage_percpu (issue 45): a CPU's time each, by CPU number, as a JSON list, one
+# CSV field, a sample per CPU labelled cpu="N" in both expositions, through a replay.
+test_fixture_cpuacct_percpu() {
+	fx legacy -F json -1 --depth=1 /svc
+	assertEquals "exit" 0 "$rc"
+	assertContains "JSON" "$out" '"cpu_usage_percpu_seconds":[1.000000000,2.000000000,0.000000000]'
+	fx legacy -F csv -1 --depth=1 /svc
+	assertEquals "CSV: the last column" "cpu_usage_percpu_seconds
+1.000000000 2.000000000 0.000000000" "$(echo "$out" | awk -F, '{ print $NF }')"
+	fx legacy -F openmetrics -1 /
+	assertEquals "grammar" "" "$(om_check "$out")"
+	assertContains "$out" '# UNIT cgroup_cpu_usage_percpu_seconds seconds'
+	assertContains "$out" 'cgroup_cpu_usage_percpu_seconds_total{cgroup="/svc",cpu="0"} 1.000000000'
+	assertContains "$out" 'cgroup_cpu_usage_percpu_seconds_total{cgroup="/svc",cpu="2"} 0.000000000'
+	assertEquals "no file, no samples" 3 "$(echo "$out" | grep -c '^cgroup_cpu_usage_percpu_seconds_total')"
+	fx legacy -F prometheus --compat=cadvisor -1 /svc
+	assertContains "$out" 'cgkit_cpu_usage_percpu_seconds_total{id="/svc",cpu="1"} 2.000000000'
+	fx legacy --record="$_cgk_tmp/p.rec" -n 1 --depth=1 /svc
+	assertEquals "record" 0 "$rc"
+	cgk_capture "$T" --replay="$_cgk_tmp/p.rec" -F json
+	assertContains "replayed" "$out" '"cpu_usage_percpu_seconds":[1.000000000,2.000000000,0.000000000]'
 }
 
 test_fixture_hybrid() {

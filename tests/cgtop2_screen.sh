@@ -708,6 +708,19 @@ test_detail_members_v1() {
 
 # The collectors' figures: limits on the v1 memory and pids hierarchies of a hybrid host (no
 # process is put there), joined with the unified cgroup by path.
+# The detail pane lists v1's cpuacct.usage_percpu CPU by CPU (issue 45; the legacy fixture).
+test_detail_percpu() {
+	local mi=$_cgk_tmp/legacy.mi
+	sed "s|@DIR@|$FIXTURES/cgtop2|" "$FIXTURES/cgtop2/legacy.mountinfo.in" >"$mi"
+	ENV="NO_COLOR=1 CGKIT_MOUNTINFO=$mi" start -d 1 /svc || return 0
+	pane_wait "^/svc " || fail "the fixture's cgroup: $(pane)"
+	key Enter
+	pane_wait "│ kernel +cpu_usage_percpu_seconds 0:1\.000 1:2\.000 2:0\.000 +│" ||
+		fail "the CPUs' times: $(pane)"
+	key q
+	assertEquals "EXIT=0" "$(ended)"
+}
+
 test_detail_limits() {
 	setup_sandbox || return 0
 	cgk_need_v1 memory || return 0

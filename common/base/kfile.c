@@ -33,6 +33,7 @@ const struct cg_kfile cg_kfiles[CG_KF_N] = {
 	[CG_KF_CPUACCT_USAGE_USER] = { "cpuacct.usage_user", V1 },
 	[CG_KF_CPUACCT_USAGE_SYS] = { "cpuacct.usage_sys", V1 },
 	[CG_KF_CPUACCT_STAT] = { "cpuacct.stat", V1 },
+	[CG_KF_CPUACCT_USAGE_PERCPU] = { "cpuacct.usage_percpu", V1 },
 	[CG_KF_CPUSET_CPUS] = { "cpuset.cpus", V12 },
 	[CG_KF_IRQ_PRESSURE] = { "irq.pressure", V2 },
 	[CG_KF_MEMORY_CURRENT] = { "memory.current", V2 },

@@ -629,3 +629,32 @@ int cg_kparse_blkio_devs(const char *text, bool ops, struct cg_io_dev **devs, si
 	}
 	return 0;
 }
+
+int cg_kparse_u64_list(const char *text, uint64_t **vals, size_t *cap, size_t *n)
+{
+	const char *p = text;
+
+	*n = 0;
+	for (;;) {
+		const char *e;
+		uint64_t v;
+
+		p += strspn(p, " \t\n");
+		if (!*p)
+			return 0;
+		e = p + strcspn(p, " \t\n");
+		if (token_u64(p, e, &v) < 0)
+			return -EINVAL;
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 8;
+			uint64_t *nv = realloc(*vals, nc * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			*vals = nv;
+			*cap = nc;
+		}
+		(*vals)[(*n)++] = v;
+		p = e;
+	}
+}

@@ -99,6 +99,13 @@ int cg_kparse_limit(const char *text, uint64_t *ret);
  */
 int cg_kparse_field_sum(const char *text, const char *key, uint64_t *ret);
 
+/*
+ * Numbers apart by spaces on one line (v1's cpuacct.usage_percpu: a CPU's nanoseconds each, by
+ * the CPU's number) into *vals (realloc'ed, *cap its room) and *n. -EINVAL for a word that is
+ * no number, -ENOMEM; *vals stays valid.
+ */
+int cg_kparse_u64_list(const char *text, uint64_t **vals, size_t *cap, size_t *n);
+
 /* One PSI file: both lines (cpu has "full" since 5.13; absent, has_full is false). */
 struct cg_psi {
 	double some_avg10, some_avg60, some_avg300; /* percent */

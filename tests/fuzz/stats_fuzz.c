@@ -143,6 +143,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a sum only where some line has " total=", none where none has */
 		if ((cg_kparse_field_sum(text, "total", &a) == -ENOENT) != !strstr(text, " total="))
 			abort();
+		{
+			/* cpuacct.usage_percpu: twice into the same list, never past its room */
+			uint64_t *v = NULL;
+			size_t cap = 0, n = 0;
+
+			for (int i = 0; i < 2; i++)
+				if (cg_kparse_u64_list(text, &v, &cap, &n) == 0 && n > cap)
+					abort();
+			free(v);
+		}
 		break;
 	default:
 		if (cg_kparse_proc_stat(text, comm, sizeof(comm), &a) == 0 &&

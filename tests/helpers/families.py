@@ -35,6 +35,8 @@ def json_of(c, base, lab):
         if not d:
             raise KeyError(lab["device"])
         return d[0][dev_keys[base[len("io_device_"):]]], 1
+    if base == "cpu_usage_percpu_seconds":
+        return c[base][int(lab["cpu"])], 1
     return c[base], 1
 
 

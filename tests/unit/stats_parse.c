@@ -259,8 +259,26 @@ static void test_field_sum(void)
 				  "cost.usage", &v) == -EINVAL);
 }
 
+/* v1's cpuacct.usage_percpu: a number a CPU, the kernel's trailing space kept */
+static void test_u64_list(void)
+{
+	uint64_t *v = NULL;
+	size_t cap = 0, n = 9;
+
+	CHECK(cg_kparse_u64_list("30643968756461 30739408731960 \n", &v, &cap, &n) == 0 && n == 2 &&
+	      v[0] == 30643968756461ull && v[1] == 30739408731960ull);
+	/* more than the first room, and read again into the same list */
+	CHECK(cg_kparse_u64_list("1 2 3 4 5 6 7 8 9 10 11 12", &v, &cap, &n) == 0 && n == 12 &&
+	      v[11] == 12 && cap >= 12);
+	CHECK(cg_kparse_u64_list("", &v, &cap, &n) == 0 && n == 0);
+	CHECK(cg_kparse_u64_list("1 x 3", &v, &cap, &n) == -EINVAL);
+	CHECK(cg_kparse_u64_list("1 -2", &v, &cap, &n) == -EINVAL);
+	free(v);
+}
+
 int main(void)
 {
+	test_u64_list();
 	test_field_sum();
 	test_keyed();
 	test_io_stat();

@@ -85,6 +85,45 @@ static void kline(struct out *o, const struct view *v, const struct labels *l, s
 	out_maybe_flush(o);
 }
 
+/*
+ * v1's cpuacct.usage_percpu: a sample per CPU, labelled by its number (cpu="0"), in a family of
+ * its own, not cAdvisor's container_cpu_usage_seconds_total{cpu="cpu00"}: cAdvisor writes those
+ * instead of its cpu="total" sample (with its percpu metrics on), and a sum over that family
+ * would count the time twice beside cgkit's total.
+ */
+#define PERCPU "cpu_usage_percpu_seconds"
+
+static void percpu_header(struct out *o, bool prom, bool cadv)
+{
+	const char *name = cadv ? "cgkit_" PERCPU : "cgroup_" PERCPU;
+	const char *help = "v1 cpuacct.usage_percpu: CPU time by CPU";
+
+	if (prom) {
+		out_printf(o, "# HELP %s_total %s.\n# TYPE %s_total counter\n", name, help, name);
+		return;
+	}
+	out_printf(o, "# TYPE %s counter\n# UNIT %s seconds\n# HELP %s %s.\n", name, name, name,
+		   help);
+}
+
+static void percpu_lines(struct out *o, const struct view *v, const struct labels *l, size_t r)
+{
+	const struct cg_stat_row *row = v->rows[r];
+
+	for (size_t c = 0; c < row->n_percpu; c++) {
+		bool esc;
+
+		put_str(o, l->cadv ? "cgkit_" PERCPU "_total{id=\""
+				   : "cgroup_" PERCPU "_total{cgroup=\"");
+		esc = labels_put(o, l, v, r, NULL);
+		out_printf(o, "\",cpu=\"%zu\"", c);
+		labels_end(o, esc);
+		out_printf(o, "%" PRIu64 ".%09" PRIu64 "\n", row->percpu_ns[c] / 1000000000,
+			   row->percpu_ns[c] % 1000000000);
+		out_maybe_flush(o);
+	}
+}
+
 /* Row r's segment of statistic i in c: k, then one more a statistic r has before i. */
 static size_t kseg(const struct cg_stat_row *r, int i, size_t k)
 {
@@ -97,6 +136,7 @@ void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct
 		    const struct metrics_cache *c, size_t k)
 {
 	uint64_t have[CG_K_WORDS] = { 0 };
+	bool percpu = false;
 
 	for (size_t r = 0; r < v->n; r++)
 		for (int w = 0; w < CG_K_WORDS; w++)
@@ -118,6 +158,20 @@ void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct
 				kline(o, v, l, r, i);
 		}
 	}
+	for (size_t r = 0; r < v->n; r++) {
+		const struct cg_stat_row *row = v->rows[r];
+
+		if (!row->n_percpu || (v->collect && !(v->collect & (1u << CG_COLL_CPU))))
+			continue;
+		if (!percpu)
+			percpu_header(o, prom, l->cadv);
+		percpu = true;
+		/* its segment is the row's last, after one a statistic the row has */
+		if (c)
+			metrics_cache_put(o, c, r, k + metrics_kstats_segments(row) - 1);
+		else
+			percpu_lines(o, v, l, r);
+	}
 }
 
 void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct view *v,
@@ -129,13 +183,22 @@ void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct vie
 		kline(t, v, l, r, i);
 		metrics_cache_cut(c, r);
 	}
+	if (v->rows[r]->n_percpu) {
+		percpu_lines(t, v, l, r);
+		metrics_cache_cut(c, r);
+	}
 }
 
-size_t metrics_kstats_series(const struct cg_stat_row *r)
+size_t metrics_kstats_segments(const struct cg_stat_row *r)
 {
 	size_t n = 0;
 
 	for (int w = 0; w < CG_K_WORDS; w++)
 		n += (size_t)__builtin_popcountll(r->k_have[w]);
-	return n;
+	return n + (r->n_percpu > 0);
+}
+
+size_t metrics_kstats_series(const struct cg_stat_row *r)
+{
+	return metrics_kstats_segments(r) - (r->n_percpu > 0) + r->n_percpu;
 }

@@ -17,10 +17,14 @@ struct metrics_cache;
  */
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
 		    const struct metrics_cache *c, size_t k);
-/* Row r's samples into c's text t, a segment each statistic it has (metrics_kstats_series). */
+/*
+ * Row r's samples into c's text t, a segment each statistic it has and one for its CPUs' times
+ * (v1's cpuacct.usage_percpu), metrics_kstats_segments' count.
+ */
 void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct view *v,
 			const struct labels *l, size_t r);
-/* The series of row r among them, for --max-series. */
+size_t metrics_kstats_segments(const struct cg_stat_row *r);
+/* The series of row r among them (a CPU's time one each), for --max-series. */
 size_t metrics_kstats_series(const struct cg_stat_row *r);
 
 #endif

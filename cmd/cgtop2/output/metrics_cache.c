@@ -85,7 +85,7 @@ struct key_head {
 	unsigned have;
 	bool esc;
 	uint64_t x_have, k_have[CG_K_WORDS];
-	uint32_t n_iodevs, n_threads, lab_len, n_ifs;
+	uint32_t n_iodevs, n_threads, lab_len, n_ifs, n_percpu;
 };
 
 /* n more bytes of k's buffer, or NULL (k->failed) without memory */
@@ -139,8 +139,9 @@ static char *known(char *p, const uint64_t *x, uint64_t mask)
 /*
  * Everything of row r a line of the exposition is made of: the values every family reads
  * (of x[], those of x_used: a PSI avg300 no line says decays for many minutes after a
- * cgroup's last stall; the kernel's statistics too), the devices and threads with their names, the interfaces of
- * the network namespace the row writes (ns, or NULL), the row's labels as labels.c made them.
+ * cgroup's last stall; the kernel's statistics and the CPUs' times too), the devices and
+ * threads with their names, the interfaces of the network namespace the row writes (ns, or
+ * NULL), the row's labels as labels.c made them.
  */
 static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 		   const struct cg_net_ns *ns, const char *lab, size_t lab_len, bool esc)
@@ -156,7 +157,8 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(r->x[0]) +
 	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
 	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
-	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
+	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm)) +
+	    r->n_percpu * sizeof(r->percpu_ns[0]);
 
 	k->len = 0;
 	p = grow(k, n);
@@ -170,6 +172,7 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	h.n_ifs = (uint32_t)n_ifs;
 	h.n_iodevs = (uint32_t)r->n_iodevs;
 	h.n_threads = (uint32_t)r->n_threads;
+	h.n_percpu = (uint32_t)r->n_percpu;
 	h.lab_len = (uint32_t)lab_len;
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
@@ -215,6 +218,10 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 		memcpy(p, &th->ticks, sizeof(th->ticks));
 		p += sizeof(th->ticks);
 		p = names(p, th->comm, sizeof(th->comm));
+	}
+	if (r->n_percpu) {
+		memcpy(p, r->percpu_ns, r->n_percpu * sizeof(r->percpu_ns[0]));
+		p += r->n_percpu * sizeof(r->percpu_ns[0]);
 	}
 	/* n was room for every value: the key is what was written */
 	k->len = (size_t)(p - k->s);

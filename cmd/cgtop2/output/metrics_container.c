@@ -211,7 +211,7 @@ static void fs_lines(struct out *o, const struct cfamily *fam, const struct view
  */
 static size_t net_seg(const struct view *v, size_t i, size_t k)
 {
-	return k + metrics_kstats_series(v->rows[i]);
+	return k + metrics_kstats_segments(v->rows[i]);
 }
 
 static size_t fs_seg(const struct view *v, const struct cg_net_ns *const *ns, size_t i, size_t k)

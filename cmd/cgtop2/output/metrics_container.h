@@ -25,7 +25,7 @@ const struct cg_net_ns **metrics_net_owners(const struct view *v);
  * cgroups of v whose members have a network namespace of their own (ns, metrics_net_owners'),
  * and with --compat=cadvisor the container_fs_* families cAdvisor derives from io.stat (v1
  * blkio). With c, each row's lines are its kept segments: from k on, after its statistics'
- * (metrics_kstats_series), those metrics_container_row cut.
+ * (metrics_kstats_segments), those metrics_container_row cut.
  */
 void metrics_container(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       const struct labels *l, const struct cg_net_ns *const *ns,

@@ -296,6 +296,15 @@ static void json_collected(struct out *o, const struct cg_stat_row *r)
 		out_printf(o, ",\"%s\":", cg_kstats[i].key);
 		put_k(o, r, i, false);
 	}
+	/* v1's cpuacct.usage_percpu, where the cgroup has it: seconds by CPU number */
+	if (r->n_percpu) {
+		out_printf(o, ",\"cpu_usage_percpu_seconds\":[");
+		for (size_t c = 0; c < r->n_percpu; c++) {
+			out_printf(o, "%s", c ? "," : "");
+			json_ns(o, true, r->percpu_ns[c]);
+		}
+		out_printf(o, "]");
+	}
 }
 
 /* Who the cgroup belongs to (schema 3): the fields its path names, as the expositions' labels. */
@@ -481,6 +490,12 @@ static void csv_collected(struct out *o, const struct cg_stat_row *r, bool heade
 		if (r)
 			put_k(o, r, i, true);
 	}
+	/* v1's cpuacct.usage_percpu: the CPUs' seconds in one field, by number, a space apart */
+	out_printf(o, ",%s", header ? "cpu_usage_percpu_seconds" : "");
+	for (size_t c = 0; r && c < r->n_percpu; c++)
+		out_printf(o, "%s%" PRIu64 ".%09" PRIu64, c ? " " : "",
+			   (uint64_t)(r->percpu_ns[c] / NSEC_PER_SEC),
+			   (uint64_t)(r->percpu_ns[c] % NSEC_PER_SEC));
 }
 
 void render_csv(struct out *o, const struct render_opts *a, const struct view *v, bool header)

@@ -139,50 +139,97 @@ oom:
 	return -ENOMEM;
 }
 
+/* room for at least a MiB more at *buf (a power of two, doubled); false without memory */
+static bool room(uint8_t **buf, size_t *cap, size_t len)
+{
+	while (*cap - len < (1u << 20)) {
+		uint8_t *nb = realloc(*buf, *cap * 2);
+
+		if (!nb)
+			return false;
+		*buf = nb;
+		*cap *= 2;
+	}
+	return true;
+}
+
+/*
+ * The members are inflated here, not through gzread: zlib 1.2.13's gzread misses a file cut
+ * after its deflate data (no trailer) when the data ended where a read's buffer did (at the end
+ * of the input it returns 0 without asking inflate for the trailer), and such a file read as
+ * whole was never repaired. inflate ends a member (Z_STREAM_END) only past its trailer, the
+ * CRC-32 and the length (mod 2^32) of what it produced compared with the file's; anything else
+ * at the end of the file is an early end. A file that is no gzip at all is read as it is, as
+ * gzread did.
+ */
 int journal_read_fd(int fd, uint8_t **ret, size_t *ret_len, bool *ret_clean)
 {
-	gzFile gz = gzdopen(fd, "rb");
+	z_stream z = { 0 };
 	size_t len = 0, cap = 1 << 16;
-	uint8_t *buf = malloc(cap);
-	int n, zerr = Z_OK;
+	uint8_t *buf = malloc(cap), *in = malloc(1 << 16);
+	bool first = true, direct = false, in_member = false, damaged = false;
+	int r = 0, zr;
 
-	if (!gz || !buf) {
-		if (gz)
-			gzclose(gz);
-		else
-			close(fd);
-		free(buf);
-		return -ENOMEM;
+	if (!buf || !in || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		r = -ENOMEM;
+		goto out_fd;
 	}
-	/* 1 MiB at a time: a read of a day's file is bounded by zlib's, not by unsigned's range */
 	for (;;) {
-		/* room for the whole MiB gzread may write: one doubling of a small buffer is not */
-		while (cap - len < (1u << 20)) {
-			uint8_t *nb = realloc(buf, cap * 2);
+		if (!z.avail_in) {
+			ssize_t n = read(fd, in, 1 << 16);
 
-			if (!nb) {
-				gzclose(gz);
-				free(buf);
-				return -ENOMEM;
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				r = -EIO;
+				break;
 			}
-			buf = nb;
-			cap *= 2;
+			if (!n)
+				break;
+			z.next_in = in;
+			z.avail_in = (uInt)n;
+			if (first && (n < 2 || in[0] != 0x1f || in[1] != 0x8b))
+				direct = true;
+			first = false;
 		}
-		n = gzread(gz, buf + len, 1u << 20);
-		if (n <= 0)
+		if (!room(&buf, &cap, len)) {
+			r = -ENOMEM;
 			break;
-		len += (size_t)n;
+		}
+		if (direct) {
+			memcpy(buf + len, z.next_in, z.avail_in);
+			len += z.avail_in;
+			z.avail_in = 0;
+			continue;
+		}
+		z.next_out = buf + len;
+		z.avail_out = 1u << 20;
+		zr = inflate(&z, Z_NO_FLUSH);
+		len += (1u << 20) - z.avail_out;
+		if (zr == Z_STREAM_END) {
+			in_member = false;
+			inflateReset(&z);
+		} else if (zr == Z_OK || zr == Z_BUF_ERROR) {
+			in_member = true;
+		} else if (zr == Z_MEM_ERROR) {
+			r = -ENOMEM;
+			break;
+		} else {
+			/* damage (a wrong CRC or length too): what came before is the recording's */
+			damaged = true;
+			break;
+		}
 	}
-	/* zlib's early end is no -1 but a Z_BUF_ERROR left behind */
-	gzerror(gz, &zerr);
-	gzclose(gz);
-	if (n < 0 && zerr == Z_ERRNO) {
-		free(buf);
-		return -EIO;
+	inflateEnd(&z);
+	if (r == 0) {
+		*ret_clean = !in_member && !damaged;
+		*ret = buf;
+		*ret_len = len;
+		buf = NULL;
 	}
-	/* an early end (Z_BUF_ERROR) or damage past it: what came before is the recording's */
-	*ret_clean = n == 0 && zerr == Z_OK;
-	*ret = buf;
-	*ret_len = len;
-	return 0;
+out_fd:
+	close(fd);
+	free(in);
+	free(buf);
+	return r;
 }

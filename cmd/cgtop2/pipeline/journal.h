@@ -37,8 +37,9 @@ int journal_list(int dirfd, struct journal_file **ret, size_t *ret_n);
 void journal_list_free(struct journal_file *v, size_t n);
 /*
  * A gzip file decompressed whole (fd is taken and closed). A file that ends early (a recorder
- * killed before it closed the file: the last member has no trailer) is read as far as it goes
- * and *ret_clean is false. 0, -ENOMEM or -errno.
+ * killed before it closed the file: the last member has no trailer) or whose trailer's CRC-32
+ * or length is not its data's is read as far as it goes and *ret_clean is false. 0, -ENOMEM or
+ * -EIO.
  */
 int journal_read_fd(int fd, uint8_t **ret, size_t *ret_len, bool *ret_clean);
 

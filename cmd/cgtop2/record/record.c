@@ -160,6 +160,11 @@ static const struct field iodev_fields[] = {
 	DF("dios", W_UINT, T_U64, 1u << CG_IO_DIOS, io.v[CG_IO_DIOS]),
 };
 
+/* a CPU's time of v1's cpuacct.usage_percpu (minor version 2), an element per CPU by number */
+static const struct field percpu_fields[] = {
+	{ "ns", W_UINT, T_U64, -1, 0, 0, 0, 0 },
+};
+
 /*
  * The row's fields and after them the kernel's statistics (cg_kstats), a field each under its
  * key: made from both tables when the program starts, so that a statistic added there is
@@ -207,6 +212,10 @@ const struct table cg_rec_tables[TB_N] = {
 	[TB_TASK] = { "task", task_fields, ARRAY_SIZE(task_fields), sizeof(struct cg_stat_member),
 		      NO_OFF, NO_OFF, offsetof(struct cg_stat_row, members),
 		      offsetof(struct cg_stat_row, n_members) },
+	/* minor version 2 */
+	[TB_PERCPU] = { "percpu", percpu_fields, ARRAY_SIZE(percpu_fields), sizeof(uint64_t),
+			NO_OFF, NO_OFF, offsetof(struct cg_stat_row, percpu_ns),
+			offsetof(struct cg_stat_row, n_percpu) },
 };
 
 const char *const cg_rec_count_names[3] = { "tasks", "processes", "user_processes" };

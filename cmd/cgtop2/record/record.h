@@ -17,7 +17,7 @@
 #define CG_REC_MAGIC "CGTOPREC"
 /* A reader takes every minor version of its major; a new major is refused. */
 #define CG_REC_MAJOR 1
-#define CG_REC_MINOR 1
+#define CG_REC_MINOR 2
 /* magic, major and minor (u16 little-endian each) */
 #define CG_REC_HEAD_SIZE 12
 /* The largest record a reader accepts (a damaged length field must not allocate gigabytes). */
@@ -86,15 +86,15 @@ uint64_t cg_rec_time(const struct cg_rec_file *f, size_t i);
 /* The info of sample i's session (its strings live as long as f). */
 const struct cg_rec_info *cg_rec_info_of(const struct cg_rec_file *f, size_t i);
 
-/* The row's table and the lists a row holds (threads, IO devices, tasks). */
-#define CG_REC_TABLES 4
+/* The row's table and the lists a row holds (threads, IO devices, tasks, CPUs' times). */
+#define CG_REC_TABLES 5
 
 /* Decoded rows: reused from sample to sample. */
 struct cg_rec_rows {
 	struct cg_stat_row *rows;
 	struct cg_stat_row **ptrs;
 	size_t n, cap;
-	/* the rows' lists, indexed as record_fields.h's tables: threads, IO devices, tasks */
+	/* the rows' lists, indexed as record_fields.h's tables: threads, IO devices, tasks, CPUs */
 	void *lists[CG_REC_TABLES];
 	size_t list_n[CG_REC_TABLES], list_cap[CG_REC_TABLES];
 };

@@ -48,7 +48,7 @@ struct table {
 #define NO_OFF ((size_t)-1)
 
 /* In files and here, the row table comes first; the lists follow each row in table order. */
-enum { TB_ROW, TB_THREAD, TB_IODEV, TB_TASK, TB_N };
+enum { TB_ROW, TB_THREAD, TB_IODEV, TB_TASK, TB_PERCPU, TB_N };
 extern const struct table cg_rec_tables[TB_N];
 /* enum cg_count's names in a header's "count" */
 extern const char *const cg_rec_count_names[3];

@@ -37,6 +37,7 @@ static int st_kind_collector(int k)
 	switch (k) {
 	case F_X_CPUACCT_STAT:
 	case F_X_CPU_V1_STAT:
+	case F_X_CPUACCT_PERCPU:
 		return CG_COLL_CPU;
 	case F_X_BLKIO_SERVICED:
 	case F_X_BFQ_SERVICED:
@@ -121,6 +122,7 @@ void st_collect_reset(struct cg_stat_row *row)
 	row->x_have = 0;
 	memset(row->k_have, 0, sizeof(row->k_have));
 	row->n_iodevs = 0;
+	row->n_percpu = 0;
 }
 
 /* The limits of a collector turned off are unknown from now on. */
@@ -330,6 +332,16 @@ static void collect_cpu(struct cg_stats *s, struct node *n)
 		}
 	}
 	take_file_keys(s, n, F_X_CPU_V1_STAT, v1keys, v1idx, NULL, ARRAY_SIZE(v1keys));
+	if (!r->n_percpu) {
+		_cleanup_free_ char *heap = NULL;
+		const char *text = read_x(s, n, F_X_CPUACCT_PERCPU, &heap);
+
+		if (text &&
+		    cg_kparse_u64_list(text, &r->percpu_ns, &r->cap_percpu, &r->n_percpu) < 0) {
+			r->n_percpu = 0;
+			s->coll_errors[CG_COLL_CPU]++;
+		}
+	}
 }
 
 /*

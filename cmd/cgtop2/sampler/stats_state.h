@@ -77,6 +77,7 @@ enum kind {
 	/* the collectors' own files (cmd/cgtop2/sampler/stats_collect.c), none of a base metric (M_N) */
 	F_X_CPUACCT_STAT,
 	F_X_CPU_V1_STAT,
+	F_X_CPUACCT_PERCPU,
 	F_X_MEM_STAT,
 	F_X_MEM_PEAK,
 	F_X_MEM_MAX,

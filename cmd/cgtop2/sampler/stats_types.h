@@ -236,6 +236,12 @@ struct cg_stat_row {
 	/* with CG_COLL_IODEVICE: one per device the cgroup did IO on, in the kernel's order */
 	struct cg_stat_iodev *iodevs;
 	size_t n_iodevs;
+	/*
+	 * with CG_COLL_CPU, v1's cpuacct.usage_percpu: nanoseconds by CPU number, every possible
+	 * CPU (n_percpu 0: no such file). A list, as the devices: not one key a value.
+	 */
+	uint64_t *percpu_ns;
+	size_t n_percpu, cap_percpu;
 	/* with threads enabled, in a threaded cgroup */
 	struct cg_stat_thread *threads;
 	size_t n_threads;

@@ -352,6 +352,20 @@ static void kernel_stats(struct pane *p, const struct cg_stat_row *r)
 		line(p, 0, "%-14s %s %s", first ? "kernel" : "", k->key, v);
 		first = false;
 	}
+	if (r->n_percpu) {
+		char v[256];
+		size_t n = 0;
+
+		/* CPU by CPU, as far as the line goes (the pane cuts it) */
+		for (size_t c = 0; c < r->n_percpu && n < sizeof(v) - 1; c++) {
+			int w = snprintf(v + n, sizeof(v) - n, "%s%zu:%.3f", c ? " " : "", c,
+					 (double)r->percpu_ns[c] / 1e9);
+
+			n = w < 0 ? n : n + (size_t)w;
+		}
+		v[sizeof(v) - 1] = '\0';
+		line(p, 0, "%-14s cpu_usage_percpu_seconds %s", first ? "kernel" : "", v);
+	}
 }
 
 static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
