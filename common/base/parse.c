@@ -612,7 +612,21 @@ int cg_path_normalize(const char *in, char **ret)
 
 const char *cg_path_display(const char *path, char *buf, size_t size)
 {
-	snprintf(buf, size, "/%s", path + (*path == '/'));
+	/*
+	 * snprintf's "/%s", cut as it cuts, by hand: every move names its cgroup so, and the first
+	 * snprintf of a run touches three of libc's pages (bench/RESULTS-floors.md, issue 46).
+	 */
+	size_t n = 0;
+
+	if (!size)
+		return buf;
+	if (size > 1) {
+		path += *path == '/';
+		buf[n++] = '/';
+		n += strnlen(path, size - 2);
+		memcpy(buf + 1, path, n - 1);
+	}
+	buf[n] = '\0';
 	return buf;
 }
 
