@@ -621,9 +621,13 @@ const char *cg_path_display(const char *path, char *buf, size_t size)
 	if (!size)
 		return buf;
 	if (size > 1) {
+		/* strlen, not strnlen: one libc function fewer bound at every run */
+		size_t k;
+
 		path += *path == '/';
+		k = strlen(path);
 		buf[n++] = '/';
-		n += strnlen(path, size - 2);
+		n += k < size - 2 ? k : size - 2;
 		memcpy(buf + 1, path, n - 1);
 	}
 	buf[n] = '\0';
