@@ -20,7 +20,8 @@
 #   CGKIT_BENCH_BEFORE  another cgexec2 binary (an older build), run interleaved with the rest as
 #                       "before": a before/after comparison under the same load
 # Last, with valgrind installed, the instructions cgexec2 and the floor run up to their exec
-# (callgrind): what no load moves (issue 46 measured in it at load 10-20).
+# (callgrind), with strace the system calls up to it, with perf the page faults of a run: what
+# no load moves (issue 46 measured in them at load 10-20).
 set -u
 bin=${CGKIT_BIN:-$(cd "$(dirname "$0")/.." && pwd)}
 obj=${CGKIT_OBJ:-$bin/.obj}
@@ -173,4 +174,29 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
 	fi
 else
 	echo "instructions to the exec: valgrind is not installed; skipped"
+fi
+
+# System calls up to the exec of COMMAND (strace, the lines before the second execve) and page
+# faults of a whole run (perf stat, COMMAND's own included: the same /bin/true for each): the
+# other two counts issue 46 measured in, which a busy machine does not move either.
+tosys() {
+	local f n
+	f=$(mktemp)
+	strace -o "$f" "$@" >/dev/null 2>&1
+	n=$(awk '/^execve\(/ && ++e == 2 { exit } { n++ } END { print n + 0 }' "$f")
+	rm -f "$f"
+	echo "$n"
+}
+faults() {
+	perf stat -x, -r 20 -e page-faults "$@" 2>&1 >/dev/null | awk -F, '/page-faults/ { print $1 }'
+}
+if command -v strace >/dev/null; then
+	echo "system calls to the exec (strace): floor $(tosys ${cmd[floor]}), vfloor $(tosys ${cmd[vfloor]}), cgexec2 $(tosys ${cmd[cgexec2]})"
+else
+	echo "system calls to the exec: strace is not installed; skipped"
+fi
+if command -v perf >/dev/null && [ -n "$(faults /bin/true)" ]; then
+	echo "page faults a run (perf stat -r 20): floor $(faults ${cmd[floor]}), vfloor $(faults ${cmd[vfloor]}), cgexec2 $(faults ${cmd[cgexec2]})"
+else
+	echo "page faults: perf stat cannot count them here; skipped"
 fi

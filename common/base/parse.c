@@ -612,7 +612,25 @@ int cg_path_normalize(const char *in, char **ret)
 
 const char *cg_path_display(const char *path, char *buf, size_t size)
 {
-	snprintf(buf, size, "/%s", path + (*path == '/'));
+	/*
+	 * snprintf's "/%s", cut as it cuts, by hand: every move names its cgroup so, and the first
+	 * snprintf of a run touches three of libc's pages (bench/RESULTS-floors.md, issue 46).
+	 */
+	size_t n = 0;
+
+	if (!size)
+		return buf;
+	if (size > 1) {
+		/* strlen, not strnlen: one libc function fewer bound at every run */
+		size_t k;
+
+		path += *path == '/';
+		k = strlen(path);
+		buf[n++] = '/';
+		n += k < size - 2 ? k : size - 2;
+		memcpy(buf + 1, path, n - 1);
+	}
+	buf[n] = '\0';
 	return buf;
 }
 

@@ -267,7 +267,9 @@ int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
 	 */
 	for (const char *s = text; s < end; s = next) {
 		const char *e = memchr(s, '\n', (size_t)(end - s)), *dash;
-		_cleanup_free_ char *line = NULL;
+		_cleanup_free_ char *heap = NULL;
+		/* a host's cgroup line is under 200 bytes: cut up on the stack, not copied to the heap */
+		char buf[512], *line = buf;
 		struct cg_hier h = { .fd = -1 };
 		bool replaced = false;
 
@@ -280,8 +282,10 @@ int cg_layout_parse(const char *mountinfo, struct cg_layout **ret)
 		    (!(e - dash > 9 && dash[9] == ' ') &&
 		     !(e - dash > 10 && dash[9] == '2' && dash[10] == ' ')))
 			continue;
-		line = strndup(s, (size_t)(e - s));
-		if (!line) {
+		if ((size_t)(e - s) < sizeof(buf)) {
+			memcpy(buf, s, (size_t)(e - s));
+			buf[e - s] = '\0';
+		} else if (!(line = heap = strndup(s, (size_t)(e - s)))) {
 			r = -ENOMEM;
 			goto fail;
 		}

@@ -42,13 +42,43 @@ int cg_proc_read_all(const char *path, char **ret)
 	return cg_read_fd(fd, ret, NULL);
 }
 
-/* /proc/PID/NAME or /proc/PID/task/TID/NAME */
+/* s appended at *p if it fits before end (one byte kept for the NUL); false when not */
+static bool put(char **p, const char *end, const char *s, size_t n)
+{
+	if ((size_t)(end - *p) <= n)
+		return false;
+	memcpy(*p, s, n);
+	*p += n;
+	return true;
+}
+
+static bool put_id(char **p, const char *end, pid_t id)
+{
+	char num[CG_U64_LEN], *d = cg_format_u64(num, (uint64_t)id);
+
+	return put(p, end, d, (size_t)(num + sizeof(num) - d));
+}
+
+/*
+ * /proc/PID/NAME or /proc/PID/task/TID/NAME. Not snprintf: cgexec2 reads its /proc/PID/cgroup
+ * on every run, and the first snprintf of a run touches three of libc's pages (issue 46).
+ */
 static void task_path(char *buf, size_t size, pid_t pid, pid_t tid, const char *name)
 {
-	if (tid > 0)
-		snprintf(buf, size, "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
-	else
-		snprintf(buf, size, "/proc/%d/%s", (int)pid, name);
+	char *p = buf;
+	const char *end = buf + size;
+
+	if (pid < 0 || !put(&p, end, "/proc/", 6) || !put_id(&p, end, pid) ||
+	    (tid > 0 && (!put(&p, end, "/task/", 6) || !put_id(&p, end, tid))) ||
+	    !put(&p, end, "/", 1) || !put(&p, end, name, strlen(name))) {
+		/* a negative id, or too long: what the format made of it, cut where it cuts */
+		if (tid > 0)
+			snprintf(buf, size, "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+		else
+			snprintf(buf, size, "/proc/%d/%s", (int)pid, name);
+		return;
+	}
+	*p = '\0';
 }
 
 static int enoent_is_esrch(int r)

@@ -278,11 +278,21 @@ int cg_spec_parse(const struct cg_layout *l, const char *spec, struct cg_targets
 	return cg_spec_parse_flags(l, spec, 0, acc, d);
 }
 
-/* src's targets added to acc, merged as cg_spec_parse merges them */
-static int merge_targets(struct cg_targets *acc, const struct cg_targets *src)
+/*
+ * src's targets added to acc, merged as cg_spec_parse merges them. Into an empty acc src is
+ * moved, not copied (the same targets in the same order): cgexec2's one spec was copied twice,
+ * a strdup, a calloc and a map entry each time (issue 46).
+ */
+static int merge_targets(struct cg_targets *acc, struct cg_targets *src)
 {
 	int r = 0;
 
+	if (!acc->n) {
+		cg_targets_clear(acc);
+		*acc = *src;
+		*src = (struct cg_targets){ 0 };
+		return 0;
+	}
 	for (size_t i = 0; r == 0 && i < src->n; i++) {
 		r = add_target(acc, src->t[i].hier, src->t[i].path, NULL);
 		for (char **c = src->t[i].controllers; r == 0 && *c; c++)

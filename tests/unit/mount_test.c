@@ -143,6 +143,22 @@ static void test_odd(void)
 	CHECK_INT(cg_kparse_proc_cgroup("0::/apple\n", l->unified, &p), -ENOENT);
 	CHECK_INT(cg_kparse_proc_cgroup("0::/../outside\n", l->unified, &p), -EREMOTE);
 	cg_layout_free(l);
+
+	/* a line longer than the parse's stack copy (512 bytes) is parsed alike, from the heap */
+	{
+		char line[1200], mp[1000];
+
+		memset(mp, 'm', sizeof(mp) - 1);
+		mp[0] = '/';
+		mp[sizeof(mp) - 1] = '\0';
+		snprintf(line, sizeof(line), "43 31 0:42 / %s rw - cgroup cgroup rw,pids,name=x\n",
+			 mp);
+		CHECK_INT(cg_layout_parse(line, &l), 0);
+		CHECK_INT(l->n, 1);
+		CHECK_STR(l->hier[0].mountpoint, mp);
+		CHECK_STR(l->hier[0].label, "pids,name=x");
+		cg_layout_free(l);
+	}
 }
 
 /*

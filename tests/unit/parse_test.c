@@ -334,6 +334,11 @@ static void display(void)
 	CHECK_STR(cg_path_display("", buf, sizeof(buf)), "/");
 	CHECK_STR(cg_path_display("/", buf, sizeof(buf)), "/");
 	CHECK_STR(cg_path_display("abcdefghijklmnopq", buf, sizeof(buf)), "/abcdefghijklmn");
+	/* cut where snprintf("/%s") cuts, down to a buffer of one byte */
+	CHECK_STR(cg_path_display("/abcdefghijklmn", buf, sizeof(buf)), "/abcdefghijklmn");
+	CHECK_STR(cg_path_display("/ab", buf, 3), "/a");
+	CHECK_STR(cg_path_display("/ab", buf, 2), "/");
+	CHECK_STR(cg_path_display("/ab", buf, 1), "");
 }
 
 int main(void)
