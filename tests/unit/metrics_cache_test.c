@@ -36,8 +36,22 @@ void tool_say(const char *fmt, ...)
 
 static void k_set(struct cg_stat_row *r, int i, uint64_t v)
 {
-	r->k_have[i / 64] |= 1ull << (i % 64);
-	r->k[i] = v;
+	CHECK(cg_kstat_set(r, i, v) == 0);
+	CHECK(cg_kstat_known(r, i) && cg_kstat_get(r, i) == v);
+}
+
+/* statistic i of r unknown from now on, the others as they were */
+static void k_drop(struct cg_stat_row *r, int i)
+{
+	struct cg_stat_row was = *r;
+	uint64_t v[CG_K_N];
+
+	for (int j = 0; j < CG_K_N; j++)
+		v[j] = cg_kstat_get(&was, j);
+	memset(r->k_have, 0, sizeof(r->k_have));
+	for (int j = 0; j < CG_K_N; j++)
+		if (j != i && cg_kstat_known(&was, j))
+			k_set(r, j, v[j]);
 }
 
 /*
@@ -89,6 +103,7 @@ static void rows_init(void)
 	for (size_t i = 0; i < N_ROWS; i++) {
 		struct cg_stat_row *r = &rows[i];
 
+		free(r->k);
 		*r = (struct cg_stat_row){ .path = (char *)paths[i], .depth = i ? 1 : 0 };
 		r->have = CG_STAT_TASKS | CG_STAT_CPU | CG_STAT_MEMORY | CG_STAT_PSI_CPU;
 		r->tasks = i;
@@ -232,17 +247,18 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
 	/* a kernel statistic moves, alone: its lines are kept too, so that is a change */
-	rows[2].k[CG_KV_MS_KERNEL_STACK - CG_KV_STAT0] += 4096;
+	k_set(&rows[2], CG_KV_MS_KERNEL_STACK - CG_KV_STAT0,
+	      cg_kstat_get(&rows[2], CG_KV_MS_KERNEL_STACK - CG_KV_STAT0) + 4096);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
-	rows[3].k[KHIGH]++;
+	k_set(&rows[3], KHIGH, cg_kstat_get(&rows[3], KHIGH) + 1);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
 	/* a statistic becomes known in one row; another's goes */
 	k_set(&rows[0], KUSEC, 999);
-	rows[1].k_have[KUSEC / 64] &= ~(1ull << (KUSEC % 64));
+	k_drop(&rows[1], KUSEC);
 	SAME();
 	/* a network counter moves, alone */
 	ifs7[0].v[CG_NET_RX_BYTES] += 1500;
@@ -309,5 +325,7 @@ int main(void)
 		metrics_cache_free(c);
 		free(last.s);
 	}
+	for (size_t i = 0; i < N_ROWS; i++)
+		free(rows[i].k);
 	return CHECK_DONE();
 }

@@ -107,7 +107,7 @@ static bool value(int field, const struct cg_stat_row *r, double *ret)
 			  (double)r->io_read, (double)r->io_write };
 
 	if (IS_KSTAT(field)) {
-		*ret = (double)r->k[field - (int)N_FIELDS];
+		*ret = (double)cg_kstat_get(r, field - (int)N_FIELDS);
 		return cg_kstat_known(r, field - (int)N_FIELDS);
 	}
 	switch (f->kind) {
@@ -204,14 +204,14 @@ static void put_value(struct out *o, const struct cg_stat_row *r, unsigned field
 
 	if (IS_KSTAT(field)) {
 		int k = (int)(field - N_FIELDS);
+		uint64_t kv = cg_kstat_get(r, k);
 
 		if (!cg_kstat_known(r, k))
 			out_printf(o, "%s", q == Q_JSON ? "null" : "");
 		else if (cg_kstats[k].usec)
-			out_printf(o, "%" PRIu64 ".%06" PRIu64, r->k[k] / 1000000,
-				   r->k[k] % 1000000);
+			out_printf(o, "%" PRIu64 ".%06" PRIu64, kv / 1000000, kv % 1000000);
 		else
-			out_printf(o, "%" PRIu64, r->k[k]);
+			out_printf(o, "%" PRIu64, kv);
 		return;
 	}
 	if (field >= N_BASE) {

@@ -52,7 +52,7 @@ static void put_str(struct out *o, const char *s)
 static void kvalue(struct out *o, const struct cg_stat_row *r, int i)
 {
 	char buf[CG_U64_LEN], *p;
-	uint64_t v = r->k[i];
+	uint64_t v = cg_kstat_get(r, i);
 
 	if (cg_kstats[i].usec) {
 		out_printf(o, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);
@@ -85,14 +85,6 @@ static void kline(struct out *o, const struct view *v, const struct labels *l, s
 	out_maybe_flush(o);
 }
 
-/* Row r's segment of statistic i in c: k, then one more a statistic r has before i. */
-static size_t kseg(const struct cg_stat_row *r, int i, size_t k)
-{
-	for (int w = 0; w < i / 64; w++)
-		k += (size_t)__builtin_popcountll(r->k_have[w]);
-	return k + (size_t)__builtin_popcountll(r->k_have[i / 64] & ((1ull << (i % 64)) - 1));
-}
-
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
 		    const struct metrics_cache *c, size_t k)
 {
@@ -113,7 +105,7 @@ void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct
 			if (!cg_kstat_known(v->rows[r], i))
 				continue;
 			if (c)
-				metrics_cache_put(o, c, r, kseg(v->rows[r], i, k));
+				metrics_cache_put(o, c, r, k + cg_kstat_slot(v->rows[r], i));
 			else
 				kline(o, v, l, r, i);
 		}
@@ -133,9 +125,5 @@ void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct vie
 
 size_t metrics_kstats_series(const struct cg_stat_row *r)
 {
-	size_t n = 0;
-
-	for (int w = 0; w < CG_K_WORDS; w++)
-		n += (size_t)__builtin_popcountll(r->k_have[w]);
-	return n;
+	return cg_kstat_count(r);
 }

@@ -146,15 +146,13 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 		   const struct cg_net_ns *ns, const char *lab, size_t lab_len, bool esc)
 {
 	struct key_head h;
-	size_t n_ifs = ns ? ns->n : 0, n_k = 0;
+	size_t n_ifs = ns ? ns->n : 0, n_k = cg_kstat_count(r);
 	size_t n, n_if = sizeof(ns->ifs->name) + sizeof(ns->ifs->v);
 	char *p;
 
-	for (int w = 0; w < CG_K_WORDS; w++)
-		n_k += (size_t)__builtin_popcountll(r->k_have[w]);
 	n = sizeof(h) + 5 * sizeof(uint64_t) + 2 * CG_PSI_N * sizeof(double) + lab_len +
 	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(r->x[0]) +
-	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
+	    n_k * sizeof(uint64_t) + n_ifs * n_if +
 	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
 	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm));
 
@@ -187,8 +185,8 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	p += lab_len;
 	/* only the values known: most rows have a few of them */
 	p = known(p, r->x, r->x_have & x_used);
-	for (int w = 0; w < CG_K_WORDS; w++)
-		p = known(p, r->k + 64 * w, r->k_have[w]);
+	/* the kernel's statistics: the row keeps only the known ones */
+	p = value(p, r->k, n_k * sizeof(uint64_t), n_k);
 	for (size_t j = 0; j < n_ifs; j++) {
 		p = names(p, ns->ifs[j].name, sizeof(ns->ifs[j].name));
 		memcpy(p, ns->ifs[j].v, sizeof(ns->ifs[j].v));

@@ -247,7 +247,7 @@ static void put_x(struct out *o, const struct cg_stat_row *r, const struct xkey 
 /* The kernel's statistic i (cg_kstats): microseconds as seconds; with csv, no null */
 static void put_k(struct out *o, const struct cg_stat_row *r, int i, bool csv)
 {
-	uint64_t v = r->k[i];
+	uint64_t v = cg_kstat_get(r, i);
 
 	if (!cg_kstat_known(r, i))
 		out_printf(o, "%s", csv ? "" : "null");

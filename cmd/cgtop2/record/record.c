@@ -178,8 +178,7 @@ __attribute__((constructor)) static void row_all_make(void)
 					T_U64,
 					-1,
 					0,
-					offsetof(struct cg_stat_row, k) +
-						(size_t)i * sizeof(uint64_t),
+					0, /* the row's k holds the known alone */
 					0,
 					i + 1 };
 }
@@ -321,9 +320,14 @@ static void encode_field(const struct field *f, const char *base, unsigned have,
 {
 	const char *p = base + f->off;
 	enum code c = C_ABSENT;
+	uint64_t kv;
 
 	if (!field_present(f, base, have, xhave))
 		goto out;
+	if (f->kbit) {
+		kv = cg_kstat_get((const struct cg_stat_row *)(const void *)base, f->kbit - 1);
+		p = (const char *)&kv;
+	}
 	switch (f->ctype) {
 	case T_U64:
 	case T_INT:

@@ -34,7 +34,9 @@ struct field {
 	int8_t xbit;
 	unsigned have;
 	size_t off, size; /* size: T_CHARS's array */
-	int kbit; /* a row's kernel statistic kbit - 1 (cg_kstats), present by its bit; 0: none */
+	/* a row's kernel statistic kbit - 1 (cg_kstats), present by its bit, no off (cg_kstat_get);
+	 * 0: none */
+	int kbit;
 };
 
 /* A table of fields: the row's, or a list each row holds (threads, IO devices, tasks). */

@@ -283,17 +283,21 @@ static int read_header(struct rbuf *r, struct session *s)
 	return 0;
 }
 
-/* Where decoding sets presence: the element's have words (or scratch ones). */
+/*
+ * Where decoding sets presence: the element's have words (or scratch ones); a row's kernel
+ * statistics by index into k (the row keeps the known ones alone: walk_sample packs them).
+ */
 struct bits {
 	unsigned *have;
 	uint64_t *xhave;
+	uint64_t *k;
 };
 
 /* One field's value: into base when f (ours) takes it, else skipped. */
 static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct field *f,
 			 char *base, struct bits *bits)
 {
-	char *p = f ? base + f->off : NULL;
+	char *p = !f ? NULL : f->kbit ? (char *)&bits->k[f->kbit - 1] : base + f->off;
 	uint64_t v = 0;
 	double d = 0;
 	const uint8_t *b = NULL;
@@ -361,13 +365,17 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 	}
 }
 
-/* An element of session table st: into base (ours, table t) when both are there. */
-static void decode_elem(struct rbuf *r, const struct stable *st, const struct table *t, char *base)
+/*
+ * An element of session table st: into base (ours, table t) when both are there; a row's kernel
+ * statistics into k (CG_K_N of them).
+ */
+static void decode_elem(struct rbuf *r, const struct stable *st, const struct table *t, char *base,
+			uint64_t *k)
 {
 	const uint8_t *codes = get_fixed(r, (st->n + 3) / 4);
 	unsigned scratch = 0;
 	uint64_t xscratch = 0;
-	struct bits bits = { &scratch, &xscratch };
+	struct bits bits = { &scratch, &xscratch, k };
 
 	if (base && t->have_off != NO_OFF)
 		bits.have = (unsigned *)(base + t->have_off);
@@ -432,7 +440,8 @@ static int walk_lists(struct rbuf *r, const struct session *s, struct cg_stat_ro
 
 			if (keep && !e)
 				return -ENOMEM;
-			decode_elem(r, st, st->known >= 0 ? &cg_rec_tables[st->known] : NULL, e);
+			decode_elem(r, st, st->known >= 0 ? &cg_rec_tables[st->known] : NULL, e,
+				    NULL);
 			if (r->bad)
 				return -EBADMSG;
 		}
@@ -440,9 +449,33 @@ static int walk_lists(struct rbuf *r, const struct session *s, struct cg_stat_ro
 	return 0;
 }
 
-/* Point each row at its part of the lists, which may have moved while they grew. */
+/* A row's known kernel statistics (of k, by index) after the rows before's in out->kvals. */
+static int pack_kstats(struct cg_rec_rows *out, const struct cg_stat_row *row, const uint64_t *k)
+{
+	size_t n = cg_kstat_count(row);
+
+	if (grow((void **)&out->kvals, &out->kvals_cap, out->kvals_n + n, sizeof(*k)) < 0)
+		return -ENOMEM;
+	for (int i = 0; i < CG_K_N; i++)
+		if (cg_kstat_known(row, i))
+			out->kvals[out->kvals_n++] = k[i];
+	return 0;
+}
+
+/*
+ * Point each row at its part of the lists and of the kernel statistics, which may have moved
+ * while they grew.
+ */
 static void link_lists(struct cg_rec_rows *out)
 {
+	size_t kn = 0;
+
+	for (size_t i = 0; i < out->n; i++) {
+		size_t n = cg_kstat_count(&out->rows[i]);
+
+		out->rows[i].k = n ? out->kvals + kn : NULL;
+		kn += n;
+	}
 	for (int t = TB_ROW + 1; t < TB_N; t++) {
 		const struct table *tb = &cg_rec_tables[t];
 		size_t k = 0;
@@ -466,7 +499,7 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 		       struct cg_rec_rows *out)
 {
 	struct rbuf r = { p, p + len, false };
-	uint64_t n;
+	uint64_t n, k[CG_K_N];
 
 	*ret_time = get_varint(&r);
 	n = get_varint(&r);
@@ -482,6 +515,7 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 			return -ENOMEM;
 		out->ptrs = ptrs;
 		out->n = 0;
+		out->kvals_n = 0;
 		memset(out->list_n, 0, sizeof(out->list_n));
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -517,13 +551,16 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 			return -EBADMSG;
 		if (row) {
 			memset(row, 0, sizeof(*row));
+			memset(k, 0, sizeof(k));
 			row->path = s->paths[id];
 			out->ptrs[i] = row;
 			out->n = (size_t)i + 1;
 		}
-		decode_elem(&r, &s->tabs[0], &cg_rec_tables[TB_ROW], (char *)row);
+		decode_elem(&r, &s->tabs[0], &cg_rec_tables[TB_ROW], (char *)row, k);
 		if (r.bad)
 			return -EBADMSG;
+		if (row && pack_kstats(out, row, k) < 0)
+			return -ENOMEM;
 		e = walk_lists(&r, s, row, out);
 		if (e < 0)
 			return e;
@@ -713,5 +750,6 @@ void cg_rec_rows_free(struct cg_rec_rows *out)
 	free(out->ptrs);
 	for (size_t t = 0; t < ARRAY_SIZE(out->lists); t++)
 		free(out->lists[t]);
+	free(out->kvals);
 	memset(out, 0, sizeof(*out));
 }

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/cleanup.h"
 #include "base/kparse.h"
@@ -298,10 +300,29 @@ bool st_kstat_kind(int k)
 	return by_kind[k].n > 0;
 }
 
-static void set_k(struct cg_stat_row *r, int i, uint64_t v)
+int cg_kstat_set(struct cg_stat_row *r, int i, uint64_t v)
 {
-	r->k[i] = v;
+	size_t at = cg_kstat_slot(r, i), n;
+
+	if (cg_kstat_known(r, i)) {
+		r->k[at] = v;
+		return 0;
+	}
+	n = cg_kstat_count(r);
+	if (n == r->k_cap) {
+		/* a row's statistics come from the same files each sample: it stops growing */
+		size_t cap = r->k_cap ? r->k_cap * 2 : 4;
+		uint64_t *k = realloc(r->k, (cap < CG_K_N ? cap : CG_K_N) * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		r->k = k;
+		r->k_cap = cap < CG_K_N ? cap : CG_K_N;
+	}
+	memmove(r->k + at + 1, r->k + at, (n - at) * sizeof(*r->k));
+	r->k[at] = v;
 	r->k_have[i / 64] |= 1ull << (i % 64);
+	return 0;
 }
 
 /* A value that is one number or "max" (a limit-like file), or a sum of fields. */
@@ -331,14 +352,14 @@ int st_kstat_from(struct cg_stats *s, struct node *n, int k, const char *text)
 		if (cg_kstat_known(&n->row, i))
 			continue;
 		if (j < b->n_keyed) {
-			if (found & (1ull << j))
-				set_k(&n->row, i, v[j]);
+			if ((found & (1ull << j)) && cg_kstat_set(&n->row, i, v[j]) < 0)
+				bad = -ENOMEM;
 			continue;
 		}
 		r = one_value(cg_kv_src(CG_KV_STAT0 + i, version), text, &x);
 		if (r == 0)
-			set_k(&n->row, i, x);
-		else if (r != -ENOENT)
+			r = cg_kstat_set(&n->row, i, x);
+		if (r < 0 && r != -ENOENT)
 			bad = r;
 	}
 	(void)s;

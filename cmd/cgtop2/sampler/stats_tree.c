@@ -145,6 +145,7 @@ void st_node_free(struct cg_stats *s, struct node *n)
 	s->shape++;
 	free(n->row.threads);
 	free(n->row.iodevs);
+	free(n->row.k);
 	st_row_limits_free(&n->row);
 	free(n->row.path);
 	free(n->path);

@@ -244,14 +244,48 @@ struct cg_stat_row {
 	size_t n_members;
 	/* with CG_COLL_LIMITS: as cgroup2's file reads (v1's translated back), NULL: unknown */
 	char *limit_text[CG_LT_N];
-	/* the kernel's statistics (cg_kstats), known by their bit */
+	/*
+	 * the kernel's statistics (cg_kstats), known by their bit: k holds the known values alone,
+	 * in index order (cg_kstat_get), as most of the CG_K_N are unknown in most cgroups; k_cap
+	 * is what its allocation holds (0: k is none of the row's, such as a replay's, kept in
+	 * one block per sample)
+	 */
 	uint64_t k_have[CG_K_WORDS];
-	uint64_t k[CG_K_N];
+	uint64_t *k;
+	size_t k_cap;
 };
 
 static inline bool cg_kstat_known(const struct cg_stat_row *r, int i)
 {
 	return (r->k_have[i / 64] >> (i % 64)) & 1;
+}
+
+/* Where statistic i is (or would be) in r->k: the known ones below it. */
+static inline size_t cg_kstat_slot(const struct cg_stat_row *r, int i)
+{
+	size_t n = 0;
+
+	for (int w = 0; w < i / 64; w++)
+		n += (size_t)__builtin_popcountll(r->k_have[w]);
+	return n + (size_t)__builtin_popcountll(r->k_have[i / 64] & ((1ull << (i % 64)) - 1));
+}
+
+/* How many statistics r knows: the values in r->k. */
+static inline size_t cg_kstat_count(const struct cg_stat_row *r)
+{
+	return cg_kstat_slot(r, CG_K_N - 1) + cg_kstat_known(r, CG_K_N - 1);
+}
+
+/*
+ * Statistic i of r known as v from now on: 0, or -ENOMEM (and i as it was). r->k grows into a
+ * free place (k_cap); a row that holds some is freed by free(r->k).
+ */
+int cg_kstat_set(struct cg_stat_row *r, int i, uint64_t v);
+
+/* Statistic i of r, 0 when unknown (ask cg_kstat_known first). */
+static inline uint64_t cg_kstat_get(const struct cg_stat_row *r, int i)
+{
+	return cg_kstat_known(r, i) ? r->k[cg_kstat_slot(r, i)] : 0;
 }
 
 /* What the tasks column counts, as systemd-cgtop's default, -k and -P. */

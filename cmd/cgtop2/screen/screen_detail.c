@@ -340,15 +340,16 @@ static void kernel_stats(struct pane *p, const struct cg_stat_row *r)
 	for (int i = 0; i < CG_K_N; i++) {
 		const struct cg_kstat *k = &cg_kstats[i];
 		char v[32];
+		uint64_t kv = cg_kstat_get(r, i);
 
 		if (!cg_kstat_known(r, i))
 			continue;
 		if (k->usec)
-			snprintf(v, sizeof(v), "%.3f s", (double)r->k[i] / 1e6);
+			snprintf(v, sizeof(v), "%.3f s", (double)kv / 1e6);
 		else if (strstr(k->key, "_bytes"))
-			table_bytes(v, sizeof(v), (double)r->k[i]);
+			table_bytes(v, sizeof(v), (double)kv);
 		else
-			snprintf(v, sizeof(v), "%llu", (unsigned long long)r->k[i]);
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)kv);
 		line(p, 0, "%-14s %s %s", first ? "kernel" : "", k->key, v);
 		first = false;
 	}
