@@ -104,14 +104,14 @@ static void rows_init(void)
 		struct cg_stat_row *r = &rows[i];
 
 		free(r->k);
+		free(r->x);
 		*r = (struct cg_stat_row){ .path = (char *)paths[i], .depth = i ? 1 : 0 };
 		r->have = CG_STAT_TASKS | CG_STAT_CPU | CG_STAT_MEMORY | CG_STAT_PSI_CPU;
 		r->tasks = i;
 		r->cpu_ns = 1000000007ull * (i + 1);
 		r->memory = 4096 * i;
 		r->psi[0] = 0.25 * (double)i;
-		r->x_have = 1ull << CG_X_PIDS_MAX;
-		r->x[CG_X_PIDS_MAX] = i % 2 ? CG_UNLIMITED : 100 + i;
+		CHECK(cg_stat_x_set(r, CG_X_PIDS_MAX, i % 2 ? CG_UNLIMITED : 100 + i) == 0);
 		memset(r->k_have, 0, sizeof(r->k_have));
 		k_set(r, CG_KV_MS_KERNEL_STACK - CG_KV_STAT0, 8192 * i);
 		k_set(r, KCADV, 4096 * i);
@@ -224,26 +224,22 @@ static void scrapes(const struct cgtop2_args *a, bool prom)
 	rows[4].have |= CG_STAT_THREADED;
 	rows[4].threads = &thr;
 	rows[4].n_threads = 1;
-	rows[0].x_have |= 1ull << CG_X_MEM_MAX;
-	rows[0].x[CG_X_MEM_MAX] = 1 << 20;
+	CHECK(cg_stat_x_set(&rows[0], CG_X_MEM_MAX, 1 << 20) == 0);
 	rows[2].psi[0] = 1.5;
 	SAME();
 	/* a value the row's key holds but the previous scrape's did not */
 	dev.io.v[CG_IO_RBYTES] = 1024;
 	thr.ticks++;
 	SAME();
-	/* an unknown value's slot changes: no line says it, the lines are the same */
-	rows[2].x[CG_X_MEM_MAX] = 7;
-	SAME();
 	/* a known value moves alone; then one no family writes (a PSI avg300, which decays for
 	 * minutes after a stall): the same lines, no change */
-	rows[0].x[CG_X_MEM_MAX] = 2 << 20;
+	CHECK(cg_stat_x_set(&rows[0], CG_X_MEM_MAX, 2 << 20) == 0);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
-	rows[0].x_have |= 1ull << (CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N);
+	CHECK(cg_stat_xd_set(&rows[0], CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N, 0) == 0);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
-	rows[0].x[CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N] = 42;
+	CHECK(cg_stat_xd_set(&rows[0], CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N, 42) == 0);
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
 	/* a kernel statistic moves, alone: its lines are kept too, so that is a change */
@@ -325,7 +321,9 @@ int main(void)
 		metrics_cache_free(c);
 		free(last.s);
 	}
-	for (size_t i = 0; i < N_ROWS; i++)
+	for (size_t i = 0; i < N_ROWS; i++) {
 		free(rows[i].k);
+		free(rows[i].x);
+	}
 	return CHECK_DONE();
 }

@@ -22,17 +22,15 @@
 	}
 #define XF(n, i)                                                                                   \
 	{                                                                                          \
-		n, W_UINT, T_U64, i, 0, offsetof(struct cg_stat_row, x[i]), 0, 0                   \
+		n, W_UINT, T_U64, i, 0, 0, 0, 0                                                    \
 	}
 #define PF(n, p)                                                                                   \
 	{                                                                                          \
-		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0,                                    \
-			offsetof(struct cg_stat_row, psi_full[p]), 0, 0                            \
+		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0, 0, 0, 0                            \
 	}
 #define AF(n, a, p)                                                                                \
 	{                                                                                          \
-		n, W_F64, T_DOUBLE, CG_X_PSI_AVG + (a)*CG_PSI_N + (p), 0,                          \
-			offsetof(struct cg_stat_row, psi_avg[a][p]), 0, 0                          \
+		n, W_F64, T_DOUBLE, CG_X_PSI_AVG + (a)*CG_PSI_N + (p), 0, 0, 0, 0                  \
 	}
 #define TF(n, w, t, m)                                                                             \
 	{                                                                                          \
@@ -318,14 +316,25 @@ static bool field_present(const struct field *f, const char *base, unsigned have
 static void encode_field(const struct field *f, const char *base, unsigned have, uint64_t xhave,
 			 uint8_t *codes, size_t i, struct wbuf *vals)
 {
+	const struct cg_stat_row *row = (const struct cg_stat_row *)(const void *)base;
 	const char *p = base + f->off;
 	enum code c = C_ABSENT;
-	uint64_t kv;
+	/* a row's packed values (x, k), each stored as what the field reads */
+	union {
+		uint64_t u;
+		double d;
+	} kv;
 
 	if (!field_present(f, base, have, xhave))
 		goto out;
 	if (f->kbit) {
-		kv = cg_kstat_get((const struct cg_stat_row *)(const void *)base, f->kbit - 1);
+		kv.u = cg_kstat_get(row, f->kbit - 1);
+		p = (const char *)&kv;
+	} else if (f->xbit >= 0 && f->ctype == T_DOUBLE) {
+		kv.d = cg_stat_xd(row, f->xbit);
+		p = (const char *)&kv;
+	} else if (f->xbit >= 0) {
+		kv.u = cg_stat_x(row, f->xbit);
 		p = (const char *)&kv;
 	}
 	switch (f->ctype) {

@@ -25,8 +25,8 @@ enum ctype { T_U64, T_INT, T_UINT, T_DOUBLE, T_OPT_DOUBLE, T_CHARS, T_FLAG, T_BO
 
 /*
  * A field: its name and wire type in files, where it is in an element and when it is there: a
- * bit of the element's x_have word (xbit >= 0), else of its have word (have; 0: always), and
- * for T_OPT_DOUBLE when >= 0.
+ * bit of the element's x_have word (xbit >= 0: a row's value cg_stat_x or cg_stat_xd, no off),
+ * else of its have word (have; 0: always), and for T_OPT_DOUBLE when >= 0.
  */
 struct field {
 	const char *name;

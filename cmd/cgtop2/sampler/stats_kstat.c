@@ -6,8 +6,6 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "base/cleanup.h"
 #include "base/kparse.h"
@@ -298,31 +296,6 @@ bool st_kstat_kind(int k)
 	if (!by_kind_made)
 		by_kind_make();
 	return by_kind[k].n > 0;
-}
-
-int cg_kstat_set(struct cg_stat_row *r, int i, uint64_t v)
-{
-	size_t at = cg_kstat_slot(r, i), n;
-
-	if (cg_kstat_known(r, i)) {
-		r->k[at] = v;
-		return 0;
-	}
-	n = cg_kstat_count(r);
-	if (n == r->k_cap) {
-		/* a row's statistics come from the same files each sample: it stops growing */
-		size_t cap = r->k_cap ? r->k_cap * 2 : 4;
-		uint64_t *k = realloc(r->k, (cap < CG_K_N ? cap : CG_K_N) * sizeof(*k));
-
-		if (!k)
-			return -ENOMEM;
-		r->k = k;
-		r->k_cap = cap < CG_K_N ? cap : CG_K_N;
-	}
-	memmove(r->k + at + 1, r->k + at, (n - at) * sizeof(*r->k));
-	r->k[at] = v;
-	r->k_have[i / 64] |= 1ull << (i % 64);
-	return 0;
 }
 
 /* A value that is one number or "max" (a limit-like file), or a sum of fields. */

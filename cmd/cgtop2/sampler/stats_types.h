@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "base/kfile.h"
@@ -132,8 +133,8 @@ enum cg_stat_x {
 	CG_X_CPU_WEIGHT,
 	CG_X_CPU_SHARES,
 	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
-	 * the full avg10 figures are in psi_full[], the other averages in psi_avg[], their bits
-	 * here (CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource) */
+	 * the full avg10 figures and the other averages, percent, are doubles (cg_stat_xd) at
+	 * CG_X_PSI_FULL_AVG10 + resource and CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource */
 	CG_X_PSI_SOME_US,
 	CG_X_PSI_FULL_US = CG_X_PSI_SOME_US + CG_PSI_N,
 	CG_X_PSI_FULL_AVG10 = CG_X_PSI_FULL_US + CG_PSI_N,
@@ -227,12 +228,14 @@ struct cg_stat_row {
 	uint64_t io_read, io_write;
 	double io_read_bps, io_write_bps;
 	double psi[CG_PSI_N];
-	/* the collectors' values (enum cg_stat_x) */
+	/*
+	 * the collectors' values (enum cg_stat_x), known by their bit: x holds the known alone, in
+	 * index order (cg_stat_x), as k does; the PSI averages, percent, as a double's bits
+	 * (cg_stat_xd: CG_X_PSI_FULL_AVG10 + resource, CG_X_PSI_AVG + avg * CG_PSI_N + resource)
+	 */
 	uint64_t x_have;
-	uint64_t x[CG_X_N];
-	double psi_full[CG_PSI_N]; /* percent, known with CG_X_PSI_FULL_AVG10 + resource */
-	/* percent, [avg][resource] known with CG_X_PSI_AVG + avg * CG_PSI_N + resource */
-	double psi_avg[CG_PSI_AVG_N][CG_PSI_N];
+	uint64_t *x;
+	size_t x_cap;
 	/* with CG_COLL_IODEVICE: one per device the cgroup did IO on, in the kernel's order */
 	struct cg_stat_iodev *iodevs;
 	size_t n_iodevs;
@@ -254,6 +257,42 @@ struct cg_stat_row {
 	uint64_t *k;
 	size_t k_cap;
 };
+
+static inline bool cg_stat_x_known(const struct cg_stat_row *r, int i)
+{
+	return (r->x_have >> i) & 1;
+}
+
+/* Value i of r (enum cg_stat_x), 0 when unknown. */
+static inline uint64_t cg_stat_x(const struct cg_stat_row *r, int i)
+{
+	return cg_stat_x_known(r, i) ? r->x[__builtin_popcountll(r->x_have & ((1ull << i) - 1))]
+				     : 0;
+}
+
+/* A PSI average of r (CG_X_PSI_FULL_AVG10 + resource, CG_X_PSI_AVG + ...), 0 when unknown. */
+static inline double cg_stat_xd(const struct cg_stat_row *r, int i)
+{
+	uint64_t u = cg_stat_x(r, i);
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/*
+ * Value i of r known as v from now on: 0, or -ENOMEM (and i as it was). As cg_kstat_set: r->x
+ * grows into x_cap, freed by free(r->x); a replay's rows (x_cap 0) are not set.
+ */
+int cg_stat_x_set(struct cg_stat_row *r, int i, uint64_t v);
+
+static inline int cg_stat_xd_set(struct cg_stat_row *r, int i, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return cg_stat_x_set(r, i, u);
+}
 
 static inline bool cg_kstat_known(const struct cg_stat_row *r, int i)
 {
