@@ -36,7 +36,7 @@ enum vsrc {
 	V_IOW,
 	V_PSI_SOME, /* psi[], a sample per resource */
 	V_X, /* x[idx] */
-	V_PSI_X, /* x[idx + resource] (psi_full[] for the avg10), a sample per resource */
+	V_PSI_X, /* x value idx + resource (a double for the avg10), a sample per resource */
 	V_DEV, /* iodevs[].io.v[idx], a sample per device */
 	V_BLKIO, /* cAdvisor's: iodevs[] read and write bytes, a sample per device and operation */
 	V_SEEN, /* the sample's wall-clock time */

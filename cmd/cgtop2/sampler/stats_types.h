@@ -67,8 +67,8 @@ enum cg_collector {
 extern const char *const cg_collector_names[CG_COLL_N];
 
 /*
- * A row's collected values: x[i] is known when bit i of x_have is set (unknown stays unknown,
- * never 0). Counters are cumulative as the kernel counts them; limits are CG_UNLIMITED for
+ * A row's collected values: value i (cg_stat_x) is known when bit i of x_have is set (unknown
+ * stays unknown, never 0). Counters are cumulative as the kernel counts them; limits are CG_UNLIMITED for
  * "max". Each value comes from the first source that has it: cgroup2, then v1.
  */
 enum cg_stat_x {
@@ -143,8 +143,8 @@ enum cg_stat_x {
 };
 
 /*
- * The kernel's statistics beyond the collectors' x[] (issue 45): k[i] is known when bit i of
- * k_have is set, and is the file vocabulary's value CG_KV_STAT0 + i (base/kfile.h says which
+ * The kernel's statistics beyond the collectors' values (issue 45): statistic i (cg_kstat_get)
+ * is known when bit i of k_have is set, and is the file vocabulary's value CG_KV_STAT0 + i (base/kfile.h says which
  * file and key on each version), read only where its file exists, cgroup2 first, then v1, as
  * the kernel counts it (bytes, events, pages, microseconds). Read while the collector of
  * cg_kstats[i] is on; cg_kstats[i] names it in every output (cmd/cgtop2/sampler/stats_kstat.c).
