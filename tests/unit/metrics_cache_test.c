@@ -36,8 +36,22 @@ void tool_say(const char *fmt, ...)
 
 static void k_set(struct cg_stat_row *r, int i, uint64_t v)
 {
-	r->k_have[i / 64] |= 1ull << (i % 64);
-	r->k[i] = v;
+	CHECK(cg_kstat_set(r, i, v) == 0);
+	CHECK(cg_kstat_known(r, i) && cg_kstat_get(r, i) == v);
+}
+
+/* statistic i of r unknown from now on, the others as they were */
+static void k_drop(struct cg_stat_row *r, int i)
+{
+	struct cg_stat_row was = *r;
+	uint64_t v[CG_K_N];
+
+	for (int j = 0; j < CG_K_N; j++)
+		v[j] = cg_kstat_get(&was, j);
+	memset(r->k_have, 0, sizeof(r->k_have));
+	for (int j = 0; j < CG_K_N; j++)
+		if (j != i && cg_kstat_known(&was, j))
+			k_set(r, j, v[j]);
 }
 
 /*
@@ -89,14 +103,15 @@ static void rows_init(void)
 	for (size_t i = 0; i < N_ROWS; i++) {
 		struct cg_stat_row *r = &rows[i];
 
+		free(r->k);
+		free(r->x);
 		*r = (struct cg_stat_row){ .path = (char *)paths[i], .depth = i ? 1 : 0 };
 		r->have = CG_STAT_TASKS | CG_STAT_CPU | CG_STAT_MEMORY | CG_STAT_PSI_CPU;
 		r->tasks = i;
 		r->cpu_ns = 1000000007ull * (i + 1);
 		r->memory = 4096 * i;
 		r->psi[0] = 0.25 * (double)i;
-		r->x_have = 1ull << CG_X_PIDS_MAX;
-		r->x[CG_X_PIDS_MAX] = i % 2 ? CG_UNLIMITED : 100 + i;
+		CHECK(cg_stat_x_set(r, CG_X_PIDS_MAX, i % 2 ? CG_UNLIMITED : 100 + i) == 0);
 		memset(r->k_have, 0, sizeof(r->k_have));
 		k_set(r, CG_KV_MS_KERNEL_STACK - CG_KV_STAT0, 8192 * i);
 		k_set(r, KCADV, 4096 * i);
@@ -209,40 +224,37 @@ static void scrapes(const struct render_opts *a, bool prom)
 	rows[4].have |= CG_STAT_THREADED;
 	rows[4].threads = &thr;
 	rows[4].n_threads = 1;
-	rows[0].x_have |= 1ull << CG_X_MEM_MAX;
-	rows[0].x[CG_X_MEM_MAX] = 1 << 20;
+	CHECK(cg_stat_x_set(&rows[0], CG_X_MEM_MAX, 1 << 20) == 0);
 	rows[2].psi[0] = 1.5;
 	SAME();
 	/* a value the row's key holds but the previous scrape's did not */
 	dev.io.v[CG_IO_RBYTES] = 1024;
 	thr.ticks++;
 	SAME();
-	/* an unknown value's slot changes: no line says it, the lines are the same */
-	rows[2].x[CG_X_MEM_MAX] = 7;
-	SAME();
 	/* a known value moves alone; then one no family writes (a PSI avg300, which decays for
 	 * minutes after a stall): the same lines, no change */
-	rows[0].x[CG_X_MEM_MAX] = 2 << 20;
+	CHECK(cg_stat_x_set(&rows[0], CG_X_MEM_MAX, 2 << 20) == 0);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
-	rows[0].x_have |= 1ull << (CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N);
+	CHECK(cg_stat_xd_set(&rows[0], CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N, 0) == 0);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
-	rows[0].x[CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N] = 42;
+	CHECK(cg_stat_xd_set(&rows[0], CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N, 42) == 0);
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
 	/* a kernel statistic moves, alone: its lines are kept too, so that is a change */
-	rows[2].k[CG_KV_MS_KERNEL_STACK - CG_KV_STAT0] += 4096;
+	k_set(&rows[2], CG_KV_MS_KERNEL_STACK - CG_KV_STAT0,
+	      cg_kstat_get(&rows[2], CG_KV_MS_KERNEL_STACK - CG_KV_STAT0) + 4096);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
 	SAME();
 	CHECK(metrics_cache_unchanged(c));
-	rows[3].k[KHIGH]++;
+	k_set(&rows[3], KHIGH, cg_kstat_get(&rows[3], KHIGH) + 1);
 	SAME();
 	CHECK(!metrics_cache_unchanged(c));
 	/* a statistic becomes known in one row; another's goes */
 	k_set(&rows[0], KUSEC, 999);
-	rows[1].k_have[KUSEC / 64] &= ~(1ull << (KUSEC % 64));
+	k_drop(&rows[1], KUSEC);
 	SAME();
 	/* a network counter moves, alone */
 	ifs7[0].v[CG_NET_RX_BYTES] += 1500;
@@ -308,6 +320,10 @@ int main(void)
 		same(__LINE__, &a, true, c, keep);
 		metrics_cache_free(c);
 		free(last.s);
+	}
+	for (size_t i = 0; i < N_ROWS; i++) {
+		free(rows[i].k);
+		free(rows[i].x);
 	}
 	return CHECK_DONE();
 }

@@ -123,13 +123,21 @@ static void round_trip(void)
 	r0.have = CG_STAT_TASKS | CG_STAT_CPU | CG_STAT_CPU_RATE | CG_STAT_MEMORY | CG_STAT_IO |
 		  CG_STAT_IO_RATE | CG_STAT_PSI_CPU | CG_STAT_PSI_MEMORY | CG_STAT_PSI_IO;
 	/* every collected value, a limit at "max" among them */
-	for (int i = 0; i < CG_X_N; i++)
-		r0.x[i] = (uint64_t)i * 1000003;
-	r0.x[CG_X_MEM_MAX] = UINT64_MAX;
-	r0.x_have = CG_X_N == 64 ? UINT64_MAX : (1ull << CG_X_N) - 1;
-	r0.psi_full[CG_PSI_IO] = 0.5;
-	r0.psi_avg[CG_PSI_SOME300][CG_PSI_MEMORY] = 3.25;
-	r0.psi_avg[CG_PSI_FULL60][CG_PSI_IO] = 0.01;
+	for (int i = 0; i < CG_X_PSI_FULL_AVG10; i++)
+		CHECK_INT(cg_stat_x_set(&r0, i, (uint64_t)i * 1000003), 0);
+	for (int i = CG_X_PSI_FULL_AVG10; i < CG_X_N; i++)
+		CHECK_INT(cg_stat_xd_set(&r0, i, 0), 0);
+	CHECK_INT(cg_stat_x_set(&r0, CG_X_MEM_MAX, UINT64_MAX), 0);
+	CHECK_INT(r0.x_have, CG_X_N == 64 ? UINT64_MAX : (1ull << CG_X_N) - 1);
+	CHECK_INT(cg_stat_xd_set(&r0, CG_X_PSI_FULL_AVG10 + CG_PSI_IO, 0.5), 0);
+	CHECK_INT(
+		cg_stat_xd_set(&r0, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + CG_PSI_MEMORY, 3.25),
+		0);
+	CHECK_INT(cg_stat_xd_set(&r0, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + CG_PSI_IO, 0.01),
+		  0);
+	/* the second row's kernel statistics come after the first row's values when decoded */
+	CHECK_INT(cg_kstat_set(&r1, CG_K_N - 1, 88), 0);
+	CHECK_INT(cg_kstat_set(&r1, 0, 77), 0);
 	r0.iodevs = dev;
 	r0.n_iodevs = 2;
 	r1.have = CG_STAT_TASKS;
@@ -174,11 +182,15 @@ static void round_trip(void)
 		/* a collected value without a field in the format would be lost here */
 		CHECK_INT(a->x_have, r0.x_have);
 		for (int i = 0; i < CG_X_PSI_FULL_AVG10; i++)
-			CHECK_INT(a->x[i], r0.x[i]);
-		CHECK(a->psi_full[CG_PSI_IO] == 0.5 && a->psi_full[CG_PSI_CPU] == 0);
-		CHECK(a->psi_avg[CG_PSI_SOME300][CG_PSI_MEMORY] == 3.25 &&
-		      a->psi_avg[CG_PSI_FULL60][CG_PSI_IO] == 0.01 &&
-		      a->psi_avg[CG_PSI_FULL300][CG_PSI_CPU] == 0);
+			CHECK_INT(cg_stat_x(a, i), cg_stat_x(&r0, i));
+		CHECK_INT(cg_stat_x(a, CG_X_MEM_MAX), UINT64_MAX);
+		CHECK(cg_stat_xd(a, CG_X_PSI_FULL_AVG10 + CG_PSI_IO) == 0.5 &&
+		      cg_stat_xd(a, CG_X_PSI_FULL_AVG10 + CG_PSI_CPU) == 0);
+		CHECK(cg_stat_xd(a, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + CG_PSI_MEMORY) ==
+			      3.25 &&
+		      cg_stat_xd(a, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + CG_PSI_IO) == 0.01 &&
+		      cg_stat_xd(a, CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + CG_PSI_CPU) == 0);
+		CHECK(cg_kstat_count(a) == 0 && a->k == NULL);
 		CHECK_INT(a->n_iodevs, 2);
 		if (a->n_iodevs == 2) {
 			CHECK_INT(a->iodevs[0].io.major, 8);
@@ -195,6 +207,8 @@ static void round_trip(void)
 		CHECK_INT(c->depth, 1);
 		CHECK_INT(c->n_threads, 0);
 		CHECK(c->iodevs == NULL && c->x_have == 0);
+		CHECK_INT(cg_kstat_count(c), 2);
+		CHECK(cg_kstat_get(c, 0) == 77 && cg_kstat_get(c, CG_K_N - 1) == 88);
 		CHECK_INT(c->n_members, 2);
 		if (c->n_members == 2) {
 			CHECK_INT(c->members[0].id, 4242);
@@ -226,6 +240,9 @@ static void round_trip(void)
 		CHECK_INT(out.ptrs[0]->n_threads, 2);
 		CHECK_STR(out.ptrs[1]->path, "/");
 		CHECK_INT(out.ptrs[1]->memory, 1 << 30);
+		CHECK_INT(cg_stat_x(out.ptrs[1], CG_X_MEM_MAX), UINT64_MAX);
+		CHECK_INT(cg_stat_x(out.ptrs[1], CG_X_PSI_FULL_US + CG_PSI_IO),
+			  (CG_X_PSI_FULL_US + CG_PSI_IO) * 1000003ull);
 	}
 	cg_rec_file_free(f);
 
@@ -244,6 +261,8 @@ static void round_trip(void)
 	}
 	CHECK_INT(prev, 2);
 	cg_rec_rows_free(&out);
+	free(r0.x);
+	free(r1.k);
 }
 
 /*

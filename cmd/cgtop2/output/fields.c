@@ -21,8 +21,8 @@ enum fkind {
 	K_TASKS, /* the counting mode's key (tasks, processes, user_processes) */
 	K_BASE, /* a double of the row, known with a CG_STAT_ bit */
 	K_NS, /* nanoseconds, written as exact seconds */
-	K_X, /* row.x[], a count */
-	K_PSI_US, /* row.x[], microseconds written as seconds */
+	K_X, /* the row's cg_stat_x, a count */
+	K_PSI_US, /* the row's cg_stat_x, microseconds written as seconds */
 	K_LIMIT, /* cg_stat_limit's text */
 };
 
@@ -107,7 +107,7 @@ static bool value(int field, const struct cg_stat_row *r, double *ret)
 			  (double)r->io_read, (double)r->io_write };
 
 	if (IS_KSTAT(field)) {
-		*ret = (double)r->k[field - (int)N_FIELDS];
+		*ret = (double)cg_kstat_get(r, field - (int)N_FIELDS);
 		return cg_kstat_known(r, field - (int)N_FIELDS);
 	}
 	switch (f->kind) {
@@ -118,7 +118,7 @@ static bool value(int field, const struct cg_stat_row *r, double *ret)
 		return (r->have & f->have) && isfinite(*ret);
 	case K_X:
 	case K_PSI_US:
-		*ret = (double)r->x[f->have];
+		*ret = (double)cg_stat_x(r, f->have);
 		return x_known(r, f->have);
 	case K_LIMIT:
 		break;
@@ -204,14 +204,14 @@ static void put_value(struct out *o, const struct cg_stat_row *r, unsigned field
 
 	if (IS_KSTAT(field)) {
 		int k = (int)(field - N_FIELDS);
+		uint64_t kv = cg_kstat_get(r, k);
 
 		if (!cg_kstat_known(r, k))
 			out_printf(o, "%s", q == Q_JSON ? "null" : "");
 		else if (cg_kstats[k].usec)
-			out_printf(o, "%" PRIu64 ".%06" PRIu64, r->k[k] / 1000000,
-				   r->k[k] % 1000000);
+			out_printf(o, "%" PRIu64 ".%06" PRIu64, kv / 1000000, kv % 1000000);
 		else
-			out_printf(o, "%" PRIu64, r->k[k]);
+			out_printf(o, "%" PRIu64, kv);
 		return;
 	}
 	if (field >= N_BASE) {
@@ -244,11 +244,11 @@ static void put_value(struct out *o, const struct cg_stat_row *r, unsigned field
 			   (uint64_t)(r->cpu_ns % NSEC_PER_SEC));
 		break;
 	case K_X:
-		out_printf(o, "%" PRIu64, r->x[table[field].have]);
+		out_printf(o, "%" PRIu64, cg_stat_x(r, table[field].have));
 		break;
 	case K_PSI_US:
-		out_printf(o, "%" PRIu64 ".%06" PRIu64, r->x[table[field].have] / 1000000,
-			   r->x[table[field].have] % 1000000);
+		out_printf(o, "%" PRIu64 ".%06" PRIu64, cg_stat_x(r, table[field].have) / 1000000,
+			   cg_stat_x(r, table[field].have) % 1000000);
 		break;
 	default:
 		out_printf(o, table[field].fmt, v);

@@ -52,7 +52,7 @@ static void put_str(struct out *o, const char *s)
 static void kvalue(struct out *o, const struct cg_stat_row *r, int i)
 {
 	char buf[CG_U64_LEN], *p;
-	uint64_t v = r->k[i];
+	uint64_t v = cg_kstat_get(r, i);
 
 	if (cg_kstats[i].usec) {
 		out_printf(o, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);
@@ -124,14 +124,6 @@ static void percpu_lines(struct out *o, const struct view *v, const struct label
 	}
 }
 
-/* Row r's segment of statistic i in c: k, then one more a statistic r has before i. */
-static size_t kseg(const struct cg_stat_row *r, int i, size_t k)
-{
-	for (int w = 0; w < i / 64; w++)
-		k += (size_t)__builtin_popcountll(r->k_have[w]);
-	return k + (size_t)__builtin_popcountll(r->k_have[i / 64] & ((1ull << (i % 64)) - 1));
-}
-
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
 		    const struct metrics_cache *c, size_t k)
 {
@@ -153,7 +145,7 @@ void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct
 			if (!cg_kstat_known(v->rows[r], i))
 				continue;
 			if (c)
-				metrics_cache_put(o, c, r, kseg(v->rows[r], i, k));
+				metrics_cache_put(o, c, r, k + cg_kstat_slot(v->rows[r], i));
 			else
 				kline(o, v, l, r, i);
 		}
@@ -191,14 +183,10 @@ void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct vie
 
 size_t metrics_kstats_segments(const struct cg_stat_row *r)
 {
-	size_t n = 0;
-
-	for (int w = 0; w < CG_K_WORDS; w++)
-		n += (size_t)__builtin_popcountll(r->k_have[w]);
-	return n + (r->n_percpu > 0);
+	return cg_kstat_count(r) + (r->n_percpu > 0);
 }
 
 size_t metrics_kstats_series(const struct cg_stat_row *r)
 {
-	return metrics_kstats_segments(r) - (r->n_percpu > 0) + r->n_percpu;
+	return cg_kstat_count(r) + r->n_percpu;
 }

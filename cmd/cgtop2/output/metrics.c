@@ -36,7 +36,7 @@ enum vsrc {
 	V_IOW,
 	V_PSI_SOME, /* psi[], a sample per resource */
 	V_X, /* x[idx] */
-	V_PSI_X, /* x[idx + resource] (psi_full[] for the avg10), a sample per resource */
+	V_PSI_X, /* x value idx + resource (a double for the avg10), a sample per resource */
 	V_DEV, /* iodevs[].io.v[idx], a sample per device */
 	V_BLKIO, /* cAdvisor's: iodevs[] read and write bytes, a sample per device and operation */
 	V_SEEN, /* the sample's wall-clock time */
@@ -371,7 +371,7 @@ static bool has_value(const struct family *f, const struct cg_stat_row *r, size_
 		return r->have & (CG_STAT_PSI_CPU << j);
 	case V_X:
 		return (r->x_have & (1ull << x_index(f, r))) &&
-		       !(f->fmt == N_SET && r->x[f->idx] == CG_UNLIMITED);
+		       !(f->fmt == N_SET && cg_stat_x(r, f->idx) == CG_UNLIMITED);
 	case V_PSI_X:
 		return r->x_have & (1ull << (f->idx + (int)j));
 	case V_DEV:
@@ -419,15 +419,15 @@ static void put_value(struct out *o, const struct family *f, const struct cg_sta
 		break;
 	case V_X:
 		if (f->fmt == N_SHARES && x_index(f, r) == f->alt)
-			put_u64(o, cadvisor_shares(r->x[f->alt]));
+			put_u64(o, cadvisor_shares(cg_stat_x(r, f->alt)));
 		else
-			put_num(o, f->fmt, r->x[x_index(f, r)]);
+			put_num(o, f->fmt, cg_stat_x(r, x_index(f, r)));
 		break;
 	case V_PSI_X:
 		if (f->fmt == N_RATIO)
-			put_ratio(o, r->psi_full[j]);
+			put_ratio(o, cg_stat_xd(r, CG_X_PSI_FULL_AVG10 + j));
 		else
-			put_num(o, f->fmt, r->x[f->idx + (int)j]);
+			put_num(o, f->fmt, cg_stat_x(r, f->idx + (int)j));
 		break;
 	case V_DEV:
 		put_num(o, N_INT, r->iodevs[j].io.v[f->idx]);

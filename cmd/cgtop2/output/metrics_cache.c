@@ -128,11 +128,17 @@ static char *value(char *p, const void *v, size_t n, bool known)
 	return p + n;
 }
 
-/* the known values of mask's bits in x, one after the other, into p; the end */
-static char *known(char *p, const uint64_t *x, uint64_t mask)
+/* r's known values of x (packed by x_have) whose bits are in used, one after the other, into p */
+static char *known(char *p, const struct cg_stat_row *r, uint64_t used)
 {
-	for (uint64_t m = mask; m; m &= m - 1, p += sizeof(x[0]))
-		memcpy(p, &x[__builtin_ctzll(m)], sizeof(x[0]));
+	size_t j = 0;
+
+	for (uint64_t m = r->x_have; m; m &= m - 1, j++) {
+		if (!(used & m & -m))
+			continue;
+		memcpy(p, &r->x[j], sizeof(r->x[j]));
+		p += sizeof(r->x[j]);
+	}
 	return p;
 }
 
@@ -147,15 +153,13 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 		   const struct cg_net_ns *ns, const char *lab, size_t lab_len, bool esc)
 {
 	struct key_head h;
-	size_t n_ifs = ns ? ns->n : 0, n_k = 0;
+	size_t n_ifs = ns ? ns->n : 0, n_k = cg_kstat_count(r);
 	size_t n, n_if = sizeof(ns->ifs->name) + sizeof(ns->ifs->v);
 	char *p;
 
-	for (int w = 0; w < CG_K_WORDS; w++)
-		n_k += (size_t)__builtin_popcountll(r->k_have[w]);
 	n = sizeof(h) + 5 * sizeof(uint64_t) + 2 * CG_PSI_N * sizeof(double) + lab_len +
-	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(r->x[0]) +
-	    n_k * sizeof(r->k[0]) + n_ifs * n_if +
+	    (size_t)__builtin_popcountll(r->x_have & x_used) * sizeof(uint64_t) +
+	    n_k * sizeof(uint64_t) + n_ifs * n_if +
 	    r->n_iodevs * (sizeof(struct cg_io_dev) + sizeof(r->iodevs->name)) +
 	    r->n_threads * (sizeof(pid_t) + sizeof(uint64_t) + sizeof(r->threads->comm)) +
 	    r->n_percpu * sizeof(r->percpu_ns[0]);
@@ -182,16 +186,17 @@ static void key_of(struct out *k, const struct cg_stat_row *r, uint64_t x_used,
 	p = value(p, &r->io_read, sizeof(r->io_read), r->have & CG_STAT_IO);
 	p = value(p, &r->io_write, sizeof(r->io_write), r->have & CG_STAT_IO);
 	for (int j = 0; j < CG_PSI_N; j++) {
+		double full = cg_stat_xd(r, CG_X_PSI_FULL_AVG10 + j);
+
 		p = value(p, &r->psi[j], sizeof(r->psi[j]), r->have & (CG_STAT_PSI_CPU << j));
-		p = value(p, &r->psi_full[j], sizeof(r->psi_full[j]),
-			  r->x_have & (1ull << (CG_X_PSI_FULL_AVG10 + j)));
+		p = value(p, &full, sizeof(full), r->x_have & (1ull << (CG_X_PSI_FULL_AVG10 + j)));
 	}
 	memcpy(p, lab, lab_len);
 	p += lab_len;
 	/* only the values known: most rows have a few of them */
-	p = known(p, r->x, r->x_have & x_used);
-	for (int w = 0; w < CG_K_WORDS; w++)
-		p = known(p, r->k + 64 * w, r->k_have[w]);
+	p = known(p, r, x_used);
+	/* the kernel's statistics: the row keeps only the known ones */
+	p = value(p, r->k, n_k * sizeof(uint64_t), n_k);
 	for (size_t j = 0; j < n_ifs; j++) {
 		p = names(p, ns->ifs[j].name, sizeof(ns->ifs[j].name));
 		memcpy(p, ns->ifs[j].v, sizeof(ns->ifs[j].v));

@@ -115,13 +115,14 @@ static void json_totals(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, ",\"io_write_bytes\":");
 	json_u64(o, r->have & CG_STAT_IO, r->io_write);
 	out_printf(o, ",\"io_read_ops\":");
-	json_u64(o, x_known(r, CG_X_IO_RIOS), r->x[CG_X_IO_RIOS]);
+	json_u64(o, x_known(r, CG_X_IO_RIOS), cg_stat_x(r, CG_X_IO_RIOS));
 	out_printf(o, ",\"io_write_ops\":");
-	json_u64(o, x_known(r, CG_X_IO_WIOS), r->x[CG_X_IO_WIOS]);
+	json_u64(o, x_known(r, CG_X_IO_WIOS), cg_stat_x(r, CG_X_IO_WIOS));
 	out_printf(o, ",\"pressure_some_seconds\":{");
 	for (int p = 0; p < CG_PSI_N; p++) {
 		out_printf(o, "%s\"%s\":", p ? "," : "", psi_keys[p]);
-		json_ns(o, x_known(r, CG_X_PSI_SOME_US + p), r->x[CG_X_PSI_SOME_US + p] * 1000);
+		json_ns(o, x_known(r, CG_X_PSI_SOME_US + p),
+			cg_stat_x(r, CG_X_PSI_SOME_US + p) * 1000);
 	}
 	out_printf(o, "}");
 }
@@ -151,15 +152,20 @@ static void json_pressure_averages(struct out *o, const struct cg_stat_row *r)
 		out_printf(o, "%s\"%s\":{\"some\":{", p ? "," : "", psi_keys[p]);
 		json_pct(o, "avg10", r->have & (CG_STAT_PSI_CPU << p), r->psi[p]);
 		out_printf(o, ",");
-		json_pct(o, "avg60", x_known(r, some60), r->psi_avg[CG_PSI_SOME60][p]);
+		json_pct(o, "avg60", x_known(r, some60),
+			 cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + p));
 		out_printf(o, ",");
-		json_pct(o, "avg300", x_known(r, some300), r->psi_avg[CG_PSI_SOME300][p]);
+		json_pct(o, "avg300", x_known(r, some300),
+			 cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + p));
 		out_printf(o, "},\"full\":{");
-		json_pct(o, "avg10", x_known(r, CG_X_PSI_FULL_AVG10 + p), r->psi_full[p]);
+		json_pct(o, "avg10", x_known(r, CG_X_PSI_FULL_AVG10 + p),
+			 cg_stat_xd(r, CG_X_PSI_FULL_AVG10 + p));
 		out_printf(o, ",");
-		json_pct(o, "avg60", x_known(r, full60), r->psi_avg[CG_PSI_FULL60][p]);
+		json_pct(o, "avg60", x_known(r, full60),
+			 cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + p));
 		out_printf(o, ",");
-		json_pct(o, "avg300", x_known(r, full300), r->psi_avg[CG_PSI_FULL300][p]);
+		json_pct(o, "avg300", x_known(r, full300),
+			 cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + p));
 		out_printf(o, "}}");
 	}
 	out_printf(o, "}");
@@ -232,7 +238,7 @@ static const struct xkey {
 /* x[k->idx] as k says (a limit without one is "max", as its file reads); with csv, no null */
 static void put_x(struct out *o, const struct cg_stat_row *r, const struct xkey *k, bool csv)
 {
-	uint64_t v = r->x[k->idx];
+	uint64_t v = cg_stat_x(r, k->idx);
 
 	if (!x_known(r, k->idx))
 		out_printf(o, "%s", csv ? "" : "null");
@@ -247,7 +253,7 @@ static void put_x(struct out *o, const struct cg_stat_row *r, const struct xkey 
 /* The kernel's statistic i (cg_kstats): microseconds as seconds; with csv, no null */
 static void put_k(struct out *o, const struct cg_stat_row *r, int i, bool csv)
 {
-	uint64_t v = r->k[i];
+	uint64_t v = cg_kstat_get(r, i);
 
 	if (!cg_kstat_known(r, i))
 		out_printf(o, "%s", csv ? "" : "null");
@@ -273,7 +279,8 @@ static void json_collected(struct out *o, const struct cg_stat_row *r)
 	out_printf(o, ",\"pressure_full_seconds\":{");
 	for (int p = 0; p < CG_PSI_N; p++) {
 		out_printf(o, "%s\"%s\":", p ? "," : "", psi_keys[p]);
-		json_ns(o, x_known(r, CG_X_PSI_FULL_US + p), r->x[CG_X_PSI_FULL_US + p] * 1000);
+		json_ns(o, x_known(r, CG_X_PSI_FULL_US + p),
+			cg_stat_x(r, CG_X_PSI_FULL_US + p) * 1000);
 	}
 	out_printf(o, "},\"io_devices\":[");
 	for (size_t j = 0; j < r->n_iodevs; j++) {
@@ -422,11 +429,11 @@ static void csv_totals(struct out *o, const struct render_opts *a, const struct 
 		csv_num(o, r->have & CG_STAT_CPU, "%.9f", (double)r->cpu_ns / (double)NSEC_PER_SEC);
 	csv_num(o, r->have & CG_STAT_IO, "%.0f", (double)r->io_read);
 	csv_num(o, r->have & CG_STAT_IO, "%.0f", (double)r->io_write);
-	csv_num(o, x_known(r, CG_X_IO_RIOS), "%.0f", (double)r->x[CG_X_IO_RIOS]);
-	csv_num(o, x_known(r, CG_X_IO_WIOS), "%.0f", (double)r->x[CG_X_IO_WIOS]);
+	csv_num(o, x_known(r, CG_X_IO_RIOS), "%.0f", (double)cg_stat_x(r, CG_X_IO_RIOS));
+	csv_num(o, x_known(r, CG_X_IO_WIOS), "%.0f", (double)cg_stat_x(r, CG_X_IO_WIOS));
 	for (int p = 0; p < CG_PSI_N; p++)
 		csv_num(o, x_known(r, CG_X_PSI_SOME_US + p), "%.6f",
-			(double)r->x[CG_X_PSI_SOME_US + p] / 1e6);
+			(double)cg_stat_x(r, CG_X_PSI_SOME_US + p) / 1e6);
 }
 
 /*
@@ -471,7 +478,7 @@ static void csv_collected(struct out *o, const struct cg_stat_row *r, bool heade
 			out_printf(o, ",pressure_%s_full_seconds", psi_keys[p]);
 		else if (r)
 			csv_num(o, x_known(r, CG_X_PSI_FULL_US + p), "%.6f",
-				(double)r->x[CG_X_PSI_FULL_US + p] / 1e6);
+				(double)cg_stat_x(r, CG_X_PSI_FULL_US + p) / 1e6);
 		else
 			out_printf(o, ",");
 	}

@@ -22,17 +22,15 @@
 	}
 #define XF(n, i)                                                                                   \
 	{                                                                                          \
-		n, W_UINT, T_U64, i, 0, offsetof(struct cg_stat_row, x[i]), 0, 0                   \
+		n, W_UINT, T_U64, i, 0, 0, 0, 0                                                    \
 	}
 #define PF(n, p)                                                                                   \
 	{                                                                                          \
-		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0,                                    \
-			offsetof(struct cg_stat_row, psi_full[p]), 0, 0                            \
+		n, W_F64, T_DOUBLE, CG_X_PSI_FULL_AVG10 + p, 0, 0, 0, 0                            \
 	}
 #define AF(n, a, p)                                                                                \
 	{                                                                                          \
-		n, W_F64, T_DOUBLE, CG_X_PSI_AVG + (a)*CG_PSI_N + (p), 0,                          \
-			offsetof(struct cg_stat_row, psi_avg[a][p]), 0, 0                          \
+		n, W_F64, T_DOUBLE, CG_X_PSI_AVG + (a)*CG_PSI_N + (p), 0, 0, 0, 0                  \
 	}
 #define TF(n, w, t, m)                                                                             \
 	{                                                                                          \
@@ -183,8 +181,7 @@ __attribute__((constructor)) static void row_all_make(void)
 					T_U64,
 					-1,
 					0,
-					offsetof(struct cg_stat_row, k) +
-						(size_t)i * sizeof(uint64_t),
+					0, /* the row's k holds the known alone */
 					0,
 					i + 1 };
 }
@@ -328,11 +325,27 @@ static bool field_present(const struct field *f, const char *base, unsigned have
 static void encode_field(const struct field *f, const char *base, unsigned have, uint64_t xhave,
 			 uint8_t *codes, size_t i, struct wbuf *vals)
 {
+	const struct cg_stat_row *row = (const struct cg_stat_row *)(const void *)base;
 	const char *p = base + f->off;
 	enum code c = C_ABSENT;
+	/* a row's packed values (x, k), each stored as what the field reads */
+	union {
+		uint64_t u;
+		double d;
+	} kv;
 
 	if (!field_present(f, base, have, xhave))
 		goto out;
+	if (f->kbit) {
+		kv.u = cg_kstat_get(row, f->kbit - 1);
+		p = (const char *)&kv;
+	} else if (f->xbit >= 0 && f->ctype == T_DOUBLE) {
+		kv.d = cg_stat_xd(row, f->xbit);
+		p = (const char *)&kv;
+	} else if (f->xbit >= 0) {
+		kv.u = cg_stat_x(row, f->xbit);
+		p = (const char *)&kv;
+	}
 	switch (f->ctype) {
 	case T_U64:
 	case T_INT:

@@ -97,6 +97,9 @@ struct cg_rec_rows {
 	/* the rows' lists, indexed as record_fields.h's tables: threads, IO devices, tasks, CPUs */
 	void *lists[CG_REC_TABLES];
 	size_t list_n[CG_REC_TABLES], list_cap[CG_REC_TABLES];
+	/* the rows' known values, each row's x then k after the row before's */
+	uint64_t *vals;
+	size_t vals_n, vals_cap;
 };
 
 /* Sample i into out (paths point into f): 0, -ENOMEM or -EBADMSG. */

@@ -25,8 +25,8 @@ enum ctype { T_U64, T_INT, T_UINT, T_DOUBLE, T_OPT_DOUBLE, T_CHARS, T_FLAG, T_BO
 
 /*
  * A field: its name and wire type in files, where it is in an element and when it is there: a
- * bit of the element's x_have word (xbit >= 0), else of its have word (have; 0: always), and
- * for T_OPT_DOUBLE when >= 0.
+ * bit of the element's x_have word (xbit >= 0: a row's value cg_stat_x or cg_stat_xd, no off),
+ * else of its have word (have; 0: always), and for T_OPT_DOUBLE when >= 0.
  */
 struct field {
 	const char *name;
@@ -34,7 +34,9 @@ struct field {
 	int8_t xbit;
 	unsigned have;
 	size_t off, size; /* size: T_CHARS's array */
-	int kbit; /* a row's kernel statistic kbit - 1 (cg_kstats), present by its bit; 0: none */
+	/* a row's kernel statistic kbit - 1 (cg_kstats), present by its bit, no off (cg_kstat_get);
+	 * 0: none */
+	int kbit;
 };
 
 /* A table of fields: the row's, or a list each row holds (threads, IO devices, tasks). */

@@ -283,17 +283,25 @@ static int read_header(struct rbuf *r, struct session *s)
 	return 0;
 }
 
-/* Where decoding sets presence: the element's have words (or scratch ones). */
+/*
+ * Where decoding sets presence: the element's have words (or scratch ones); a row's values of
+ * x and k by index into x and k, CG_X_N and CG_K_N values of 8 bytes (the row keeps the known
+ * ones alone: walk_sample packs them).
+ */
 struct bits {
 	unsigned *have;
 	uint64_t *xhave;
+	char *x, *k;
 };
 
 /* One field's value: into base when f (ours) takes it, else skipped. */
 static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct field *f,
 			 char *base, struct bits *bits)
 {
-	char *p = f ? base + f->off : NULL;
+	char *p = !f		 ? NULL
+		  : f->kbit	 ? bits->k + 8 * (f->kbit - 1)
+		  : f->xbit >= 0 ? bits->x + 8 * f->xbit
+				 : base + f->off;
 	uint64_t v = 0;
 	double d = 0;
 	const uint8_t *b = NULL;
@@ -307,8 +315,9 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 			v = get_varint(r);
 		else if (c != C_ZERO)
 			r->bad = true;
+		/* memcpy: p may be struct bits' x or k, bytes for a row's packed values */
 		if (f && f->ctype == T_U64)
-			*(uint64_t *)p = v;
+			memcpy(p, &v, sizeof(v));
 		else if (f && f->ctype == T_UINT)
 			*(unsigned *)p = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 		else if (f && f->ctype == T_BOOL)
@@ -329,7 +338,7 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 		if (!(d >= 0 && d <= 1e15))
 			f = NULL;
 		if (f)
-			*(double *)p = d;
+			memcpy(p, &d, sizeof(d));
 		break;
 	case W_BYTES:
 		if (c == C_VALUE)
@@ -361,13 +370,17 @@ static void decode_field(struct rbuf *r, uint8_t wire, enum code c, const struct
 	}
 }
 
-/* An element of session table st: into base (ours, table t) when both are there. */
-static void decode_elem(struct rbuf *r, const struct stable *st, const struct table *t, char *base)
+/*
+ * An element of session table st: into base (ours, table t) when both are there; a row's x and k
+ * into x and k (struct bits).
+ */
+static void decode_elem(struct rbuf *r, const struct stable *st, const struct table *t, char *base,
+			char *x, char *k)
 {
 	const uint8_t *codes = get_fixed(r, (st->n + 3) / 4);
 	unsigned scratch = 0;
 	uint64_t xscratch = 0;
-	struct bits bits = { &scratch, &xscratch };
+	struct bits bits = { &scratch, &xscratch, x, k };
 
 	if (base && t->have_off != NO_OFF)
 		bits.have = (unsigned *)(base + t->have_off);
@@ -432,7 +445,8 @@ static int walk_lists(struct rbuf *r, const struct session *s, struct cg_stat_ro
 
 			if (keep && !e)
 				return -ENOMEM;
-			decode_elem(r, st, st->known >= 0 ? &cg_rec_tables[st->known] : NULL, e);
+			decode_elem(r, st, st->known >= 0 ? &cg_rec_tables[st->known] : NULL, e,
+				    NULL, NULL);
 			if (r->bad)
 				return -EBADMSG;
 		}
@@ -440,9 +454,40 @@ static int walk_lists(struct rbuf *r, const struct session *s, struct cg_stat_ro
 	return 0;
 }
 
-/* Point each row at its part of the lists, which may have moved while they grew. */
+/* A row's known values (of x and k, by index) after the rows before's in out->vals. */
+static int pack_values(struct cg_rec_rows *out, const struct cg_stat_row *row, const char *x,
+		       const char *k)
+{
+	size_t n = (size_t)__builtin_popcountll(row->x_have) + cg_kstat_count(row);
+
+	if (grow((void **)&out->vals, &out->vals_cap, out->vals_n + n, sizeof(uint64_t)) < 0)
+		return -ENOMEM;
+	/* bytes: a PSI average was stored as a double */
+	for (int i = 0; i < CG_X_N; i++)
+		if (cg_stat_x_known(row, i))
+			memcpy(&out->vals[out->vals_n++], x + 8 * i, 8);
+	for (int i = 0; i < CG_K_N; i++)
+		if (cg_kstat_known(row, i))
+			memcpy(&out->vals[out->vals_n++], k + 8 * i, 8);
+	return 0;
+}
+
+/*
+ * Point each row at its part of the lists and of the kernel statistics, which may have moved
+ * while they grew.
+ */
 static void link_lists(struct cg_rec_rows *out)
 {
+	size_t at = 0;
+
+	for (size_t i = 0; i < out->n; i++) {
+		struct cg_stat_row *row = &out->rows[i];
+		size_t nx = (size_t)__builtin_popcountll(row->x_have), nk = cg_kstat_count(row);
+
+		row->x = nx ? out->vals + at : NULL;
+		row->k = nk ? out->vals + at + nx : NULL;
+		at += nx + nk;
+	}
 	for (int t = TB_ROW + 1; t < TB_N; t++) {
 		const struct table *tb = &cg_rec_tables[t];
 		size_t k = 0;
@@ -466,7 +511,7 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 		       struct cg_rec_rows *out)
 {
 	struct rbuf r = { p, p + len, false };
-	uint64_t n;
+	uint64_t n, x[CG_X_N], k[CG_K_N];
 
 	*ret_time = get_varint(&r);
 	n = get_varint(&r);
@@ -482,6 +527,7 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 			return -ENOMEM;
 		out->ptrs = ptrs;
 		out->n = 0;
+		out->vals_n = 0;
 		memset(out->list_n, 0, sizeof(out->list_n));
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -517,13 +563,18 @@ static int walk_sample(struct session *s, const uint8_t *p, size_t len, uint64_t
 			return -EBADMSG;
 		if (row) {
 			memset(row, 0, sizeof(*row));
+			memset(x, 0, sizeof(x));
+			memset(k, 0, sizeof(k));
 			row->path = s->paths[id];
 			out->ptrs[i] = row;
 			out->n = (size_t)i + 1;
 		}
-		decode_elem(&r, &s->tabs[0], &cg_rec_tables[TB_ROW], (char *)row);
+		decode_elem(&r, &s->tabs[0], &cg_rec_tables[TB_ROW], (char *)row, (char *)x,
+			    (char *)k);
 		if (r.bad)
 			return -EBADMSG;
+		if (row && pack_values(out, row, (const char *)x, (const char *)k) < 0)
+			return -ENOMEM;
 		e = walk_lists(&r, s, row, out);
 		if (e < 0)
 			return e;
@@ -713,5 +764,6 @@ void cg_rec_rows_free(struct cg_rec_rows *out)
 	free(out->ptrs);
 	for (size_t t = 0; t < ARRAY_SIZE(out->lists); t++)
 		free(out->lists[t]);
+	free(out->vals);
 	memset(out, 0, sizeof(*out));
 }

@@ -108,13 +108,13 @@ static bool kind_on(const struct cg_stats *s, int k)
 
 static bool known(const struct cg_stat_row *r, int i)
 {
-	return r->x_have & (1ull << i);
+	return cg_stat_x_known(r, i);
 }
 
+/* without memory for it, the value stays unknown: so it is shown */
 static void set_x(struct cg_stat_row *r, int i, uint64_t v)
 {
-	r->x[i] = v;
-	r->x_have |= 1ull << i;
+	(void)cg_stat_x_set(r, i, v);
 }
 
 void st_collect_reset(struct cg_stat_row *row)
@@ -173,11 +173,10 @@ static void cpu_stat_v2(struct cg_stats *s, struct cg_stat_row *r, const char *t
 	take_keys(s, r, CG_COLL_CPU, text, keys, idx, mult, ARRAY_SIZE(keys));
 }
 
-/* A PSI average of resource p: its bit in x_have (x[] stays 0), the figure in psi_avg[]. */
+/* A PSI average of resource p, a double in x. */
 static void set_avg(struct cg_stat_row *r, enum cg_psi_avg a, int p, double v)
 {
-	set_x(r, CG_X_PSI_AVG + (int)a * CG_PSI_N + p, 0);
-	r->psi_avg[a][p] = v;
+	(void)cg_stat_xd_set(r, CG_X_PSI_AVG + (int)a * CG_PSI_N + p, v);
 }
 
 static void psi_totals(struct cg_stats *s, struct cg_stat_row *r, int p, const char *text)
@@ -193,8 +192,7 @@ static void psi_totals(struct cg_stats *s, struct cg_stat_row *r, int p, const c
 	set_avg(r, CG_PSI_SOME300, p, psi.some_avg300);
 	if (psi.has_full) {
 		set_x(r, CG_X_PSI_FULL_US + p, psi.full_total_us);
-		set_x(r, CG_X_PSI_FULL_AVG10 + p, 0);
-		r->psi_full[p] = psi.full_avg10;
+		(void)cg_stat_xd_set(r, CG_X_PSI_FULL_AVG10 + p, psi.full_avg10);
 		set_avg(r, CG_PSI_FULL60, p, psi.full_avg60);
 		set_avg(r, CG_PSI_FULL300, p, psi.full_avg300);
 	}
@@ -364,8 +362,8 @@ static void take_limit_v1(struct cg_stats *s, struct node *n, int k, int i)
 	if (known(&n->row, i))
 		return;
 	take_limit(s, n, k, i);
-	if (known(&n->row, i) && v1_unlimited(n->row.x[i]))
-		n->row.x[i] = CG_UNLIMITED;
+	if (known(&n->row, i) && v1_unlimited(cg_stat_x(&n->row, i)))
+		set_x(&n->row, i, CG_UNLIMITED);
 }
 
 /*
@@ -447,8 +445,8 @@ static void collect_memory(struct cg_stats *s, struct node *n)
 	take_file_keys(s, n, F_X_MEM_V1_OOM, oom_keys, oom_idx, NULL, ARRAY_SIZE(oom_keys));
 	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_INACTIVE_FILE))
 		set_x(r, CG_X_MEM_WORKING_SET,
-		      r->memory > r->x[CG_X_MEM_INACTIVE_FILE]
-			      ? r->memory - r->x[CG_X_MEM_INACTIVE_FILE]
+		      r->memory > cg_stat_x(r, CG_X_MEM_INACTIVE_FILE)
+			      ? r->memory - cg_stat_x(r, CG_X_MEM_INACTIVE_FILE)
 			      : 0);
 }
 

@@ -298,12 +298,6 @@ bool st_kstat_kind(int k)
 	return by_kind[k].n > 0;
 }
 
-static void set_k(struct cg_stat_row *r, int i, uint64_t v)
-{
-	r->k[i] = v;
-	r->k_have[i / 64] |= 1ull << (i % 64);
-}
-
 /* A value that is one number or "max" (a limit-like file), or a sum of fields. */
 static int one_value(const struct cg_ksrc *src, const char *text, uint64_t *ret)
 {
@@ -331,14 +325,14 @@ int st_kstat_from(struct cg_stats *s, struct node *n, int k, const char *text)
 		if (cg_kstat_known(&n->row, i))
 			continue;
 		if (j < b->n_keyed) {
-			if (found & (1ull << j))
-				set_k(&n->row, i, v[j]);
+			if ((found & (1ull << j)) && cg_kstat_set(&n->row, i, v[j]) < 0)
+				bad = -ENOMEM;
 			continue;
 		}
 		r = one_value(cg_kv_src(CG_KV_STAT0 + i, version), text, &x);
 		if (r == 0)
-			set_k(&n->row, i, x);
-		else if (r != -ENOENT)
+			r = cg_kstat_set(&n->row, i, x);
+		if (r < 0 && r != -ENOENT)
 			bad = r;
 	}
 	(void)s;

@@ -198,8 +198,8 @@ void st_limits_collect(struct cg_stats *s, struct node *n)
 	for (int i = 0; i < (int)ARRAY_SIZE(n->limits_x); i++) {
 		if (!(n->limits_have & (1u << i)))
 			continue;
-		n->row.x[CG_X_CPU_QUOTA + i] = n->limits_x[i];
-		n->row.x_have |= 1ull << (CG_X_CPU_QUOTA + i);
+		/* without memory for it, the limit stays unknown: so it is shown */
+		(void)cg_stat_x_set(&n->row, CG_X_CPU_QUOTA + i, n->limits_x[i]);
 	}
 }
 
@@ -210,7 +210,7 @@ static bool x_known(const struct cg_stat_row *r, int i)
 
 static const char *size_text(const struct cg_stat_row *r, int x, char *buf, size_t size)
 {
-	return x_known(r, x) && cg_vocab_size_format(r->x[x], buf, size) == 0 ? buf : NULL;
+	return x_known(r, x) && cg_vocab_size_format(cg_stat_x(r, x), buf, size) == 0 ? buf : NULL;
 }
 
 const char *cg_stat_limit(const struct cg_stat_row *r, enum cg_limit i, char *buf, size_t size)
@@ -230,21 +230,21 @@ const char *cg_stat_limit(const struct cg_stat_row *r, enum cg_limit i, char *bu
 		if (x_known(r, CG_X_MEM_SWAP_MAX))
 			return size_text(r, CG_X_MEM_SWAP_MAX, buf, size);
 		if (!x_known(r, CG_X_MEM_MEMSW_MAX) || !x_known(r, CG_X_MEM_MAX) ||
-		    cg_vocab_size_format(
-			    cg_vocab_swap_from_memsw(r->x[CG_X_MEM_MAX], r->x[CG_X_MEM_MEMSW_MAX]),
-			    buf, size) < 0)
+		    cg_vocab_size_format(cg_vocab_swap_from_memsw(cg_stat_x(r, CG_X_MEM_MAX),
+								  cg_stat_x(r, CG_X_MEM_MEMSW_MAX)),
+					 buf, size) < 0)
 			return NULL;
 		return buf;
 	case CG_LIMIT_CPU_MAX:
 		if (!x_known(r, CG_X_CPU_QUOTA) || !x_known(r, CG_X_CPU_PERIOD) ||
-		    cg_cpu_max_format(r->x[CG_X_CPU_QUOTA] == CG_UNLIMITED
+		    cg_cpu_max_format(cg_stat_x(r, CG_X_CPU_QUOTA) == CG_UNLIMITED
 					      ? -1
-					      : (int64_t)(r->x[CG_X_CPU_QUOTA] & INT64_MAX),
-				      r->x[CG_X_CPU_PERIOD], buf, size) < 0)
+					      : (int64_t)(cg_stat_x(r, CG_X_CPU_QUOTA) & INT64_MAX),
+				      cg_stat_x(r, CG_X_CPU_PERIOD), buf, size) < 0)
 			return NULL;
 		return buf;
 	case CG_LIMIT_CPU_WEIGHT:
-		if (!x_known(r, CG_X_CPU_WEIGHT) || r->x[CG_X_CPU_WEIGHT] == CG_UNLIMITED)
+		if (!x_known(r, CG_X_CPU_WEIGHT) || cg_stat_x(r, CG_X_CPU_WEIGHT) == CG_UNLIMITED)
 			return NULL;
 		return size_text(r, CG_X_CPU_WEIGHT, buf, size);
 	case CG_LIMIT_PIDS_MAX:

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "base/kfile.h"
@@ -66,8 +67,8 @@ enum cg_collector {
 extern const char *const cg_collector_names[CG_COLL_N];
 
 /*
- * A row's collected values: x[i] is known when bit i of x_have is set (unknown stays unknown,
- * never 0). Counters are cumulative as the kernel counts them; limits are CG_UNLIMITED for
+ * A row's collected values: value i (cg_stat_x) is known when bit i of x_have is set (unknown
+ * stays unknown, never 0). Counters are cumulative as the kernel counts them; limits are CG_UNLIMITED for
  * "max". Each value comes from the first source that has it: cgroup2, then v1.
  */
 enum cg_stat_x {
@@ -132,8 +133,8 @@ enum cg_stat_x {
 	CG_X_CPU_WEIGHT,
 	CG_X_CPU_SHARES,
 	/* CG_COLL_PSI: stall time in microseconds, some and full, [CG_PSI_CPU, MEMORY, IO] each;
-	 * the full avg10 figures are in psi_full[], the other averages in psi_avg[], their bits
-	 * here (CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource) */
+	 * the full avg10 figures and the other averages, percent, are doubles (cg_stat_xd) at
+	 * CG_X_PSI_FULL_AVG10 + resource and CG_X_PSI_AVG + enum cg_psi_avg * CG_PSI_N + resource */
 	CG_X_PSI_SOME_US,
 	CG_X_PSI_FULL_US = CG_X_PSI_SOME_US + CG_PSI_N,
 	CG_X_PSI_FULL_AVG10 = CG_X_PSI_FULL_US + CG_PSI_N,
@@ -142,8 +143,8 @@ enum cg_stat_x {
 };
 
 /*
- * The kernel's statistics beyond the collectors' x[] (issue 45): k[i] is known when bit i of
- * k_have is set, and is the file vocabulary's value CG_KV_STAT0 + i (base/kfile.h says which
+ * The kernel's statistics beyond the collectors' values (issue 45): statistic i (cg_kstat_get)
+ * is known when bit i of k_have is set, and is the file vocabulary's value CG_KV_STAT0 + i (base/kfile.h says which
  * file and key on each version), read only where its file exists, cgroup2 first, then v1, as
  * the kernel counts it (bytes, events, pages, microseconds). Read while the collector of
  * cg_kstats[i] is on; cg_kstats[i] names it in every output (cmd/cgtop2/sampler/stats_kstat.c).
@@ -227,12 +228,14 @@ struct cg_stat_row {
 	uint64_t io_read, io_write;
 	double io_read_bps, io_write_bps;
 	double psi[CG_PSI_N];
-	/* the collectors' values (enum cg_stat_x) */
+	/*
+	 * the collectors' values (enum cg_stat_x), known by their bit: x holds the known alone, in
+	 * index order (cg_stat_x), as k does; the PSI averages, percent, as a double's bits
+	 * (cg_stat_xd: CG_X_PSI_FULL_AVG10 + resource, CG_X_PSI_AVG + avg * CG_PSI_N + resource)
+	 */
 	uint64_t x_have;
-	uint64_t x[CG_X_N];
-	double psi_full[CG_PSI_N]; /* percent, known with CG_X_PSI_FULL_AVG10 + resource */
-	/* percent, [avg][resource] known with CG_X_PSI_AVG + avg * CG_PSI_N + resource */
-	double psi_avg[CG_PSI_AVG_N][CG_PSI_N];
+	uint64_t *x;
+	size_t x_cap;
 	/* with CG_COLL_IODEVICE: one per device the cgroup did IO on, in the kernel's order */
 	struct cg_stat_iodev *iodevs;
 	size_t n_iodevs;
@@ -250,14 +253,84 @@ struct cg_stat_row {
 	size_t n_members;
 	/* with CG_COLL_LIMITS: as cgroup2's file reads (v1's translated back), NULL: unknown */
 	char *limit_text[CG_LT_N];
-	/* the kernel's statistics (cg_kstats), known by their bit */
+	/*
+	 * the kernel's statistics (cg_kstats), known by their bit: k holds the known values alone,
+	 * in index order (cg_kstat_get), as most of the CG_K_N are unknown in most cgroups; k_cap
+	 * is what its allocation holds (0: k is none of the row's, such as a replay's, kept in
+	 * one block per sample)
+	 */
 	uint64_t k_have[CG_K_WORDS];
-	uint64_t k[CG_K_N];
+	uint64_t *k;
+	size_t k_cap;
 };
+
+static inline bool cg_stat_x_known(const struct cg_stat_row *r, int i)
+{
+	return (r->x_have >> i) & 1;
+}
+
+/* Value i of r (enum cg_stat_x), 0 when unknown. */
+static inline uint64_t cg_stat_x(const struct cg_stat_row *r, int i)
+{
+	return cg_stat_x_known(r, i) ? r->x[__builtin_popcountll(r->x_have & ((1ull << i) - 1))]
+				     : 0;
+}
+
+/* A PSI average of r (CG_X_PSI_FULL_AVG10 + resource, CG_X_PSI_AVG + ...), 0 when unknown. */
+static inline double cg_stat_xd(const struct cg_stat_row *r, int i)
+{
+	uint64_t u = cg_stat_x(r, i);
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/*
+ * Value i of r known as v from now on: 0, or -ENOMEM (and i as it was). As cg_kstat_set: r->x
+ * grows into x_cap, freed by free(r->x); a replay's rows (x_cap 0) are not set.
+ */
+int cg_stat_x_set(struct cg_stat_row *r, int i, uint64_t v);
+
+static inline int cg_stat_xd_set(struct cg_stat_row *r, int i, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return cg_stat_x_set(r, i, u);
+}
 
 static inline bool cg_kstat_known(const struct cg_stat_row *r, int i)
 {
 	return (r->k_have[i / 64] >> (i % 64)) & 1;
+}
+
+/* Where statistic i is (or would be) in r->k: the known ones below it. */
+static inline size_t cg_kstat_slot(const struct cg_stat_row *r, int i)
+{
+	size_t n = 0;
+
+	for (int w = 0; w < i / 64; w++)
+		n += (size_t)__builtin_popcountll(r->k_have[w]);
+	return n + (size_t)__builtin_popcountll(r->k_have[i / 64] & ((1ull << (i % 64)) - 1));
+}
+
+/* How many statistics r knows: the values in r->k. */
+static inline size_t cg_kstat_count(const struct cg_stat_row *r)
+{
+	return cg_kstat_slot(r, CG_K_N - 1) + cg_kstat_known(r, CG_K_N - 1);
+}
+
+/*
+ * Statistic i of r known as v from now on: 0, or -ENOMEM (and i as it was). r->k grows into a
+ * free place (k_cap); a row that holds some is freed by free(r->k).
+ */
+int cg_kstat_set(struct cg_stat_row *r, int i, uint64_t v);
+
+/* Statistic i of r, 0 when unknown (ask cg_kstat_known first). */
+static inline uint64_t cg_kstat_get(const struct cg_stat_row *r, int i)
+{
+	return cg_kstat_known(r, i) ? r->k[cg_kstat_slot(r, i)] : 0;
 }
 
 /* What the tasks column counts, as systemd-cgtop's default, -k and -P. */

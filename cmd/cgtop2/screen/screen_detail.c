@@ -211,10 +211,10 @@ static const char *xbytes(char *buf, size_t size, const struct cg_stat_row *r, i
 {
 	if (!known(r, x))
 		snprintf(buf, size, "-");
-	else if (r->x[x] == CG_UNLIMITED)
+	else if (cg_stat_x(r, x) == CG_UNLIMITED)
 		snprintf(buf, size, "max");
 	else
-		table_bytes(buf, size, (double)r->x[x]);
+		table_bytes(buf, size, (double)cg_stat_x(r, x));
 	return buf;
 }
 
@@ -263,9 +263,9 @@ static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_ro
 		line(p, 0, "%-14s max %s, high %s, low %s, min %s", "memory limits",
 		     xbytes(a, sizeof(a), r, CG_X_MEM_MAX), xbytes(b, sizeof(b), r, CG_X_MEM_HIGH),
 		     xbytes(c, sizeof(c), r, CG_X_MEM_LOW), xbytes(d, sizeof(d), r, CG_X_MEM_MIN));
-	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_MAX) && r->x[CG_X_MEM_MAX] &&
-	    r->x[CG_X_MEM_MAX] != CG_UNLIMITED)
-		bar(p, u, "memory.max", (double)r->memory, (double)r->x[CG_X_MEM_MAX]);
+	if ((r->have & CG_STAT_MEMORY) && known(r, CG_X_MEM_MAX) && cg_stat_x(r, CG_X_MEM_MAX) &&
+	    cg_stat_x(r, CG_X_MEM_MAX) != CG_UNLIMITED)
+		bar(p, u, "memory.max", (double)r->memory, (double)cg_stat_x(r, CG_X_MEM_MAX));
 	if (known(r, CG_X_MEM_PEAK) || known(r, CG_X_MEM_WORKING_SET) || known(r, CG_X_MEM_SWAP))
 		line(p, 0, "%-14s peak %s, working set %s, swap %s (of %s)", "",
 		     xbytes(a, sizeof(a), r, CG_X_MEM_PEAK),
@@ -280,7 +280,7 @@ static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_ro
 		line(p, 0, "%-14s %s", "breakdown", line_);
 	if (!known(r, CG_X_MEM_EV_OOM_KILL) && !known(r, CG_X_MEM_EV_MAX))
 		return;
-	oom = known(r, CG_X_MEM_EV_OOM_KILL) ? r->x[CG_X_MEM_EV_OOM_KILL] : 0;
+	oom = known(r, CG_X_MEM_EV_OOM_KILL) ? cg_stat_x(r, CG_X_MEM_EV_OOM_KILL) : 0;
 	line_[0] = '\0';
 	{
 		static const struct {
@@ -297,7 +297,7 @@ static void memory_figures(struct pane *p, struct ui *u, const struct cg_stat_ro
 			if (known(r, ev[i].x))
 				snprintf(line_ + strlen(line_), sizeof(line_) - strlen(line_),
 					 "%s %llu  ", ev[i].name,
-					 (unsigned long long)r->x[ev[i].x]);
+					 (unsigned long long)cg_stat_x(r, ev[i].x));
 	}
 	/* OOM kills in red (bold without colour) */
 	line(p, oom ? (u->color ? COLOR_PAIR(PAIR_RED) | A_BOLD : A_BOLD) : 0, "%-14s %s",
@@ -314,20 +314,21 @@ static void cpu_limit(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 
 	if (known(r, CG_X_CPU_WEIGHT))
 		snprintf(w, sizeof(w), ", cpu.weight %llu",
-			 (unsigned long long)r->x[CG_X_CPU_WEIGHT]);
-	if (!known(r, CG_X_CPU_QUOTA) || !known(r, CG_X_CPU_PERIOD) || !r->x[CG_X_CPU_PERIOD]) {
+			 (unsigned long long)cg_stat_x(r, CG_X_CPU_WEIGHT));
+	if (!known(r, CG_X_CPU_QUOTA) || !known(r, CG_X_CPU_PERIOD) ||
+	    !cg_stat_x(r, CG_X_CPU_PERIOD)) {
 		if (*w)
 			line(p, 0, "%-14s %s", "CPU limit", w + 2);
 		return;
 	}
-	if (r->x[CG_X_CPU_QUOTA] == CG_UNLIMITED) {
+	if (cg_stat_x(r, CG_X_CPU_QUOTA) == CG_UNLIMITED) {
 		line(p, 0, "%-14s cpu.max max (none)%s", "CPU limit", w);
 		return;
 	}
-	cpus = (double)r->x[CG_X_CPU_QUOTA] / (double)r->x[CG_X_CPU_PERIOD];
+	cpus = (double)cg_stat_x(r, CG_X_CPU_QUOTA) / (double)cg_stat_x(r, CG_X_CPU_PERIOD);
 	line(p, 0, "%-14s %.0f%% of one CPU (cpu.max %llu %llu)%s", "CPU limit", cpus * 100,
-	     (unsigned long long)r->x[CG_X_CPU_QUOTA], (unsigned long long)r->x[CG_X_CPU_PERIOD],
-	     w);
+	     (unsigned long long)cg_stat_x(r, CG_X_CPU_QUOTA),
+	     (unsigned long long)cg_stat_x(r, CG_X_CPU_PERIOD), w);
 	if (r->have & CG_STAT_CPU_RATE)
 		bar(p, u, "cpu.max", r->cpu_percent, cpus * 100);
 }
@@ -340,15 +341,16 @@ static void kernel_stats(struct pane *p, const struct cg_stat_row *r)
 	for (int i = 0; i < CG_K_N; i++) {
 		const struct cg_kstat *k = &cg_kstats[i];
 		char v[32];
+		uint64_t kv = cg_kstat_get(r, i);
 
 		if (!cg_kstat_known(r, i))
 			continue;
 		if (k->usec)
-			snprintf(v, sizeof(v), "%.3f s", (double)r->k[i] / 1e6);
+			snprintf(v, sizeof(v), "%.3f s", (double)kv / 1e6);
 		else if (strstr(k->key, "_bytes"))
-			table_bytes(v, sizeof(v), (double)r->k[i]);
+			table_bytes(v, sizeof(v), (double)kv);
 		else
-			snprintf(v, sizeof(v), "%llu", (unsigned long long)r->k[i]);
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)kv);
 		line(p, 0, "%-14s %s %s", first ? "kernel" : "", k->key, v);
 		first = false;
 	}
@@ -372,8 +374,9 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 {
 	char a[32], b[64], cpu[64];
 
-	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED)
-		snprintf(b, sizeof(b), ", pids.max %llu", (unsigned long long)r->x[CG_X_PIDS_MAX]);
+	if (known(r, CG_X_PIDS_MAX) && cg_stat_x(r, CG_X_PIDS_MAX) != CG_UNLIMITED)
+		snprintf(b, sizeof(b), ", pids.max %llu",
+			 (unsigned long long)cg_stat_x(r, CG_X_PIDS_MAX));
 	else
 		snprintf(b, sizeof(b), "%s", known(r, CG_X_PIDS_MAX) ? ", pids.max max" : "");
 	if (r->have & CG_STAT_TASKS)
@@ -381,12 +384,12 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		     u->a.out.count == CG_COUNT_TASKS ? "threads" : "processes", b);
 	else
 		line(p, 0, "%-14s -", "tasks");
-	if (known(r, CG_X_PIDS_MAX) && r->x[CG_X_PIDS_MAX] != CG_UNLIMITED && r->x[CG_X_PIDS_MAX] &&
-	    (r->have & CG_STAT_TASKS))
-		bar(p, u, "pids.max", (double)r->tasks, (double)r->x[CG_X_PIDS_MAX]);
+	if (known(r, CG_X_PIDS_MAX) && cg_stat_x(r, CG_X_PIDS_MAX) != CG_UNLIMITED &&
+	    cg_stat_x(r, CG_X_PIDS_MAX) && (r->have & CG_STAT_TASKS))
+		bar(p, u, "pids.max", (double)r->tasks, (double)cg_stat_x(r, CG_X_PIDS_MAX));
 	if (known(r, CG_X_PIDS_EV_MAX))
 		line(p, 0, "%-14s max %llu (forks refused)", "pids events",
-		     (unsigned long long)r->x[CG_X_PIDS_EV_MAX]);
+		     (unsigned long long)cg_stat_x(r, CG_X_PIDS_EV_MAX));
 	if (r->have & CG_STAT_CPU_RATE)
 		snprintf(cpu, sizeof(cpu), "%.1f%% of one CPU", r->cpu_percent);
 	else
@@ -395,14 +398,16 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 	     r->have & CG_STAT_CPU ? secs(r->cpu_ns) : 0.0);
 	cpu_limit(p, u, r);
 	if (known(r, CG_X_CPU_USER_NS) && known(r, CG_X_CPU_SYSTEM_NS))
-		line(p, 0, "%-14s user %.3f s, system %.3f s", "", secs(r->x[CG_X_CPU_USER_NS]),
-		     secs(r->x[CG_X_CPU_SYSTEM_NS]));
+		line(p, 0, "%-14s user %.3f s, system %.3f s", "",
+		     secs(cg_stat_x(r, CG_X_CPU_USER_NS)), secs(cg_stat_x(r, CG_X_CPU_SYSTEM_NS)));
 	if (known(r, CG_X_CPU_PERIODS))
 		line(p, 0, "%-14s %llu of %llu periods, %.3f s", "throttled",
-		     (unsigned long long)(known(r, CG_X_CPU_THROTTLED) ? r->x[CG_X_CPU_THROTTLED]
-								       : 0),
-		     (unsigned long long)r->x[CG_X_CPU_PERIODS],
-		     known(r, CG_X_CPU_THROTTLED_NS) ? secs(r->x[CG_X_CPU_THROTTLED_NS]) : 0.0);
+		     (unsigned long long)(known(r, CG_X_CPU_THROTTLED)
+						  ? cg_stat_x(r, CG_X_CPU_THROTTLED)
+						  : 0),
+		     (unsigned long long)cg_stat_x(r, CG_X_CPU_PERIODS),
+		     known(r, CG_X_CPU_THROTTLED_NS) ? secs(cg_stat_x(r, CG_X_CPU_THROTTLED_NS))
+						     : 0.0);
 	size_of(a, sizeof(a), r->have & CG_STAT_MEMORY, (double)r->memory);
 	line(p, 0, "%-14s %s", "memory", a);
 	memory_figures(p, u, r);
@@ -416,9 +421,9 @@ static void figures(struct pane *p, struct ui *u, const struct cg_stat_row *r)
 		size_of(b, sizeof(b), true, (double)r->io_write);
 		if (known(r, CG_X_IO_RIOS) && known(r, CG_X_IO_WIOS)) {
 			snprintf(ops_r, sizeof(ops_r), " (%llu ops)",
-				 (unsigned long long)r->x[CG_X_IO_RIOS]);
+				 (unsigned long long)cg_stat_x(r, CG_X_IO_RIOS));
 			snprintf(ops_w, sizeof(ops_w), " (%llu ops)",
-				 (unsigned long long)r->x[CG_X_IO_WIOS]);
+				 (unsigned long long)cg_stat_x(r, CG_X_IO_WIOS));
 		}
 		line(p, 0, "%-14s read %s%s, written %s%s", "IO so far", a, ops_r, b, ops_w);
 	}
@@ -472,21 +477,22 @@ static void pressure(struct pane *p, const struct cg_stat_row *r)
 		head = true;
 		snprintf(v[0], sizeof(v[0]), "%6.2f", r->psi[i]);
 		avg_of(v[1], sizeof(v[1]), r, CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + i,
-		       r->psi_avg[CG_PSI_SOME60][i]);
+		       cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_SOME60 * CG_PSI_N + i));
 		avg_of(v[2], sizeof(v[2]), r, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + i,
-		       r->psi_avg[CG_PSI_SOME300][i]);
-		avg_of(v[3], sizeof(v[3]), r, CG_X_PSI_FULL_AVG10 + i, r->psi_full[i]);
+		       cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_SOME300 * CG_PSI_N + i));
+		avg_of(v[3], sizeof(v[3]), r, CG_X_PSI_FULL_AVG10 + i,
+		       cg_stat_xd(r, CG_X_PSI_FULL_AVG10 + i));
 		avg_of(v[4], sizeof(v[4]), r, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + i,
-		       r->psi_avg[CG_PSI_FULL60][i]);
+		       cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_FULL60 * CG_PSI_N + i));
 		avg_of(v[5], sizeof(v[5]), r, CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + i,
-		       r->psi_avg[CG_PSI_FULL300][i]);
+		       cg_stat_xd(r, CG_X_PSI_AVG + CG_PSI_FULL300 * CG_PSI_N + i));
 		if (known(r, CG_X_PSI_SOME_US + i))
 			snprintf(total, sizeof(total), "%.3f some",
-				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6);
+				 (double)cg_stat_x(r, CG_X_PSI_SOME_US + i) / 1e6);
 		if (known(r, CG_X_PSI_SOME_US + i) && known(r, CG_X_PSI_FULL_US + i))
 			snprintf(total, sizeof(total), "%.3f some, %.3f full",
-				 (double)r->x[CG_X_PSI_SOME_US + i] / 1e6,
-				 (double)r->x[CG_X_PSI_FULL_US + i] / 1e6);
+				 (double)cg_stat_x(r, CG_X_PSI_SOME_US + i) / 1e6,
+				 (double)cg_stat_x(r, CG_X_PSI_FULL_US + i) / 1e6);
 		if (wide) {
 			line(p, 0, "%-14s      %s %s %s       %s %s %s%s%s", res[i], v[0], v[1],
 			     v[2], v[3], v[4], v[5], beside && *total ? "  " : "",
