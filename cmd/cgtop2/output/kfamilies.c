@@ -94,7 +94,7 @@ static size_t kseg(const struct cg_stat_row *r, int i, size_t k)
 }
 
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
-		    const struct metrics_cache *c, size_t k)
+		    struct metrics_cache *c, size_t k)
 {
 	uint64_t have[CG_K_WORDS] = { 0 };
 

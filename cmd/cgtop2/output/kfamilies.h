@@ -16,7 +16,7 @@ struct metrics_cache;
  * each row's samples are its kept segments from k on (metrics_kstats_row's).
  */
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
-		    const struct metrics_cache *c, size_t k);
+		    struct metrics_cache *c, size_t k);
 /* Row r's samples into c's text t, a segment each statistic it has (metrics_kstats_series). */
 void metrics_kstats_row(struct out *t, struct metrics_cache *c, const struct view *v,
 			const struct labels *l, size_t r);

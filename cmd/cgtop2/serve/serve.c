@@ -20,6 +20,7 @@
 #include "base/parse.h"
 #include "pipeline/args.h"
 #include "negotiate.h"
+#include "output/metrics_cache.h"
 #include "output/render.h"
 #include "output/report.h"
 #include "serve.h"
@@ -54,7 +55,9 @@ static const char *const content_types[] = {
 struct body {
 	struct MHD_Response *resp[2]; /* plain, gzip */
 	const char *text;
-	size_t len, head; /* head: render_metrics's, kept gzipped while the cache's gen stays */
+	size_t len;
+	struct metrics_cut *cuts; /* where its chunks end (metrics_cache_cuts), for gzip */
+	size_t n_cuts;
 };
 
 struct server {
@@ -73,7 +76,7 @@ struct server {
 	uint64_t sampled_ns, reuse_ns;
 	struct view v;
 	struct body body[2]; /* by enum expo */
-	struct serve_keep keep; /* the cgroups' lines and the gzipped heads of the last scrape */
+	struct serve_keep keep; /* the cgroups' lines and the gzipped chunks of the last scrape */
 	size_t last_len[2]; /* the previous body's length, by enum expo */
 	struct trig_counter *tc; /* --psi-trigger */
 	uint64_t trig[CG_PSIR_N][2];
@@ -92,6 +95,7 @@ static void drop_bodies(struct server *sv)
 		for (size_t j = 0; j < 2; j++)
 			if (sv->body[i].resp[j])
 				MHD_destroy_response(sv->body[i].resp[j]);
+		free(sv->body[i].cuts);
 		sv->body[i] = (struct body){ 0 };
 	}
 }
@@ -144,6 +148,24 @@ static int fresh_sample(struct server *sv)
 	return 1;
 }
 
+/*
+ * The body's chunks as the cache cut it, kept with it: gzipped later (another format's body
+ * may be made in between). Without memory for them it is one chunk.
+ */
+static void cuts_of(struct body *b, const struct metrics_cache *c)
+{
+	const struct metrics_cut *cuts;
+	size_t n;
+
+	if (!c || !(cuts = metrics_cache_cuts(c, &n)) || !n)
+		return;
+	b->cuts = malloc(n * sizeof(*cuts));
+	if (!b->cuts)
+		return;
+	memcpy(b->cuts, cuts, n * sizeof(*cuts));
+	b->n_cuts = n;
+}
+
 static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response **ret)
 {
 	struct body *b = &sv->body[e];
@@ -172,11 +194,12 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 				o.cap = 0;
 		}
 
-		b->head = render_metrics(&o, e == EXPO_TEXT, sv->a, &sv->v, sv->keep.cache);
+		render_metrics(&o, e == EXPO_TEXT, sv->a, &sv->v, sv->keep.cache);
 		if (o.failed || !o.s) {
 			free(o.s);
 			return -ENOMEM;
 		}
+		cuts_of(b, sv->keep.cache);
 		b->text = o.s;
 		b->len = o.len;
 		sv->last_len[e] = o.len;
@@ -188,7 +211,11 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 		unsigned char *z;
 		size_t zlen;
 
-		r = serve_keep_gzip(&sv->keep, e, b->text, b->len, b->head, &z, &zlen);
+		if (sv->keep.cache)
+			r = gz_chunks_gzip(&sv->keep.gz[e], b->text, b->len, b->cuts, b->n_cuts, &z,
+					   &zlen);
+		else
+			r = serve_gzip(b->text, b->len, &z, &zlen);
 		if (r < 0)
 			return r;
 		b->resp[1] = metrics_response(sv, z, zlen, e, true);
