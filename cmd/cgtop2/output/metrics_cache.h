@@ -50,7 +50,7 @@ void metrics_cache_put(struct out *o, struct metrics_cache *c, size_t i, size_t 
  * METRICS_CUT_BYTES; key: the cgroup's and the segment's, a chunk's likely the same in the
  * next exposition. Ends in increasing order; what follows the last end is a chunk too.
  */
-#define METRICS_CUT_EVERY 16
+#define METRICS_CUT_EVERY 32
 #define METRICS_CUT_BYTES (32 * 1024)
 struct metrics_cut {
 	size_t end;

@@ -187,6 +187,8 @@ int gz_chunks_gzip(struct gz_chunks *k, const char *text, size_t len,
 	uLong crc = crc32(0, NULL, 0);
 	unsigned char *z;
 	char *kept;
+	/* every chunk where the kept one of its index was, as long: the kept text is patched */
+	bool in_place = k->text && k->text_len == len;
 
 	if (!nc || !p)
 		goto fail;
@@ -213,14 +215,17 @@ int gz_chunks_gzip(struct gz_chunks *k, const char *text, size_t len,
 			memcpy(p + at, k->z + k->c[m].zoff, c->zlen);
 			next = m + 1;
 			k->reused++;
+			in_place = in_place && m == n && k->c[m].off == s;
 		} else {
 			c->zlen = deflate_chunk(k, text + s, c->len, &p, &cap, at);
 			if (!c->zlen)
 				goto fail;
 			c->crc = crc32(0, (const Bytef *)text + s, (uInt)c->len);
 			c->op = crc32_combine_gen((z_off_t)c->len);
+			c->fresh = true;
 			next++;
 			k->deflated++;
+			in_place = in_place && n < k->n && k->c[n].off == s && k->c[n].len == c->len;
 		}
 		crc = n ? crc32_combine_op(crc, c->crc, c->op) : c->crc;
 		at += c->zlen;
@@ -229,13 +234,23 @@ int gz_chunks_gzip(struct gz_chunks *k, const char *text, size_t len,
 	}
 	if (!zroom(&p, &cap, at, sizeof(last) + 8))
 		goto fail;
-	/* what the next body's chunks are compared with, and copied from */
-	kept = realloc(k->text, len ? len : 1);
-	if (!kept)
-		goto fail;
-	k->text = kept;
-	memcpy(k->text, text, len);
-	k->text_len = len;
+	/*
+	 * What the next body's chunks are compared with, and copied from: the chunks deflated
+	 * now copied in place when the others are where they were (a scrape in which values
+	 * moved), else the whole text.
+	 */
+	if (in_place && n == k->n) {
+		for (size_t i = 0; i < n; i++)
+			if (nc[i].fresh)
+				memcpy(k->text + nc[i].off, text + nc[i].off, nc[i].len);
+	} else {
+		kept = realloc(k->text, len ? len : 1);
+		if (!kept)
+			goto fail;
+		k->text = kept;
+		memcpy(k->text, text, len);
+		k->text_len = len;
+	}
 	z = realloc(k->z, at - sizeof(gz_head) + 1);
 	if (!z)
 		goto fail;

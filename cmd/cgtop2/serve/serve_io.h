@@ -33,6 +33,7 @@ struct gz_chunk {
 	size_t zoff, zlen; /* in z */
 	uint64_t key; /* metrics_cut's */
 	unsigned long crc, op; /* its CRC, and crc32_combine_gen of its length */
+	bool fresh; /* deflated for this body, not copied */
 };
 struct gz_chunks {
 	char *text;
