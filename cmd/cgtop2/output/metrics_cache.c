@@ -44,7 +44,7 @@ struct metrics_cache {
 	unsigned round; /* one more at each exposition begun */
 	bool changed;
 	struct metrics_cut *cuts; /* this exposition's, for the server's gzip by chunks */
-	size_t n_cuts, cap_cuts;
+	size_t n_cuts, cap_cuts, cut_at; /* cut_at: the last one's end */
 	bool cuts_failed;
 };
 
@@ -285,7 +285,7 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 {
 	struct entry **swap;
 
-	c->n_cuts = 0;
+	c->n_cuts = c->cut_at = 0;
 	c->cuts_failed = false;
 	if (!l->end || !room(c, v->n ? v->n : 1))
 		return false;
@@ -430,16 +430,15 @@ static uint32_t end_of(const struct entry *e, size_t k)
 
 /*
  * A chunk ends at o's end: after the segment of a cgroup whose path says so (one in
- * METRICS_CUT_EVERY), or of any once METRICS_CUT_BYTES are in it. The cuts follow the
- * cgroups, not their values: a value that changes changes the one chunk its line is in, a
- * cgroup that comes or goes one chunk of each family, the others are the same text.
+ * METRICS_CUT_EVERY) once the chunk holds METRICS_CUT_MIN (a chunk of a few lines deflated
+ * alone is mostly its Huffman header), or of any once METRICS_CUT_BYTES are in it. The cuts
+ * follow the cgroups, not their values: a value that changes changes the one chunk its line
+ * is in, a cgroup that comes or goes one chunk of each family, the others are the same text.
  */
 static void cut(struct out *o, struct metrics_cache *c, const struct entry *e, size_t k)
 {
-	size_t last = c->n_cuts ? c->cuts[c->n_cuts - 1].end : 0;
-
-	if (o->len == last ||
-	    ((e->id & (METRICS_CUT_EVERY - 1)) && o->len - last < METRICS_CUT_BYTES))
+	if (o->len - c->cut_at < METRICS_CUT_MIN ||
+	    ((e->id & (METRICS_CUT_EVERY - 1)) && o->len - c->cut_at < METRICS_CUT_BYTES))
 		return;
 	if (c->n_cuts == c->cap_cuts) {
 		size_t cap = c->cap_cuts ? 2 * c->cap_cuts : 256;
@@ -452,6 +451,7 @@ static void cut(struct out *o, struct metrics_cache *c, const struct entry *e, s
 		c->cuts = cuts;
 		c->cap_cuts = cap;
 	}
+	c->cut_at = o->len;
 	c->cuts[c->n_cuts++] =
 		(struct metrics_cut){ .end = o->len, .key = (e->id ^ k) * 0x9e3779b97f4a7c15ull };
 }

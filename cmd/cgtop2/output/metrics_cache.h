@@ -46,12 +46,13 @@ void metrics_cache_keep(struct metrics_cache *c, size_t i);
 void metrics_cache_put(struct out *o, struct metrics_cache *c, size_t i, size_t k);
 /*
  * The last exposition cut into chunks for the server's gzip (serve_io.c): a chunk ends after
- * the lines of one cgroup in METRICS_CUT_EVERY (by its path), or once it holds
- * METRICS_CUT_BYTES; key: the cgroup's and the segment's, a chunk's likely the same in the
+ * the lines of one cgroup in METRICS_CUT_EVERY (by its path) once it holds METRICS_CUT_MIN
+ * bytes, or once it holds METRICS_CUT_BYTES; key: the cgroup's and the segment's, a chunk's likely the same in the
  * next exposition. Ends in increasing order; what follows the last end is a chunk too.
  */
 #define METRICS_CUT_EVERY 32
 #define METRICS_CUT_BYTES (32 * 1024)
+#define METRICS_CUT_MIN	  2048
 struct metrics_cut {
 	size_t end;
 	uint64_t key;

@@ -225,7 +225,8 @@ int gz_chunks_gzip(struct gz_chunks *k, const char *text, size_t len,
 			c->fresh = true;
 			next++;
 			k->deflated++;
-			in_place = in_place && n < k->n && k->c[n].off == s && k->c[n].len == c->len;
+			in_place =
+				in_place && n < k->n && k->c[n].off == s && k->c[n].len == c->len;
 		}
 		crc = n ? crc32_combine_op(crc, c->crc, c->op) : c->crc;
 		at += c->zlen;
