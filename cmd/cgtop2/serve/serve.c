@@ -20,7 +20,6 @@
 #include "base/parse.h"
 #include "pipeline/args.h"
 #include "negotiate.h"
-#include "output/metrics_cache.h"
 #include "output/render.h"
 #include "output/report.h"
 #include "serve.h"
@@ -55,9 +54,8 @@ static const char *const content_types[] = {
 struct body {
 	struct MHD_Response *resp[2]; /* plain, gzip */
 	const char *text;
-	size_t len;
-	struct metrics_cut *cuts; /* where its chunks end (metrics_cache_cuts), for gzip */
-	size_t n_cuts;
+	size_t len, n_cuts;
+	struct metrics_cut *cuts; /* where its chunks end (serve_keep_cuts), for gzip */
 };
 
 struct server {
@@ -148,24 +146,6 @@ static int fresh_sample(struct server *sv)
 	return 1;
 }
 
-/*
- * The body's chunks as the cache cut it, kept with it: gzipped later (another format's body
- * may be made in between). Without memory for them it is one chunk.
- */
-static void cuts_of(struct body *b, const struct metrics_cache *c)
-{
-	const struct metrics_cut *cuts;
-	size_t n;
-
-	if (!c || !(cuts = metrics_cache_cuts(c, &n)) || !n)
-		return;
-	b->cuts = malloc(n * sizeof(*cuts));
-	if (!b->cuts)
-		return;
-	memcpy(b->cuts, cuts, n * sizeof(*cuts));
-	b->n_cuts = n;
-}
-
 static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response **ret)
 {
 	struct body *b = &sv->body[e];
@@ -199,7 +179,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 			free(o.s);
 			return -ENOMEM;
 		}
-		cuts_of(b, sv->keep.cache);
+		b->cuts = serve_keep_cuts(&sv->keep, &b->n_cuts);
 		b->text = o.s;
 		b->len = o.len;
 		sv->last_len[e] = o.len;
@@ -211,11 +191,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 		unsigned char *z;
 		size_t zlen;
 
-		if (sv->keep.cache)
-			r = gz_chunks_gzip(&sv->keep.gz[e], b->text, b->len, b->cuts, b->n_cuts, &z,
-					   &zlen);
-		else
-			r = serve_gzip(b->text, b->len, &z, &zlen);
+		r = serve_keep_gzip(&sv->keep, e, b->text, b->len, b->cuts, b->n_cuts, &z, &zlen);
 		if (r < 0)
 			return r;
 		b->resp[1] = metrics_response(sv, z, zlen, e, true);
@@ -253,10 +229,7 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 	v.password_checks = sv->wc && sv->wc->n_users ? auth_budget_counts(sv->budget) : NULL;
 	v.password_results = auth_count_names;
 	v.n_password_results = AC_N;
-	if (e == EXPO_OPENMETRICS)
-		render_openmetrics(&o, sv->a, &v);
-	else
-		render_prometheus(&o, sv->a, &v);
+	render_metrics(&o, e == EXPO_TEXT, sv->a, &v, NULL);
 	if (o.failed || !o.s) {
 		free(o.s);
 		return -ENOMEM;

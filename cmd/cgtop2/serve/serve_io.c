@@ -279,6 +279,28 @@ fail:
 	return -ENOMEM;
 }
 
+struct metrics_cut *serve_keep_cuts(const struct serve_keep *k, size_t *n)
+{
+	const struct metrics_cut *cuts = k->cache ? metrics_cache_cuts(k->cache, n) : NULL;
+	struct metrics_cut *ret;
+
+	if (!cuts || !*n || !(ret = malloc(*n * sizeof(*ret)))) {
+		*n = 0;
+		return NULL;
+	}
+	memcpy(ret, cuts, *n * sizeof(*ret));
+	return ret;
+}
+
+int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len,
+		    const struct metrics_cut *cuts, size_t n_cuts, unsigned char **ret,
+		    size_t *ret_len)
+{
+	if (!k->cache)
+		return serve_gzip(text, len, ret, ret_len);
+	return gz_chunks_gzip(&k->gz[e], text, len, cuts, n_cuts, ret, ret_len);
+}
+
 void serve_keep_init(struct serve_keep *k)
 {
 	*k = (struct serve_keep){ .cache = metrics_cache_new() };

@@ -65,6 +65,16 @@ struct serve_keep {
 };
 void serve_keep_init(struct serve_keep *k);
 void serve_keep_free(struct serve_keep *k);
+/*
+ * A body of format e gzipped: in the chunks of cuts (serve_keep_cuts's, taken when it was made:
+ * another format's body may be made before it is gzipped), those kept from the last body of
+ * format e copied; deflated whole without the cache.
+ */
+int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len,
+		    const struct metrics_cut *cuts, size_t n_cuts, unsigned char **ret,
+		    size_t *ret_len);
+/* A copy of where the cache cut the last exposition (*n of them; NULL: one chunk) */
+struct metrics_cut *serve_keep_cuts(const struct serve_keep *k, size_t *n);
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
 struct collect_arg {
 	unsigned mask;
