@@ -269,6 +269,58 @@ test_gzip_head() {
 	assertTrue "HEAD has a length" "[ -n '$(header Content-Length)' ]"
 }
 
+# The sandbox's series of exposition $1 (names and labels, no values), sorted
+sandbox_series() {
+	grep "cgroup=\"/$S" "$1" | sed 's/ [^ ]*$//' | sort
+}
+
+# The gzipped body is made of chunks kept from the last scrape and chunks deflated again
+# (serve_io.c gz_chunks_gzip): scrape after scrape, while a cgroup's CPU moves and cgroups go
+# and come, its CRC and length hold (gzip -t), curl --compressed reads it, promtool takes it,
+# and it has the series of the plain body scraped after it; OpenMetrics too.
+test_gzip_follows_change() {
+	local m i r gz=$_cgk_tmp/body.gz txt=$_cgk_tmp/gz.txt plain=$_cgk_tmp/plain.txt
+	cgk_need_root || return 0
+	need_curl "gzip over curl" || return 0
+	m=$(cgk_sandbox unified) || { cgk_skip "no cgroup2 hierarchy ($(cgk_layout))"; return 0; }
+	for i in $(seq 0 39); do mkdir "$m/g$i" || { fail "mkdir $m/g$i"; return 1; }; done
+	"$BUSY" -r "$_cgk_tmp/gzbusy.ready" "$m/g7/cgroup.procs" &
+	_pids+=($!)
+	cgk_wait_for test -e "$_cgk_tmp/gzbusy.ready" || { fail "busy helper did not start"; return 1; }
+	serve "/$S" || return 0
+	for r in 1 2 3 4 5 6; do
+		case $r in
+		3) rmdir "$m/g3" "$m/g20" ;;
+		4) mkdir "$m/g40" "$m/g41" ;;
+		5) mkdir "$m/g3" ;;
+		esac
+		# past the 250 ms a sample is shared for: each round is sampled afresh
+		sleep 0.3
+		curl -s --max-time 20 -H 'Accept-Encoding: gzip' -o "$gz" "$URL/metrics"
+		gzip -t "$gz" 2>"$_cgk_tmp/gzip.err"
+		assertTrue "round $r: gzip -t: $(cat "$_cgk_tmp/gzip.err")" $?
+		gzip -dc <"$gz" >"$txt"
+		curl -s --max-time 20 --compressed -o "$_cgk_tmp/cc.txt" "$URL/metrics"
+		assertTrue "round $r: curl --compressed" $?
+		assertTrue "round $r: curl --compressed reads an exposition" \
+			"grep -q '^# TYPE cgroup_cpu_usage_seconds_total counter' '$_cgk_tmp/cc.txt'"
+		curl -s --max-time 20 -o "$plain" "$URL/metrics"
+		assertEquals "round $r: the series of the plain body" "$(sandbox_series "$plain")" "$(sandbox_series "$txt")"
+		if [ "$r" -eq 1 ] && cgk_need_prog promtool; then
+			cgk_capture promtool check metrics <"$txt"
+			assertEquals "promtool check metrics on the gunzipped body: $out$err" 0 "$rc"
+		fi
+	done
+	assertTrue "a cgroup that came is there" "grep -q 'cgroup=\"/$S/g41\"' '$txt'"
+	assertFalse "a cgroup that went is not" "grep -q 'cgroup=\"/$S/g20\"' '$txt'"
+	assertTrue "one that came back is" "grep -q 'cgroup=\"/$S/g3\"' '$txt'"
+	curl -s --max-time 20 -H 'Accept-Encoding: gzip' -o "$gz" \
+		-H 'Accept: application/openmetrics-text; version=1.0.0' "$URL/metrics"
+	gzip -t "$gz"
+	assertTrue "OpenMetrics: gzip -t" $?
+	assertEquals "OpenMetrics ends with EOF" "# EOF" "$(gzip -dc <"$gz" | tail -n 1)"
+}
+
 test_request_limits() {
 	local big
 	serve || return 0

@@ -125,7 +125,7 @@ static void percpu_lines(struct out *o, const struct view *v, const struct label
 }
 
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
-		    const struct metrics_cache *c, size_t k)
+		    struct metrics_cache *c, size_t k)
 {
 	uint64_t have[CG_K_WORDS] = { 0 };
 	bool percpu = false;

@@ -16,7 +16,7 @@ struct metrics_cache;
  * each row's samples are its kept segments from k on (metrics_kstats_row's).
  */
 void metrics_kstats(struct out *o, bool prom, const struct view *v, const struct labels *l,
-		    const struct metrics_cache *c, size_t k);
+		    struct metrics_cache *c, size_t k);
 /*
  * Row r's samples into c's text t, a segment each statistic it has and one for its CPUs' times
  * (v1's cpuacct.usage_percpu), metrics_kstats_segments' count.

@@ -624,7 +624,7 @@ static size_t passes(const struct family *f)
 
 /* With c, the rows' kept lines from segment k on (V_SEEN's, the time, are written each time). */
 static void family(struct out *o, bool prom, const struct family *f, const struct view *v,
-		   const struct labels *l, const struct metrics_cache *c, size_t k)
+		   const struct labels *l, struct metrics_cache *c, size_t k)
 {
 	int coll = family_collector(f);
 	struct prefix pre;
@@ -688,7 +688,7 @@ static void thread_lines(struct out *o, const struct view *v, const struct label
 }
 
 static void threads(struct out *o, bool prom, const struct view *v, const struct labels *l,
-		    const struct metrics_cache *c, size_t k)
+		    struct metrics_cache *c, size_t k)
 {
 	struct prefix pre;
 
@@ -763,12 +763,12 @@ static uint64_t x_written(const struct family *table, size_t n)
 	return m;
 }
 
-size_t metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
-		       struct metrics_cache *c)
+void metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
+		     struct metrics_cache *c)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 	const struct family *table = cadv ? cadvisor : families;
-	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families), k = 0, head = SIZE_MAX;
+	size_t n = cadv ? ARRAY_SIZE(cadvisor) : ARRAY_SIZE(families), k = 0;
 	_cleanup_free_ const struct cg_net_ns **ns = metrics_net_owners(v);
 	struct labels l;
 
@@ -782,9 +782,6 @@ size_t metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, co
 	for (size_t i = 0; i < n; i++) {
 		const struct family *f = family_of(a, &table[i]);
 
-		/* the lines that change at each scrape (the time) end the head */
-		if (f->src == V_SEEN && head == SIZE_MAX)
-			head = o->len;
 		family(o, prom, f, v, &l, c, k);
 		k += passes(f);
 	}
@@ -793,8 +790,5 @@ size_t metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, co
 	metrics_container(o, prom, a, v, &l, ns, c, k + a->threads);
 	if (a->threads)
 		threads(o, prom, v, &l, c, k);
-	if (head == SIZE_MAX)
-		head = o->len;
 	labels_free(&l);
-	return c ? head : 0;
 }

@@ -27,6 +27,7 @@ struct entry {
 	char *block;
 	uint32_t key_len, block_len, block_cap, n_ends;
 	unsigned round; /* the last exposition whose view had it (struct metrics_cache's) */
+	uint64_t id; /* its path's hash: whether a chunk ends after its lines, the chunk's key */
 	bool stale, failed, wide;
 	char path[]; /* the cgroup's, in the entry's allocation (the map's key) */
 };
@@ -42,7 +43,9 @@ struct metrics_cache {
 	unsigned key;
 	unsigned round; /* one more at each exposition begun */
 	bool changed;
-	unsigned gen; /* one more at each exposition whose rows' lines changed */
+	struct metrics_cut *cuts; /* this exposition's, for the server's gzip by chunks */
+	size_t n_cuts, cap_cuts, cut_at; /* cut_at: the last one's end */
+	bool cuts_failed;
 };
 
 struct metrics_cache *metrics_cache_new(void)
@@ -73,6 +76,7 @@ void metrics_cache_free(struct metrics_cache *c)
 	free(c->scratch.s);
 	free(c->text.s);
 	free(c->ends);
+	free(c->cuts);
 	free(c);
 }
 
@@ -258,6 +262,18 @@ static void forget_departed(struct metrics_cache *c)
 	free(gone);
 }
 
+/* a cgroup's path hashed (FNV-1a, then mixed): which cgroups end a chunk */
+static uint64_t path_id(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 33);
+}
+
 static bool room(struct metrics_cache *c, size_t n)
 {
 	struct entry **at, **prev;
@@ -281,6 +297,8 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 {
 	struct entry **swap;
 
+	c->n_cuts = c->cut_at = 0;
+	c->cuts_failed = false;
 	if (!l->end || !room(c, v->n ? v->n : 1))
 		return false;
 	swap = c->prev_at;
@@ -307,6 +325,7 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 			if (!e)
 				goto fail;
 			memcpy(e->path, r->path, len + 1);
+			e->id = path_id(e->path);
 			e->stale = true;
 			if (cg_pathmap_put(&c->map, NULL, e->path, e) < 0) {
 				entry_free(e);
@@ -336,7 +355,6 @@ bool metrics_cache_begin(struct metrics_cache *c, const struct view *v, const st
 	}
 	forget_departed(c);
 	c->key = key;
-	c->gen += c->changed;
 	return true;
 fail:
 	/* every row's entry met so far is in the map: made again next time */
@@ -344,7 +362,6 @@ fail:
 		c->at[i]->key_len = 0;
 	c->n = c->prev_n = 0;
 	c->scratch.failed = false;
-	c->gen++;
 	return false;
 }
 
@@ -423,7 +440,35 @@ static uint32_t end_of(const struct entry *e, size_t k)
 	return end16;
 }
 
-void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, size_t k)
+/*
+ * A chunk ends at o's end: after the segment of a cgroup whose path says so (one in
+ * METRICS_CUT_EVERY) once the chunk holds METRICS_CUT_MIN (a chunk of a few lines deflated
+ * alone is mostly its Huffman header), or of any once METRICS_CUT_BYTES are in it. The cuts
+ * follow the cgroups, not their values: a value that changes changes the one chunk its line
+ * is in, a cgroup that comes or goes one chunk of each family, the others are the same text.
+ */
+static void cut(struct out *o, struct metrics_cache *c, const struct entry *e, size_t k)
+{
+	if (o->len - c->cut_at < METRICS_CUT_MIN ||
+	    ((e->id & (METRICS_CUT_EVERY - 1)) && o->len - c->cut_at < METRICS_CUT_BYTES))
+		return;
+	if (c->n_cuts == c->cap_cuts) {
+		size_t cap = c->cap_cuts ? 2 * c->cap_cuts : 256;
+		struct metrics_cut *cuts = realloc(c->cuts, cap * sizeof(*cuts));
+
+		if (!cuts) {
+			c->cuts_failed = true;
+			return;
+		}
+		c->cuts = cuts;
+		c->cap_cuts = cap;
+	}
+	c->cut_at = o->len;
+	c->cuts[c->n_cuts++] =
+		(struct metrics_cut){ .end = o->len, .key = (e->id ^ k) * 0x9e3779b97f4a7c15ull };
+}
+
+void metrics_cache_put(struct out *o, struct metrics_cache *c, size_t i, size_t k)
 {
 	const struct entry *e = c->at[i];
 	const char *text = e->block + e->n_ends * (e->wide ? sizeof(uint32_t) : sizeof(uint16_t));
@@ -435,16 +480,19 @@ void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, s
 	}
 	from = k ? end_of(e, k - 1) : 0;
 	to = end_of(e, k);
-	if (to > from)
+	if (to > from) {
 		out_put(o, text + from, to - from);
+		cut(o, c, e, k);
+	}
+}
+
+const struct metrics_cut *metrics_cache_cuts(const struct metrics_cache *c, size_t *n)
+{
+	*n = c->cuts_failed ? 0 : c->n_cuts;
+	return c->cuts;
 }
 
 bool metrics_cache_unchanged(const struct metrics_cache *c)
 {
 	return !c->changed;
-}
-
-unsigned metrics_cache_gen(const struct metrics_cache *c)
-{
-	return c->gen;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "labels.h"
 #include "out.h"
@@ -17,12 +18,9 @@
 struct metrics_cache;
 struct cg_net_ns;
 
-/*
- * metrics.c: the cgroups' families of an exposition, for render_metrics (metrics_own.c);
- * returns the length of their head as render_metrics does.
- */
-size_t metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
-		       struct metrics_cache *c);
+/* metrics.c: the cgroups' families of an exposition, for render_metrics (metrics_own.c) */
+void metrics_cgroups(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
+		     struct metrics_cache *c);
 
 struct metrics_cache *metrics_cache_new(void);
 void metrics_cache_free(struct metrics_cache *c);
@@ -44,14 +42,27 @@ struct out *metrics_cache_stale(struct metrics_cache *c, size_t i);
 void metrics_cache_cut(struct metrics_cache *c, size_t i);
 /* Row i's text, written and cut, kept (metrics_cache_stale's buffer is the next row's). */
 void metrics_cache_keep(struct metrics_cache *c, size_t i);
-/* Segment k of row i's text into o. */
-void metrics_cache_put(struct out *o, const struct metrics_cache *c, size_t i, size_t k);
+/* Segment k of row i's text into o (and where a chunk ends, metrics_cache_cuts). */
+void metrics_cache_put(struct out *o, struct metrics_cache *c, size_t i, size_t k);
+/*
+ * The last exposition cut into chunks for the server's gzip (serve_io.c): a chunk ends after
+ * the lines of one cgroup in METRICS_CUT_EVERY (by its path) once it holds METRICS_CUT_MIN
+ * bytes, or once it holds METRICS_CUT_BYTES; key: the cgroup's and the segment's, a chunk's likely the same in the
+ * next exposition. Ends in increasing order; what follows the last end is a chunk too.
+ */
+#define METRICS_CUT_EVERY 32
+#define METRICS_CUT_BYTES (32 * 1024)
+#define METRICS_CUT_MIN	  2048
+struct metrics_cut {
+	size_t end;
+	uint64_t key;
+};
+/* The cuts of the last exposition, *n of them (0: none, the body one chunk). */
+const struct metrics_cut *metrics_cache_cuts(const struct metrics_cache *c, size_t *n);
 /*
  * After the rows' texts were made: whether every row's text and the rows themselves (which,
  * in which order) are the last exposition's, so that its lines are too.
  */
 bool metrics_cache_unchanged(const struct metrics_cache *c);
-/* One more at each exposition whose rows' lines are not the last one's: equal, they are. */
-unsigned metrics_cache_gen(const struct metrics_cache *c);
 
 #endif

@@ -221,7 +221,7 @@ static size_t fs_seg(const struct view *v, const struct cg_net_ns *const *ns, si
 
 static void network(struct out *o, bool prom, bool cadv, const struct view *v,
 		    const struct labels *l, const struct cg_net_ns *const *ns,
-		    const struct metrics_cache *c, size_t k)
+		    struct metrics_cache *c, size_t k)
 {
 	bool any = false;
 
@@ -243,7 +243,7 @@ static void network(struct out *o, bool prom, bool cadv, const struct view *v,
 }
 
 static void fs(struct out *o, bool prom, const struct view *v, const struct labels *l,
-	       const struct cg_net_ns *const *ns, const struct metrics_cache *c, size_t k)
+	       const struct cg_net_ns *const *ns, struct metrics_cache *c, size_t k)
 {
 	if (v->collect && !(v->collect & (1u << CG_COLL_IODEVICE)))
 		return;
@@ -263,7 +263,7 @@ static void fs(struct out *o, bool prom, const struct view *v, const struct labe
 
 void metrics_container(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       const struct labels *l, const struct cg_net_ns *const *ns,
-		       const struct metrics_cache *c, size_t k)
+		       struct metrics_cache *c, size_t k)
 {
 	bool cadv = a->compat == COMPAT_CADVISOR;
 

@@ -29,7 +29,7 @@ const struct cg_net_ns **metrics_net_owners(const struct view *v);
  */
 void metrics_container(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
 		       const struct labels *l, const struct cg_net_ns *const *ns,
-		       const struct metrics_cache *c, size_t k);
+		       struct metrics_cache *c, size_t k);
 /* Row i's lines into c's text t, a segment a family it writes. */
 void metrics_container_row(struct out *t, struct metrics_cache *c, const struct render_opts *a,
 			   const struct view *v, const struct labels *l,

@@ -92,15 +92,13 @@ void metrics_own(struct out *o, bool prom, const struct render_opts *a, const st
 	password_checks(o, prom, v);
 }
 
-size_t render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
-		      struct metrics_cache *c)
+void render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
+		    struct metrics_cache *c)
 {
-	size_t head = metrics_cgroups(o, prom, a, v, c);
-
+	metrics_cgroups(o, prom, a, v, c);
 	metrics_own(o, prom, a, v);
 	if (!prom)
 		out_printf(o, "# EOF\n");
-	return head;
 }
 
 void render_openmetrics(struct out *o, const struct render_opts *a, const struct view *v)

@@ -94,13 +94,12 @@ void table_bytes(char *buf, size_t size, double v);
 void render_prometheus(struct out *o, const struct render_opts *a, const struct view *v);
 /*
  * Either exposition (prom: the Prometheus text format), with c the cgroups' lines kept from the
- * last exposition made with it where their values and labels are the same (metrics_cache.h).
- * Returns the length of its head, the part that stays as long as metrics_cache_gen(c) does
- * (the families of the cgroups up to the first that changes with time); 0 without c.
+ * last exposition made with it where their values and labels are the same (metrics_cache.h),
+ * and cut into chunks for the server's gzip (metrics_cache_cuts).
  */
 struct metrics_cache;
-size_t render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
-		      struct metrics_cache *c);
+void render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
+		    struct metrics_cache *c);
 /* A family's metadata lines (a counter's samples add _total), for metrics_own.c's families. */
 void metrics_header(struct out *o, bool prom, const char *name, bool counter, const char *unit,
 		    const char *help);

@@ -54,7 +54,8 @@ static const char *const content_types[] = {
 struct body {
 	struct MHD_Response *resp[2]; /* plain, gzip */
 	const char *text;
-	size_t len, head; /* head: render_metrics's, kept gzipped while the cache's gen stays */
+	size_t len, n_cuts;
+	struct metrics_cut *cuts; /* where its chunks end (serve_keep_cuts), for gzip */
 };
 
 struct server {
@@ -73,7 +74,7 @@ struct server {
 	uint64_t sampled_ns, reuse_ns;
 	struct view v;
 	struct body body[2]; /* by enum expo */
-	struct serve_keep keep; /* the cgroups' lines and the gzipped heads of the last scrape */
+	struct serve_keep keep; /* the cgroups' lines and the gzipped chunks of the last scrape */
 	size_t last_len[2]; /* the previous body's length, by enum expo */
 	struct trig_counter *tc; /* --psi-trigger */
 	uint64_t trig[CG_PSIR_N][2];
@@ -92,6 +93,7 @@ static void drop_bodies(struct server *sv)
 		for (size_t j = 0; j < 2; j++)
 			if (sv->body[i].resp[j])
 				MHD_destroy_response(sv->body[i].resp[j]);
+		free(sv->body[i].cuts);
 		sv->body[i] = (struct body){ 0 };
 	}
 }
@@ -172,11 +174,12 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 				o.cap = 0;
 		}
 
-		b->head = render_metrics(&o, e == EXPO_TEXT, &sv->a->out, &sv->v, sv->keep.cache);
+		render_metrics(&o, e == EXPO_TEXT, &sv->a->out, &sv->v, sv->keep.cache);
 		if (o.failed || !o.s) {
 			free(o.s);
 			return -ENOMEM;
 		}
+		b->cuts = serve_keep_cuts(&sv->keep, &b->n_cuts);
 		b->text = o.s;
 		b->len = o.len;
 		sv->last_len[e] = o.len;
@@ -188,7 +191,7 @@ static int scrape(struct server *sv, enum expo e, bool gz, struct MHD_Response *
 		unsigned char *z;
 		size_t zlen;
 
-		r = serve_keep_gzip(&sv->keep, e, b->text, b->len, b->head, &z, &zlen);
+		r = serve_keep_gzip(&sv->keep, e, b->text, b->len, b->cuts, b->n_cuts, &z, &zlen);
 		if (r < 0)
 			return r;
 		b->resp[1] = metrics_response(sv, z, zlen, e, true);
@@ -226,10 +229,7 @@ static int scrape_collect(struct server *sv, enum expo e, bool gz, unsigned coll
 	v.password_checks = sv->wc && sv->wc->n_users ? auth_budget_counts(sv->budget) : NULL;
 	v.password_results = auth_count_names;
 	v.n_password_results = AC_N;
-	if (e == EXPO_OPENMETRICS)
-		render_openmetrics(&o, &sv->a->out, &v);
-	else
-		render_prometheus(&o, &sv->a->out, &v);
+	render_metrics(&o, e == EXPO_TEXT, &sv->a->out, &v, NULL);
 	if (o.failed || !o.s) {
 		free(o.s);
 		return -ENOMEM;

@@ -53,89 +53,252 @@ int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_le
 	return 0;
 }
 
-/* raw deflate of text at level 1 into p (room for deflateBound's): its length, or 0 (failed) */
-static size_t raw_deflate(const char *text, size_t len, unsigned char *p, size_t room, int flush)
-{
-	z_stream z = { 0 };
-	size_t n = 0;
-
-	if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return 0;
-	z.next_in = (Bytef *)text;
-	z.avail_in = (uInt)len;
-	z.next_out = p;
-	z.avail_out = (uInt)room;
-	/* all of it in, and room left: a sync flush that filled the room may not be complete */
-	if (deflate(&z, flush) == (flush == Z_FINISH ? Z_STREAM_END : Z_OK) && !z.avail_in &&
-	    z.avail_out)
-		n = z.total_out;
-	deflateEnd(&z);
-	return n;
-}
-
 /* room for what deflate makes of len bytes: zlib's deflateBound and a sync flush's, amply */
 static size_t raw_bound(size_t len)
 {
 	return len + (len >> 3) + 64;
 }
 
-void gz_kept_free(struct gz_kept *k)
+/*
+ * The raw deflate streams of the chunks: a small hash (2^12 heads), which a chunk of a few
+ * KiB fills as well as the default's 2^15 and which each chunk's deflateReset clears.
+ */
+#define GZC_MEMLEVEL 5
+#define GZC_NONE     UINT32_MAX
+
+void gz_chunks_free(struct gz_chunks *k)
 {
+	if (k->zs_ready)
+		deflateEnd(&k->zs);
+	free(k->text);
 	free(k->z);
-	*k = (struct gz_kept){ 0 };
+	free(k->c);
+	free(k->map);
+	*k = (struct gz_chunks){ 0 };
+}
+
+static bool chunk_is(const struct gz_chunks *k, size_t m, uint64_t key, const char *p, size_t len)
+{
+	const struct gz_chunk *c = &k->c[m];
+
+	return c->key == key && c->len == len && !memcmp(k->text + c->off, p, len);
+}
+
+/* k's chunks by key, made when a chunk is not where the last one's successor was */
+static bool map_chunks(struct gz_chunks *k)
+{
+	size_t size = 16;
+
+	while (size < 2 * k->n)
+		size *= 2;
+	if (size != k->map_size) {
+		uint32_t *map = realloc(k->map, size * sizeof(*map));
+
+		if (!map)
+			return false;
+		k->map = map;
+		k->map_size = size;
+	}
+	memset(k->map, 0xff, size * sizeof(*k->map));
+	for (size_t m = 0; m < k->n; m++) {
+		size_t h = k->c[m].key & (size - 1);
+
+		while (k->map[h] != GZC_NONE)
+			h = (h + 1) & (size - 1);
+		k->map[h] = (uint32_t)m;
+	}
+	k->mapped = true;
+	return true;
+}
+
+/* The kept chunk whose text is p's: the one after the last matched first, else by key. */
+static size_t find_chunk(struct gz_chunks *k, size_t next, uint64_t key, const char *p, size_t len)
+{
+	if (next < k->n && chunk_is(k, next, key, p, len))
+		return next;
+	if (!k->n || k->n >= GZC_NONE || (!k->mapped && !map_chunks(k)))
+		return GZC_NONE;
+	for (size_t h = key & (k->map_size - 1); k->map[h] != GZC_NONE;
+	     h = (h + 1) & (k->map_size - 1))
+		if (chunk_is(k, k->map[h], key, p, len))
+			return k->map[h];
+	return GZC_NONE;
+}
+
+/* n more bytes of room at *p's end (cap *cap, len used), or false */
+static bool zroom(unsigned char **p, size_t *cap, size_t len, size_t n)
+{
+	unsigned char *q;
+	size_t c;
+
+	if (*cap - len >= n)
+		return true;
+	c = 2 * (len + n);
+	q = realloc(*p, c);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+/* text deflated alone, byte-aligned after a sync flush, at *p + *len: its length, or 0 */
+static size_t deflate_chunk(struct gz_chunks *k, const char *text, size_t len, unsigned char **p,
+			    size_t *cap, size_t at)
+{
+	size_t room = raw_bound(len);
+
+	if (!k->zs_ready) {
+		if (deflateInit2(&k->zs, 1, Z_DEFLATED, -15, GZC_MEMLEVEL, Z_DEFAULT_STRATEGY) !=
+		    Z_OK)
+			return 0;
+		k->zs_ready = true;
+	} else if (deflateReset(&k->zs) != Z_OK) {
+		return 0;
+	}
+	if (!zroom(p, cap, at, room))
+		return 0;
+	k->zs.next_in = (Bytef *)text;
+	k->zs.avail_in = (uInt)len;
+	k->zs.next_out = *p + at;
+	k->zs.avail_out = (uInt)room;
+	/* all of it in, and room left: a sync flush that filled the room may not be complete */
+	if (deflate(&k->zs, Z_SYNC_FLUSH) != Z_OK || k->zs.avail_in || !k->zs.avail_out)
+		return 0;
+	return room - k->zs.avail_out;
 }
 
 /*
- * A deflate stream may be cut at a byte with a sync flush and another one's blocks follow: the
- * start, deflated once and kept, and the rest deflated now are one gzip body, whose CRC is
- * the two parts' combined.
+ * One gzip member of chunks, each a raw deflate stream of its own ended by a sync flush (no
+ * back-reference reaches into another), which may follow one another byte for byte: a chunk
+ * whose text is a kept one's has its bytes copied, the others are deflated. The CRC is the
+ * chunks' combined, each with the operator of its length kept beside it.
  */
-int serve_gzip_kept(const char *text, size_t len, size_t head, unsigned gen, struct gz_kept *k,
-		    unsigned char **ret, size_t *ret_len)
+int gz_chunks_gzip(struct gz_chunks *k, const char *text, size_t len,
+		   const struct metrics_cut *cuts, size_t n_cuts, unsigned char **ret,
+		   size_t *ret_len)
 {
 	static const unsigned char gz_head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
-	unsigned char *p;
-	size_t n;
-	uLong crc;
+	/* the last block: empty, fixed Huffman codes, BFINAL */
+	static const unsigned char last[2] = { 3, 0 };
+	struct gz_chunk *nc = malloc((n_cuts + 1) * sizeof(*nc));
+	size_t cap = sizeof(gz_head) + k->z_len + 64, at = sizeof(gz_head), n = 0, next = 0, s = 0;
+	unsigned char *p = malloc(cap);
+	uLong crc = crc32(0, NULL, 0);
+	unsigned char *z;
+	char *kept;
+	/* every chunk where the kept one of its index was, as long: the kept text is patched */
+	bool in_place = k->text && k->text_len == len;
 
-	if (head > len)
-		return -EINVAL;
-	if (!k->z || k->gen != gen || k->len != head) {
-		gz_kept_free(k);
-		k->z = malloc(raw_bound(head));
-		if (!k->z)
-			return -ENOMEM;
-		k->zlen = raw_deflate(text, head, k->z, raw_bound(head), Z_SYNC_FLUSH);
-		if (!k->zlen) {
-			gz_kept_free(k);
-			return -EIO;
-		}
-		k->crc = crc32(crc32(0, NULL, 0), (const Bytef *)text, (uInt)head);
-		k->len = head;
-		k->gen = gen;
-	}
-	p = malloc(sizeof(gz_head) + k->zlen + raw_bound(len - head) + 8);
-	if (!p)
-		return -ENOMEM;
+	if (!nc || !p)
+		goto fail;
 	memcpy(p, gz_head, sizeof(gz_head));
-	memcpy(p + sizeof(gz_head), k->z, k->zlen);
-	n = sizeof(gz_head) + k->zlen;
-	*ret_len = raw_deflate(text + head, len - head, p + n, raw_bound(len - head), Z_FINISH);
-	if (!*ret_len) {
-		free(p);
-		return -EIO;
+	k->reused = k->deflated = 0;
+	for (size_t j = 0; j <= n_cuts && s < len; j++) {
+		size_t e = j < n_cuts && cuts[j].end < len ? cuts[j].end : len;
+		uint64_t key = j < n_cuts ? cuts[j].key : 0;
+		struct gz_chunk *c = &nc[n];
+		size_t m;
+
+		if (e <= s)
+			continue;
+		*c = (struct gz_chunk){
+			.off = s, .len = e - s, .key = key, .zoff = at - sizeof(gz_head)
+		};
+		m = find_chunk(k, next, key, text + s, c->len);
+		if (m != GZC_NONE) {
+			c->zlen = k->c[m].zlen;
+			c->crc = k->c[m].crc;
+			c->op = k->c[m].op;
+			if (!zroom(&p, &cap, at, c->zlen))
+				goto fail;
+			memcpy(p + at, k->z + k->c[m].zoff, c->zlen);
+			next = m + 1;
+			k->reused++;
+			in_place = in_place && m == n && k->c[m].off == s;
+		} else {
+			c->zlen = deflate_chunk(k, text + s, c->len, &p, &cap, at);
+			if (!c->zlen)
+				goto fail;
+			c->crc = crc32(0, (const Bytef *)text + s, (uInt)c->len);
+			c->op = crc32_combine_gen((z_off_t)c->len);
+			c->fresh = true;
+			next++;
+			k->deflated++;
+			in_place =
+				in_place && n < k->n && k->c[n].off == s && k->c[n].len == c->len;
+		}
+		crc = n ? crc32_combine_op(crc, c->crc, c->op) : c->crc;
+		at += c->zlen;
+		s = e;
+		n++;
 	}
-	n += *ret_len;
-	crc = crc32_combine(
-		k->crc, crc32(crc32(0, NULL, 0), (const Bytef *)text + head, (uInt)(len - head)),
-		(z_off_t)(len - head));
+	if (!zroom(&p, &cap, at, sizeof(last) + 8))
+		goto fail;
+	/*
+	 * What the next body's chunks are compared with, and copied from: the chunks deflated
+	 * now copied in place when the others are where they were (a scrape in which values
+	 * moved), else the whole text.
+	 */
+	if (in_place && n == k->n) {
+		for (size_t i = 0; i < n; i++)
+			if (nc[i].fresh)
+				memcpy(k->text + nc[i].off, text + nc[i].off, nc[i].len);
+	} else {
+		kept = realloc(k->text, len ? len : 1);
+		if (!kept)
+			goto fail;
+		k->text = kept;
+		memcpy(k->text, text, len);
+		k->text_len = len;
+	}
+	z = realloc(k->z, at - sizeof(gz_head) + 1);
+	if (!z)
+		goto fail;
+	k->z = z;
+	k->z_len = at - sizeof(gz_head);
+	memcpy(k->z, p + sizeof(gz_head), k->z_len);
+	free(k->c);
+	k->c = nc;
+	k->n = n;
+	k->mapped = false;
+	memcpy(p + at, last, sizeof(last));
+	at += sizeof(last);
 	for (int i = 0; i < 4; i++)
-		p[n++] = (unsigned char)(crc >> (8 * i));
+		p[at++] = (unsigned char)(crc >> (8 * i));
 	for (int i = 0; i < 4; i++)
-		p[n++] = (unsigned char)((uint64_t)len >> (8 * i));
+		p[at++] = (unsigned char)((uint64_t)len >> (8 * i));
 	*ret = p;
-	*ret_len = n;
+	*ret_len = at;
 	return 0;
+fail:
+	/* made afresh next time */
+	free(nc);
+	free(p);
+	gz_chunks_free(k);
+	return -ENOMEM;
+}
+
+struct metrics_cut *serve_keep_cuts(const struct serve_keep *k, size_t *n)
+{
+	const struct metrics_cut *cuts = k->cache ? metrics_cache_cuts(k->cache, n) : NULL;
+	struct metrics_cut *ret;
+
+	if (!cuts || !*n || !(ret = malloc(*n * sizeof(*ret)))) {
+		*n = 0;
+		return NULL;
+	}
+	memcpy(ret, cuts, *n * sizeof(*ret));
+	return ret;
+}
+
+int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len,
+		    const struct metrics_cut *cuts, size_t n_cuts, unsigned char **ret,
+		    size_t *ret_len)
+{
+	if (!k->cache)
+		return serve_gzip(text, len, ret, ret_len);
+	return gz_chunks_gzip(&k->gz[e], text, len, cuts, n_cuts, ret, ret_len);
 }
 
 void serve_keep_init(struct serve_keep *k)
@@ -147,16 +310,7 @@ void serve_keep_free(struct serve_keep *k)
 {
 	metrics_cache_free(k->cache);
 	for (size_t i = 0; i < ARRAY_SIZE(k->gz); i++)
-		gz_kept_free(&k->gz[i]);
-}
-
-int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len, size_t head,
-		    unsigned char **ret, size_t *ret_len)
-{
-	if (!head || !k->cache)
-		return serve_gzip(text, len, ret, ret_len);
-	return serve_gzip_kept(text, len, head, metrics_cache_gen(k->cache), &k->gz[e], ret,
-			       ret_len);
+		gz_chunks_free(&k->gz[i]);
 }
 
 enum MHD_Result serve_reply(const struct webconfig *wc, struct MHD_Connection *c, unsigned status,

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <zlib.h>
 
 struct webconfig;
 /* An answer: body copied, status, Content-Type type, wc's headers; a Basic challenge (401). */
@@ -23,34 +24,57 @@ enum MHD_Result serve_retry(const struct webconfig *wc, struct MHD_Connection *c
 const char *serve_cert_refused(const struct webconfig *wc, struct MHD_Connection *c);
 /* text gzipped at level 1 into a buffer of the caller's: 0 or -errno */
 int serve_gzip(const char *text, size_t len, unsigned char **ret, size_t *ret_len);
-/* The start of the last body gzipped, deflated, for the next body that starts the same. */
-struct gz_kept {
-	unsigned char *z; /* raw deflate of the start, ending in a sync flush */
-	size_t zlen, len;
-	unsigned long crc;
-	unsigned gen; /* the metrics cache's (metrics_cache_gen) when it was made */
-};
 /*
- * text gzipped as serve_gzip does, its first head bytes from k when they are the same as
- * k's: made under the same gen, as long (else deflated and kept in k). 0 or -errno.
+ * The last body of a format gzipped in chunks (output/metrics_cache.h's cuts), kept for the
+ * next: its text, and each chunk deflated alone, its CRC and length.
  */
-int serve_gzip_kept(const char *text, size_t len, size_t head, unsigned gen, struct gz_kept *k,
-		    unsigned char **ret, size_t *ret_len);
-void gz_kept_free(struct gz_kept *k);
-/* What the server keeps of one scrape for the next: the cgroups' lines, the gzipped heads. */
+struct gz_chunk {
+	size_t off, len; /* in text */
+	size_t zoff, zlen; /* in z */
+	uint64_t key; /* metrics_cut's */
+	unsigned long crc, op; /* its CRC, and crc32_combine_gen of its length */
+	bool fresh; /* deflated for this body, not copied */
+};
+struct gz_chunks {
+	char *text;
+	unsigned char *z; /* the chunks' deflated bytes, one after the other */
+	size_t text_len, z_len;
+	struct gz_chunk *c;
+	size_t n;
+	uint32_t *map; /* c's indexes by key, made when a chunk is not in its place */
+	size_t map_size;
+	bool mapped, zs_ready;
+	z_stream zs;
+	size_t reused, deflated; /* the last body's chunks, copied and deflated */
+};
+struct metrics_cut;
+/*
+ * text gzipped, cut at cuts (increasing ends; none: one chunk): a chunk that is a kept one's
+ * text has its deflated bytes copied from k, the others are deflated; k keeps this body's.
+ * 0 or -errno (k emptied: every chunk deflated the next time).
+ */
+int gz_chunks_gzip(struct gz_chunks *k, const char *text, size_t len,
+		   const struct metrics_cut *cuts, size_t n_cuts, unsigned char **ret,
+		   size_t *ret_len);
+void gz_chunks_free(struct gz_chunks *k);
+/* What the server keeps of one scrape for the next: the cgroups' lines, the gzipped chunks. */
 struct metrics_cache;
 struct serve_keep {
 	struct metrics_cache *cache; /* NULL without memory: every line is written each time */
-	struct gz_kept gz[2]; /* by enum expo */
+	struct gz_chunks gz[2]; /* by enum expo */
 };
 void serve_keep_init(struct serve_keep *k);
 void serve_keep_free(struct serve_keep *k);
 /*
- * The body text of format e gzipped; with head, render_metrics's length of its start made
- * with k->cache, that start deflated once and kept while the cache's generation stays.
+ * A body of format e gzipped: in the chunks of cuts (serve_keep_cuts's, taken when it was made:
+ * another format's body may be made before it is gzipped), those kept from the last body of
+ * format e copied; deflated whole without the cache.
  */
-int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len, size_t head,
-		    unsigned char **ret, size_t *ret_len);
+int serve_keep_gzip(struct serve_keep *k, int e, const char *text, size_t len,
+		    const struct metrics_cut *cuts, size_t n_cuts, unsigned char **ret,
+		    size_t *ret_len);
+/* A copy of where the cache cut the last exposition (*n of them; NULL: one chunk) */
+struct metrics_cut *serve_keep_cuts(const struct serve_keep *k, size_t *n);
 /* ?collect[]=NAME, repeatable: a bit per collector named; an unknown name is refused */
 struct collect_arg {
 	unsigned mask;
