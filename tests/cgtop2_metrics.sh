@@ -229,6 +229,25 @@ test_fixture_openmetrics_exact() {
 	assertContains "TYPE names the sample" "$out" "# TYPE cgroup_cpu_usage_seconds_total counter"
 }
 
+# issue 46: batch expositions keep each cgroup's lines across refreshes (the exporter's cache):
+# a refresh whose lines came from the cache is the exposition a single refresh writes, in both
+# formats (aside from what moves on a fixture: cgtop2's own duration, the root's memory, which
+# is the host's /proc/meminfo).
+test_fixture_refreshes_from_cache() {
+	local fmt one three
+	for fmt in openmetrics prometheus; do
+		fx unified -F "$fmt" -1 --collectors=all
+		assertEquals "$fmt: exit" 0 "$rc"
+		one=$(echo "$out" | grep -v '^cgtop2_scrape_duration_seconds \|^cgroup_memory.*{cgroup="/"}')
+		fx unified -F "$fmt" -n 3 -d 0.05 --collectors=all
+		assertEquals "$fmt: exit, 3 refreshes" 0 "$rc"
+		three=$(echo "$out" | grep -v '^cgtop2_scrape_duration_seconds \|^cgroup_memory.*{cgroup="/"}')
+		assertEquals "$fmt: 3 refreshes, each the single one" "$one
+$one
+$one" "$three"
+	done
+}
+
 test_fixture_promtool() {
 	local res
 	fx unified -F prometheus -1 --collectors=all

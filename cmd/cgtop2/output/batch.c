@@ -9,6 +9,7 @@
 #include "pipeline/args.h"
 #include "batch.h"
 #include "fields.h"
+#include "metrics_cache.h"
 #include "pipeline/pipeline.h"
 #include "render.h"
 #include "report.h"
@@ -19,6 +20,8 @@ struct batch {
 	struct source *src;
 	struct view v;
 	struct out o;
+	/* the expositions: each cgroup's lines kept from one refresh to the next, as a scrape's */
+	struct metrics_cache *cache;
 	unsigned long it;
 	int status;
 };
@@ -70,10 +73,8 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 			render_csv(&b->o, &a->out, v, b->it == 0);
 		break;
 	case FMT_OPENMETRICS:
-		render_openmetrics(&b->o, &a->out, v);
-		break;
 	case FMT_PROMETHEUS:
-		render_prometheus(&b->o, &a->out, v);
+		render_metrics(&b->o, a->format == FMT_PROMETHEUS, &a->out, v, b->cache);
 		break;
 	default:
 		/* a blank line between snapshots, as systemd-cgtop does */
@@ -108,6 +109,9 @@ struct sink *batch_new(const struct cgtop2_args *a, struct source *src)
 		.src = src,
 		.o = { .fd = STDOUT_FILENO },
 	};
+	/* without one (no memory), every refresh writes every line */
+	if (a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS)
+		b->cache = metrics_cache_new();
 	return &b->k;
 }
 
@@ -117,6 +121,7 @@ int batch_end(struct sink *k)
 	int status = b->status;
 
 	view_free(&b->v);
+	metrics_cache_free(b->cache);
 	free(b->o.s);
 	free(b);
 	return status;

@@ -100,13 +100,3 @@ void render_metrics(struct out *o, bool prom, const struct render_opts *a, const
 	if (!prom)
 		out_printf(o, "# EOF\n");
 }
-
-void render_openmetrics(struct out *o, const struct render_opts *a, const struct view *v)
-{
-	render_metrics(o, false, a, v, NULL);
-}
-
-void render_prometheus(struct out *o, const struct render_opts *a, const struct view *v)
-{
-	render_metrics(o, true, a, v, NULL);
-}

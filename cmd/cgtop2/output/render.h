@@ -77,8 +77,6 @@ void put_json_name(struct out *o, const char *key, const char *name);
 
 /* metrics.c: the metric families, as OpenMetrics 1.0 and the Prometheus text format */
 
-/* One OpenMetrics 1.0 exposition, ending in "# EOF". */
-void render_openmetrics(struct out *o, const struct render_opts *a, const struct view *v);
 /* The table's columns (0 is the path), their titles and cells, for the screen. */
 size_t table_columns(void);
 const char *table_title(const struct render_opts *a, size_t c);
@@ -87,15 +85,12 @@ void table_cell(const struct render_opts *a, const struct cg_stat_row *r, size_t
 /* A size as the table shows it: 1.5M */
 void table_bytes(char *buf, size_t size, double v);
 /*
- * One exposition in the Prometheus text format 0.0.4 (promtool, node_exporter's textfile
- * collector, a text/plain; version=0.0.4 scrape): the same families and samples as
- * render_openmetrics, with HELP and TYPE naming a counter's _total sample, no UNIT, no EOF.
- */
-void render_prometheus(struct out *o, const struct render_opts *a, const struct view *v);
-/*
- * Either exposition (prom: the Prometheus text format), with c the cgroups' lines kept from the
- * last exposition made with it where their values and labels are the same (metrics_cache.h),
- * and cut into chunks for the server's gzip (metrics_cache_cuts).
+ * One exposition: OpenMetrics 1.0, ending in "# EOF", or (prom) the Prometheus text format
+ * 0.0.4 (promtool, node_exporter's textfile collector, a text/plain; version=0.0.4 scrape),
+ * the same families and samples with HELP and TYPE naming a counter's _total sample, no UNIT,
+ * no EOF. c (or NULL): the cgroups' lines kept from the last exposition made with it where
+ * their values and labels are the same (metrics_cache.h), the server's scrapes and batch
+ * output's refreshes, and cut into chunks for the server's gzip (metrics_cache_cuts).
  */
 struct metrics_cache;
 void render_metrics(struct out *o, bool prom, const struct render_opts *a, const struct view *v,
