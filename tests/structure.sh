@@ -489,6 +489,17 @@ test_one_loop() {
 		"$(grep -h 'pipeline_run(' "$CGKIT_TOP"/cmd/cgtop2/serve/*.c)" "pipeline_run(NULL,"
 }
 
+# issue 42: the options struct goes whole only to the code that parses it and dispatches on
+# it; every door (the renderers, batch output, the recorder, the screen, the exporter, the
+# events, the triggers, the live sampler) is passed its own part (pipeline/args.h). It reached
+# 32 files.
+test_options_reach() {
+	assertEquals "files that name struct cgtop2_args" \
+		"$(printf 'cmd/cgtop2/main.c\ncmd/cgtop2/options.c\ncmd/cgtop2/options.h\ncmd/cgtop2/pipeline/args.h')" \
+		"$(grep -rl 'cgtop2_args' "$CGKIT_TOP"/cmd "$CGKIT_TOP"/common "$CGKIT_TOP"/tests/unit "$CGKIT_TOP"/tests/fuzz |
+			sed "s|^$CGKIT_TOP/||" | sort)"
+}
+
 # lib.sh's setUp/tearDown end a skip and time the test: a suite that defined its own would
 # turn one skip into silently skipped asserts for every later test. The suite's hook is
 # setup_test and teardown_test: shunit2 runs every function named test* as a test, one that

@@ -59,28 +59,125 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* The sampler's collectors for a's output: what its format shows, or what --collectors chose. */
+static void collectors(const struct cgtop2_args *a, struct cg_stats_opts *so)
+{
+	so->collectors = a->collectors_set		       ? a->collectors
+			 : a->format == FMT_TABLE && !a->serve ? 0
+							       : CG_COLL_DEFAULT;
+	/* cgkit's exposition has no family of the limits collector's own (JSON and CSV do, and
+	 * cAdvisor's CPU spec families) */
+	if (!a->collectors_set && a->out.compat != COMPAT_CADVISOR &&
+	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
+		so->collectors &= ~(1u << CG_COLL_LIMITS);
+	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
+	if (!a->batch && a->format == FMT_TABLE && !a->serve && isatty(STDOUT_FILENO))
+		so->may_collect = CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE;
+	/* a recording keeps what any view of it may want: every collector (the journal too; its
+	 * rows leave out the tasks, which a daemon would read from /proc every --delay) */
+	if ((a->record_file || a->journal_dir) && !a->collectors_set)
+		so->collectors = (1u << CG_COLL_N) - 1;
+}
+
+/* The live sampler's settings; fd_reserve: fds the exporter's connections need besides. */
+static struct cg_stats_opts sampler_opts(const struct cgtop2_args *a, size_t fd_reserve)
+{
+	struct cg_stats_opts so = {
+		.path = a->path,
+		.depth = a->depth,
+		.threads = a->out.threads,
+		.count = a->out.count,
+		.own_only = a->own_only,
+		.fd_reserve = fd_reserve,
+		/* benchmarks compare the cost of reading everything with the floor */
+		.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL
+	};
+
+	collectors(a, &so);
+	return so;
+}
+
+static struct batch_opts batch_opts(const struct cgtop2_args *a)
+{
+	return (struct batch_opts){ .path = a->path,
+				    .format = a->format,
+				    .iterations = a->iterations,
+				    .delay_ns = a->delay_ns,
+				    .order = a->order,
+				    .order_field = a->order_field,
+				    .top = a->top,
+				    .at = a->at,
+				    .at_ns = a->at_ns,
+				    .window = a->window,
+				    .replay_file = a->replay_file,
+				    .out = a->out };
+}
+
+static struct trig_opts trig_opts(const struct cgtop2_args *a)
+{
+	return (struct trig_opts){ .path = a->path,
+				   .delay_ns = a->delay_ns,
+				   .triggers = a->triggers,
+				   .n_triggers = a->n_triggers };
+}
+
 /* Whether a source goes to the screen (on a terminal) rather than to batch output. */
 static bool interactive(const struct cgtop2_args *a)
 {
 	return !a->batch && a->format == FMT_TABLE && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 }
 
-/* A source goes to the recorder, the screen on a terminal, or else batch output. */
-static int drive(const struct cgtop2_args *a, struct source *src)
+/*
+ * A source goes to the recorder, the screen on a terminal, or else batch output; trig: the
+ * screen's --psi-trigger counter, or NULL.
+ */
+static int drive(const struct cgtop2_args *a, struct source *src, struct trig_counter *trig)
 {
+	struct batch_opts bo = batch_opts(a);
 	int ret;
 
-	if (a->record_file || a->journal_dir)
-		return record_run(a, src);
+	if (a->record_file || a->journal_dir) {
+		struct record_opts ro = { .path = a->path,
+					  .record_file = a->record_file,
+					  .journal_dir = a->journal_dir,
+					  .record_size = a->record_size,
+					  .keep_days = a->keep_days,
+					  .journal_cap = a->journal_cap,
+					  .delay_ns = a->delay_ns,
+					  .iterations = a->iterations,
+					  .print = a->batch || a->format_set ? &bo : NULL };
+
+		return record_run(&ro, src);
+	}
 	/* the screen has its own columns, order and rows */
 	if (interactive(a) && (a->top || a->order_field)) {
 		tool_say(
 			"--top and --order=FIELD apply to batch output (-b, -F, a pipe or a file)");
 		return TOOL_EXIT_USAGE;
 	}
-	ret = interactive(a) ? tty_run(a, src) : batch_run(a, src);
-	/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
-	return ret == TTY_FALLBACK ? batch_run(a, src) : ret;
+	if (interactive(a)) {
+		struct screen_opts so = { .path = a->path,
+					  .order = a->order,
+					  .order_set = a->order_set,
+					  .delay_set = a->delay_set,
+					  .delay_ns = a->delay_ns,
+					  .depth = a->depth,
+					  .own_only = a->own_only,
+					  .collectors_set = a->collectors_set,
+					  .tree = a->tree,
+					  .read_only = a->read_only,
+					  .iterations = a->iterations,
+					  .at = a->at,
+					  .at_ns = a->at_ns,
+					  .trig = trig,
+					  .out = a->out };
+
+		ret = tty_run(&so, src);
+		/* a terminal ncurses cannot drive (TERM=dumb): batch output, as with -b */
+		if (ret != TTY_FALLBACK)
+			return ret;
+	}
+	return batch_run(&bo, src);
 }
 
 /* --replay: the recording's samples, as the recording counted them */
@@ -120,7 +217,7 @@ static int run_replay(const struct cgtop2_args *args)
 	/* the titles and keys of what the recording counted (its first session's) */
 	a.out.count = source_info(src)->count;
 	a.out.threads = source_info(src)->threads;
-	ret = drive(&a, src);
+	ret = drive(&a, src, NULL);
 	source_free(src);
 	return ret;
 }
@@ -131,6 +228,8 @@ static int run(const struct cgtop2_args *args)
 	struct source *src = NULL;
 	struct serve_pre *pre = NULL;
 	struct cgtop2_args eff = *args, *a = &eff;
+	struct serve_opts sv;
+	struct cg_stats_opts so;
 	_cleanup_free_ char *mpath = NULL;
 	int r, ret;
 
@@ -172,16 +271,37 @@ static int run(const struct cgtop2_args *args)
 	if (!a->events)
 		(void)cg_net_init(l);
 	if (a->events) {
-		ret = events_run(a, l);
+		struct events_opts eo = { .path = a->path,
+					  .format = a->format,
+					  .iterations = a->iterations,
+					  .delay_ns = a->delay_ns,
+					  .timeout_ns = a->timeout_ns,
+					  .event_kinds = a->event_kinds,
+					  .exec = a->exec,
+					  .thresholds = a->thresholds,
+					  .n_thresholds = a->n_thresholds,
+					  .triggers = a->triggers,
+					  .n_triggers = a->n_triggers,
+					  .verbose = a->verbose };
+
+		ret = events_run(&eo, l);
 		cg_layout_free(l);
 		return ret;
 	}
-	if (a->serve && serve_prepare(a, &pre) != 0) {
+	sv = (struct serve_opts){ .path = a->path,
+				  .listen = a->listen,
+				  .web_config = a->web_config,
+				  .verbose = a->verbose,
+				  .trig = trig_opts(a),
+				  .out = a->out };
+	if (a->serve && serve_prepare(&sv, &pre) != 0) {
 		cg_layout_free(l);
 		return 1;
 	}
 	/* the exporter's connections take fds the sampler's cache must leave free */
-	r = source_live_new(a, l, serve_fds(pre), &src);
+	so = sampler_opts(a, serve_fds(pre));
+	/* a replay's detail pane lists any cgroup's tasks: a recording keeps them all */
+	r = source_live_new(&so, a->delay_ns, a->record_file != NULL, l, &src);
 	if (r < 0) {
 		serve_pre_free(pre);
 		ret = report_open(a->path, l, r);
@@ -192,23 +312,24 @@ static int run(const struct cgtop2_args *args)
 		fprintf(stderr, "%s: %s layout; %s\n", program_invocation_short_name,
 			cg_layout_kind_name(cg_layout_kind(l)), source_describe(src));
 	if (a->serve) {
-		ret = serve_run(a, l, src, pre);
+		ret = serve_run(&sv, l, src, pre);
 	} else {
-		struct cgtop2_args with = *a;
+		struct trig_opts to = trig_opts(a);
+		struct trig_counter *trig = NULL;
 
 		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */
-		if (a->n_triggers && (ret = trig_counter_start(a, l, true, 0, source_mirror(src),
-							       &with.trig)) != 0) {
+		if (a->n_triggers &&
+		    (ret = trig_counter_start(&to, l, true, 0, source_mirror(src), &trig)) != 0) {
 			source_free(src);
 			cg_layout_free(l);
 			return ret;
 		}
-		ret = drive(&with, src);
-		if (trig_counter_failed(with.trig))
+		ret = drive(a, src, trig);
+		if (trig_counter_failed(trig))
 			tool_say("%s", TRIG_FAILED);
-		else if (trig_counter_unwatched(with.trig))
-			tool_say(TRIG_UNWATCHED, trig_counter_unwatched(with.trig));
-		trig_counter_stop(with.trig);
+		else if (trig_counter_unwatched(trig))
+			tool_say(TRIG_UNWATCHED, trig_counter_unwatched(trig));
+		trig_counter_stop(trig);
 	}
 	if (a->verbose && source_reopened(src))
 		fprintf(stderr, "%s: %zu stat files read without a cached fd (fd limit)\n",

@@ -66,7 +66,7 @@ struct job {
 };
 
 struct ctx {
-	const struct cgtop2_args *a;
+	const struct events_opts *a;
 	struct out o;
 	unsigned long seen;
 	int err; /* a failed write of the output */
@@ -505,7 +505,7 @@ static int on_event(const struct cg_watch_event *ev, void *userdata)
 	return c->a->iterations && c->seen >= c->a->iterations ? STOP_DONE : 0;
 }
 
-static void say_watch_error(const struct cgtop2_args *a, struct cg_diag *d, int r)
+static void say_watch_error(const struct events_opts *a, struct cg_diag *d, int r)
 {
 	if (d->why[0])
 		tool_report(d, r);
@@ -556,7 +556,7 @@ static int events_put(struct sink *k, int step, int r, const struct source_sampl
 {
 	struct events_sink *es = (struct events_sink *)k;
 	struct ctx *c = es->c;
-	const struct cgtop2_args *a = c->a;
+	const struct events_opts *a = c->a;
 
 	(void)step;
 	(void)smp;
@@ -603,7 +603,7 @@ static int events_put(struct sink *k, int step, int r, const struct source_sampl
 
 static const struct sink_ops events_ops = { .put = events_put, .wait = events_wait };
 
-int events_run(const struct cgtop2_args *a, const struct cg_layout *l)
+int events_run(const struct events_opts *a, const struct cg_layout *l)
 {
 	struct cg_watch_opts wo = {
 		.path = a->path,

@@ -4,9 +4,9 @@
 #define CGTOP2_EVENTS_H
 
 struct cg_layout;
-struct cgtop2_args;
+struct events_opts;
 
 /* Stream the events of a->path's subtree until -n, --timeout or a signal: the exit status. */
-int events_run(const struct cgtop2_args *a, const struct cg_layout *l);
+int events_run(const struct events_opts *a, const struct cg_layout *l);
 
 #endif

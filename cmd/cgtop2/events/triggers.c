@@ -122,15 +122,15 @@ int trig_counter_wait(struct trig_counter *t, struct pollfd *fds, size_t n, uint
 	return r;
 }
 
-int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, bool on_screen,
+int trig_counter_start(const struct trig_opts *o, const struct cg_layout *l, bool on_screen,
 		       size_t fd_reserve, struct mirror *m, struct trig_counter **ret)
 {
 	struct cg_watch_opts wo = {
-		.path = a->path,
+		.path = o->path,
 		.kinds = 1u << CG_EV_PRESSURE,
-		.interval_ns = a->delay_ns,
-		.triggers = a->triggers,
-		.n_triggers = a->n_triggers,
+		.interval_ns = o->delay_ns,
+		.triggers = o->triggers,
+		.n_triggers = o->n_triggers,
 		/* the sampler's margin (stats_tree.c), and the server's sockets */
 		.fd_reserve = 64 + fd_reserve,
 		.mirror = m
@@ -140,7 +140,7 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 	int r;
 
 	if (!t)
-		return report_errno(a->path, "--psi-trigger", -ENOMEM);
+		return report_errno(o->path, "--psi-trigger", -ENOMEM);
 	t->on_screen = on_screen;
 	pthread_mutex_init(&t->lock, NULL);
 	r = cg_watch_new(l, &wo, &t->w, &d);
@@ -148,7 +148,7 @@ int trig_counter_start(const struct cgtop2_args *a, const struct cg_layout *l, b
 		if (d.why[0])
 			tool_report(&d, r);
 		else
-			report_errno(a->path, "--psi-trigger", r);
+			report_errno(o->path, "--psi-trigger", r);
 		trig_counter_stop(t);
 		return 1;
 	}

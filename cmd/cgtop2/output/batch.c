@@ -16,7 +16,7 @@
 
 struct batch {
 	struct sink k;
-	const struct cgtop2_args *a;
+	const struct batch_opts *a;
 	struct source *src;
 	struct view v;
 	struct out o;
@@ -29,7 +29,7 @@ struct batch {
 static int batch_put(struct sink *k, int step, int r, const struct source_sample *smp)
 {
 	struct batch *b = (struct batch *)k;
-	const struct cgtop2_args *a = b->a;
+	const struct batch_opts *a = b->a;
 	struct view *v = &b->v;
 
 	(void)step;
@@ -94,7 +94,7 @@ static int batch_put(struct sink *k, int step, int r, const struct source_sample
 
 static const struct sink_ops batch_ops = { .put = batch_put };
 
-struct sink *batch_new(const struct cgtop2_args *a, struct source *src)
+struct sink *batch_new(const struct batch_opts *a, struct source *src)
 {
 	struct batch *b = calloc(1, sizeof(*b));
 
@@ -127,7 +127,7 @@ int batch_end(struct sink *k)
 	return status;
 }
 
-int batch_run(const struct cgtop2_args *a, struct source *src)
+int batch_run(const struct batch_opts *a, struct source *src)
 {
 	struct sink *k = batch_new(a, src);
 	int r;

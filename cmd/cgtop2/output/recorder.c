@@ -480,7 +480,7 @@ static int jr_dir(struct recorder *rc, const char *dir)
 	return rc->dirfd < 0 ? -errno : 0;
 }
 
-int record_run(const struct cgtop2_args *a, struct source *src)
+int record_run(const struct record_opts *a, struct source *src)
 {
 	const struct source_info *si = source_info(src);
 	const char *where = a->journal_dir ? a->journal_dir : a->record_file;
@@ -512,7 +512,7 @@ int record_run(const struct cgtop2_args *a, struct source *src)
 		return report_errno(a->path, "record", -ENOMEM);
 	}
 	r = cg_rec_writer_new(&rc->w, NULL);
-	if (r == 0 && (a->batch || a->format_set) && !(rs.print = batch_new(a, src)))
+	if (r == 0 && a->print && !(rs.print = batch_new(a->print, src)))
 		r = -ENOMEM;
 	if (r == 0)
 		r = a->journal_dir ? jr_dir(rc, a->journal_dir) : rec_open(rc, &rs.why);

@@ -3,10 +3,10 @@
 #ifndef CGTOP2_RECORDING_H
 #define CGTOP2_RECORDING_H
 
-struct cgtop2_args;
+struct record_opts;
 struct source;
 
 /* --record: sample src every a->delay_ns and append to a->record_file until done: exit status */
-int record_run(const struct cgtop2_args *a, struct source *src);
+int record_run(const struct record_opts *a, struct source *src);
 
 #endif

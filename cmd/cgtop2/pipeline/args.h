@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to cgtop2: its options, as main.c parses them and every part reads them. */
+/*
+ * Private to cgtop2: its options as options.c parses them (struct cgtop2_args, main.c's), and
+ * the part of them each door is passed (struct render_opts, batch_opts, ...).
+ */
 #ifndef CGTOP2_ARGS_H
 #define CGTOP2_ARGS_H
 
@@ -51,6 +54,84 @@ struct render_opts {
 	size_t n_triggers;
 };
 
+/*
+ * What each of cgtop2's doors is passed, main.c building it from the parsed options: its own
+ * part, so that no door reads another's settings (the parser's struct stays with options.c and
+ * main.c). path is the cgroup shown, normalized, for a failure's line.
+ */
+struct batch_opts {
+	const char *path;
+	enum format format;
+	unsigned long iterations; /* 0: until interrupted */
+	uint64_t delay_ns;
+	enum order order;
+	int order_field; /* --order=FIELD: 1 + its number in output/fields.c; 0: order's */
+	unsigned long top; /* --top: the first N rows of each sample; 0: all */
+	bool at; /* --at: a replay starts at at_ns */
+	uint64_t at_ns;
+	bool window; /* --begin or --end: what the replay says when it has nothing */
+	const char *replay_file;
+	struct render_opts out;
+};
+
+struct record_opts {
+	const char *path;
+	const char *record_file; /* --record; NULL with --journal */
+	const char *journal_dir; /* --journal: day files kept keep_days days and cap bytes */
+	uint64_t record_size, keep_days, journal_cap;
+	uint64_t delay_ns;
+	unsigned long iterations;
+	const struct batch_opts *print; /* -b or -F: the batch output as well; NULL: none */
+};
+
+/* --psi-trigger's counter (events/triggers.c), for the exporter and the screen */
+struct trig_opts {
+	const char *path;
+	uint64_t delay_ns;
+	const struct cg_psi_trigger *triggers;
+	size_t n_triggers;
+};
+
+struct events_opts {
+	const char *path;
+	enum format format; /* lines (table) or JSON lines */
+	unsigned long iterations; /* -n: events before it ends; 0: none */
+	uint64_t delay_ns, timeout_ns;
+	unsigned event_kinds; /* 0: all */
+	const char *exec;
+	const struct cg_watch_threshold *thresholds;
+	size_t n_thresholds;
+	const struct cg_psi_trigger *triggers;
+	size_t n_triggers;
+	bool verbose;
+};
+
+struct serve_opts {
+	const char *path;
+	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
+	bool verbose;
+	struct trig_opts trig; /* n_triggers 0: none */
+	struct render_opts out;
+};
+
+/* The screen's: what it starts with, and changes as keys ask (its settings file too). */
+struct screen_opts {
+	const char *path;
+	enum order order;
+	bool order_set, delay_set; /* -o, -d given: the settings file's yield */
+	uint64_t delay_ns;
+	int depth;
+	bool own_only;
+	bool collectors_set; /* the collectors are the user's: the pane turns none on */
+	bool tree; /* --tree: starts in its tree view */
+	bool read_only; /* --read-only: offers no action */
+	unsigned long iterations;
+	bool at; /* a replay starts at at_ns */
+	uint64_t at_ns;
+	struct trig_counter *trig; /* --psi-trigger's counter, or NULL */
+	struct render_opts out;
+};
+
 struct cgtop2_args {
 	char *path; /* normalized, "" for the root */
 	bool batch, verbose;
@@ -97,7 +178,6 @@ struct cgtop2_args {
 	size_t n_thresholds;
 	struct cg_psi_trigger *triggers; /* --psi-trigger */
 	size_t n_triggers;
-	struct trig_counter *trig; /* the screen's --psi-trigger watcher (triggers.c), or NULL */
 	struct kit_args kit; /* --get, --list-cgroups, --list-controllers (kit.c) */
 	struct render_opts out; /* the writers' settings: -r, --cpu=time, --fields, ... */
 };

@@ -29,7 +29,6 @@
 #include "sampler/stats.h"
 
 struct cg_layout;
-struct cgtop2_args;
 
 enum source_step {
 	SOURCE_NEXT,
@@ -98,12 +97,13 @@ struct source {
 };
 
 /*
- * The live source of a's cgroup (its depth, counting, threads, collectors; with --record every
- * cgroup's tasks) on layout l, which must outlive it; fd_reserve: fds the tool needs besides
- * (the exporter's connections). 0, -ENOENT (no such cgroup in any hierarchy), or -errno.
+ * The live source of the sampler so (its cgroup, depth, counting, threads, collectors, the fds
+ * to leave free) on layout l, which must outlive it, taken every delay_ns; members_all: every
+ * cgroup's tasks in each sample (a recording, whose replay may list any cgroup's). 0, -ENOENT
+ * (no such cgroup in any hierarchy), or -errno.
  */
-int source_live_new(const struct cgtop2_args *a, const struct cg_layout *l, size_t fd_reserve,
-		    struct source **ret);
+int source_live_new(const struct cg_stats_opts *so, uint64_t delay_ns, bool members_all,
+		    const struct cg_layout *l, struct source **ret);
 
 /*
  * A replay source over a recording. The file is read and checked once, here: a damaged or

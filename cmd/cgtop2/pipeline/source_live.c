@@ -12,7 +12,6 @@
 #include "base/clock.h"
 #include "sampler/stats.h"
 
-#include "args.h"
 #include "source.h"
 
 struct live {
@@ -152,61 +151,31 @@ static const struct source_ops live_ops = {
 	.mirror = live_mirror,
 };
 
-/* The collectors a's output reads: what its format shows, or what --collectors chose. */
-static void collectors(const struct cgtop2_args *a, struct cg_stats_opts *so)
+int source_live_new(const struct cg_stats_opts *so, uint64_t delay_ns, bool members_all,
+		    const struct cg_layout *l, struct source **ret)
 {
-	so->collectors = a->collectors_set		       ? a->collectors
-			 : a->format == FMT_TABLE && !a->serve ? 0
-							       : CG_COLL_DEFAULT;
-	/* cgkit's exposition has no family of the limits collector's own (JSON and CSV do, and
-	 * cAdvisor's CPU spec families) */
-	if (!a->collectors_set && a->out.compat != COMPAT_CADVISOR &&
-	    (a->serve || a->format == FMT_OPENMETRICS || a->format == FMT_PROMETHEUS))
-		so->collectors &= ~(1u << CG_COLL_LIMITS);
-	/* the screen's detail pane turns the collectors on: the v1 cpu and cpuset trees they read */
-	if (!a->batch && a->format == FMT_TABLE && !a->serve && isatty(STDOUT_FILENO))
-		so->may_collect = CG_COLL_DEFAULT | 1u << CG_COLL_IODEVICE;
-	/* a recording keeps what any view of it may want: every collector (the journal too; its
-	 * rows leave out the tasks, which a daemon would read from /proc every --delay) */
-	if ((a->record_file || a->journal_dir) && !a->collectors_set)
-		so->collectors = (1u << CG_COLL_N) - 1;
-}
-
-int source_live_new(const struct cgtop2_args *a, const struct cg_layout *l, size_t fd_reserve,
-		    struct source **ret)
-{
-	struct cg_stats_opts so = { .path = a->path,
-				    .depth = a->depth,
-				    .threads = a->out.threads,
-				    .count = a->out.count,
-				    .own_only = a->own_only,
-				    .fd_reserve = fd_reserve };
 	struct live *lv = calloc(1, sizeof(*lv));
 	int r;
 
 	if (!lv)
 		return -ENOMEM;
 	lv->src.ops = &live_ops;
-	/* benchmarks compare the cost of reading everything with the floor */
-	so.always_read = getenv("CGKIT_STATS_ALWAYS_READ") != NULL;
-	collectors(a, &so);
-	lv->path = strdup(a->path ? a->path : "");
-	r = lv->path ? cg_stats_new(l, &so, &lv->stats, NULL) : -ENOMEM;
+	lv->path = strdup(so->path ? so->path : "");
+	r = lv->path ? cg_stats_new(l, so, &lv->stats, NULL) : -ENOMEM;
 	if (r < 0) {
 		free(lv->path);
 		free(lv);
 		return r;
 	}
-	/* a replay's detail pane lists any cgroup's tasks: record them all */
-	if (a->record_file)
+	if (members_all)
 		cg_stats_set_members_all(lv->stats, true);
 	lv->info = (struct source_info){ .path = lv->path,
 					 .host = "",
-					 .count = a->out.count,
-					 .own_only = a->own_only,
-					 .threads = a->out.threads,
-					 .depth = a->depth,
-					 .delay_ns = a->delay_ns };
+					 .count = so->count,
+					 .own_only = so->own_only,
+					 .threads = so->threads,
+					 .depth = so->depth,
+					 .delay_ns = delay_ns };
 	*ret = &lv->src;
 	return 0;
 }

@@ -596,7 +596,7 @@ static int loop(struct ui *u, int sigfd)
 	return r;
 }
 
-int tty_run(const struct cgtop2_args *a, struct source *src)
+int tty_run(const struct screen_opts *a, struct source *src)
 {
 	struct ui u = { .a = *a, .src = src, .tree = a->tree, .proc_mark = -1 };
 	sigset_t blocked, old_mask;

@@ -39,7 +39,7 @@ struct line {
 };
 
 struct ui {
-	struct cgtop2_args a;
+	struct screen_opts a;
 	struct source *src;
 	struct source_sample smp;
 	bool utf8, color, paused, tree, help, detail, editing, quit;

@@ -59,7 +59,7 @@ struct body {
 };
 
 struct server {
-	const struct cgtop2_args *a;
+	const struct serve_opts *a;
 	struct source *src; /* live */
 	/* the sampler is not thread-safe and a reload may run two daemons for a moment */
 	pthread_mutex_t lock;
@@ -656,7 +656,7 @@ void serve_pre_free(struct serve_pre *p)
 	free(p);
 }
 
-int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret)
+int serve_prepare(const struct serve_opts *a, struct serve_pre **ret)
 {
 	struct serve_pre *p = calloc(1, sizeof(*p));
 
@@ -683,7 +683,7 @@ size_t serve_fds(const struct serve_pre *p)
 	return p ? p->conn_limit + 8 : 0;
 }
 
-int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct source *src,
+int serve_run(const struct serve_opts *a, const struct cg_layout *l, struct source *src,
 	      struct serve_pre *p)
 {
 	struct server sv = { .a = a, .src = src, .fd = -1, .reuse_ns = SERVE_REUSE_NS };
@@ -728,7 +728,7 @@ int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct sou
 		ret = report_errno(a->path, "start the password checks", r);
 		goto out;
 	}
-	if (a->n_triggers && (ret = trig_counter_start(a, l, false, sv.conn_limit + 8,
+	if (a->trig.n_triggers && (ret = trig_counter_start(&a->trig, l, false, sv.conn_limit + 8,
 						       source_mirror(src), &sv.tc)) != 0)
 		goto out;
 	/* the first sample was taken before the counter: its scrapes say 0 wake-ups so far */

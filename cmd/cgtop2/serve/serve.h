@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 struct cg_layout;
-struct cgtop2_args;
+struct serve_opts;
 
 /*
  * What --listen needs before the sampler scans the tree: --web-config read and the port bound,
@@ -16,7 +16,7 @@ struct cgtop2_args;
  * seconds on a large tree. 0, or the exit status after saying why.
  */
 struct serve_pre;
-int serve_prepare(const struct cgtop2_args *a, struct serve_pre **ret);
+int serve_prepare(const struct serve_opts *a, struct serve_pre **ret);
 void serve_pre_free(struct serve_pre *p);
 /* The fds the server may hold (connections and its own): the sampler leaves them free. */
 size_t serve_fds(const struct serve_pre *p);
@@ -25,7 +25,7 @@ size_t serve_fds(const struct serve_pre *p);
  * Each scrape pulls a sample from src, the live source. l: for --psi-trigger's watcher.
  */
 struct source;
-int serve_run(const struct cgtop2_args *a, const struct cg_layout *l, struct source *src,
+int serve_run(const struct serve_opts *a, const struct cg_layout *l, struct source *src,
 	      struct serve_pre *p);
 
 #endif
