@@ -771,7 +771,7 @@ test_psi_exporter_no_thread() {
 		# its threads are made before it says it serves
 		cgk_wait_for grep -qs 'serving ' "$_cgk_tmp/nt$i.err" || { fail "not serving: $(cat "$_cgk_tmp/nt$i.err")"; return; }
 		n+=("$(ls "/proc/$pid/task" | wc -l)")
-		ino+=("$(find "/proc/$pid/fd" -lname 'anon_inode:inotify' | wc -l)")
+		ino+=("$(for f in /proc/"$pid"/fd/*; do readlink "$f"; done | grep -c '^anon_inode:inotify$')")
 		cgk_kill_pids
 	done
 	assertEquals "threads without and with --psi-trigger" "${n[0]} ${n[0]}" "${n[0]} ${n[1]}"

@@ -993,7 +993,7 @@ test_prometheus_scrapes() {
 	# serves a sample taken after it), one after the query. No rate against a wall-clock
 	# window: on a loaded machine Prometheus's scrapes and the kernel's seconds drift apart.
 	k0=$(busy_cpu_ns)
-	t0=$(date +%s.%N)
+	t0=$(date +%s.%N) # clock: to tell a scrape after the reading (timestamp()), no bound
 	for i in $(seq 1 120); do # hung: no scrape in 60 s
 		awk -v a="$(prom_query_ts "$q_plain")" -v b="$(prom_query_ts "$q_tls")" -v t="$t0" \
 			'BEGIN { exit !(a > t + 3 && b > t + 3) }' && break

@@ -48,9 +48,10 @@ as_user() {
 }
 
 # A sleeper of the test uid in unified cgroup $1 (sh execs runas execs sleep: $! is the
-# sleeper); its PID in $sleeper and _pids.
+# sleeper); its PID in $sleeper and _pids. An hour: a test took 378 s at load 27 and its
+# 300 s sleeper was gone before the move it was there for.
 user_sleeper() {
-	sh -c "$AS_USER" _ "$UM$1" "$U" sleep 300 &
+	sh -c "$AS_USER" _ "$UM$1" "$U" sleep 3600 &
 	sleeper=$!
 	_pids+=("$sleeper")
 	cgk_wait_for test "$(cat "/proc/$sleeper/comm" 2>/dev/null)" = sleep
