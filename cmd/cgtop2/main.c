@@ -113,12 +113,19 @@ static struct batch_opts batch_opts(const struct cgtop2_args *a)
 				    .out = a->out };
 }
 
-static struct trig_opts trig_opts(const struct cgtop2_args *a)
+/*
+ * The event watcher's settings of a's cgroup, for the kinds asked (its fds and tree mirror the
+ * door's): --events's, or --psi-trigger's counter (kinds 1 << CG_EV_PRESSURE).
+ */
+static struct cg_watch_opts watch_opts(const struct cgtop2_args *a, unsigned kinds)
 {
-	return (struct trig_opts){ .path = a->path,
-				   .delay_ns = a->delay_ns,
-				   .triggers = a->triggers,
-				   .n_triggers = a->n_triggers };
+	return (struct cg_watch_opts){ .path = a->path,
+				       .kinds = kinds,
+				       .interval_ns = a->delay_ns,
+				       .thresholds = a->thresholds,
+				       .n_thresholds = a->n_thresholds,
+				       .triggers = a->triggers,
+				       .n_triggers = a->n_triggers };
 }
 
 /* Whether a source goes to the screen (on a terminal) rather than to batch output. */
@@ -271,17 +278,12 @@ static int run(const struct cgtop2_args *args)
 	if (!a->events)
 		(void)cg_net_init(l);
 	if (a->events) {
-		struct events_opts eo = { .path = a->path,
+		struct events_opts eo = { .watch = watch_opts(a, a->event_kinds ? a->event_kinds
+										: CG_EV_ALL),
 					  .format = a->format,
 					  .iterations = a->iterations,
-					  .delay_ns = a->delay_ns,
 					  .timeout_ns = a->timeout_ns,
-					  .event_kinds = a->event_kinds,
 					  .exec = a->exec,
-					  .thresholds = a->thresholds,
-					  .n_thresholds = a->n_thresholds,
-					  .triggers = a->triggers,
-					  .n_triggers = a->n_triggers,
 					  .verbose = a->verbose };
 
 		ret = events_run(&eo, l);
@@ -292,7 +294,7 @@ static int run(const struct cgtop2_args *args)
 				  .listen = a->listen,
 				  .web_config = a->web_config,
 				  .verbose = a->verbose,
-				  .trig = trig_opts(a),
+				  .trig = watch_opts(a, 1u << CG_EV_PRESSURE),
 				  .out = a->out };
 	if (a->serve && serve_prepare(&sv, &pre) != 0) {
 		cg_layout_free(l);
@@ -314,7 +316,7 @@ static int run(const struct cgtop2_args *args)
 	if (a->serve) {
 		ret = serve_run(&sv, l, src, pre);
 	} else {
-		struct trig_opts to = trig_opts(a);
+		struct cg_watch_opts to = watch_opts(a, 1u << CG_EV_PRESSURE);
 		struct trig_counter *trig = NULL;
 
 		/* the screen's mark: the triggers' watcher, started (or refused) before the screen */

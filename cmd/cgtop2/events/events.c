@@ -510,7 +510,7 @@ static void say_watch_error(const struct events_opts *a, struct cg_diag *d, int 
 	if (d->why[0])
 		tool_report(d, r);
 	else
-		report_errno(a->path, "watch", r);
+		report_errno(a->watch.path, "watch", r);
 }
 
 /*
@@ -546,7 +546,7 @@ static int events_wait(struct sink *k, uint64_t deadline_ns)
 	es->waited = true;
 	r = pipeline_wait(es->done ? NULL : es->w, es->p, 1, until);
 	if (r < 0) {
-		es->ret = report_errno(es->c->a->path, "poll", r);
+		es->ret = report_errno(es->c->a->watch.path, "poll", r);
 		return PIPE_STOP;
 	}
 	return PIPE_CLOCK;
@@ -605,16 +605,7 @@ static const struct sink_ops events_ops = { .put = events_put, .wait = events_wa
 
 int events_run(const struct events_opts *a, const struct cg_layout *l)
 {
-	struct cg_watch_opts wo = {
-		.path = a->path,
-		.kinds = a->event_kinds ? a->event_kinds : CG_EV_ALL,
-		.interval_ns = a->delay_ns,
-		.thresholds = a->thresholds,
-		.n_thresholds = a->n_thresholds,
-		.triggers = a->triggers,
-		.n_triggers = a->n_triggers,
-		.fd_reserve = EVENTS_FD_RESERVE,
-	};
+	struct cg_watch_opts wo = a->watch;
 	struct ctx c = { .a = a, .o = { .fd = STDOUT_FILENO } };
 	struct cg_diag d = { 0 };
 	struct cg_watch *w = NULL;
@@ -624,17 +615,18 @@ int events_run(const struct events_opts *a, const struct cg_layout *l)
 	uint64_t deadline = a->timeout_ns ? cg_now_ns() + a->timeout_ns : 0;
 	int r, ret;
 
+	wo.fd_reserve = EVENTS_FD_RESERVE;
 	/* a threshold outside the subtree would never fire: say so rather than wait for it */
-	for (size_t i = 0; i < a->n_thresholds; i++) {
-		const char *t = a->thresholds[i].path;
-		size_t pl = strlen(a->path);
+	for (size_t i = 0; i < a->watch.n_thresholds; i++) {
+		const char *t = a->watch.thresholds[i].path;
+		size_t pl = strlen(a->watch.path);
 
-		if (pl && (strncmp(t, a->path, pl) || (t[pl] && t[pl] != '/'))) {
+		if (pl && (strncmp(t, a->watch.path, pl) || (t[pl] && t[pl] != '/'))) {
 			char ts[PATH_MAX + 2], ws[PATH_MAX + 2];
 
 			tool_say("--memory-threshold %s: not in the watched subtree %s",
 				 cg_path_display(t, ts, sizeof(ts)),
-				 cg_path_display(a->path, ws, sizeof(ws)));
+				 cg_path_display(a->watch.path, ws, sizeof(ws)));
 			return TOOL_EXIT_USAGE;
 		}
 	}
@@ -649,7 +641,7 @@ int events_run(const struct events_opts *a, const struct cg_layout *l)
 	if (sfd < 0) {
 		r = -errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return report_errno(a->path, "signalfd", r);
+		return report_errno(a->watch.path, "signalfd", r);
 	}
 	r = cg_watch_new(l, &wo, &w, &d);
 	if (r < 0) {
@@ -657,13 +649,13 @@ int events_run(const struct events_opts *a, const struct cg_layout *l)
 
 		if (r == -ENOENT && !d.why[0])
 			tool_say("cgroup %s: watch: no such cgroup in any mounted hierarchy",
-				 cg_path_display(a->path, ws, sizeof(ws)));
+				 cg_path_display(a->watch.path, ws, sizeof(ws)));
 		else
 			say_watch_error(a, &d, r);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	if (a->verbose && a->n_triggers)
+	if (a->verbose && a->watch.n_triggers)
 		tool_say("watching %zu %s with %zu inotify %s and %zu PSI %s", cg_watch_cgroups(w),
 			 tool_plural(cg_watch_cgroups(w), "cgroup", "cgroups"), cg_watch_watches(w),
 			 tool_plural(cg_watch_watches(w), "watch", "watches"), cg_watch_triggers(w),

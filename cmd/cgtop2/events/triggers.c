@@ -122,22 +122,17 @@ int trig_counter_wait(struct trig_counter *t, struct pollfd *fds, size_t n, uint
 	return r;
 }
 
-int trig_counter_start(const struct trig_opts *o, const struct cg_layout *l, bool on_screen,
+int trig_counter_start(const struct cg_watch_opts *o, const struct cg_layout *l, bool on_screen,
 		       size_t fd_reserve, struct mirror *m, struct trig_counter **ret)
 {
-	struct cg_watch_opts wo = {
-		.path = o->path,
-		.kinds = 1u << CG_EV_PRESSURE,
-		.interval_ns = o->delay_ns,
-		.triggers = o->triggers,
-		.n_triggers = o->n_triggers,
-		/* the sampler's margin (stats_tree.c), and the server's sockets */
-		.fd_reserve = 64 + fd_reserve,
-		.mirror = m
-	};
+	struct cg_watch_opts wo = *o;
 	struct cg_diag d = { 0 };
 	struct trig_counter *t = calloc(1, sizeof(*t));
 	int r;
+
+	/* the sampler's margin (stats_tree.c), and the server's sockets */
+	wo.fd_reserve = 64 + fd_reserve;
+	wo.mirror = m;
 
 	if (!t)
 		return report_errno(o->path, "--psi-trigger", -ENOMEM);

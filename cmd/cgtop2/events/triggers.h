@@ -11,20 +11,20 @@
 #include "watch/watch.h"
 
 struct cg_layout;
-struct trig_opts;
+struct cg_watch_opts;
 struct mirror;
 struct trig_counter;
 /* What a watcher's failure says (without the tool's name). */
 #define TRIG_FAILED "--psi-trigger: the watcher failed: the trigger counts and marks stop here"
 /*
- * Register o->triggers below o->path, to be counted by trig_counter_wait: 0, or the exit status
+ * Register o->triggers below o->path (a watcher of o, its fds and mirror as said here), to be counted by trig_counter_wait: 0, or the exit status
  * after saying why (the kernel's rule). on_screen: a later failure of the watcher is not said
  * on stderr (trig_counter_failed tells the screen and its caller). The triggers leave the
  * sampler's margin and fd_reserve more (an exporter's sockets) free under RLIMIT_NOFILE; a
  * cgroup past that has none, and the others count on. m: the sampler's tree mirror
  * (source_mirror), whose inotify instance the watcher shares; NULL: one of its own.
  */
-int trig_counter_start(const struct trig_opts *o, const struct cg_layout *l, bool on_screen,
+int trig_counter_start(const struct cg_watch_opts *o, const struct cg_layout *l, bool on_screen,
 		       size_t fd_reserve, struct mirror *m, struct trig_counter **ret);
 /*
  * A sink's wait (pipeline_wait's, on the main thread) that counts the wake-ups: until

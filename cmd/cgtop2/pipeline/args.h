@@ -84,25 +84,13 @@ struct record_opts {
 	const struct batch_opts *print; /* -b or -F: the batch output as well; NULL: none */
 };
 
-/* --psi-trigger's counter (events/triggers.c), for the exporter and the screen */
-struct trig_opts {
-	const char *path;
-	uint64_t delay_ns;
-	const struct cg_psi_trigger *triggers;
-	size_t n_triggers;
-};
-
+/* --events: the watcher's settings (watch/watch_types.h; its fds the door's), and the printing's */
 struct events_opts {
-	const char *path;
+	struct cg_watch_opts watch;
 	enum format format; /* lines (table) or JSON lines */
 	unsigned long iterations; /* -n: events before it ends; 0: none */
-	uint64_t delay_ns, timeout_ns;
-	unsigned event_kinds; /* 0: all */
+	uint64_t timeout_ns;
 	const char *exec;
-	const struct cg_watch_threshold *thresholds;
-	size_t n_thresholds;
-	const struct cg_psi_trigger *triggers;
-	size_t n_triggers;
 	bool verbose;
 };
 
@@ -110,7 +98,8 @@ struct serve_opts {
 	const char *path;
 	const char *listen, *web_config; /* [ADDR:]PORT (NULL: the default), --web-config */
 	bool verbose;
-	struct trig_opts trig; /* n_triggers 0: none */
+	struct cg_watch_opts
+		trig; /* --psi-trigger's counter (events/triggers.c); n_triggers 0: none */
 	struct render_opts out;
 };
 

@@ -729,7 +729,7 @@ int serve_run(const struct serve_opts *a, const struct cg_layout *l, struct sour
 		goto out;
 	}
 	if (a->trig.n_triggers && (ret = trig_counter_start(&a->trig, l, false, sv.conn_limit + 8,
-						       source_mirror(src), &sv.tc)) != 0)
+							    source_mirror(src), &sv.tc)) != 0)
 		goto out;
 	/* the first sample was taken before the counter: its scrapes say 0 wake-ups so far */
 	if (sv.tc)
